@@ -1,0 +1,114 @@
+// The interface every C++ environment implements, and the factory the pool
+// uses to build `num_envs` of them from one configuration.
+//
+// Life of a step (see pool.cc): the worker calls Step() (or Reset()), which
+// only updates the env's own state; then it claims a row of the output batch
+// and calls Write(), which writes the observation and info arrays straight
+// into that row. Rewards, flags and step counters are written by the pool.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/config.h"
+#include "core/rng.h"
+#include "core/spec.h"
+
+namespace envpool {
+
+struct StepOutcome {
+  double reward = 0.0;
+  bool terminated = false;
+  // Set by envs with their own time limit; the pool adds max_episode_steps.
+  bool truncated = false;
+};
+
+// One row of a batch: where an env writes its observation and info arrays,
+// in the order of EnvSpec::obs and EnvSpec::info.
+class Slot {
+ public:
+  Slot(std::byte* const* obs, std::byte* const* info) : obs_(obs), info_(info) {}
+
+  template <class T>
+  T* Obs(std::size_t field = 0) const {
+    return reinterpret_cast<T*>(obs_[field]);
+  }
+  template <class T>
+  T* Info(std::size_t field) const {
+    return reinterpret_cast<T*>(info_[field]);
+  }
+
+ private:
+  std::byte* const* obs_;
+  std::byte* const* info_;
+};
+
+// The action of one env, typed by EnvSpec::action.
+class ActionView {
+ public:
+  explicit ActionView(const std::byte* data) : data_(data) {}
+  template <class T>
+  const T* As() const {
+    return reinterpret_cast<const T*>(data_);
+  }
+  template <class T>
+  T Scalar() const {
+    return *As<T>();
+  }
+
+ private:
+  const std::byte* data_;
+};
+
+class Env {
+ public:
+  Env() = default;
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+  virtual ~Env() = default;
+
+  // Starts a new episode, drawing randomness from rng only.
+  virtual void Reset(Rng& rng) = 0;
+  // Advances one step with a validated action.
+  virtual StepOutcome Step(const ActionView& action, Rng& rng) = 0;
+  // Writes the current observation and info arrays.
+  virtual void Write(const Slot& slot) const = 0;
+
+  // The env's full internal state as numbers, and setting it back: used to
+  // put an env and its reference implementation in the same state. Envs
+  // that do not support it keep these defaults.
+  virtual std::vector<double> GetState() const {
+    throw std::logic_error("this environment does not expose its state");
+  }
+  virtual void SetState(const std::vector<double>& /*state*/) {
+    throw std::logic_error("this environment does not expose its state");
+  }
+};
+
+// Built once per pool from the configuration; holds what the envs share
+// read-only (a parsed map, a compiled model) and creates the envs.
+class EnvFactory {
+ public:
+  virtual ~EnvFactory() = default;
+  virtual const EnvSpec& Spec() const = 0;
+  virtual std::unique_ptr<Env> Create() const = 0;
+};
+
+// The usual factory: E has a nested `Params` built from a Config, a static
+// `EnvSpec MakeSpec(const Params&)` and a constructor `E(const Params&)`.
+template <class E>
+class BasicFactory final : public EnvFactory {
+ public:
+  explicit BasicFactory(const Config& config) : params_(config), spec_(E::MakeSpec(params_)) {}
+  const EnvSpec& Spec() const override { return spec_; }
+  std::unique_ptr<Env> Create() const override { return std::make_unique<E>(params_); }
+
+ private:
+  typename E::Params params_;
+  EnvSpec spec_;
+};
+
+}  // namespace envpool

@@ -1,0 +1,469 @@
+#include "core/pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+namespace envpool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kPollInterval = std::chrono::milliseconds(20);
+
+template <class Src, class Dst>
+void ConvertDiscrete(const Src* src, Dst* dst, std::int64_t count, const ArraySpec& spec,
+                     std::int64_t env_id) {
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto v = static_cast<std::int64_t>(src[k]);
+    if (v < spec.start || v >= spec.start + spec.n) {
+      throw std::invalid_argument("action " + std::to_string(v) + " for env " +
+                                  std::to_string(env_id) + " is out of range: valid actions are " +
+                                  std::to_string(spec.start) + " .. " +
+                                  std::to_string(spec.start + spec.n - 1));
+    }
+    dst[k] = static_cast<Dst>(v);
+  }
+}
+
+template <class Src, class Dst>
+void ConvertContinuous(const Src* src, Dst* dst, std::int64_t count, std::int64_t env_id) {
+  for (std::int64_t k = 0; k < count; ++k) {
+    if (!std::isfinite(src[k])) {
+      throw std::invalid_argument("action for env " + std::to_string(env_id) +
+                                  " is not finite (NaN or inf)");
+    }
+    dst[k] = static_cast<Dst>(src[k]);
+  }
+}
+
+// Checks one action row of type Src and writes it as the spec's type.
+template <class Src>
+void ConvertRow(const Src* src, std::byte* dst, const ArraySpec& spec, std::int64_t env_id) {
+  const std::int64_t count = spec.NumElements();
+  if (spec.IsDiscrete()) {
+    switch (spec.dtype) {
+      case DType::kInt32:
+        return ConvertDiscrete(src, reinterpret_cast<std::int32_t*>(dst), count, spec, env_id);
+      case DType::kInt64:
+        return ConvertDiscrete(src, reinterpret_cast<std::int64_t*>(dst), count, spec, env_id);
+      default:
+        break;
+    }
+  } else {
+    switch (spec.dtype) {
+      case DType::kFloat32:
+        return ConvertContinuous(src, reinterpret_cast<float*>(dst), count, env_id);
+      case DType::kFloat64:
+        return ConvertContinuous(src, reinterpret_cast<double*>(dst), count, env_id);
+      default:
+        break;
+    }
+  }
+  throw std::logic_error("unsupported action spec type");
+}
+
+void PinThread(std::thread& thread, int core) {
+#ifdef __linux__
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(static_cast<unsigned>(core) % cores, &set);
+  pthread_setaffinity_np(thread.native_handle(), sizeof(set), &set);
+#else
+  (void)thread;
+  (void)core;
+#endif
+}
+
+}  // namespace
+
+Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
+    : factory_(std::move(factory)), options_(std::move(options)) {
+  PoolOptions& o = options_;
+  if (o.num_envs < 1) throw std::invalid_argument("num_envs must be >= 1");
+  if (o.batch_size == 0) o.batch_size = o.num_envs;
+  if (o.batch_size < 1 || o.batch_size > o.num_envs) {
+    throw std::invalid_argument("batch_size must be in 1 .. num_envs (" +
+                                std::to_string(o.num_envs) + "), got " +
+                                std::to_string(o.batch_size));
+  }
+  if (o.num_threads < 0) throw std::invalid_argument("num_threads must be >= 0");
+  if (o.num_threads == 0) {
+    const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    o.num_threads = std::min(o.batch_size, cores);
+  }
+  o.num_threads = std::min(o.num_threads, o.num_envs);
+  if (o.max_episode_steps < 0) throw std::invalid_argument("max_episode_steps must be >= 0");
+  if (o.seeds.empty()) {
+    for (int i = 0; i < o.num_envs; ++i) o.seeds.push_back(static_cast<std::uint64_t>(i));
+  }
+  if (static_cast<int>(o.seeds.size()) != o.num_envs) {
+    throw std::invalid_argument("need one seed per env: got " + std::to_string(o.seeds.size()) +
+                                " for " + std::to_string(o.num_envs) + " envs");
+  }
+
+  const EnvSpec& spec = factory_->Spec();
+  action_bytes_ = spec.action.NumBytes();
+  actions_.resize(action_bytes_ * static_cast<std::size_t>(o.num_envs));
+  envs_.resize(static_cast<std::size_t>(o.num_envs));
+  for (int i = 0; i < o.num_envs; ++i) {
+    envs_[i].env = factory_->Create();
+    envs_[i].rng.Seed(o.seeds[i]);
+  }
+  busy_.assign(o.num_envs, 0);
+  done_.assign(o.num_envs, 0);
+
+  workers_.reserve(o.num_threads);
+  for (int t = 0; t < o.num_threads; ++t) {
+    workers_.emplace_back([this, t] { WorkerLoop(t); });
+    if (o.thread_affinity_offset >= 0) PinThread(workers_.back(), o.thread_affinity_offset + t);
+  }
+}
+
+Pool::~Pool() { Close(); }
+
+void Pool::Close() {
+  if (closed_) return;
+  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    stop_ = true;
+    tasks_.clear();
+  }
+  task_cv_.notify_all();
+  for (std::thread& w : workers_) {
+    if (w.joinable()) w.join();
+  }
+}
+
+void Pool::CheckUsable() const {
+  if (closed_) throw std::runtime_error("the pool is closed");
+  if (!broken_.empty()) {
+    throw std::runtime_error("the pool stopped after an error in an environment: " + broken_ +
+                             "; close it and make a new one");
+  }
+}
+
+const Pool::EnvState& Pool::IdleEnv(int env_id) const {
+  CheckUsable();
+  if (env_id < 0 || env_id >= options_.num_envs) {
+    throw std::invalid_argument("env_id " + std::to_string(env_id) + " is out of range");
+  }
+  if (busy_[env_id]) {
+    throw std::invalid_argument("env_id " + std::to_string(env_id) + " is in flight");
+  }
+  return envs_[env_id];
+}
+
+std::vector<double> Pool::GetState(int env_id) const { return IdleEnv(env_id).env->GetState(); }
+
+void Pool::SetState(int env_id, const std::vector<double>& state) {
+  IdleEnv(env_id).env->SetState(state);
+}
+
+void Pool::Admit(const std::int64_t* env_ids, int n) {
+  int marked = 0;
+  auto fail = [&](const std::string& message) {
+    for (int k = 0; k < marked; ++k) busy_[env_ids[k]] = 0;
+    throw std::invalid_argument(message);
+  };
+  if (n < 1) fail("no env ids given");
+  for (; marked < n; ++marked) {
+    const std::int64_t id = env_ids[marked];
+    if (id < 0 || id >= options_.num_envs) {
+      fail("env_id " + std::to_string(id) + " is out of range 0 .. " +
+           std::to_string(options_.num_envs - 1));
+    }
+    if (busy_[id]) {
+      fail("env_id " + std::to_string(id) +
+           " is already in flight or listed twice: it can be sent again once recv() has "
+           "returned it");
+    }
+    busy_[id] = 1;
+  }
+}
+
+void Pool::Enqueue(const std::int64_t* env_ids, int n) {
+  if (is_sync() && !pending_) pending_ = AcquireBatch(0);
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    for (int k = 0; k < n; ++k) {
+      const int id = static_cast<int>(env_ids[k]);
+      if (is_sync()) {
+        const int row = pending_->size.load(std::memory_order_relaxed);
+        pending_->size.store(row + 1, std::memory_order_release);
+        tasks_.push_back(Task{id, pending_.get(), row});
+      } else {
+        tasks_.push_back(Task{id, nullptr, -1});
+      }
+    }
+  }
+  outstanding_ += n;
+  // In sync mode the caller steps too while it waits in Recv, so one task
+  // needs no worker at all.
+  const int wake = std::min(is_sync() ? n - 1 : n, num_threads());
+  for (int k = 0; k < wake; ++k) task_cv_.notify_one();
+}
+
+void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n) {
+  CheckUsable();
+  Admit(env_ids, n);
+  const ArraySpec& aspec = spec().action;
+  const std::int64_t count = aspec.NumElements();
+  try {
+    for (int k = 0; k < n; ++k) {
+      const std::int64_t id = env_ids[k];
+      if (options_.autoreset == AutoresetMode::kDisabled && done_[id]) {
+        throw std::invalid_argument("env " + std::to_string(id) +
+                                    " ended its episode and autoreset is disabled: reset it "
+                                    "first (reset(options={'reset_mask': ...}))");
+      }
+      std::byte* dst = actions_.data() + action_bytes_ * static_cast<std::size_t>(id);
+      switch (dtype) {
+        case DType::kInt32:
+          ConvertRow(static_cast<const std::int32_t*>(actions) + k * count, dst, aspec, id);
+          break;
+        case DType::kInt64:
+          ConvertRow(static_cast<const std::int64_t*>(actions) + k * count, dst, aspec, id);
+          break;
+        case DType::kFloat32:
+          if (aspec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
+          ConvertRow(static_cast<const float*>(actions) + k * count, dst, aspec, id);
+          break;
+        case DType::kFloat64:
+          if (aspec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
+          ConvertRow(static_cast<const double*>(actions) + k * count, dst, aspec, id);
+          break;
+        default:
+          throw std::invalid_argument(std::string("unsupported action type ") + DTypeName(dtype));
+      }
+    }
+  } catch (...) {
+    for (int k = 0; k < n; ++k) busy_[env_ids[k]] = 0;
+    throw;
+  }
+  for (int k = 0; k < n; ++k) envs_[env_ids[k]].reset_requested = false;
+  Enqueue(env_ids, n);
+}
+
+void Pool::SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds) {
+  CheckUsable();
+  Admit(env_ids, n);
+  for (int k = 0; k < n; ++k) {
+    EnvState& e = envs_[env_ids[k]];
+    e.reset_requested = true;
+    if (seeds != nullptr) e.reseed = seeds[k];
+  }
+  Enqueue(env_ids, n);
+}
+
+std::shared_ptr<Batch> Pool::AcquireBatchLocked(int size) {
+  std::shared_ptr<Batch> batch;
+  for (const auto& b : batches_) {
+    if (b.use_count() == 1) {  // nobody else holds it: not in flight, not in Python
+      std::atomic_thread_fence(std::memory_order_acquire);
+      batch = b;
+      break;
+    }
+  }
+  if (!batch) {
+    const int capacity = is_sync() ? options_.num_envs : options_.batch_size;
+    batch = std::make_shared<Batch>(spec(), capacity,
+                                    options_.autoreset == AutoresetMode::kSameStep);
+    // Keep a bounded number for reuse; past that, forget the oldest (Python
+    // may still hold it, and frees it when done).
+    const auto keep = static_cast<std::size_t>(options_.num_envs / options_.batch_size + 3);
+    if (batches_.size() >= keep) batches_.erase(batches_.begin());
+    batches_.push_back(batch);
+  }
+  batch->size.store(size, std::memory_order_relaxed);
+  batch->claimed = 0;
+  batch->filled.store(0, std::memory_order_relaxed);
+  return batch;
+}
+
+std::shared_ptr<Batch> Pool::AcquireBatch(int size) {
+  std::lock_guard<std::mutex> lock(batch_mu_);
+  return AcquireBatchLocked(size);
+}
+
+std::pair<std::shared_ptr<Batch>, int> Pool::ClaimRow() {
+  std::lock_guard<std::mutex> lock(batch_mu_);
+  if (!current_ || current_->claimed == options_.batch_size) {
+    current_ = AcquireBatchLocked(options_.batch_size);
+  }
+  return {current_, current_->claimed++};
+}
+
+void Pool::WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch) {
+  std::vector<Column>& obs = final_part ? batch.final_obs : batch.obs;
+  std::vector<Column>& info = final_part ? batch.final_info : batch.info;
+  scratch.obs.clear();
+  scratch.info.clear();
+  for (Column& c : obs) scratch.obs.push_back(c.Row(row));
+  for (Column& c : info) scratch.info.push_back(c.Row(row));
+  e.env->Write(Slot(scratch.obs.data(), scratch.info.data()));
+}
+
+void Pool::Run(const Task& task, Scratch& scratch) {
+  EnvState& e = envs_[task.env_id];
+  StepOutcome out;
+  if (e.reset_requested || (options_.autoreset == AutoresetMode::kNextStep && e.needs_reset)) {
+    if (e.reseed) {
+      e.rng.Seed(*e.reseed);
+      e.reseed.reset();
+    }
+    e.env->Reset(e.rng);
+    e.elapsed = 0;
+  } else {
+    const std::byte* action = actions_.data() + action_bytes_ * static_cast<std::size_t>(task.env_id);
+    out = e.env->Step(ActionView(action), e.rng);
+    ++e.elapsed;
+    if (options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps) {
+      out.truncated = true;
+    }
+  }
+  const bool done = out.terminated || out.truncated;
+  e.needs_reset = done && options_.autoreset == AutoresetMode::kNextStep;
+
+  std::shared_ptr<Batch> claimed;
+  Batch* batch = task.batch;
+  int row = task.row;
+  if (batch == nullptr) {
+    std::tie(claimed, row) = ClaimRow();
+    batch = claimed.get();
+  }
+  if (batch->keeps_final()) {
+    if (done) {
+      WriteRow(*batch, row, /*final_part=*/true, e, scratch);
+      batch->final_elapsed_step.At<std::int32_t>(row) = e.elapsed;
+      e.env->Reset(e.rng);
+      e.elapsed = 0;
+    } else {
+      for (Column& c : batch->final_obs) std::memset(c.Row(row), 0, c.row_bytes());
+      for (Column& c : batch->final_info) std::memset(c.Row(row), 0, c.row_bytes());
+      batch->final_elapsed_step.At<std::int32_t>(row) = 0;
+    }
+  }
+  WriteRow(*batch, row, /*final_part=*/false, e, scratch);
+  batch->env_id.At<std::int32_t>(row) = task.env_id;
+  batch->reward.At<float>(row) = static_cast<float>(out.reward);
+  batch->terminated.At<bool>(row) = out.terminated;
+  batch->truncated.At<bool>(row) = out.truncated;
+  batch->elapsed_step.At<std::int32_t>(row) = e.elapsed;
+
+  // The last row written completes the batch. Sync batches are watched by
+  // Recv through `filled`; async ones are queued as ready.
+  const int filled = batch->filled.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (filled == batch->size.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(done_mu_);
+    if (claimed) ready_.push_back(std::move(claimed));
+    done_cv_.notify_all();
+  }
+}
+
+bool Pool::RunOneQueued(Scratch& scratch) {
+  Task task{};
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    if (tasks_.empty()) return false;
+    task = tasks_.front();
+    tasks_.pop_front();
+  }
+  try {
+    Run(task, scratch);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(done_mu_);
+    if (!error_) error_ = std::current_exception();
+    done_cv_.notify_all();
+  }
+  return true;
+}
+
+void Pool::WorkerLoop(int /*index*/) {
+  Scratch scratch;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(task_mu_);
+      task_cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+      if (stop_) return;
+    }
+    RunOneQueued(scratch);
+  }
+}
+
+std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<void()>& poll) {
+  CheckUsable();
+  if (is_sync() ? !pending_ : outstanding_ < options_.batch_size) {
+    throw std::runtime_error(
+        is_sync() ? "recv() with nothing in flight: call send() or async_reset() first"
+                  : "recv() would wait forever: " + std::to_string(outstanding_) +
+                        " envs in flight, fewer than batch_size " +
+                        std::to_string(options_.batch_size) + "; send() more actions first");
+  }
+  const bool forever = timeout_seconds < 0;
+  const Clock::time_point deadline =
+      forever ? Clock::time_point::max()
+              : Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(timeout_seconds));
+  std::shared_ptr<Batch> result;
+  auto ready = [&]() -> bool {  // done_mu_ held
+    if (error_) return true;
+    if (is_sync()) return pending_->filled.load(std::memory_order_acquire) == pending_->size.load();
+    return !ready_.empty();
+  };
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(done_mu_);
+      if (!ready()) {
+        lock.unlock();
+        // Step queued envs here rather than sleep.
+        if (RunOneQueued(caller_scratch_)) continue;
+        lock.lock();
+        const Clock::time_point until = std::min(deadline, Clock::now() + kPollInterval);
+        done_cv_.wait_until(lock, until, ready);
+      }
+      if (error_) {
+        broken_ = "worker error";
+        try {
+          std::rethrow_exception(error_);
+        } catch (const std::exception& ex) {
+          broken_ = ex.what();
+        } catch (...) {
+        }
+        std::rethrow_exception(error_);
+      }
+      if (ready()) {
+        if (is_sync()) {
+          result = std::move(pending_);
+        } else {
+          result = std::move(ready_.front());
+          ready_.pop_front();
+        }
+        break;
+      }
+    }
+    if (poll) poll();
+    if (!forever && Clock::now() >= deadline) {
+      throw TimeoutError("recv() timed out after " + std::to_string(timeout_seconds) + " s");
+    }
+  }
+  const int size = result->size.load();
+  for (int r = 0; r < size; ++r) {
+    const int id = result->env_id.At<std::int32_t>(r);
+    busy_[id] = 0;
+    done_[id] = result->terminated.At<bool>(r) || result->truncated.At<bool>(r);
+  }
+  outstanding_ -= size;
+  return result;
+}
+
+}  // namespace envpool

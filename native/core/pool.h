@@ -1,0 +1,155 @@
+// The pool: `num_envs` environments stepped by a set of worker threads.
+//
+//   send(actions, env_ids)  -> one task per env on the task queue
+//   worker: Step()/Reset() the env, claim a row of a batch, Write() into it
+//   recv()                  -> the next complete batch, wrapped by numpy as is
+//
+// Sync mode (batch_size == num_envs): rows are assigned at send time, so recv
+// returns exactly the envs sent since the last recv, in the order sent. The
+// calling thread helps step while it waits, and a send of one env wakes no
+// worker at all.
+// Async mode (batch_size < num_envs): a row is claimed when an env finishes,
+// so recv returns the first batch_size envs to finish, with their env_id.
+//
+// Threading contract: Send/Recv/Close are called from one thread at a time
+// (the Python binding holds the GIL for them). Workers only touch an env
+// between the send that queued it and the recv that delivers it.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/batch.h"
+#include "core/env.h"
+
+namespace envpool {
+
+enum class AutoresetMode : std::uint8_t {
+  kNextStep,  // the step after a done one resets (action ignored, reward 0)
+  kSameStep,  // the done step returns the reset obs; final obs/info kept aside
+  kDisabled,  // the user resets done envs; stepping one raises
+};
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;            // 0: num_envs
+  int num_threads = 0;           // 0: min(batch_size, hardware threads)
+  int max_episode_steps = 0;     // 0: no time limit from the pool
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
+  std::vector<std::uint64_t> seeds;  // one per env; empty: 0, 1, 2, ...
+  int thread_affinity_offset = -1;   // >= 0: pin worker i to core offset + i
+};
+
+// Raised by Recv when the timeout passes first.
+class TimeoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Pool {
+ public:
+  Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options);
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  ~Pool();
+
+  const EnvSpec& spec() const { return factory_->Spec(); }
+  const PoolOptions& options() const { return options_; }
+  bool is_sync() const { return options_.batch_size == options_.num_envs; }
+  int num_threads() const { return static_cast<int>(workers_.size()); }
+  bool closed() const { return closed_; }
+
+  // Queues one step per env. `actions` holds n rows of the action, of type
+  // `dtype` (int32/int64 for discrete actions, float32/float64 otherwise);
+  // each is checked (range, finiteness) and converted. All or nothing: on a
+  // bad id or action nothing is queued and std::invalid_argument is thrown.
+  void Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n);
+  // Queues a reset of each env; `seeds` (nullable) reseeds them first.
+  void SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds);
+  // Waits for the next batch. `timeout_seconds` < 0 waits forever; `poll` is
+  // called every few milliseconds while waiting (it may throw, e.g. on
+  // Ctrl-C). Throws TimeoutError, or whatever a worker threw.
+  std::shared_ptr<Batch> Recv(double timeout_seconds, const std::function<void()>& poll);
+  // The internal state of an env that is not in flight (Env::GetState).
+  std::vector<double> GetState(int env_id) const;
+  void SetState(int env_id, const std::vector<double>& state);
+  // Stops the workers; idempotent. Every later call throws.
+  void Close();
+
+ private:
+  struct EnvState {
+    std::unique_ptr<Env> env;
+    Rng rng;
+    int elapsed = 0;
+    bool needs_reset = false;     // next-step mode: the last step ended an episode
+    bool reset_requested = false;  // the queued task is a reset
+    std::optional<std::uint64_t> reseed;
+  };
+  struct Task {
+    int env_id;
+    Batch* batch;  // sync mode: the batch and row assigned at send time
+    int row;
+  };
+  struct Scratch {
+    std::vector<std::byte*> obs, info;
+  };
+
+  void CheckUsable() const;
+  const EnvState& IdleEnv(int env_id) const;
+  // Marks ids busy after checking them; rolls back and throws on a bad one.
+  void Admit(const std::int64_t* env_ids, int n);
+  void Enqueue(const std::int64_t* env_ids, int n);
+  std::shared_ptr<Batch> AcquireBatch(int size);
+  std::shared_ptr<Batch> AcquireBatchLocked(int size);  // batch_mu_ held
+  std::pair<std::shared_ptr<Batch>, int> ClaimRow();
+  bool RunOneQueued(Scratch& scratch);
+  void Run(const Task& task, Scratch& scratch);
+  void WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch);
+  void WorkerLoop(int index);
+
+  std::unique_ptr<EnvFactory> factory_;
+  PoolOptions options_;
+  std::vector<EnvState> envs_;
+  std::vector<std::byte> actions_;  // one action row per env
+  std::size_t action_bytes_ = 0;
+
+  // Caller-thread bookkeeping.
+  std::vector<std::uint8_t> busy_;  // sent, not yet delivered
+  std::vector<std::uint8_t> done_;  // the last delivered row ended an episode
+  int outstanding_ = 0;             // envs busy
+  std::shared_ptr<Batch> pending_;  // sync mode: the batch being filled
+  std::string broken_;              // set once a worker failed
+  bool closed_ = false;
+
+  // Task queue.
+  std::mutex task_mu_;
+  std::condition_variable task_cv_;
+  std::deque<Task> tasks_;
+  bool stop_ = false;
+
+  // Batches: recycled once nothing outside the pool holds them.
+  std::mutex batch_mu_;
+  std::vector<std::shared_ptr<Batch>> batches_;
+  std::shared_ptr<Batch> current_;  // async mode: the batch rows are claimed from
+
+  // Completion.
+  std::mutex done_mu_;
+  std::condition_variable done_cv_;
+  std::deque<std::shared_ptr<Batch>> ready_;  // async mode: complete batches
+  std::exception_ptr error_;
+
+  std::vector<std::thread> workers_;
+  Scratch caller_scratch_;
+};
+
+}  // namespace envpool

@@ -1,0 +1,77 @@
+// What an environment reads and writes: the shapes, types and bounds of its
+// action, observation and info arrays. The Python front builds gymnasium and
+// dm_env spaces from these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace envpool {
+
+// One array of one environment (the batch adds a leading dimension).
+struct ArraySpec {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<std::int64_t> shape;  // per-env shape; {} is a scalar
+  // Bounds: empty = unbounded, one value = the same for every element,
+  // otherwise one per element.
+  std::vector<double> low;
+  std::vector<double> high;
+  // n > 0 marks a discrete quantity taking the values start .. start + n - 1.
+  std::int64_t n = 0;
+  std::int64_t start = 0;
+
+  std::int64_t NumElements() const {
+    std::int64_t count = 1;
+    for (std::int64_t d : shape) count *= d;
+    return count;
+  }
+  std::size_t NumBytes() const {
+    return static_cast<std::size_t>(NumElements()) * DTypeSize(dtype);
+  }
+  bool IsDiscrete() const { return n > 0; }
+};
+
+inline ArraySpec DiscreteSpec(std::string name, std::int64_t n, DType dtype,
+                              std::int64_t start = 0) {
+  ArraySpec spec;
+  spec.name = std::move(name);
+  spec.dtype = dtype;
+  spec.n = n;
+  spec.start = start;
+  spec.low = {static_cast<double>(start)};
+  spec.high = {static_cast<double>(start + n - 1)};
+  return spec;
+}
+
+inline ArraySpec BoxSpec(std::string name, DType dtype, std::vector<std::int64_t> shape,
+                         std::vector<double> low = {}, std::vector<double> high = {}) {
+  ArraySpec spec;
+  spec.name = std::move(name);
+  spec.dtype = dtype;
+  spec.shape = std::move(shape);
+  spec.low = std::move(low);
+  spec.high = std::move(high);
+  return spec;
+}
+
+// How several observation arrays are presented: one array, a tuple or a dict.
+enum class ObsLayout : std::uint8_t { kArray, kTuple, kDict };
+
+struct EnvSpec {
+  std::vector<ArraySpec> obs;
+  ObsLayout obs_layout = ObsLayout::kArray;
+  ArraySpec action;
+  // Env-specific info arrays (the pool adds env_id, elapsed_step, ...).
+  std::vector<ArraySpec> info;
+  // Used by the Python front for render_mode / metadata; informative only.
+  double reward_low = -1e300;
+  double reward_high = 1e300;
+};
+
+}  // namespace envpool

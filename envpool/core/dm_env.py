@@ -1,0 +1,82 @@
+"""The dm flavour: batched ``dm_env.TimeStep``s, as sail-sg EnvPool's
+``env_type="dm"``.
+
+Each field of the TimeStep is an array over the batch. ``step_type`` is FIRST
+after a reset, LAST when the episode ended, MID otherwise; ``discount`` is 0
+on termination and 1 otherwise (truncation keeps 1, so value bootstrapping is
+right). ``observation`` is a namedtuple ``State`` of the observation arrays
+plus ``env_id``, ``elapsed_step`` and the env's info arrays. Autoreset is
+next-step: the step after a LAST one returns a FIRST one.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import dm_env
+import numpy as np
+
+from envpool.core import spaces as envpool_spaces
+from envpool.core.pool import EnvPoolBase, RawBatch
+from envpool.core.spec import EnvSpec
+
+
+class DmEnvPool(EnvPoolBase, dm_env.Environment):
+    """A pool of native envs as a batched dm_env.Environment."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        EnvPoolBase.__init__(self, spec)
+        native = spec.native_spec
+        obs_names = ["obs"] if native["obs_layout"] == "array" else self._obs_names
+        self._state_fields = [*obs_names, "env_id", "elapsed_step", *self._info_names]
+        self.State = collections.namedtuple("State", self._state_fields)
+        int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
+        obs_specs = [envpool_spaces.dm_spec(o, name) for o, name in zip(native["obs"], obs_names,
+                                                                         strict=True)]
+        self._observation_spec = self.State(
+            *obs_specs,
+            envpool_spaces.dm_spec({**int32, "name": "env_id"}),
+            envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
+            *[envpool_spaces.dm_spec(i) for i in native["info"]],
+        )
+        self._action_spec = envpool_spaces.dm_spec(native["action"])
+
+    def observation_spec(self) -> Any:
+        """Per-env specs of the State fields."""
+        return self._observation_spec
+
+    def action_spec(self) -> Any:
+        """Per-env spec of the action."""
+        return self._action_spec
+
+    def reward_spec(self) -> Any:
+        return dm_env.specs.Array((), np.float32, name="reward")
+
+    def discount_spec(self) -> Any:
+        return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
+        """Resets all envs (or ``env_id``)."""
+        if self.is_async and env_id is None:
+            self.async_reset()
+            return self._timestep(self._recv_raw())
+        return self._timestep(self._reset_raw(env_id, seed))
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        """send + recv."""
+        self.send(action, env_id)
+        return self.recv()
+
+    def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
+        """The next batch as a TimeStep of arrays."""
+        return self._timestep(self._recv_raw(timeout))
+
+    def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:
+        step_type = np.where(raw.elapsed_step == 0, dm_env.StepType.FIRST, dm_env.StepType.MID)
+        step_type = np.where(raw.terminated | raw.truncated, dm_env.StepType.LAST, step_type)
+        discount = np.where(raw.terminated, 0.0, 1.0).astype(np.float32)
+        obs = [raw.obs] if self._obs_layout == "array" else list(
+            raw.obs.values() if isinstance(raw.obs, dict) else raw.obs)
+        state = self.State(*obs, raw.env_id, raw.elapsed_step, *raw.info.values())
+        return dm_env.TimeStep(step_type.astype(np.int32), raw.reward, discount, state)

@@ -1,0 +1,61 @@
+"""The gym flavour: sail-sg EnvPool's ``env_type="gym"`` (gym 0.26 API).
+
+``reset()`` returns ``(obs, info)`` (only ``obs`` with
+``gym_reset_return_info=False``), ``step()`` returns ``(obs, reward,
+terminated, truncated, info)``. Spaces are ``gym`` spaces when gym is
+installed, gymnasium spaces otherwise. Autoreset is next-step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envpool.core.pool import EnvPoolBase
+from envpool.core.spec import EnvSpec
+
+
+def _to_gym_space(space: Any) -> Any:
+    try:
+        import gym.spaces as gym_spaces
+    except Exception:  # gym is optional (and broken on numpy 2): keep gymnasium's
+        return space
+    from gymnasium import spaces
+
+    if isinstance(space, spaces.Discrete):
+        return gym_spaces.Discrete(int(space.n), start=int(space.start))
+    if isinstance(space, spaces.Box):
+        return gym_spaces.Box(space.low, space.high, space.shape, space.dtype)
+    if isinstance(space, spaces.Tuple):
+        return gym_spaces.Tuple([_to_gym_space(s) for s in space.spaces])
+    if isinstance(space, spaces.Dict):
+        return gym_spaces.Dict({k: _to_gym_space(s) for k, s in space.spaces.items()})
+    return space
+
+
+class GymEnvPool(EnvPoolBase):
+    """A pool of native envs with sail-sg EnvPool's gym interface."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        EnvPoolBase.__init__(self, spec)
+        self.observation_space = _to_gym_space(spec.observation_space)
+        self.action_space = _to_gym_space(spec.action_space)
+        self._return_info = bool(spec.config.gym_reset_return_info)
+
+    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+        """Resets all envs (or ``env_id``)."""
+        if self.is_async and env_id is None:
+            self.async_reset()
+            raw = self._recv_raw()
+        else:
+            raw = self._reset_raw(env_id, seed)
+        return (raw.obs, self._info(raw)) if self._return_info else raw.obs
+
+    def step(self, action: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """send + recv."""
+        self.send(action, env_id)
+        return self.recv()
+
+    def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """The next batch: (obs, reward, terminated, truncated, info)."""
+        raw = self._recv_raw(timeout)
+        return raw.obs, raw.reward, raw.terminated, raw.truncated, self._info(raw)

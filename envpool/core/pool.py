@@ -1,0 +1,163 @@
+"""What every flavour of a pool shares: the native pool, send/recv, reset,
+and turning a native batch into observation and info structures.
+
+Data path: ``send`` hands the actions to the native pool (one C++ call that
+checks and queues them); worker threads step the envs and write the results
+into a preallocated batch; ``recv`` wraps that batch's arrays in numpy
+without copying. An array keeps its batch alive, so results stay valid as
+long as they are held; the pool reuses a batch only once nothing holds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from envpool import _native
+from envpool.core.spec import EnvSpec
+
+
+class RawBatch(NamedTuple):
+    """One native batch, as numpy views."""
+
+    obs: Any  # an array, a tuple of arrays or a dict of arrays (the obs layout)
+    info: dict[str, np.ndarray]  # env-specific info arrays
+    env_id: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    elapsed_step: np.ndarray
+    final_obs: Any  # same-step autoreset only, else None
+    final_info: dict[str, np.ndarray] | None
+
+
+class EnvPoolBase:
+    """The native pool plus EnvPool's call surface (send/recv/async_reset/step/reset)."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        config = spec.config
+        self._pool = _native.Pool(
+            spec.native_env,
+            spec.env_config,
+            num_envs=config.num_envs,
+            batch_size=config.batch_size,
+            num_threads=config.num_threads,
+            max_episode_steps=config.max_episode_steps,
+            autoreset_mode=spec.native_autoreset(),
+            seeds=spec.seeds,
+            thread_affinity_offset=config.thread_affinity_offset,
+        )
+        self.config: dict[str, Any] = config._asdict()
+        self.all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+        self.is_async = config.batch_size < config.num_envs
+        self._all_ids64 = self.all_env_ids.astype(np.int64)
+        self._last_env_id: np.ndarray | None = None
+        native = spec.native_spec
+        self._obs_layout = native["obs_layout"]
+        self._obs_names = [o["name"] for o in native["obs"]]
+        self._info_names = [i["name"] for i in native["info"]]
+
+    # -- the native calls -------------------------------------------------
+    def _ids(self, env_id: Any) -> np.ndarray:
+        if env_id is None:
+            if not self.is_async:
+                return self._all_ids64
+            if self._last_env_id is None:
+                raise ValueError("in async mode, pass env_id (the ids recv() returned)")
+            return self._last_env_id
+        ids = np.asarray(env_id)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        if ids.dtype.kind not in "iu":
+            raise TypeError(f"env_id must be integers, got {ids.dtype}")
+        return ids
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queues one step of each env in ``env_id`` (default: all envs in sync
+        mode, the envs of the last ``recv`` in async mode)."""
+        self._pool.send(np.asarray(action), self._ids(env_id))
+
+    def _recv_raw(self, timeout: float | None = None) -> RawBatch:
+        (obs, info, env_id, reward, terminated, truncated, elapsed, final_obs, final_info,
+         final_elapsed) = self._pool.recv(-1.0 if timeout is None else float(timeout))
+        self._last_env_id = env_id.astype(np.int64)
+        fobs = finfo = None
+        if final_obs is not None:
+            fobs = self._layout(final_obs)
+            finfo = dict(zip(self._info_names, final_info, strict=True))
+            finfo["elapsed_step"] = final_elapsed
+        return RawBatch(self._layout(obs), dict(zip(self._info_names, info, strict=True)),
+                        env_id, reward, terminated, truncated, elapsed, fobs, finfo)
+
+    def async_reset(self) -> None:
+        """Queues a reset of every env; ``recv`` returns the results."""
+        self._pool.send_reset(self._all_ids64)
+
+    def _reset_raw(self, env_id: Any = None, seed: Any = None) -> RawBatch:
+        ids = self._all_ids64 if env_id is None else self._ids(env_id)
+        self._pool.send_reset(ids, None if seed is None else self._reset_seeds(seed, len(ids)))
+        return self._recv_raw()
+
+    @staticmethod
+    def _reset_seeds(seed: Any, count: int) -> list[int]:
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(count)]
+        seeds = [int(s) for s in seed]
+        if len(seeds) != count:
+            raise ValueError(f"seed as a list needs {count} integers, got {len(seeds)}")
+        return seeds
+
+    # -- state access (for alignment with reference implementations) -----
+    def get_state(self, env_id: int) -> list[float]:
+        """The full internal state of one env that is not in flight."""
+        return self._pool.get_state(int(env_id))
+
+    def set_state(self, env_id: int, state: Any) -> None:
+        """Sets the internal state of one env that is not in flight."""
+        self._pool.set_state(int(env_id), [float(s) for s in state])
+
+    # -- life cycle --------------------------------------------------------
+    def close(self, **kwargs: Any) -> None:
+        """Stops the worker threads; idempotent. Any later call raises."""
+        self._pool.close()
+
+    @property
+    def closed(self) -> bool:  # noqa: D102
+        return self._pool.closed
+
+    @closed.setter
+    def closed(self, value: bool) -> None:  # gymnasium's VectorEnv assigns it
+        pass
+
+    def __len__(self) -> int:
+        return self.config["num_envs"]
+
+    def __enter__(self) -> EnvPoolBase:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({self.spec.id!r}, num_envs={self.config['num_envs']}, "
+                f"batch_size={self.config['batch_size']})")
+
+    # -- helpers -------------------------------------------------------------
+    def _layout(self, arrays: list[np.ndarray]) -> Any:
+        if self._obs_layout == "array":
+            return arrays[0]
+        if self._obs_layout == "tuple":
+            return tuple(arrays)
+        return dict(zip(self._obs_names, arrays, strict=True))
+
+    def _info(self, raw: RawBatch) -> dict[str, Any]:
+        """EnvPool's info dict: env_id, players.env_id, elapsed_step, env keys."""
+        info: dict[str, Any] = {
+            "env_id": raw.env_id,
+            "players": {"env_id": raw.env_id},
+            "elapsed_step": raw.elapsed_step,
+        }
+        info.update(raw.info)
+        return info

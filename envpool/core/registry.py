@@ -1,0 +1,70 @@
+"""Task ids: a registered id names a native env plus default keywords."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from envpool import _native
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """What a task id stands for."""
+
+    task_id: str
+    native_env: str
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    max_episode_steps: int | None = None
+    reward_threshold: float | None = None
+
+
+_TASKS: dict[str, TaskSpec] = {}
+
+
+def register(
+    task_id: str,
+    native_env: str,
+    *,
+    max_episode_steps: int | None = None,
+    reward_threshold: float | None = None,
+    **env_kwargs: Any,
+) -> None:
+    """Registers ``task_id`` as the native env ``native_env`` with default keywords.
+
+    ``env_kwargs`` override the native env's defaults (they must be keywords the
+    env accepts); ``max_episode_steps`` is the default time limit of the task.
+    """
+    if task_id in _TASKS:
+        raise ValueError(f"task id {task_id!r} is already registered")
+    if native_env not in _native.env_names():
+        raise ValueError(
+            f"unknown native env {native_env!r}; known: {', '.join(_native.env_names())}"
+        )
+    defaults = _native.default_config(native_env)
+    unknown = sorted(set(env_kwargs) - set(defaults))
+    if unknown:
+        raise TypeError(
+            f"{native_env} has no keyword {', '.join(unknown)}; valid: {', '.join(sorted(defaults))}"
+        )
+    _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
+                               reward_threshold)
+
+
+def list_all_envs() -> list[str]:
+    """All registered task ids."""
+    return list(_TASKS)
+
+
+def get_task(task_id: str) -> TaskSpec:
+    """The registration of ``task_id``; a ValueError names close matches."""
+    try:
+        return _TASKS[task_id]
+    except KeyError:
+        close = difflib.get_close_matches(task_id, _TASKS, n=5)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(
+            f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists all "
+            f"{len(_TASKS)} ids."
+        ) from None

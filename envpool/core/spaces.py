@@ -1,0 +1,69 @@
+"""gymnasium spaces and dm_env specs built from the native env's array specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dm_env.specs
+import numpy as np
+from gymnasium import spaces
+
+NativeArray = dict[str, Any]  # {"name", "dtype", "shape", "low", "high", "n", "start"}
+
+
+def _bounds(spec: NativeArray) -> tuple[np.ndarray, np.ndarray]:
+    dtype = np.dtype(spec["dtype"])
+    shape = tuple(spec["shape"])
+    if spec["low"]:
+        low, high = np.asarray(spec["low"], np.float64), np.asarray(spec["high"], np.float64)
+    elif dtype.kind == "f":
+        low, high = np.array(-np.inf), np.array(np.inf)
+    elif dtype == np.bool_:
+        low, high = np.array(0.0), np.array(1.0)
+    else:
+        info = np.iinfo(dtype)
+        low, high = np.array(info.min, np.float64), np.array(info.max, np.float64)
+    low = np.broadcast_to(low.reshape(shape) if low.size > 1 else low, shape).astype(dtype)
+    high = np.broadcast_to(high.reshape(shape) if high.size > 1 else high, shape).astype(dtype)
+    return low, high
+
+
+def gymnasium_space(spec: NativeArray) -> spaces.Space:
+    """The gymnasium space of one native array (per env, no batch dimension)."""
+    dtype = np.dtype(spec["dtype"])
+    if spec["n"] > 0 and not spec["shape"]:
+        return spaces.Discrete(spec["n"], start=spec["start"], dtype=dtype)
+    if spec["n"] > 0:
+        nvec = np.full(tuple(spec["shape"]), spec["n"], dtype=dtype)
+        return spaces.MultiDiscrete(nvec, dtype=dtype, start=np.full_like(nvec, spec["start"]))
+    low, high = _bounds(spec)
+    return spaces.Box(low=low, high=high, shape=tuple(spec["shape"]), dtype=dtype)
+
+
+def observation_space(native_spec: dict[str, Any]) -> spaces.Space:
+    """The single-env observation space: one array, a Tuple or a Dict."""
+    obs = native_spec["obs"]
+    layout = native_spec["obs_layout"]
+    if layout == "array":
+        return gymnasium_space(obs[0])
+    if layout == "tuple":
+        return spaces.Tuple([gymnasium_space(o) for o in obs])
+    return spaces.Dict({o["name"]: gymnasium_space(o) for o in obs})
+
+
+def action_space(native_spec: dict[str, Any]) -> spaces.Space:
+    """The single-env action space."""
+    return gymnasium_space(native_spec["action"])
+
+
+def dm_spec(spec: NativeArray, name: str | None = None) -> dm_env.specs.Array:
+    """The dm_env spec of one native array (per env)."""
+    name = name or spec["name"]
+    dtype = np.dtype(spec["dtype"])
+    shape = tuple(spec["shape"])
+    if spec["n"] > 0 and not shape and spec["start"] == 0:
+        return dm_env.specs.DiscreteArray(spec["n"], dtype=dtype, name=name)
+    if spec["low"]:
+        low, high = _bounds(spec)
+        return dm_env.specs.BoundedArray(shape, dtype, low, high, name=name)
+    return dm_env.specs.Array(shape, dtype, name=name)

@@ -1,0 +1,176 @@
+"""A resolved configuration: task id + keywords -> every setting of a pool."""
+
+from __future__ import annotations
+
+import collections
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from envpool import _native
+from envpool.core import spaces as envpool_spaces
+from envpool.core.registry import get_task
+
+# Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
+POOL_DEFAULTS: dict[str, Any] = {
+    "num_envs": 1,
+    "batch_size": 0,  # 0: num_envs (sync mode)
+    "num_threads": 0,  # 0: min(batch_size, cores)
+    "seed": 42,
+    "max_episode_steps": None,  # None: the task's limit
+    "thread_affinity_offset": -1,
+    "autoreset_mode": AutoresetMode.NEXT_STEP,
+    "max_num_players": 1,
+    "gym_reset_return_info": True,
+    "render_mode": None,
+}
+
+_AUTORESET = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+_NATIVE_AUTORESET = {v: k for k, v in _AUTORESET.items()}
+
+
+def parse_autoreset_mode(mode: Any) -> AutoresetMode:
+    """Accepts an AutoresetMode or its name ('next_step', 'NextStep', ...)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        key = mode.lower().replace("-", "_")
+        key = {"nextstep": "next_step", "samestep": "same_step"}.get(key, key)
+        if key in _AUTORESET:
+            return _AUTORESET[key]
+    raise ValueError(
+        f"autoreset_mode must be one of {', '.join(_AUTORESET)} (or a "
+        f"gymnasium.vector.AutoresetMode), got {mode!r}"
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    """Checks an env keyword against the type of its default."""
+    if isinstance(default, bool):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        expected = "a bool"
+    elif isinstance(default, int):
+        if _is_int(value):
+            return int(value)
+        expected = "an int"
+    elif isinstance(default, float):
+        if _is_int(value) or isinstance(value, (float, np.floating)):
+            return float(value)
+        expected = "a number"
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value
+        expected = "a string"
+    else:
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return list(value)
+        if isinstance(value, np.ndarray) and value.ndim >= 1:
+            return ["".join(np.asarray(row).astype(str).ravel()) for row in value]
+        expected = "a list of strings"
+    raise TypeError(f"keyword {name!r} must be {expected}, got {value!r}")
+
+
+def _seeds(seed: Any, num_envs: int) -> list[int]:
+    if seed is None:
+        seed = secrets.randbits(31)
+    if _is_int(seed):
+        seeds = [int(seed) + i for i in range(num_envs)]
+    elif isinstance(seed, (Sequence, np.ndarray)) and not isinstance(seed, str):
+        seeds = [int(s) for s in seed] if all(_is_int(s) for s in seed) else []
+        if len(seeds) != num_envs:
+            raise ValueError(f"seed as a list needs {num_envs} integers (one per env), got {seed!r}")
+    else:
+        raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
+    if any(s < 0 or s >= 2**64 for s in seeds):
+        raise ValueError("seeds must be in 0 .. 2**64 - 1")
+    return seeds
+
+
+class EnvSpec:
+    """Everything a pool of ``task_id`` is made from: the resolved keywords
+    (``config``), the single-env spaces and the task's limits.
+
+    ``id``, ``max_episode_steps`` and ``reward_threshold`` read like gymnasium's
+    EnvSpec; ``config`` is a namedtuple like sail-sg EnvPool's.
+    """
+
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
+        task = get_task(task_id)
+        env_defaults = _native.default_config(task.native_env)
+        unknown = sorted(set(kwargs) - set(POOL_DEFAULTS) - set(env_defaults))
+        if unknown:
+            valid = sorted(set(POOL_DEFAULTS) | set(env_defaults))
+            raise TypeError(
+                f"{task_id} got unknown keyword(s) {', '.join(unknown)}; valid keywords: "
+                f"{', '.join(valid)}"
+            )
+        env_config = {k: _coerce(k, v, env_defaults[k]) for k, v in task.env_kwargs.items()}
+        env_config = {**env_defaults, **env_config}
+        for key in env_defaults:
+            if key in kwargs:
+                env_config[key] = _coerce(key, kwargs[key], env_defaults[key])
+        pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
+        if pool["max_episode_steps"] is None:
+            pool["max_episode_steps"] = task.max_episode_steps or 0
+        for key in ("num_envs", "batch_size", "num_threads", "max_episode_steps",
+                    "thread_affinity_offset", "max_num_players"):
+            if not _is_int(pool[key]):
+                raise TypeError(f"{key} must be an int, got {pool[key]!r}")
+            pool[key] = int(pool[key])
+        if pool["num_envs"] < 1:
+            raise ValueError(f"num_envs must be >= 1, got {pool['num_envs']}")
+        if pool["batch_size"] == 0:
+            pool["batch_size"] = pool["num_envs"]
+        if not 1 <= pool["batch_size"] <= pool["num_envs"]:
+            raise ValueError(
+                f"batch_size must be in 1 .. num_envs ({pool['num_envs']}), got {pool['batch_size']}"
+            )
+        if pool["num_threads"] < 0 or pool["max_episode_steps"] < 0:
+            raise ValueError("num_threads and max_episode_steps must be >= 0")
+        if pool["max_num_players"] != 1:
+            raise ValueError(f"{task_id} is a single-player env: max_num_players must be 1")
+        if pool["render_mode"] is not None:
+            raise ValueError(f"{task_id} does not render: render_mode must be None")
+        pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
+        self.seeds = _seeds(pool["seed"], pool["num_envs"])
+
+        self.id = task_id
+        self.task = task
+        self.native_env = task.native_env
+        self.env_config = env_config
+        self.max_episode_steps = pool["max_episode_steps"] or None
+        self.reward_threshold = task.reward_threshold
+        self.native_spec = _native.spec(task.native_env, env_config)
+        merged = {**pool, **env_config}
+        self.config = collections.namedtuple("Config", sorted(merged))(
+            **{k: merged[k] for k in sorted(merged)}
+        )
+
+    @property
+    def observation_space(self) -> spaces.Space:
+        """The observation space of one env."""
+        return envpool_spaces.observation_space(self.native_spec)
+
+    @property
+    def action_space(self) -> spaces.Space:
+        """The action space of one env."""
+        return envpool_spaces.action_space(self.native_spec)
+
+    def native_autoreset(self) -> str:
+        return _NATIVE_AUTORESET[self.config.autoreset_mode]
+
+    def __repr__(self) -> str:
+        return f"EnvSpec({self.id!r}, {self.config})"

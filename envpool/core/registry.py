@@ -46,7 +46,8 @@ def register(
     unknown = sorted(set(env_kwargs) - set(defaults))
     if unknown:
         raise TypeError(
-            f"{native_env} has no keyword {', '.join(unknown)}; valid: {', '.join(sorted(defaults))}"
+            f"{native_env} has no keyword {', '.join(unknown)}; "
+            f"valid: {', '.join(sorted(defaults))}"
         )
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold)

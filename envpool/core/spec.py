@@ -91,7 +91,9 @@ def _seeds(seed: Any, num_envs: int) -> list[int]:
     elif isinstance(seed, (Sequence, np.ndarray)) and not isinstance(seed, str):
         seeds = [int(s) for s in seed] if all(_is_int(s) for s in seed) else []
         if len(seeds) != num_envs:
-            raise ValueError(f"seed as a list needs {num_envs} integers (one per env), got {seed!r}")
+            raise ValueError(
+                f"seed as a list needs {num_envs} integers (one per env), got {seed!r}"
+            )
     else:
         raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
     if any(s < 0 or s >= 2**64 for s in seeds):
@@ -136,7 +138,8 @@ class EnvSpec:
             pool["batch_size"] = pool["num_envs"]
         if not 1 <= pool["batch_size"] <= pool["num_envs"]:
             raise ValueError(
-                f"batch_size must be in 1 .. num_envs ({pool['num_envs']}), got {pool['batch_size']}"
+                f"batch_size must be in 1 .. num_envs ({pool['num_envs']}), "
+                f"got {pool['batch_size']}"
             )
         if pool["num_threads"] < 0 or pool["max_episode_steps"] < 0:
             raise ValueError("num_threads and max_episode_steps must be >= 0")

@@ -61,7 +61,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
             raw = self._recv_raw()
         else:
             raw = self._reset_raw(env_id, seed)
-        return self._remember(raw.obs, self._info(raw), env_id is None)
+        return self._remember(raw.obs, self._info(raw), raw.env_id)
 
     def _reset_masked(self, mask: np.ndarray, seed: Any) -> tuple[Any, dict[str, Any]]:
         if mask.dtype != np.bool_ or mask.shape != (len(self),):
@@ -71,14 +71,14 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         if self._last is None and not mask.all():
             raise ValueError("the first reset must reset every env")
         if not mask.any():
-            return self._last
+            return _tree_copy(self._last[0]), _tree_copy(self._last[1])
         ids = self._all_ids64[mask]
         if seed is not None:
             seed = self._reset_seeds(seed, len(self))
             seed = [seed[i] for i in ids]
         raw = self._reset_raw(ids, seed)
-        obs, info = self._merge(mask, raw.obs, self._info(raw))
-        return self._remember(obs, info, True)
+        self._remember(raw.obs, self._info(raw), raw.env_id)
+        return _tree_copy(self._last[0]), _tree_copy(self._last[1])
 
     def step(
         self, actions: Any, env_id: Any = None
@@ -104,24 +104,26 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
             final_info.update({"_" + k: done for k in list(final_info)})
             info["final_info"] = final_info
             info["_final_info"] = done
-        obs = raw.obs
-        if self.autoreset_mode == AutoresetMode.DISABLED and len(raw.env_id) == len(self):
-            obs, info = self._remember(obs, info, True)
-        return obs, raw.reward, raw.terminated, raw.truncated, info
+        self._remember(raw.obs, info, raw.env_id)
+        return raw.obs, raw.reward, raw.terminated, raw.truncated, info
 
     def render(self) -> None:
         """These envs do not render."""
         return None
 
     # -- DISABLED mode bookkeeping -------------------------------------------
-    def _remember(self, obs: Any, info: dict[str, Any], full: bool) -> tuple[Any, dict[str, Any]]:
-        if self.autoreset_mode == AutoresetMode.DISABLED and full:
+    def _remember(
+        self, obs: Any, info: dict[str, Any], env_id: np.ndarray
+    ) -> tuple[Any, dict[str, Any]]:
+        """DISABLED mode: keeps every env's latest obs and info (rows by env id)."""
+        if self.autoreset_mode != AutoresetMode.DISABLED:
+            return obs, info
+        if len(env_id) == len(self) and (env_id == self.all_env_ids).all():
             self._last = (_tree_copy(obs), _tree_copy(info))
+        else:
+            self._last = (_tree_assign(self._last[0], env_id, obs),
+                          _tree_assign(self._last[1], env_id, info))
         return obs, info
-
-    def _merge(self, mask: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict]:
-        last_obs, last_info = _tree_copy(self._last[0]), _tree_copy(self._last[1])
-        return _tree_assign(last_obs, mask, obs), _tree_assign(last_info, mask, info)
 
 
 def _tree_copy(x: Any) -> Any:
@@ -132,11 +134,12 @@ def _tree_copy(x: Any) -> Any:
     return np.array(x, copy=True)
 
 
-def _tree_assign(dst: Any, mask: np.ndarray, src: Any) -> Any:
+def _tree_assign(dst: Any, rows: np.ndarray, src: Any) -> Any:
+    """dst[rows] = src, through dicts and tuples (dst is modified)."""
     if isinstance(dst, dict):
-        return {k: _tree_assign(v, mask, src[k]) for k, v in dst.items() if k in src}
+        return {k: _tree_assign(v, rows, src[k]) for k, v in dst.items() if k in src}
     if isinstance(dst, tuple):
-        return tuple(_tree_assign(d, mask, s) for d, s in zip(dst, src, strict=True))
-    dst[mask] = src
+        return tuple(_tree_assign(d, rows, s) for d, s in zip(dst, src, strict=True))
+    dst[rows] = src
     return dst
 

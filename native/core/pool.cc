@@ -414,30 +414,41 @@ std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<vo
       forever ? Clock::time_point::max()
               : Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                    std::chrono::duration<double>(timeout_seconds));
+  // In sync mode without a timeout the caller steps queued envs itself
+  // rather than sleep. With a timeout it only waits (a step it ran could
+  // outlast the timeout), so every queued env needs a worker.
+  const bool help = is_sync() && forever;
+  if (!help) task_cv_.notify_all();
   std::shared_ptr<Batch> result;
   auto ready = [&]() -> bool {  // done_mu_ held
     if (error_) return true;
     if (is_sync()) return pending_->filled.load(std::memory_order_acquire) == pending_->size.load();
     return !ready_.empty();
   };
+  Clock::time_point last_poll = Clock::now();
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(done_mu_);
       if (!ready()) {
         lock.unlock();
-        // Step queued envs here rather than sleep.
-        if (RunOneQueued(caller_scratch_)) continue;
+        if (help && RunOneQueued(caller_scratch_)) {
+          if (poll && Clock::now() - last_poll > kPollInterval) {
+            last_poll = Clock::now();
+            poll();
+          }
+          continue;
+        }
         lock.lock();
         const Clock::time_point until = std::min(deadline, Clock::now() + kPollInterval);
         done_cv_.wait_until(lock, until, ready);
       }
       if (error_) {
-        broken_ = "worker error";
         try {
           std::rethrow_exception(error_);
         } catch (const std::exception& ex) {
           broken_ = ex.what();
         } catch (...) {
+          broken_ = "unknown error";
         }
         std::rethrow_exception(error_);
       }
@@ -451,7 +462,10 @@ std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<vo
         break;
       }
     }
-    if (poll) poll();
+    if (poll) {
+      last_poll = Clock::now();
+      poll();
+    }
     if (!forever && Clock::now() >= deadline) {
       throw TimeoutError("recv() timed out after " + std::to_string(timeout_seconds) + " s");
     }

@@ -5,9 +5,10 @@
 //   recv()                  -> the next complete batch, wrapped by numpy as is
 //
 // Sync mode (batch_size == num_envs): rows are assigned at send time, so recv
-// returns exactly the envs sent since the last recv, in the order sent. The
-// calling thread helps step while it waits, and a send of one env wakes no
-// worker at all.
+// returns exactly the envs sent since the last recv, in the order sent. A
+// recv without timeout steps queued envs on the calling thread while it
+// waits, so a send of one env wakes no worker at all (Ctrl-C is then seen
+// between steps, not during one).
 // Async mode (batch_size < num_envs): a row is claimed when an env finishes,
 // so recv returns the first batch_size envs to finish, with their env_id.
 //

@@ -1,0 +1,139 @@
+"""The public API: ids, keywords, spaces, flavours and gymnasium conformance."""
+
+from __future__ import annotations
+
+import dm_env
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import envpool
+
+
+def test_registry_lists_ids_and_rejects_unknown_ones() -> None:
+    ids = envpool.list_all_envs()
+    assert {"CartPole-v0", "CartPole-v1"} <= set(ids)
+    with pytest.raises(ValueError, match="CartPole-v1"):  # names the close match
+        envpool.make("CartPole-v2")
+    with pytest.raises(ValueError, match="already registered"):
+        envpool.register("CartPole-v1", "CartPole")
+    with pytest.raises(ValueError, match="unknown native env"):
+        envpool.register("Nope-v0", "Nope")
+
+
+def test_unknown_and_mistyped_keywords_name_the_valid_ones() -> None:
+    with pytest.raises(TypeError, match="num_envs.*sutton_barto_reward|sutton_barto_reward.*num"):
+        envpool.make("CartPole-v1", num_env=2)
+    with pytest.raises(TypeError, match="must be a bool"):
+        envpool.make("CartPole-v1", sutton_barto_reward=1)
+    with pytest.raises(TypeError, match="num_envs must be an int"):
+        envpool.make("CartPole-v1", num_envs=2.0)
+    with pytest.raises(ValueError, match="env_type"):
+        envpool.make("CartPole-v1", env_type="gymnax")
+    with pytest.raises(ValueError, match="batch_size"):
+        envpool.make("CartPole-v1", num_envs=2, batch_size=3)
+    with pytest.raises(ValueError, match="num_envs"):
+        envpool.make("CartPole-v1", num_envs=0)
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        envpool.make("CartPole-v1", autoreset_mode="sometimes")
+    with pytest.raises(ValueError, match="seed"):
+        envpool.make("CartPole-v1", num_envs=3, seed=[1, 2])
+    with pytest.raises(ValueError, match="render"):
+        envpool.make("CartPole-v1", render_mode="human")
+
+
+def test_spec_config_and_limits() -> None:
+    spec = envpool.make_spec("CartPole-v0", num_envs=3)
+    assert spec.config.num_envs == 3 and spec.config.batch_size == 3
+    assert spec.config.max_episode_steps == 200 and spec.max_episode_steps == 200
+    assert spec.reward_threshold == 195.0 and spec.id == "CartPole-v0"
+    assert spec.config.seed == 42 and spec.seeds == [42, 43, 44]
+    assert envpool.make_spec("CartPole-v1", max_episode_steps=7).config.max_episode_steps == 7
+    ref = gymnasium.make("CartPole-v1")
+    assert spec.observation_space == ref.observation_space
+    assert spec.action_space.n == ref.action_space.n
+
+
+def test_gymnasium_flavour_is_a_vector_env() -> None:
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.num_envs == 4 and len(env) == 4
+    assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert env.observation_space.shape == (4, 4)
+    assert env.single_observation_space.shape == (4,)
+    obs, info = env.reset()
+    assert env.observation_space.contains(obs)
+    assert np.array_equal(info["env_id"], np.arange(4))
+    for _ in range(20):
+        actions = env.action_space.sample()
+        assert env.action_space.contains(actions)
+        obs, rew, term, trunc, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert rew.shape == (4,) and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    env.close()
+    assert env.closed
+
+
+def test_works_under_gymnasium_vector_wrappers() -> None:
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(env)
+    env = gymnasium.wrappers.vector.NormalizeObservation(env)
+    env.reset(seed=1)
+    episodes = []
+    for _ in range(300):
+        _, _, term, trunc, info = env.step(env.action_space.sample())
+        if "episode" in info:
+            episodes += list(info["episode"]["r"][info["_episode"]])
+    assert len(episodes) > 4
+    # A random CartPole policy earns 1 per step until the pole falls.
+    assert all(8 <= r <= 500 for r in episodes)
+    env.close()
+
+
+def test_reset_seed_reseeds() -> None:
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=0)
+    a, _ = env.reset(seed=5)
+    b, _ = env.reset()
+    c, _ = env.reset(seed=5)
+    d, _ = env.reset(seed=[5, 6, 7])
+    assert np.array_equal(a, c) and not np.array_equal(a, b)
+    assert np.array_equal(a, d)  # seed=5 means env i gets 5 + i
+    fresh = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=5)
+    assert np.array_equal(fresh.reset()[0], a)  # make(seed=s) == reset(seed=s)
+    assert not np.array_equal(a[0], a[1])  # envs get different seeds
+
+
+def test_dm_flavour_step_types_and_discounts() -> None:
+    env = envpool.make_dm("Faulty-v0", num_envs=2, episode_length=3, max_episode_steps=0)
+    assert isinstance(env, dm_env.Environment)
+    ts = env.reset()
+    assert (ts.step_type == dm_env.StepType.FIRST).all()
+    types, discounts = [], []
+    for _ in range(5):
+        ts = env.step(np.ones(2, np.int32))
+        types.append(int(ts.step_type[0]))
+        discounts.append(float(ts.discount[0]))
+    F, M, L = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
+    assert types == [M, M, L, F, M]
+    assert discounts == [1.0, 1.0, 0.0, 1.0, 1.0]  # 0 on termination
+    assert env.action_spec().num_values == 3
+    assert ts.observation.obs.shape == (2, 2) and set(ts.observation.env_id) == {0, 1}
+    # Truncation keeps discount 1.
+    env = envpool.make_dm("Faulty-v0", num_envs=1, episode_length=100, max_episode_steps=2)
+    env.reset()
+    env.step(np.zeros(1, np.int32))
+    ts = env.step(np.zeros(1, np.int32))
+    assert ts.step_type[0] == dm_env.StepType.LAST and ts.discount[0] == 1.0
+
+
+def test_gym_flavour() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=2)
+    obs, info = env.reset()
+    assert obs.shape == (2, 4) and "env_id" in info
+    obs, rew, term, trunc, info = env.step(np.zeros(2, np.int32))
+    assert rew.shape == (2,)
+    env = envpool.make_gym("CartPole-v1", num_envs=2, gym_reset_return_info=False)
+    assert env.reset().shape == (2, 4)
+    with pytest.raises(TypeError, match="autoreset_mode"):
+        envpool.make("CartPole-v1", env_type="gym", autoreset_mode="same_step")

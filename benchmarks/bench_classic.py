@@ -1,0 +1,424 @@
+"""Steps per second of a classic-control task: envpool against gymnasium.
+
+Methods, for each ``num_envs`` in ``--num-envs`` (default 1, 8, 128):
+
+* ``envpool sync``: ``envpool.make_gymnasium(task, num_envs=n)`` stepped with
+  ``env.step(actions)`` (``batch_size == num_envs``).
+* ``envpool async``: ``batch_size = num_envs // 2``; ``async_reset()`` then a
+  ``recv()`` / ``send(actions, info["env_id"])`` loop. n/a at ``num_envs == 1``.
+* ``gymnasium single env``: one ``gymnasium.make(task)`` env stepped in a plain
+  Python loop, ``reset()`` when an episode ends. It does not depend on
+  ``num_envs``: it is measured once and repeated in every group.
+* ``gymnasium SyncVectorEnv`` and ``gymnasium AsyncVectorEnv`` of ``n``
+  ``gymnasium.make(task)`` envs. AsyncVectorEnv starts one process per env, so
+  it is skipped when ``n > max(8, 4 * os.cpu_count())`` unless ``--full``.
+
+What is timed: env-steps per second, i.e. (envs stepped per call) x (calls) /
+(wall seconds), over a fixed wall budget (``--seconds``, optionally capped by
+``--steps`` env-steps) after a warm-up (``--warmup`` seconds). Actions are
+sampled before timing and cycled through; env construction, thread and process
+start-up and the first reset are not timed. Done envs restart through each
+library's own autoreset (next-step mode for both envpool and gymnasium vector
+envs), or through ``reset()`` for the single env.
+
+Run: ``python benchmarks/bench_classic.py [--num-envs 1 8 128] [--seconds 2]
+[--task CartPole-v1] [--full] [--json results.json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import envpool
+
+METHODS: tuple[str, ...] = (
+    "envpool-sync",
+    "envpool-async",
+    "gym-single",
+    "gym-sync-vector",
+    "gym-async-vector",
+)
+BASELINE = "gym-sync-vector"
+LABELS: dict[str, str] = {
+    "envpool-sync": "envpool sync",
+    "envpool-async": "envpool async",
+    "gym-single": "gymnasium single env (plain loop)",
+    "gym-sync-vector": "gymnasium SyncVectorEnv",
+    "gym-async-vector": "gymnasium AsyncVectorEnv",
+}
+NUM_ACTION_BATCHES = 1024  # pre-sampled action batches, cycled through
+CHUNK_SECONDS = 0.005  # how often (roughly) the clock is read while timing
+
+# A runner steps its envs ``k`` times and returns how many env-steps that was.
+Runner = Callable[[int], int]
+
+
+@dataclass
+class Result:
+    """One row of the table."""
+
+    num_envs: int
+    method: str
+    label: str
+    status: str  # "ok", "n/a", "skipped" or "error"
+    steps_per_s: float | None = None
+    env_steps: int = 0
+    calls: int = 0
+    seconds: float = 0.0
+    batch_size: int | None = None
+    note: str = ""
+    ratio_vs_sync_vector: float | None = field(default=None)
+
+
+# -- environment / machine description ---------------------------------------
+def cpu_model() -> str | None:
+    """The CPU model name from /proc/cpuinfo, or None where it is not readable."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def git_revision() -> str | None:
+    """The checkout's short commit hash (+ "-dirty" with local changes), or None."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        out = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def machine_info() -> dict[str, Any]:
+    """Versions, core count, CPU model and load average."""
+    try:
+        load: list[float] | None = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
+    return {
+        "envpool": envpool.__version__,
+        "git": git_revision(),
+        "gymnasium": gymnasium.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "loadavg_start": load,
+    }
+
+
+# -- timing ------------------------------------------------------------------
+def presample(space: gymnasium.Space, count: int, seed: int) -> list[Any]:
+    """``count`` samples of ``space`` (batched or not), drawn before any timing."""
+    space.seed(seed)
+    return [space.sample() for _ in range(count)]
+
+
+def measure(run: Runner, seconds: float, warmup: float, max_steps: int) -> tuple[int, int, float]:
+    """Warms ``run`` up for ``warmup`` s, then times it for ``seconds`` s.
+
+    Stops early once ``max_steps`` env-steps are done (0: no cap). The clock is
+    read every ``chunk`` calls, ``chunk`` chosen from the warm-up rate so that
+    reading it costs nothing measurable. Returns (env_steps, calls, seconds).
+    """
+    calls = 0
+    t0 = time.perf_counter()
+    while True:
+        run(1)
+        calls += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= warmup:
+            break
+    chunk = max(1, int(calls / max(elapsed, 1e-9) * CHUNK_SECONDS))
+    steps = calls = 0
+    t0 = time.perf_counter()
+    while True:
+        steps += run(chunk)
+        calls += chunk
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds or (max_steps and steps >= max_steps):
+            return steps, calls, elapsed
+
+
+# -- the methods -------------------------------------------------------------
+def envpool_sync(task: str, n: int, threads: int, seed: int) -> tuple[Runner, Callable[[], None]]:
+    """``env.step(actions)`` on a sync pool of ``n`` envs."""
+    env = envpool.make_gymnasium(task, num_envs=n, batch_size=n, num_threads=threads, seed=seed)
+    env.reset()
+    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    step = env.step
+
+    def run(k: int) -> int:
+        for _ in range(k):
+            step(next(actions))
+        return k * n
+
+    return run, env.close
+
+
+def envpool_async(task: str, n: int, threads: int, seed: int) -> tuple[Runner, Callable[[], None]]:
+    """``recv()`` / ``send(actions, env_id)`` on a pool of ``n`` envs, batches of n // 2."""
+    batch = max(1, n // 2)
+    env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=seed)
+    env.async_reset()
+    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    send, recv = env.send, env.recv
+
+    def run(k: int) -> int:
+        steps = 0
+        for _ in range(k):
+            env_id = recv()[4]["env_id"]
+            send(next(actions), env_id)
+            steps += len(env_id)
+        return steps
+
+    return run, env.close
+
+
+def gym_single(task: str, seed: int) -> tuple[Runner, Callable[[], None]]:
+    """One ``gymnasium.make(task)`` env in a plain loop, ``reset()`` when done."""
+    env = gymnasium.make(task)
+    env.reset(seed=seed)
+    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    step, reset = env.step, env.reset
+
+    def run(k: int) -> int:
+        for _ in range(k):
+            _, _, terminated, truncated, _ = step(next(actions))
+            if terminated or truncated:
+                reset()
+        return k
+
+    return run, env.close
+
+
+def gym_vector(
+    task: str, n: int, seed: int, asynchronous: bool
+) -> tuple[Runner, Callable[[], None]]:
+    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` envs."""
+    fns = [lambda: gymnasium.make(task) for _ in range(n)]
+    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
+    env = cls(fns)
+    env.reset(seed=seed)
+    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    step = env.step
+
+    def run(k: int) -> int:
+        for _ in range(k):
+            step(next(actions))
+        return k * n
+
+    return run, env.close
+
+
+# -- the benchmark -----------------------------------------------------------
+def async_vector_limit(cpus: int | None) -> int:
+    """The most envs AsyncVectorEnv (one process each) is run with without --full."""
+    return max(8, 4 * (cpus or 1))
+
+
+def bench_one(method: str, n: int, args: argparse.Namespace) -> Result:
+    """Builds, warms up and times one method at ``n`` envs (or says why not)."""
+    res = Result(num_envs=n, method=method, label=LABELS[method], status="ok")
+    if method == "envpool-async":
+        if n < 2:
+            res.status, res.note = "n/a", "needs num_envs >= 2"
+            return res
+        res.batch_size = n // 2
+        res.label = f"envpool async (batch {n // 2})"
+    if method == "envpool-sync":
+        res.batch_size = n
+    if method == "gym-async-vector" and not args.full and n > async_vector_limit(os.cpu_count()):
+        res.status = "skipped"
+        res.note = f"{n} processes on {os.cpu_count()} cores; run with --full to include"
+        return res
+    try:
+        if method == "envpool-sync":
+            run, close = envpool_sync(args.task, n, args.num_threads, args.seed)
+        elif method == "envpool-async":
+            run, close = envpool_async(args.task, n, args.num_threads, args.seed)
+        elif method == "gym-single":
+            run, close = gym_single(args.task, args.seed)
+        else:
+            run, close = gym_vector(args.task, n, args.seed, method == "gym-async-vector")
+    except Exception as exc:  # an id one library lacks: report it, go on
+        res.status, res.note = "error", f"{type(exc).__name__}: {exc}"
+        return res
+    try:
+        res.env_steps, res.calls, res.seconds = measure(run, args.seconds, args.warmup, args.steps)
+    finally:
+        close()
+    res.steps_per_s = res.env_steps / res.seconds
+    return res
+
+
+def run_all(args: argparse.Namespace, log: Callable[[str], None]) -> list[Result]:
+    """Every requested method at every requested num_envs, in table order."""
+    results: list[Result] = []
+    single: Result | None = None
+    for n in args.num_envs:
+        group: list[Result] = []
+        for method in args.methods:
+            if method == "gym-single" and single is not None:
+                res = Result(**{**asdict(single), "num_envs": n})
+                res.note = f"same measurement as num_envs={single.num_envs}"
+            else:
+                log(f"  measuring {LABELS[method]} at num_envs={n} ...")
+                res = bench_one(method, n, args)
+                if method == "gym-single":
+                    res.note = "1 env, independent of num_envs"
+                    single = res
+            group.append(res)
+        base = next((r for r in group if r.method == BASELINE and r.status == "ok"), None)
+        for r in group:
+            if base is not None and r.steps_per_s is not None and base.steps_per_s:
+                r.ratio_vs_sync_vector = r.steps_per_s / base.steps_per_s
+        results.extend(group)
+    return results
+
+
+def format_header(info: dict[str, Any], args: argparse.Namespace) -> str:
+    """The lines printed above the table."""
+    lines = [
+        f"# envpool vs gymnasium: {args.task}",
+        "",
+        f"- envpool {info['envpool']}, gymnasium {info['gymnasium']}, "
+        f"numpy {info['numpy']}, python {info['python']} (checkout {info['git']})",
+        f"- platform: {info['platform']}",
+        f"- os.cpu_count(): {info['cpu_count']}; CPU: {info['cpu_model'] or 'unknown'}",
+        f"- load average at start (1/5/15 min): {info['loadavg_start']}",
+        f"- budget per measurement: {args.seconds} s after {args.warmup} s warm-up"
+        + (f", at most {args.steps} env-steps" if args.steps else "")
+        + f"; envpool num_threads={args.num_threads or 'default (min(batch_size, cores))'}",
+    ]
+    return "\n".join(lines)
+
+
+def format_table(results: Sequence[Result]) -> str:
+    """The markdown table: num_envs, method, steps/s, ratio vs SyncVectorEnv."""
+    rows = [
+        "| num_envs | method | steps/s | vs gymnasium SyncVectorEnv |",
+        "|---:|---|---:|---:|",
+    ]
+    for r in results:
+        if r.status == "ok" and r.steps_per_s is not None:
+            sps = f"{r.steps_per_s:,.0f}"
+        elif r.status == "error":
+            sps = f"error ({r.note})"
+        else:
+            sps = f"{r.status} ({r.note})" if r.note else r.status
+        ratio = f"{r.ratio_vs_sync_vector:.2f}x" if r.ratio_vs_sync_vector is not None else "-"
+        label = r.label + (" *" if r.method == "gym-single" else "")
+        rows.append(f"| {r.num_envs} | {label} | {sps} | {ratio} |")
+    if any(r.method == "gym-single" for r in results):
+        rows += ["", "\\* one env in a plain loop, measured once and repeated in each group."]
+    return "\n".join(rows)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "--task",
+        default="CartPole-v1",
+        help="a classic-control id known to both envpool and gymnasium",
+    )
+    p.add_argument("--num-envs", type=int, nargs="+", default=[1, 8, 128], metavar="N")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="wall budget of each timed measurement (default 2)",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=0,
+        help="also stop a measurement after this many env-steps (0: no cap)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=0.3,
+        help="untimed warm-up before each measurement, seconds (default 0.3)",
+    )
+    p.add_argument(
+        "--num-threads", type=int, default=0, help="envpool worker threads (0: envpool's default)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="also run AsyncVectorEnv at large num_envs (one process per env)",
+    )
+    p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    args = p.parse_args(argv)
+    if any(n < 1 for n in args.num_envs):
+        p.error("--num-envs must be >= 1")
+    if args.seconds <= 0 or args.warmup < 0 or args.steps < 0:
+        p.error("--seconds must be > 0, --warmup and --steps >= 0")
+    args.methods = [m for m in METHODS if m in args.methods]  # table order
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the benchmark, prints the header and table, optionally writes JSON."""
+    args = parse_args(argv)
+    info = machine_info()
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    results = run_all(args, log)
+    total = time.perf_counter() - t0
+    try:
+        info["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        info["loadavg_end"] = None
+    print(format_header(info, args))
+    print(f"- load average at end: {info['loadavg_end']}; whole run {total:.1f} s")
+    print()
+    print(format_table(results))
+    if args.json:
+        payload = {
+            "machine": info,
+            "settings": {k: v for k, v in vars(args).items() if k != "json"},
+            "total_seconds": total,
+            "results": [asdict(r) for r in results],
+        }
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(payload, f, indent=2)
+            f.write("\n")
+        log(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -82,13 +82,15 @@ class EnvPoolBase:
     def _recv_raw(self, timeout: float | None = None) -> RawBatch:
         (obs, info, env_id, reward, terminated, truncated, elapsed, final_obs, final_info,
          final_elapsed) = self._pool.recv(-1.0 if timeout is None else float(timeout))
-        self._last_env_id = env_id.astype(np.int64)
+        if self.is_async:
+            self._last_env_id = env_id
         fobs = finfo = None
         if final_obs is not None:
             fobs = self._layout(final_obs)
             finfo = dict(zip(self._info_names, final_info, strict=True))
             finfo["elapsed_step"] = final_elapsed
-        return RawBatch(self._layout(obs), dict(zip(self._info_names, info, strict=True)),
+        return RawBatch(obs[0] if self._obs_layout == "array" else self._layout(obs),
+                        dict(zip(self._info_names, info, strict=True)) if info else {},
                         env_id, reward, terminated, truncated, elapsed, fobs, finfo)
 
     def async_reset(self) -> None:

@@ -97,8 +97,10 @@ Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
   }
   if (o.num_threads < 0) throw std::invalid_argument("num_threads must be >= 0");
   if (o.num_threads == 0) {
+    // In sync mode the calling thread steps envs too, so leave it a core.
     const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-    o.num_threads = std::min(o.batch_size, cores);
+    const bool sync = o.batch_size == o.num_envs;
+    o.num_threads = std::max(1, std::min(o.batch_size, sync ? cores - 1 : cores));
   }
   o.num_threads = std::min(o.num_threads, o.num_envs);
   if (o.max_episode_steps < 0) throw std::invalid_argument("max_episode_steps must be >= 0");

@@ -44,7 +44,7 @@ enum class AutoresetMode : std::uint8_t {
 struct PoolOptions {
   int num_envs = 1;
   int batch_size = 0;            // 0: num_envs
-  int num_threads = 0;           // 0: min(batch_size, hardware threads)
+  int num_threads = 0;           // 0: min(batch_size, cores), less one in sync mode
   int max_episode_steps = 0;     // 0: no time limit from the pool
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::vector<std::uint64_t> seeds;  // one per env; empty: 0, 1, 2, ...

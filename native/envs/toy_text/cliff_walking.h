@@ -1,0 +1,122 @@
+// CliffWalking-v1 (and CliffWalkingSlippery-v1): gymnasium 1.4's
+// toy_text/cliffwalking.py.
+//
+// Keyword: is_slippery (default false).
+//
+// A 4 x 12 grid; the start is (3, 0) = state 36, the goal (3, 11) = 47, the
+// cliff (3, 1 .. 10). Actions: 0 up, 1 right, 2 down, 3 left. Same table
+// P[s][a] as gymnasium: for each move in [a] (probability 1) or, slippery,
+// [(a - 1) % 4, a, (a + 1) % 4] (probability 1/3 each), the position moved
+// and clamped to the grid; entering the cliff gives (start, -100, not
+// terminated), any other cell (cell, -1, terminated iff it is the goal).
+// Observation: row * 12 + col (int64); info "prob" is the probability of the
+// transition taken (1 on reset).
+// State (GetState/SetState): [s].
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "core/env.h"
+#include "envs/toy_text/tabular.h"
+
+namespace envpool::toy_text {
+
+class CliffWalking final : public Env {
+ public:
+  static constexpr std::int64_t kRows = 4, kCols = 12;
+  static constexpr std::int64_t kNumStates = kRows * kCols;
+  static constexpr std::int64_t kStart = 3 * kCols + 0;
+
+  struct Params {
+    explicit Params(const Config& config)
+        : table(BuildTable(config.GetBool("is_slippery"))) {}
+    std::shared_ptr<const TransitionTable> table;
+  };
+
+  static Config Defaults() {
+    Config config;
+    config.Set("is_slippery", false);
+    return config;
+  }
+
+  static EnvSpec MakeSpec(const Params& /*params*/) {
+    EnvSpec spec;
+    spec.obs.push_back(DiscreteSpec("obs", kNumStates, DType::kInt64));
+    spec.action = DiscreteSpec("action", 4, DType::kInt32);
+    spec.info.push_back(BoxSpec("prob", DType::kFloat64, {}));
+    spec.reward_low = -100.0;
+    spec.reward_high = -1.0;
+    return spec;
+  }
+
+  explicit CliffWalking(const Params& params) : table_(params.table) {}
+
+  void Reset(Rng& /*rng*/) override {
+    s_ = kStart;
+    prob_ = 1.0;
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& rng) override {
+    const Transition& t =
+        table_->Sample(s_, static_cast<std::int64_t>(action.Scalar<std::int32_t>()), rng);
+    s_ = t.next;
+    prob_ = t.prob;
+    StepOutcome out;
+    out.reward = t.reward;
+    out.terminated = t.terminated;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    *slot.Obs<std::int64_t>() = s_;
+    *slot.Info<double>(0) = prob_;
+  }
+
+  std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 1) throw std::invalid_argument("CliffWalking state is [s]");
+    s_ = StateIndexFrom(state[0], kNumStates, "CliffWalking");
+    prob_ = 1.0;
+  }
+
+ private:
+  static std::shared_ptr<const TransitionTable> BuildTable(bool is_slippery) {
+    // (drow, dcol) of up, right, down, left.
+    static constexpr std::int64_t kDelta[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
+    auto table = std::make_shared<TransitionTable>(kNumStates, 4);
+    for (std::int64_t s = 0; s < kNumStates; ++s) {
+      const std::int64_t row = s / kCols, col = s % kCols;
+      for (int a = 0; a < 4; ++a) {
+        std::vector<int> moves;
+        if (is_slippery) {
+          moves = {(a + 3) % 4, a, (a + 1) % 4};
+        } else {
+          moves = {a};
+        }
+        const double prob = 1.0 / static_cast<double>(moves.size());
+        for (int m : moves) {
+          const std::int64_t r = std::clamp<std::int64_t>(row + kDelta[m][0], 0, kRows - 1);
+          const std::int64_t c = std::clamp<std::int64_t>(col + kDelta[m][1], 0, kCols - 1);
+          const bool cliff = r == kRows - 1 && c >= 1 && c <= kCols - 2;
+          if (cliff) {
+            table->Add(s, a, Transition{prob, kStart, -100.0, false});
+          } else {
+            const bool goal = r == kRows - 1 && c == kCols - 1;
+            table->Add(s, a, Transition{prob, r * kCols + c, -1.0, goal});
+          }
+        }
+      }
+    }
+    return table;
+  }
+
+  std::shared_ptr<const TransitionTable> table_;
+  std::int64_t s_ = kStart;
+  double prob_ = 1.0;
+};
+
+}  // namespace envpool::toy_text

@@ -14,6 +14,7 @@
 #include "core/pool.h"
 #include "core/registry.h"
 #include "envs/classic_control/register.h"
+#include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
 
@@ -25,6 +26,7 @@ namespace {
 Registry BuildRegistry() {
   Registry registry;
   classic_control::Register(registry);
+  mujoco::Register(registry);
   toy_text::Register(registry);
   // For the test suite; not registered as a task id.
   registry.push_back(MakeEntry<testing::Faulty>("_Faulty", testing::Faulty::Defaults()));

@@ -1,0 +1,40 @@
+"""MuJoCo task ids (gymnasium's ids, limits and thresholds), v4 and v5.
+
+Each version is its own native env (``HalfCheetahV4``, ``HalfCheetahV5``, ...).
+The model XMLs are gymnasium's own: ``assets_dir`` defaults to the installed
+gymnasium's ``envs/mujoco/assets`` folder (found without importing gymnasium's
+MuJoCo envs), and ``xml_file`` (v5) is resolved against it as gymnasium does.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from envpool.core.registry import register
+
+
+def _assets_dir() -> str:
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    root = list(spec.submodule_search_locations)[0]
+    return os.path.join(root, "envs", "mujoco", "assets")
+
+
+ASSETS_DIR = _assets_dir()
+
+# (task, native name, max_episode_steps, reward_threshold), as gymnasium/envs/__init__.py.
+_TASKS: list[tuple[str, str, int, float | None]] = [
+    ("HalfCheetah", "HalfCheetah", 1000, 4800.0),
+]
+
+for _task, _native_name, _steps, _threshold in _TASKS:
+    for _version in (4, 5):
+        register(
+            f"{_task}-v{_version}",
+            f"{_native_name}V{_version}",
+            max_episode_steps=_steps,
+            reward_threshold=_threshold,
+            assets_dir=ASSETS_DIR,
+        )

@@ -1,0 +1,82 @@
+// HalfCheetah-v4 / -v5: gymnasium/envs/mujoco/half_cheetah_v{4,5}.py.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+template <int V>
+class HalfCheetah final : public MujocoEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "half_cheetah.xml")),
+          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
+          forward_reward_weight(c.GetDouble("forward_reward_weight")),
+          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
+          reset_noise_scale(c.GetDouble("reset_noise_scale")),
+          exclude_current_positions(c.GetBool("exclude_current_positions_from_observation")) {}
+    ModelPtr model;
+    int frame_skip;
+    double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
+    bool exclude_current_positions;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    if (V == 5) {
+      c.Set("xml_file", std::string("half_cheetah.xml"));
+      c.Set("frame_skip", std::int64_t{5});
+    }
+    c.Set("forward_reward_weight", 1.0);
+    c.Set("ctrl_cost_weight", 0.1);
+    c.Set("reset_noise_scale", 0.1);
+    c.Set("exclude_current_positions_from_observation", true);
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() {
+    if (V == 4) return {"x_position", "x_velocity", "reward_run", "reward_ctrl"};
+    return {"x_position", "x_velocity", "reward_forward", "reward_ctrl"};
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    return MujocoSpec(m, m->nq + m->nv - (p.exclude_current_positions ? 1 : 0), InfoKeys());
+  }
+
+  explicit HalfCheetah(const Params& p) : MujocoEnv(p.model, p.frame_skip, 4), p_(p) {}
+
+  void Reset(Rng& rng) override {
+    ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/true);
+    std::fill(info_.begin(), info_.end(), 0.0);
+    if (V == 5) info_[0] = d_->qpos[0];
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const float* a = action.As<float>();
+    const double x_before = d_->qpos[0];
+    DoSimulation(a);
+    const double x_after = d_->qpos[0];
+    const double x_velocity = (x_after - x_before) / dt_;
+    const float ctrl_cost = ControlCost(p_.ctrl_cost_weight, a, m_->nu);
+    const double forward_reward = p_.forward_reward_weight * x_velocity;
+    StepOutcome out;
+    out.reward = forward_reward - static_cast<double>(ctrl_cost);
+    info_ = {x_after, x_velocity, forward_reward, static_cast<double>(-ctrl_cost)};
+    return out;
+  }
+
+ private:
+  void WriteObs(double* obs) const override {
+    WriteQposQvel(obs, p_.exclude_current_positions ? 1 : 0);
+  }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

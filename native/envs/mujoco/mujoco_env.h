@@ -1,0 +1,240 @@
+// The shared base of gymnasium's MuJoCo tasks (gymnasium/envs/mujoco/
+// mujoco_env.py): model loading, the per-env mjData, frame skipping and the
+// few numpy reductions whose order the rewards depend on.
+//
+// The compiled mjModel is loaded once per pool (in the env's Params, which
+// BasicFactory builds once) and shared read-only by all envs through a
+// shared_ptr<const mjModel>; each env owns its mjData.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+
+namespace envpool::mujoco {
+
+struct ModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct DataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+using ModelPtr = std::shared_ptr<const mjModel>;
+using DataPtr = std::unique_ptr<mjData, DataDeleter>;
+
+// gymnasium's expand_model_path: paths starting with '.' or '/' are taken as
+// they are, '~' is the home directory, anything else names a file of
+// gymnasium's assets folder (`assets_dir`, set by envpool/tasks/mujoco.py).
+inline std::string ExpandModelPath(const std::string& xml_file, const std::string& assets_dir) {
+  std::string path;
+  if (!xml_file.empty() && (xml_file[0] == '.' || xml_file[0] == '/')) {
+    path = xml_file;
+  } else if (!xml_file.empty() && xml_file[0] == '~') {
+    const char* home = std::getenv("HOME");
+    path = std::string(home != nullptr ? home : "") + xml_file.substr(1);
+  } else {
+    if (assets_dir.empty()) {
+      throw std::invalid_argument("assets_dir is empty: cannot resolve the model file '" +
+                                  xml_file + "'");
+    }
+    path = assets_dir + "/" + xml_file;
+  }
+  if (!std::ifstream(path).good()) throw std::invalid_argument("File " + path + " does not exist");
+  return path;
+}
+
+// Compiles the model of `config` (xml_file, or `default_xml` for the v4 tasks
+// that have no xml_file keyword, resolved against assets_dir).
+inline ModelPtr LoadModel(const Config& config, const std::string& default_xml) {
+  const std::string xml = config.Has("xml_file") ? config.GetString("xml_file") : default_xml;
+  const std::string path = ExpandModelPath(xml, config.GetString("assets_dir"));
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  if (model == nullptr) {
+    throw std::runtime_error("MuJoCo could not load " + path + ": " + error);
+  }
+  return ModelPtr(model, ModelDeleter());
+}
+
+// A (low, high) keyword: a list of two strings holding numbers ("inf" too),
+// since the configuration has no list-of-floats type.
+inline std::pair<double, double> GetRange(const Config& config, const std::string& key) {
+  const std::vector<std::string>& v = config.GetStrings(key);
+  if (v.size() != 2) throw std::invalid_argument("config key '" + key + "' needs two numbers");
+  double out[2];
+  for (int i = 0; i < 2; ++i) {
+    char* end = nullptr;
+    out[i] = std::strtod(v[i].c_str(), &end);
+    if (end == v[i].c_str() || *end != '\0') {
+      throw std::invalid_argument("config key '" + key + "': '" + v[i] + "' is not a number");
+    }
+  }
+  return {out[0], out[1]};
+}
+
+// numpy's pairwise summation (add.reduce over a contiguous array of T,
+// accumulating in T), as np.sum computes it: 0 + pairwise(a).
+template <class T>
+T PairwiseSum(const T* a, std::int64_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (std::int64_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    std::int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+    }
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  std::int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSum(a, n2) + PairwiseSum(a + n2, n - n2);
+}
+
+template <class T>
+T NumpySum(const T* a, std::int64_t n) {
+  return T(0) + PairwiseSum(a, n);
+}
+
+// weight * np.sum(np.square(action)) with a float32 action and a Python float
+// weight: under NumPy 2 (NEP 50) the whole product stays float32.
+inline float ControlCost(double weight, const float* action, int n) {
+  std::vector<float> sq(n);
+  for (int i = 0; i < n; ++i) sq[i] = action[i] * action[i];
+  return static_cast<float>(weight) * NumpySum(sq.data(), n);
+}
+
+// np.clip for doubles.
+inline double Clip(double x, double lo, double hi) {
+  if (std::isnan(x)) return x;
+  return std::min(std::max(x, lo), hi);
+}
+
+// An unbounded float64 observation of `size` numbers and the float32 action
+// box of the model's ctrlrange; info arrays are float64 scalars.
+inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
+                          const std::vector<std::string>& info_keys) {
+  EnvSpec spec;
+  spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {obs_size}));
+  std::vector<double> low, high;
+  for (int i = 0; i < model->nu; ++i) {
+    low.push_back(static_cast<float>(model->actuator_ctrlrange[2 * i]));
+    high.push_back(static_cast<float>(model->actuator_ctrlrange[2 * i + 1]));
+  }
+  spec.action = BoxSpec("action", DType::kFloat32, {model->nu}, low, high);
+  for (const std::string& key : info_keys) {
+    spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
+  }
+  return spec;
+}
+
+// The base env: owns its mjData over the shared model.
+class MujocoEnv : public Env {
+ public:
+  MujocoEnv(ModelPtr model, int frame_skip, std::size_t num_info)
+      : model_(std::move(model)),
+        m_(model_.get()),
+        data_(mj_makeData(m_)),
+        d_(data_.get()),
+        frame_skip_(frame_skip),
+        dt_(m_->opt.timestep * frame_skip),
+        info_(num_info, 0.0) {
+    if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
+    init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
+    init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
+  }
+
+  // qpos then qvel.
+  std::vector<double> GetState() const override {
+    std::vector<double> state(d_->qpos, d_->qpos + m_->nq);
+    state.insert(state.end(), d_->qvel, d_->qvel + m_->nv);
+    return state;
+  }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != static_cast<std::size_t>(m_->nq + m_->nv)) {
+      throw std::invalid_argument("the state is qpos then qvel: " +
+                                  std::to_string(m_->nq + m_->nv) + " numbers");
+    }
+    SetQposQvel(state.data(), state.data() + m_->nq);
+  }
+
+  void Write(const Slot& slot) const override {
+    WriteObs(slot.Obs<double>());
+    for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
+  }
+
+ protected:
+  virtual void WriteObs(double* obs) const = 0;
+
+  // mujoco_env.set_state: qpos, qvel, then mj_forward.
+  void SetQposQvel(const double* qpos, const double* qvel) {
+    std::copy(qpos, qpos + m_->nq, d_->qpos);
+    std::copy(qvel, qvel + m_->nv, d_->qvel);
+    mj_forward(m_, d_);
+  }
+
+  // mj_resetData, then init + U(-scale, scale) on qpos and the given noise on
+  // qvel (uniform, or scale * standard normal), then set_state.
+  void ResetWithNoise(Rng& rng, double scale, bool normal_qvel) {
+    mj_resetData(m_, d_);
+    std::vector<double> qpos(init_qpos_), qvel(init_qvel_);
+    for (double& q : qpos) q += rng.Uniform(-scale, scale);
+    for (double& v : qvel) v += normal_qvel ? scale * rng.Normal() : rng.Uniform(-scale, scale);
+    SetQposQvel(qpos.data(), qvel.data());
+  }
+
+  // mujoco_env.do_simulation: ctrl = action, frame_skip mj_steps, then
+  // mj_rnePostConstraint (for cacc, cfrc_int, cfrc_ext).
+  void DoSimulation(const float* action) {
+    for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
+    for (int i = 0; i < frame_skip_; ++i) mj_step(m_, d_);
+    mj_rnePostConstraint(m_, d_);
+  }
+
+  // Finite qpos and qvel (np.isfinite(state_vector()).all()).
+  bool StateFinite() const {
+    for (int i = 0; i < m_->nq; ++i) {
+      if (!std::isfinite(d_->qpos[i])) return false;
+    }
+    for (int i = 0; i < m_->nv; ++i) {
+      if (!std::isfinite(d_->qvel[i])) return false;
+    }
+    return true;
+  }
+
+  // qpos[skip:] then qvel (clipped to +-clip if clip > 0).
+  int WriteQposQvel(double* obs, int skip, double clip = 0) const {
+    int k = 0;
+    for (int i = skip; i < m_->nq; ++i) obs[k++] = d_->qpos[i];
+    for (int i = 0; i < m_->nv; ++i) obs[k++] = clip > 0 ? Clip(d_->qvel[i], -clip, clip) : d_->qvel[i];
+    return k;
+  }
+
+  ModelPtr model_;
+  const mjModel* m_;
+  DataPtr data_;
+  mjData* d_;
+  int frame_skip_;
+  double dt_;
+  std::vector<double> init_qpos_, init_qvel_;
+  std::vector<double> info_;
+};
+
+}  // namespace envpool::mujoco

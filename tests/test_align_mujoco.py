@@ -1,0 +1,123 @@
+"""Alignment of the MuJoCo envs with gymnasium's (v4 and v5), step by step.
+
+Our env and ``gymnasium.make(task_id, **kwargs).unwrapped`` run side by side:
+after each of our resets the reference is reset too (``mj_resetData``) and our
+qpos/qvel are copied into it with ``set_state`` (which runs ``mj_forward``, as
+our reset does); the two RNG streams differ. Then both take the same random
+float32 actions. Both call the same MuJoCo library with the same mj_step
+sequence, so observations, rewards (float32 of the reference's float64),
+terminated, truncated, info values and the state must match bitwise.
+The truncation at ``max_episode_steps`` is done by our pool; the reference's
+steps are counted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envpool
+
+NUM_ENVS = 2
+
+
+def _ref_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Our keywords as gymnasium takes them: ranges are lists of number strings here."""
+    out = {}
+    for key, value in kwargs.items():
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            value = tuple(float(v) for v in value)
+        out[key] = value
+    return out
+
+
+# task id, keywords, number of steps of our pool (per env), max_episode_steps,
+# whether episodes must terminate within the run.
+CASES: list[tuple[str, dict[str, Any], int, int, bool]] = [
+    ("HalfCheetah-v4", {}, 260, 100, False),
+    ("HalfCheetah-v5", {}, 260, 100, False),
+    ("HalfCheetah-v5", {"frame_skip": 3, "ctrl_cost_weight": 0.3,
+                        "exclude_current_positions_from_observation": False}, 120, 50, False),
+]
+
+
+def _check_info(info: dict[str, Any], i: int, ref_info: dict[str, Any], where: Any) -> None:
+    for key, value in ref_info.items():
+        assert key in info, (key, where)
+        ours = info[key][i]
+        assert ours.dtype == np.float64
+        assert ours == np.float64(value) or (np.isnan(ours) and np.isnan(value)), (
+            key, where, ours, value)
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kwargs", "num_steps", "max_steps", "terminates"),
+    CASES,
+    ids=[f"{c[0]}-{c[1]}" for c in CASES],
+)
+def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: int,
+               terminates: bool) -> None:
+    env = envpool.make_gymnasium(task_id, num_envs=NUM_ENVS, seed=3,
+                                 max_episode_steps=max_steps, **kwargs)
+    refs = [gymnasium.make(task_id, **_ref_kwargs(kwargs)).unwrapped for _ in range(NUM_ENVS)]
+    assert env.single_observation_space.shape == refs[0].observation_space.shape
+    assert env.single_observation_space.dtype == np.float64
+    np.testing.assert_array_equal(env.single_action_space.low, refs[0].action_space.low)
+    np.testing.assert_array_equal(env.single_action_space.high, refs[0].action_space.high)
+    low, high = refs[0].action_space.low, refs[0].action_space.high
+    rng = np.random.default_rng(7)
+
+    def sync(i: int, info: dict[str, Any]) -> None:
+        ref = refs[i]
+        ref.reset(seed=int(rng.integers(1 << 30)))
+        state = np.array(env.get_state(i))
+        nq = ref.model.nq
+        ref.set_state(state[:nq], state[nq:])
+        np.testing.assert_array_equal(obs[i], ref._get_obs(), strict=True)
+        _check_info(info, i, ref._get_reset_info(), "reset")
+
+    obs, info = env.reset()
+    ref_steps = [0] * NUM_ENVS
+    for i in range(NUM_ENVS):
+        sync(i, info)
+
+    needs_reset = [False] * NUM_ENVS
+    terminations = truncations = 0
+    for _ in range(num_steps):
+        # Mostly inside the bounds, some outside (MuJoCo clamps ctrl itself).
+        action = rng.uniform(1.2 * low, 1.2 * high, size=(NUM_ENVS, len(low))).astype(np.float32)
+        obs, reward, terminated, truncated, info = env.step(action)
+        for i in range(NUM_ENVS):
+            ref = refs[i]
+            if needs_reset[i]:
+                # Next-step autoreset: this step reset env i.
+                assert info["elapsed_step"][i] == 0
+                assert reward[i] == 0 and not terminated[i] and not truncated[i]
+                sync(i, info)
+                ref_steps[i] = 0
+                needs_reset[i] = False
+                continue
+            ref_obs, ref_reward, ref_term, ref_trunc, ref_info = ref.step(action[i])
+            ref_steps[i] += 1
+            where = (i, ref_steps[i])
+            ref_trunc = ref_trunc or ref_steps[i] >= max_steps
+            assert info["elapsed_step"][i] == ref_steps[i]
+            np.testing.assert_array_equal(obs[i], ref_obs, strict=True, err_msg=str(where))
+            assert reward[i] == np.float32(ref_reward), (where, reward[i], ref_reward)
+            assert bool(terminated[i]) == bool(ref_term), where
+            assert bool(truncated[i]) == ref_trunc, where
+            _check_info(info, i, ref_info, where)
+            np.testing.assert_array_equal(
+                np.array(env.get_state(i)), ref.state_vector(), err_msg=str(where))
+            terminations += bool(ref_term)
+            truncations += bool(ref_trunc and not ref_term)
+            needs_reset[i] = bool(ref_term or ref_trunc)
+    if terminates:
+        assert terminations >= 2
+    else:
+        assert terminations == 0
+        assert truncations >= 2
+    env.close()

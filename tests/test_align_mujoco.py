@@ -35,12 +35,30 @@ def _ref_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 # task id, keywords, number of steps of our pool (per env), max_episode_steps,
-# whether episodes must terminate within the run.
-CASES: list[tuple[str, dict[str, Any], int, int, bool]] = [
-    ("HalfCheetah-v4", {}, 260, 100, False),
-    ("HalfCheetah-v5", {}, 260, 100, False),
+# how the episodes must end within the run: "term" (at least two terminations),
+# "trunc" (never terminated, at least two truncations) or "both".
+CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
+    ("HalfCheetah-v4", {}, 260, 100, "trunc"),
+    ("HalfCheetah-v5", {}, 260, 100, "trunc"),
     ("HalfCheetah-v5", {"frame_skip": 3, "ctrl_cost_weight": 0.3,
-                        "exclude_current_positions_from_observation": False}, 120, 50, False),
+                        "exclude_current_positions_from_observation": False}, 120, 50, "trunc"),
+    ("Hopper-v4", {}, 300, 1000, "term"),
+    ("Hopper-v5", {}, 300, 1000, "term"),
+    ("Hopper-v4", {"terminate_when_unhealthy": False}, 150, 60, "trunc"),
+    ("Hopper-v5", {"terminate_when_unhealthy": False, "healthy_z_range": ["0.9", "inf"],
+                   "exclude_current_positions_from_observation": False}, 150, 60, "trunc"),
+    ("Walker2d-v4", {}, 300, 1000, "term"),
+    ("Walker2d-v5", {}, 300, 1000, "term"),
+    ("Walker2d-v5", {"terminate_when_unhealthy": False, "frame_skip": 2}, 150, 60, "trunc"),
+    ("Ant-v4", {}, 300, 100, "both"),
+    ("Ant-v4", {"use_contact_forces": True, "healthy_z_range": ["0.5", "1.0"]}, 300, 1000, "term"),
+    ("Ant-v5", {}, 300, 100, "both"),
+    ("Ant-v5", {"include_cfrc_ext_in_observation": False, "main_body": 2,
+                "healthy_z_range": ["0.5", "1.0"]}, 300, 1000, "term"),
+    ("Swimmer-v4", {}, 220, 100, "trunc"),
+    ("Swimmer-v5", {}, 220, 100, "trunc"),
+    ("Swimmer-v5", {"exclude_current_positions_from_observation": False, "frame_skip": 2}, 120,
+     50, "trunc"),
 ]
 
 
@@ -54,12 +72,12 @@ def _check_info(info: dict[str, Any], i: int, ref_info: dict[str, Any], where: A
 
 
 @pytest.mark.parametrize(
-    ("task_id", "kwargs", "num_steps", "max_steps", "terminates"),
+    ("task_id", "kwargs", "num_steps", "max_steps", "ends"),
     CASES,
     ids=[f"{c[0]}-{c[1]}" for c in CASES],
 )
 def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: int,
-               terminates: bool) -> None:
+               ends: str) -> None:
     env = envpool.make_gymnasium(task_id, num_envs=NUM_ENVS, seed=3,
                                  max_episode_steps=max_steps, **kwargs)
     refs = [gymnasium.make(task_id, **_ref_kwargs(kwargs)).unwrapped for _ in range(NUM_ENVS)]
@@ -115,9 +133,10 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
             terminations += bool(ref_term)
             truncations += bool(ref_trunc and not ref_term)
             needs_reset[i] = bool(ref_term or ref_trunc)
-    if terminates:
+    if ends in ("term", "both"):
         assert terminations >= 2
-    else:
-        assert terminations == 0
+    if ends in ("trunc", "both"):
         assert truncations >= 2
+    if ends == "trunc":
+        assert terminations == 0
     env.close()

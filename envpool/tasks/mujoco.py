@@ -26,7 +26,11 @@ ASSETS_DIR = _assets_dir()
 
 # (task, native name, max_episode_steps, reward_threshold), as gymnasium/envs/__init__.py.
 _TASKS: list[tuple[str, str, int, float | None]] = [
+    ("Ant", "Ant", 1000, 6000.0),
     ("HalfCheetah", "HalfCheetah", 1000, 4800.0),
+    ("Hopper", "Hopper", 1000, 3800.0),
+    ("Swimmer", "Swimmer", 1000, 360.0),
+    ("Walker2d", "Walker2d", 1000, None),
 ]
 
 for _task, _native_name, _steps, _threshold in _TASKS:

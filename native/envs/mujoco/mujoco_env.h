@@ -121,6 +121,9 @@ inline float ControlCost(double weight, const float* action, int n) {
   return static_cast<float>(weight) * NumpySum(sq.data(), n);
 }
 
+// np.linalg.norm of a 2-vector: sqrt(x.dot(x)).
+inline double Norm2(double x, double y) { return std::sqrt(x * x + y * y); }
+
 // np.clip for doubles.
 inline double Clip(double x, double lo, double hi) {
   if (std::isnan(x)) return x;

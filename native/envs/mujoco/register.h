@@ -4,7 +4,11 @@
 #pragma once
 
 #include "core/registry.h"
+#include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
+#include "envs/mujoco/hopper.h"
+#include "envs/mujoco/swimmer.h"
+#include "envs/mujoco/walker2d.h"
 
 namespace envpool::mujoco {
 
@@ -16,6 +20,10 @@ void RegisterVersions(Registry& registry, const std::string& name) {
 
 inline void Register(Registry& registry) {
   RegisterVersions<HalfCheetah>(registry, "HalfCheetah");
+  RegisterVersions<Hopper>(registry, "Hopper");
+  RegisterVersions<Walker2d>(registry, "Walker2d");
+  RegisterVersions<Ant>(registry, "Ant");
+  RegisterVersions<Swimmer>(registry, "Swimmer");
 }
 
 }  // namespace envpool::mujoco

@@ -1,0 +1,93 @@
+// Swimmer-v4 / -v5: gymnasium/envs/mujoco/swimmer_v{4,5}.py.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+template <int V>
+class Swimmer final : public MujocoEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "swimmer.xml")),
+          frame_skip(V == 4 ? 4 : static_cast<int>(c.GetInt("frame_skip"))),
+          forward_reward_weight(c.GetDouble("forward_reward_weight")),
+          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
+          reset_noise_scale(c.GetDouble("reset_noise_scale")),
+          exclude_current_positions(c.GetBool("exclude_current_positions_from_observation")) {}
+    ModelPtr model;
+    int frame_skip;
+    double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
+    bool exclude_current_positions;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    if (V == 5) {
+      c.Set("xml_file", std::string("swimmer.xml"));
+      c.Set("frame_skip", std::int64_t{4});
+    }
+    c.Set("forward_reward_weight", 1.0);
+    c.Set("ctrl_cost_weight", 1e-4);
+    c.Set("reset_noise_scale", 0.1);
+    c.Set("exclude_current_positions_from_observation", true);
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() {
+    if (V == 4) {
+      return {"reward_fwd", "reward_ctrl", "x_position", "y_position", "distance_from_origin",
+              "x_velocity", "y_velocity",  "forward_reward"};
+    }
+    return {"x_position", "y_position",     "distance_from_origin", "x_velocity",
+            "y_velocity", "reward_forward", "reward_ctrl"};
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    return MujocoSpec(m, m->nq + m->nv - (p.exclude_current_positions ? 2 : 0), InfoKeys());
+  }
+
+  explicit Swimmer(const Params& p) : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+
+  void Reset(Rng& rng) override {
+    ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);
+    std::fill(info_.begin(), info_.end(), 0.0);
+    if (V == 5) info_ = {d_->qpos[0], d_->qpos[1], Norm2(d_->qpos[0], d_->qpos[1]), 0, 0, 0, 0};
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const float* a = action.As<float>();
+    const double x0 = d_->qpos[0], y0 = d_->qpos[1];
+    DoSimulation(a);
+    const double x1 = d_->qpos[0], y1 = d_->qpos[1];
+    const double vx = (x1 - x0) / dt_, vy = (y1 - y0) / dt_;
+    const double forward_reward = p_.forward_reward_weight * vx;
+    const float ctrl_cost = ControlCost(p_.ctrl_cost_weight, a, m_->nu);
+    StepOutcome out;
+    out.reward = forward_reward - static_cast<double>(ctrl_cost);
+    const double dist = Norm2(x1, y1);
+    if (V == 4) {
+      info_ = {forward_reward, static_cast<double>(-ctrl_cost), x1, y1, dist, vx, vy,
+               forward_reward};
+    } else {
+      info_ = {x1, y1, dist, vx, vy, forward_reward, static_cast<double>(-ctrl_cost)};
+    }
+    return out;
+  }
+
+ private:
+  void WriteObs(double* obs) const override {
+    WriteQposQvel(obs, p_.exclude_current_positions ? 2 : 0);
+  }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

@@ -74,6 +74,12 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         if isinstance(value, str):
             return value
         expected = "a string"
+    elif default and isinstance(default[0], float):
+        if isinstance(value, (list, tuple, np.ndarray)) and all(
+            _is_int(v) or isinstance(v, (float, np.floating)) for v in value
+        ):
+            return [float(v) for v in value]
+        expected = "a list of numbers"
     else:
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             return list(value)

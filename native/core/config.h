@@ -1,5 +1,5 @@
 // Keyword configuration of an environment: name -> bool / int / float /
-// string / list of strings, as passed from Python.
+// string / list of strings / list of numbers, as passed from Python.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 
 namespace envpool {
 
-using ConfigValue =
-    std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>>;
+using ConfigValue = std::variant<bool, std::int64_t, double, std::string,
+                                 std::vector<std::string>, std::vector<double>>;
 
 class Config {
  public:
@@ -42,6 +42,14 @@ class Config {
   }
   const std::vector<std::string>& GetStrings(const std::string& key) const {
     return Get<std::vector<std::string>>(key, "a list of strings");
+  }
+  std::vector<double> GetDoubles(const std::string& key) const {
+    const ConfigValue& v = At(key);
+    if (const auto* d = std::get_if<std::vector<double>>(&v)) return *d;
+    // An empty Python list arrives as the first list type of the variant.
+    const auto* s = std::get_if<std::vector<std::string>>(&v);
+    if (s != nullptr && s->empty()) return {};
+    throw std::invalid_argument("config key '" + key + "' must be a list of numbers");
   }
 
  private:

@@ -9,9 +9,8 @@
 //   is_slippery      move in the intended direction with probability
 //                    success_rate, else in one of the two perpendicular ones
 //   success_rate     default 1/3
-//   reward_schedule  three numbers (reach goal, hole, frozen/start), passed
-//                    as a list of strings (the config has no list of numbers),
-//                    default ["1", "0", "0"]
+//   reward_schedule  three numbers (reach goal, hole, frozen/start),
+//                    default (1, 0, 0)
 //
 // Same transition table P[s][a] as gymnasium: from S/F tiles, for b in
 // [(a - 1) % 4, a, (a + 1) % 4] (slippery, probabilities fail, success,
@@ -56,7 +55,7 @@ class FrozenLake final : public Env {
     config.Set("map_name", std::string("4x4"));
     config.Set("is_slippery", true);
     config.Set("success_rate", 1.0 / 3.0);
-    config.Set("reward_schedule", std::vector<std::string>{"1", "0", "0"});
+    config.Set("reward_schedule", std::vector<double>{1.0, 0.0, 0.0});
     return config;
   }
 
@@ -118,21 +117,6 @@ class FrozenLake final : public Env {
                                 "'; valid: '4x4', '8x8' (or pass desc, a list of strings)");
   }
 
-  static double ParseNumber(const std::string& text) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-      value = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size()) {
-      throw std::invalid_argument("FrozenLake: reward_schedule entries must be numbers, got '" +
-                                  text + "'");
-    }
-    return value;
-  }
-
   static std::shared_ptr<const Model> BuildModel(const Config& config) {
     auto m = std::make_shared<Model>();
     m->desc = config.GetStrings("desc");
@@ -157,13 +141,12 @@ class FrozenLake final : public Env {
     const bool is_slippery = config.GetBool("is_slippery");
     const double success_rate = config.GetDouble("success_rate");
     CheckProbability(success_rate, "FrozenLake: success_rate");
-    const std::vector<std::string>& schedule = config.GetStrings("reward_schedule");
-    if (schedule.size() != 3) {
+    m->reward_schedule = config.GetDoubles("reward_schedule");
+    if (m->reward_schedule.size() != 3) {
       throw std::invalid_argument(
           "FrozenLake: reward_schedule needs 3 numbers (goal, hole, frozen), got " +
-          std::to_string(schedule.size()));
+          std::to_string(m->reward_schedule.size()));
     }
-    for (const std::string& r : schedule) m->reward_schedule.push_back(ParseNumber(r));
 
     const std::int64_t nrow = m->nrow, ncol = m->ncol;
     for (std::int64_t s = 0; s < nrow * ncol; ++s) {

@@ -1,0 +1,177 @@
+"""Tianshou 2.x: an envpool pool as a ``tianshou.env.BaseVectorEnv``.
+
+    from tianshou.data import Collector
+    from envpool.integrations.tianshou import make_tianshou_env
+
+    train_envs = make_tianshou_env("CartPole-v1", num_envs=8, seed=0)
+    collector = Collector(policy, train_envs, buffer)
+
+Tianshou's ``Collector`` resets the envs that finished itself
+(``reset(env_id=done_ids)``) and steps a subset of envs
+(``step(action, id=ready_ids)``), so the pool runs with autoreset disabled:
+no step is spent on an automatic reset. As with Tianshou's own vector envs,
+``venv.action_space`` / ``observation_space`` / ``spec`` / ``metadata`` are
+lists with one entry per env, ``reset`` returns ``(obs, infos)`` and ``step``
+``(obs, rew, terminated, truncated, infos)`` where ``infos`` is an object array
+of per-env dicts with ``env_id``.
+
+For Tianshou's high-level API, :class:`EnvPoolAdapterFactory` is an
+``EnvPoolFactory`` that makes these envs; Tianshou's own ``EnvPoolFactory``
+(which calls ``envpool.make_gymnasium``) also works with this package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from tianshou.env import BaseVectorEnv
+from tianshou.highlevel.env import EnvMode, EnvPoolFactory
+
+import envpool
+from envpool.core.gymnasium_env import GymnasiumEnvPool
+
+__all__ = ["EnvPoolAdapterFactory", "TianshouVectorEnv", "make_tianshou_env"]
+
+_SINGLE = {"action_space": "single_action_space",
+           "observation_space": "single_observation_space"}
+_POOL_INFO_KEYS = frozenset({"env_id", "players", "final_obs", "_final_obs", "final_info",
+                             "_final_info"})
+
+
+class TianshouVectorEnv(BaseVectorEnv):
+    """A sync, autoreset-disabled gymnasium pool as a Tianshou vector env."""
+
+    def __init__(self, pool: GymnasiumEnvPool) -> None:
+        # BaseVectorEnv.__init__ builds one worker per env fn; the pool replaces them.
+        if pool.autoreset_mode != AutoresetMode.DISABLED:
+            raise ValueError("TianshouVectorEnv needs a pool made with autoreset_mode='disabled'")
+        if pool.is_async:
+            raise ValueError("TianshouVectorEnv needs a sync pool (batch_size == num_envs)")
+        self.pool = pool
+        self.env_num = len(pool)
+        self.wait_num = self.env_num
+        self.timeout = None
+        self.is_async = False
+        self.waiting_conn: list[Any] = []
+        self.waiting_id: list[int] = []
+        self.ready_id = list(range(self.env_num))
+        self.workers: list[Any] = []
+        self.is_closed = False
+        self._info_keys: list[str] | None = None
+
+    # -- attribute access (Tianshou routes action_space & co. here) --------------
+    def get_env_attr(self, key: str, id: int | list[int] | np.ndarray | None = None) -> list[Any]:
+        """The pool's ``key`` (single-env spaces for the space keys), once per id."""
+        self._assert_is_not_closed()
+        value = getattr(self.pool, _SINGLE.get(key, key))
+        return [value for _ in self._wrap_id(id)]
+
+    def set_env_attr(
+        self, key: str, value: Any, id: int | list[int] | np.ndarray | None = None
+    ) -> None:
+        """Sets an attribute of the pool; ``id`` must select every env (one pool)."""
+        self._assert_is_not_closed()
+        if sorted(int(i) for i in self._wrap_id(id)) != list(range(self.env_num)):
+            raise ValueError("the envs share one native pool: set every env's attribute at once")
+        setattr(self.pool, key, value)
+
+    # -- reset / step --------------------------------------------------------------
+    def reset(
+        self, env_id: int | list[int] | np.ndarray | None = None, **kwargs: Any
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Resets all envs or ``env_id``; ``seed=`` reseeds them (int: env i gets seed + i)."""
+        self._assert_is_not_closed()
+        seed = kwargs.pop("seed", None)
+        if kwargs.pop("options", None):
+            raise ValueError("envpool envs take no reset options; set keywords at make time")
+        if kwargs:
+            raise TypeError(f"unknown reset keyword(s): {', '.join(kwargs)}")
+        if env_id is None:
+            obs, info = self.pool.reset(seed=seed)
+        else:
+            ids = np.asarray(self._wrap_id(env_id), dtype=np.int64)
+            if isinstance(seed, (int, np.integer)):
+                seed = [int(seed) + int(i) for i in ids]
+            obs, info = self.pool.reset(seed=seed, env_id=ids)
+        return obs, self._infos(info)
+
+    def step(
+        self,
+        action: np.ndarray | Any | None,
+        id: int | list[int] | np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Steps all envs or ``id`` (results in the order of ``id``)."""
+        self._assert_is_not_closed()
+        if action is None:
+            raise ValueError("action must be not-None for non-async")
+        ids = None if id is None else np.asarray(self._wrap_id(id), dtype=np.int64)
+        obs, rew, terminated, truncated, info = self.pool.step(np.asarray(action), ids)
+        return obs, rew, terminated, truncated, self._infos(info)
+
+    def _infos(self, info: dict[str, Any]) -> np.ndarray:
+        """Per-env info dicts (``env_id``, ``elapsed_step``, the env's keys) as an object array."""
+        if self._info_keys is None:
+            self._info_keys = [k for k in info if k not in _POOL_INFO_KEYS]
+        cols = [(k, info[k].tolist()) for k in self._info_keys]
+        env_ids = info["env_id"].tolist()
+        out = np.empty(len(env_ids), dtype=object)
+        for i, j in enumerate(env_ids):
+            d = {k: c[i] for k, c in cols}
+            d["env_id"] = j
+            out[i] = d
+        return out
+
+    # -- the rest of BaseVectorEnv ---------------------------------------------------
+    def seed(self, seed: int | list[int] | None = None) -> list[list[int] | None]:
+        """Reseeds every env now (a reset, as Tianshou's workers do): env i gets seed + i."""
+        self._assert_is_not_closed()
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**31))
+        seeds = [seed + i for i in range(self.env_num)] if isinstance(seed, int) else list(seed)
+        self.pool.reset(seed=seeds)
+        return [[s] for s in seeds]
+
+    def render(self, **kwargs: Any) -> list[Any]:
+        """The pool's frames (one per env), or Nones when the envs do not render."""
+        self._assert_is_not_closed()
+        frames = self.pool.render()
+        return [None] * self.env_num if frames is None else list(frames)
+
+    def close(self) -> None:
+        """Stops the native pool; idempotent."""
+        if not self.is_closed:
+            self.pool.close()
+        self.is_closed = True
+
+
+def make_tianshou_env(task_id: str, num_envs: int = 1, seed: int | None = None,
+                      **env_kwargs: Any) -> TianshouVectorEnv:
+    """A Tianshou vector env of ``num_envs`` envs of ``task_id`` stepped by envpool.
+
+    ``seed``: env i gets ``seed + i`` (None: random); ``env_kwargs`` are
+    ``envpool.make`` keywords (the pool is sync with autoreset disabled).
+    """
+    for key in ("batch_size", "autoreset_mode", "num_envs"):
+        if key in env_kwargs:
+            raise TypeError(f"make_tianshou_env sets {key} itself")
+    pool = envpool.make_gymnasium(
+        task_id, num_envs=num_envs, seed=seed, autoreset_mode="disabled", **env_kwargs
+    )
+    return TianshouVectorEnv(pool)
+
+
+class EnvPoolAdapterFactory(EnvPoolFactory):
+    """Tianshou high-level ``EnvPoolFactory`` that makes :class:`TianshouVectorEnv`s.
+
+    Use as ``EnvFactoryRegistered(task=..., venv_type=..., envpool_factory=
+    EnvPoolAdapterFactory())``; gymnasium ``make`` keywords pass through
+    (``render_mode`` is dropped).
+    """
+
+    def create_venv(  # noqa: D102
+        self, task: str, num_envs: int, mode: EnvMode, seed: int, kwargs: dict
+    ) -> BaseVectorEnv:
+        return make_tianshou_env(self._transform_task(task), num_envs=num_envs, seed=seed,
+                                 **self._transform_kwargs(kwargs, mode))

@@ -1,0 +1,204 @@
+"""dm_env / Acme: ``dm_env.Environment`` views of a pool.
+
+    from envpool.integrations.acme import make_dm_env, make_batched_dm_env
+
+    env = make_dm_env("CartPole-v1", seed=0)            # one env, for acme.EnvironmentLoop
+    batched = make_batched_dm_env("CartPole-v1", num_envs=8, seed=0)
+
+Both follow dm_env's episode contract: ``step_type`` FIRST after a reset (and
+on the step after a LAST one: autoreset is next-step), LAST when the episode
+ends, MID otherwise; ``discount`` is 0 on termination and 1 on truncation (so
+value bootstrapping is right) and on every other step. Specs come from
+``dm_env.specs``; observations are the env's observation (an array or a dict
+of arrays), not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).
+
+* :class:`DmEnv` is one env. FIRST steps carry ``reward=None`` and
+  ``discount=None`` and ``step()`` on a fresh env resets it, exactly as
+  ``dm_env.test_utils.EnvironmentTestMixin`` checks, so ``acme.EnvironmentLoop``
+  runs it unchanged.
+* :class:`BatchedDmEnv` is the whole pool in one environment: every field of
+  the TimeStep has a leading ``num_envs`` dimension (the specs too) and
+  ``step_type`` is an int8 array of per-env ``StepType`` values; FIRST rows
+  have reward 0 and discount 1. Each env's slice follows the contract above.
+
+Only ``dm_env`` is imported here; ``acme`` itself is not needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dm_env
+import numpy as np
+from dm_env import specs
+
+import envpool
+from envpool.core import spaces as envpool_spaces
+from envpool.core.gymnasium_env import GymnasiumEnvPool
+
+__all__ = ["BatchedDmEnv", "DmEnv", "make_batched_dm_env", "make_dm_env"]
+
+_FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
+                       int(dm_env.StepType.LAST))
+
+
+def _per_env_obs_spec(pool: GymnasiumEnvPool) -> Any:
+    native = pool.spec.native_spec
+    obs_specs = [envpool_spaces.dm_spec(o) for o in native["obs"]]
+    if native["obs_layout"] == "array":
+        return envpool_spaces.dm_spec(native["obs"][0], name="observation")
+    if native["obs_layout"] == "tuple":
+        return tuple(obs_specs)
+    return {s.name: s for s in obs_specs}
+
+
+def _batch_spec(spec: specs.Array, n: int) -> specs.Array:
+    """``spec`` with a leading batch dimension of ``n``."""
+    shape = (n, *spec.shape)
+    if isinstance(spec, specs.BoundedArray):
+        low = np.broadcast_to(spec.minimum, spec.shape)
+        high = np.broadcast_to(spec.maximum, spec.shape)
+        return specs.BoundedArray(shape, spec.dtype, np.broadcast_to(low, shape),
+                                  np.broadcast_to(high, shape), name=spec.name)
+    return specs.Array(shape, spec.dtype, name=spec.name)
+
+
+def _map(fn: Any, tree: Any) -> Any:
+    if isinstance(tree, dict):
+        return {k: fn(v) for k, v in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(fn(v) for v in tree)
+    return fn(tree)
+
+
+class BatchedDmEnv(dm_env.Environment):
+    """A sync, next-step-autoreset gymnasium pool as one batched dm_env.Environment."""
+
+    def __init__(self, pool: GymnasiumEnvPool) -> None:
+        if pool.is_async:
+            raise ValueError("BatchedDmEnv needs a sync pool (batch_size == num_envs)")
+        if pool.autoreset_mode.name != "NEXT_STEP":
+            raise ValueError("BatchedDmEnv needs a pool with autoreset_mode='next_step'")
+        self.pool = pool
+        self.num_envs = len(pool)
+        self._single_obs_spec = _per_env_obs_spec(pool)
+        self._single_action_spec = envpool_spaces.dm_spec(pool.spec.native_spec["action"],
+                                                          name="action")
+        self._fresh = True
+
+    # -- specs ------------------------------------------------------------------------
+    def single_observation_spec(self) -> Any:
+        """The observation spec of one env."""
+        return self._single_obs_spec
+
+    def single_action_spec(self) -> specs.Array:
+        """The action spec of one env."""
+        return self._single_action_spec
+
+    def observation_spec(self) -> Any:
+        """Per-env observation specs with a leading ``num_envs`` dimension."""
+        return _map(lambda s: _batch_spec(s, self.num_envs), self._single_obs_spec)
+
+    def action_spec(self) -> specs.Array:
+        """The action spec with a leading ``num_envs`` dimension."""
+        return _batch_spec(self._single_action_spec, self.num_envs)
+
+    def reward_spec(self) -> specs.Array:
+        """float32 rewards, one per env."""
+        return specs.Array((self.num_envs,), np.float32, name="reward")
+
+    def discount_spec(self) -> specs.BoundedArray:
+        """float32 discounts in [0, 1], one per env."""
+        return specs.BoundedArray((self.num_envs,), np.float32, 0.0, 1.0, name="discount")
+
+    # -- reset / step ------------------------------------------------------------------
+    def reset(self) -> dm_env.TimeStep:
+        """Resets every env: all rows FIRST."""
+        obs, _ = self.pool.reset()
+        self._fresh = False
+        n = self.num_envs
+        return dm_env.TimeStep(np.full(n, _FIRST, np.int8), np.zeros(n, np.float32),
+                               np.ones(n, np.float32), obs)
+
+    def step(self, action: Any) -> dm_env.TimeStep:
+        """Steps every env; an env whose last step was LAST restarts (FIRST row)."""
+        if self._fresh:
+            return self.reset()
+        obs, reward, terminated, truncated, info = self.pool.step(np.asarray(action))
+        step_type = np.where(info["elapsed_step"] == 0, _FIRST, _MID).astype(np.int8)
+        step_type[terminated | truncated] = _LAST
+        first = step_type == _FIRST
+        if first.any():  # the restart step of an env: no reward
+            reward = np.where(first, np.float32(0), reward)
+        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
+        return dm_env.TimeStep(step_type, reward, discount, obs)
+
+    def close(self) -> None:
+        """Stops the native pool."""
+        self.pool.close()
+
+
+class DmEnv(dm_env.Environment):
+    """One env (a pool of one) as a plain dm_env.Environment, for Acme."""
+
+    def __init__(self, pool: GymnasiumEnvPool) -> None:
+        if len(pool) != 1:
+            raise ValueError(f"DmEnv is one env; got a pool of {len(pool)}")
+        self._batched = BatchedDmEnv(pool)
+        self.pool = pool
+
+    def observation_spec(self) -> Any:
+        """The env's observation spec."""
+        return self._batched.single_observation_spec()
+
+    def action_spec(self) -> specs.Array:
+        """The env's action spec."""
+        return self._batched.single_action_spec()
+
+    def reward_spec(self) -> specs.Array:
+        """A float32 scalar."""
+        return specs.Array((), np.float32, name="reward")
+
+    def discount_spec(self) -> specs.BoundedArray:
+        """A float32 scalar in [0, 1]."""
+        return specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def reset(self) -> dm_env.TimeStep:
+        """Starts a new episode: a FIRST step without reward or discount."""
+        return self._unbatch(self._batched.reset())
+
+    def step(self, action: Any) -> dm_env.TimeStep:
+        """One step (on a fresh env, or after a LAST step: the FIRST of a new episode)."""
+        batched_action = np.asarray(action)[None]
+        return self._unbatch(self._batched.step(batched_action))
+
+    def _unbatch(self, ts: dm_env.TimeStep) -> dm_env.TimeStep:
+        step_type = dm_env.StepType(int(ts.step_type[0]))
+        obs = _map(lambda v: v[0], ts.observation)
+        if step_type is dm_env.StepType.FIRST:
+            return dm_env.TimeStep(step_type, None, None, obs)
+        return dm_env.TimeStep(step_type, ts.reward[0:1].reshape(()),
+                               ts.discount[0:1].reshape(()), obs)
+
+    def close(self) -> None:
+        """Stops the native pool."""
+        self.pool.close()
+
+
+def make_batched_dm_env(task_id: str, num_envs: int = 1, seed: int | None = None,
+                        **env_kwargs: Any) -> BatchedDmEnv:
+    """A :class:`BatchedDmEnv` of ``num_envs`` envs of ``task_id`` (env i gets seed + i)."""
+    for key in ("batch_size", "autoreset_mode", "num_envs"):
+        if key in env_kwargs:
+            raise TypeError(f"make_batched_dm_env sets {key} itself")
+    return BatchedDmEnv(envpool.make_gymnasium(task_id, num_envs=num_envs, seed=seed,
+                                               autoreset_mode="next_step", **env_kwargs))
+
+
+def make_dm_env(task_id: str, seed: int | None = None, **env_kwargs: Any) -> DmEnv:
+    """A single :class:`DmEnv` of ``task_id``; ``env_kwargs`` are ``envpool.make`` keywords."""
+    for key in ("batch_size", "autoreset_mode", "num_envs"):
+        if key in env_kwargs:
+            raise TypeError(f"make_dm_env sets {key} itself")
+    return DmEnv(envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
+                                        autoreset_mode="next_step", **env_kwargs))

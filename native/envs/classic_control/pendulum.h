@@ -1,0 +1,127 @@
+// Pendulum-v1: gymnasium's classic_control/pendulum.py, same arithmetic in
+// the same order (double precision state, float32 observation). The action
+// is a float32 array, so under NumPy 2's promotion rules the terms that only
+// involve it (`u ** 2`, `0.001 * u**2`, `3.0 / (m * l**2) * u`) are float32.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "core/env.h"
+
+namespace envpool::classic_control {
+
+class Pendulum final : public Env {
+ public:
+  struct Params {
+    explicit Params(const Config& config) : g(config.GetDouble("g")) {}
+    double g;
+  };
+
+  static Config Defaults() {
+    Config config;
+    config.Set("g", 10.0);
+    return config;
+  }
+
+  static EnvSpec MakeSpec(const Params& /*params*/) {
+    EnvSpec spec;
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat32, {3}, {-1.0, -1.0, -kMaxSpeed},
+                               {1.0, 1.0, kMaxSpeed}));
+    spec.action = BoxSpec("action", DType::kFloat32, {1}, {-kMaxTorque}, {kMaxTorque});
+    return spec;
+  }
+
+  explicit Pendulum(const Params& params) : params_(params) {}
+
+  void Reset(Rng& rng) override {
+    // np_random.uniform(low=-[pi, 1], high=[pi, 1])
+    const double theta = rng.Uniform(-M_PI, M_PI);
+    const double theta_dot = rng.Uniform(-1.0, 1.0);
+    state_ = {theta, theta_dot};
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const double th = state_[0];
+    const double thdot = state_[1];
+    const double g = params_.g;
+    // u = np.clip(u, -max_torque, max_torque)[0], a float32.
+    float u = action.As<float>()[0];
+    const auto max_torque = static_cast<float>(kMaxTorque);
+    u = u < -max_torque ? -max_torque : u;
+    u = u > max_torque ? max_torque : u;
+
+    // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
+    const float u_cost = static_cast<float>(0.001) * Pow2(u);
+    const double costs =
+        Pow2(AngleNormalize(th)) + 0.1 * Pow2(thdot) + static_cast<double>(u_cost);
+
+    // newthdot = thdot + (3 * g / (2 * l) * np.sin(th) + 3.0 / (m * l**2) * u) * dt
+    const double torque_coef = 3.0 / (kM * Pow2(kL));
+    const float torque_term = static_cast<float>(torque_coef) * u;
+    double newthdot =
+        thdot + (3 * g / (2 * kL) * std::sin(th) + static_cast<double>(torque_term)) * kDt;
+    // np.clip(newthdot, -max_speed, max_speed)
+    newthdot = newthdot < -kMaxSpeed ? -kMaxSpeed : newthdot;
+    newthdot = newthdot > kMaxSpeed ? kMaxSpeed : newthdot;
+    const double newth = th + newthdot * kDt;
+    state_ = {newth, newthdot};
+
+    StepOutcome out;
+    out.reward = -costs;
+    return out;
+  }
+
+  // {theta, theta_dot}.
+  std::vector<double> GetState() const override { return {state_[0], state_[1]}; }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 2) throw std::invalid_argument("Pendulum state has 2 numbers");
+    state_ = {state[0], state[1]};
+  }
+
+  void Write(const Slot& slot) const override {
+    float* obs = slot.Obs<float>();
+    obs[0] = static_cast<float>(std::cos(state_[0]));
+    obs[1] = static_cast<float>(std::sin(state_[0]));
+    obs[2] = static_cast<float>(state_[1]);
+  }
+
+ private:
+  // ((x + np.pi) % (2 * np.pi)) - np.pi, with NumPy's float64 remainder
+  // (fmod, then moved to the divisor's sign).
+  static double AngleNormalize(double x) {
+    const double a = x + M_PI;
+    const double b = 2 * M_PI;
+    double mod = std::fmod(a, b);
+    if (mod != 0) {
+      if ((b < 0) != (mod < 0)) mod += b;
+    } else {
+      mod = std::copysign(0.0, b);
+    }
+    return mod - M_PI;
+  }
+  // `x ** 2` on NumPy scalars and Python floats is libm's pow / powf, not
+  // always the correctly rounded x * x; the volatile exponent keeps the
+  // compiler from turning it into one.
+  static double Pow2(double x) {
+    volatile double two = 2.0;
+    return std::pow(x, two);
+  }
+  static float Pow2(float x) {
+    volatile float two = 2.0F;
+    return std::pow(x, two);
+  }
+
+  static constexpr double kMaxSpeed = 8;
+  static constexpr double kMaxTorque = 2.0;
+  static constexpr double kDt = 0.05;
+  static constexpr double kM = 1.0;
+  static constexpr double kL = 1.0;
+
+  Params params_;
+  std::array<double, 2> state_{};
+};
+
+}  // namespace envpool::classic_control

@@ -59,6 +59,27 @@ CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("Swimmer-v5", {}, 220, 100, "trunc"),
     ("Swimmer-v5", {"exclude_current_positions_from_observation": False, "frame_skip": 2}, 120,
      50, "trunc"),
+    ("Humanoid-v4", {}, 150, 1000, "term"),
+    ("Humanoid-v5", {}, 150, 1000, "term"),
+    ("Humanoid-v5", {"include_cinert_in_observation": False, "include_cvel_in_observation": False,
+                     "contact_cost_range": ["-inf", "0.001"], "terminate_when_unhealthy": False},
+     80, 30, "trunc"),
+    ("HumanoidStandup-v4", {}, 80, 30, "trunc"),
+    ("HumanoidStandup-v5", {}, 80, 30, "trunc"),
+    ("HumanoidStandup-v5", {"include_qfrc_actuator_in_observation": False,
+                            "include_cfrc_ext_in_observation": False,
+                            "impact_cost_range": ["-inf", "1e-3"]}, 80, 30, "trunc"),
+    ("InvertedPendulum-v4", {}, 200, 1000, "term"),
+    ("InvertedPendulum-v5", {}, 200, 1000, "term"),
+    ("InvertedPendulum-v5", {"reset_noise_scale": 0.05, "frame_skip": 1}, 200, 1000, "term"),
+    ("InvertedDoublePendulum-v4", {}, 200, 1000, "term"),
+    ("InvertedDoublePendulum-v5", {}, 200, 1000, "term"),
+    ("InvertedDoublePendulum-v5", {"healthy_reward": 3.0}, 200, 1000, "term"),
+    ("Reacher-v4", {}, 130, 50, "trunc"),
+    ("Reacher-v5", {}, 130, 50, "trunc"),
+    ("Reacher-v5", {"reward_control_weight": 0.3, "reward_dist_weight": 2.0}, 130, 50, "trunc"),
+    ("Pusher-v5", {}, 130, 50, "trunc"),
+    ("Pusher-v5", {"reward_near_weight": 0.7, "reward_control_weight": 0.2}, 130, 50, "trunc"),
 ]
 
 
@@ -67,8 +88,8 @@ def _check_info(info: dict[str, Any], i: int, ref_info: dict[str, Any], where: A
         assert key in info, (key, where)
         ours = info[key][i]
         assert ours.dtype == np.float64
-        assert ours == np.float64(value) or (np.isnan(ours) and np.isnan(value)), (
-            key, where, ours, value)
+        np.testing.assert_array_equal(ours, np.asarray(value, dtype=np.float64), strict=True,
+                                      err_msg=f"{key} {where}")
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,11 @@ _TASKS: list[tuple[str, str, int, float | None]] = [
     ("Hopper", "Hopper", 1000, 3800.0),
     ("Swimmer", "Swimmer", 1000, 360.0),
     ("Walker2d", "Walker2d", 1000, None),
+    ("Humanoid", "Humanoid", 1000, None),
+    ("HumanoidStandup", "HumanoidStandup", 1000, None),
+    ("InvertedPendulum", "InvertedPendulum", 1000, 950.0),
+    ("InvertedDoublePendulum", "InvertedDoublePendulum", 1000, 9100.0),
+    ("Reacher", "Reacher", 50, -3.75),
 ]
 
 for _task, _native_name, _steps, _threshold in _TASKS:
@@ -42,3 +47,7 @@ for _task, _native_name, _steps, _threshold in _TASKS:
             reward_threshold=_threshold,
             assets_dir=ASSETS_DIR,
         )
+
+# gymnasium refuses Pusher-v4 on mujoco >= 3 (its issue 950): v5 only.
+register("Pusher-v5", "PusherV5", max_episode_steps=100, reward_threshold=0.0,
+         assets_dir=ASSETS_DIR)

@@ -132,8 +132,11 @@ inline double Clip(double x, double lo, double hi) {
 
 // An unbounded float64 observation of `size` numbers and the float32 action
 // box of the model's ctrlrange; info arrays are float64 scalars.
+// info_sizes: empty = all scalars, otherwise one per key, -1 for a scalar and
+// n >= 0 for an array of n numbers.
 inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
-                          const std::vector<std::string>& info_keys) {
+                          const std::vector<std::string>& info_keys,
+                          const std::vector<int>& info_sizes = {}) {
   EnvSpec spec;
   spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {obs_size}));
   std::vector<double> low, high;
@@ -142,8 +145,11 @@ inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
     high.push_back(static_cast<float>(model->actuator_ctrlrange[2 * i + 1]));
   }
   spec.action = BoxSpec("action", DType::kFloat32, {model->nu}, low, high);
-  for (const std::string& key : info_keys) {
-    spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
+  for (std::size_t i = 0; i < info_keys.size(); ++i) {
+    const int size = info_sizes.empty() ? -1 : info_sizes[i];
+    spec.info.push_back(BoxSpec(info_keys[i], DType::kFloat64,
+                                size < 0 ? std::vector<std::int64_t>{}
+                                         : std::vector<std::int64_t>{size}));
   }
   return spec;
 }
@@ -180,7 +186,16 @@ class MujocoEnv : public Env {
 
   void Write(const Slot& slot) const override {
     WriteObs(slot.Obs<double>());
-    for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
+    if (info_sizes_.empty()) {
+      for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
+      return;
+    }
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < info_sizes_.size(); ++i) {
+      double* dst = slot.Info<double>(i);
+      const int n = info_sizes_[i] < 0 ? 1 : info_sizes_[i];
+      for (int j = 0; j < n; ++j) dst[j] = info_[k++];
+    }
   }
 
  protected:
@@ -237,7 +252,10 @@ class MujocoEnv : public Env {
   int frame_skip_;
   double dt_;
   std::vector<double> init_qpos_, init_qvel_;
+  // The info arrays, flat, in the order of the spec's info keys; their sizes
+  // as in MujocoSpec when some are not scalars.
   std::vector<double> info_;
+  std::vector<int> info_sizes_;
 };
 
 }  // namespace envpool::mujoco

@@ -7,6 +7,12 @@
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
+#include "envs/mujoco/humanoid.h"
+#include "envs/mujoco/humanoid_standup.h"
+#include "envs/mujoco/inverted_double_pendulum.h"
+#include "envs/mujoco/inverted_pendulum.h"
+#include "envs/mujoco/pusher.h"
+#include "envs/mujoco/reacher.h"
 #include "envs/mujoco/swimmer.h"
 #include "envs/mujoco/walker2d.h"
 
@@ -24,6 +30,12 @@ inline void Register(Registry& registry) {
   RegisterVersions<Walker2d>(registry, "Walker2d");
   RegisterVersions<Ant>(registry, "Ant");
   RegisterVersions<Swimmer>(registry, "Swimmer");
+  RegisterVersions<Humanoid>(registry, "Humanoid");
+  RegisterVersions<HumanoidStandup>(registry, "HumanoidStandup");
+  RegisterVersions<InvertedPendulum>(registry, "InvertedPendulum");
+  RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
+  RegisterVersions<Reacher>(registry, "Reacher");
+  registry.push_back(MakeEntry<Pusher<5>>("PusherV5", Pusher<5>::Defaults()));
 }
 
 }  // namespace envpool::mujoco

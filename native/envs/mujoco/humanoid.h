@@ -1,0 +1,201 @@
+// Humanoid-v4 / -v5: gymnasium/envs/mujoco/humanoid_v{4,5}.py.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+// gymnasium's mass_center: np.einsum('b,bj->j', body_mass, xipos) (summed
+// body by body) / body_mass.sum() (numpy's pairwise sum), x and y.
+inline void MassCenter(const mjModel* m, const mjData* d, double* xy) {
+  double num[3] = {0, 0, 0};
+  for (int b = 0; b < m->nbody; ++b) {
+    for (int j = 0; j < 3; ++j) num[j] += m->body_mass[b] * d->xipos[3 * b + j];
+  }
+  const double denom = NumpySum(m->body_mass, m->nbody);
+  xy[0] = num[0] / denom;
+  xy[1] = num[1] / denom;
+}
+
+// The humanoid observation: qpos[skip:], qvel, then (v4) cinert, cvel,
+// qfrc_actuator, cfrc_ext of all bodies, or (v5) of bodies 1.. and
+// qfrc_actuator[6:], each part optional.
+struct HumanoidObs {
+  int version;
+  bool exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext;
+
+  std::int64_t Size(const mjModel* m) const {
+    const int first = version == 4 ? 0 : 1;
+    std::int64_t n = m->nq + m->nv - (exclude_positions ? 2 : 0);
+    if (cinert) n += 10 * (m->nbody - first);
+    if (cvel) n += 6 * (m->nbody - first);
+    if (qfrc_actuator) n += m->nv - (version == 4 ? 0 : 6);
+    if (cfrc_ext) n += 6 * (m->nbody - first);
+    return n;
+  }
+  void Write(const mjModel* m, const mjData* d, double* obs) const {
+    const int first = version == 4 ? 0 : 1;
+    double* o = obs;
+    o = std::copy(d->qpos + (exclude_positions ? 2 : 0), d->qpos + m->nq, o);
+    o = std::copy(d->qvel, d->qvel + m->nv, o);
+    if (cinert) o = std::copy(d->cinert + 10 * first, d->cinert + 10 * m->nbody, o);
+    if (cvel) o = std::copy(d->cvel + 6 * first, d->cvel + 6 * m->nbody, o);
+    if (qfrc_actuator) {
+      o = std::copy(d->qfrc_actuator + (version == 4 ? 0 : 6), d->qfrc_actuator + m->nv, o);
+    }
+    if (cfrc_ext) std::copy(d->cfrc_ext + 6 * first, d->cfrc_ext + 6 * m->nbody, o);
+  }
+};
+
+// np.sum(np.square(x)) of n doubles.
+inline double SumOfSquares(const double* x, int n) {
+  std::vector<double> sq(n);
+  for (int i = 0; i < n; ++i) sq[i] = x[i] * x[i];
+  return NumpySum(sq.data(), n);
+}
+
+template <int V>
+class Humanoid final : public MujocoEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "humanoid.xml")),
+          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
+          forward_reward_weight(c.GetDouble("forward_reward_weight")),
+          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
+          contact_cost_weight(V == 4 ? 0.0 : c.GetDouble("contact_cost_weight")),
+          contact_cost_range(V == 4 ? std::pair<double, double>{0, 0}
+                                    : GetRange(c, "contact_cost_range")),
+          healthy_reward(c.GetDouble("healthy_reward")),
+          terminate_when_unhealthy(c.GetBool("terminate_when_unhealthy")),
+          healthy_z_range(GetRange(c, "healthy_z_range")),
+          reset_noise_scale(c.GetDouble("reset_noise_scale")),
+          obs{V, c.GetBool("exclude_current_positions_from_observation"),
+              V == 4 || c.GetBool("include_cinert_in_observation"),
+              V == 4 || c.GetBool("include_cvel_in_observation"),
+              V == 4 || c.GetBool("include_qfrc_actuator_in_observation"),
+              V == 4 || c.GetBool("include_cfrc_ext_in_observation")} {}
+    ModelPtr model;
+    int frame_skip;
+    double forward_reward_weight, ctrl_cost_weight, contact_cost_weight;
+    std::pair<double, double> contact_cost_range;
+    double healthy_reward;
+    bool terminate_when_unhealthy;
+    std::pair<double, double> healthy_z_range;
+    double reset_noise_scale;
+    HumanoidObs obs;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    if (V == 5) {
+      c.Set("xml_file", std::string("humanoid.xml"));
+      c.Set("frame_skip", std::int64_t{5});
+    }
+    c.Set("forward_reward_weight", 1.25);
+    c.Set("ctrl_cost_weight", 0.1);
+    if (V == 5) {
+      c.Set("contact_cost_weight", 5e-7);
+      c.Set("contact_cost_range", std::vector<std::string>{"-inf", "10.0"});
+    }
+    c.Set("healthy_reward", 5.0);
+    c.Set("terminate_when_unhealthy", true);
+    c.Set("healthy_z_range", std::vector<std::string>{"1.0", "2.0"});
+    c.Set("reset_noise_scale", 1e-2);
+    c.Set("exclude_current_positions_from_observation", true);
+    if (V == 5) {
+      c.Set("include_cinert_in_observation", true);
+      c.Set("include_cvel_in_observation", true);
+      c.Set("include_qfrc_actuator_in_observation", true);
+      c.Set("include_cfrc_ext_in_observation", true);
+    }
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() {
+    if (V == 4) {
+      return {"reward_linvel", "reward_quadctrl",      "reward_alive", "x_position",
+              "y_position",    "distance_from_origin", "x_velocity",   "y_velocity",
+              "forward_reward"};
+    }
+    return {"x_position",     "y_position",     "tendon_length", "tendon_velocity",
+            "distance_from_origin", "x_velocity", "y_velocity", "reward_survive",
+            "reward_forward", "reward_ctrl",    "reward_contact"};
+  }
+  static std::vector<int> InfoSizes(const mjModel* m) {
+    if (V == 4) return {};
+    std::vector<int> sizes(InfoKeys().size(), -1);
+    sizes[2] = sizes[3] = m->ntendon;
+    return sizes;
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    return MujocoSpec(m, p.obs.Size(m), InfoKeys(), InfoSizes(m));
+  }
+
+  explicit Humanoid(const Params& p) : MujocoEnv(p.model, p.frame_skip, 0), p_(p) {
+    info_sizes_ = InfoSizes(m_);
+    info_.assign(V == 4 ? InfoKeys().size() : InfoKeys().size() - 2 + 2 * m_->ntendon, 0.0);
+  }
+
+  void Reset(Rng& rng) override {
+    ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);
+    std::fill(info_.begin(), info_.end(), 0.0);
+    if (V == 5) {
+      const double* q = d_->qpos;
+      info_.clear();
+      info_.insert(info_.end(), {q[0], q[1]});
+      info_.insert(info_.end(), d_->ten_length, d_->ten_length + m_->ntendon);
+      info_.insert(info_.end(), d_->ten_velocity, d_->ten_velocity + m_->ntendon);
+      info_.insert(info_.end(), {Norm2(q[0], q[1]), 0, 0, 0, 0, 0, 0});
+    }
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    double before[2], after[2];
+    MassCenter(m_, d_, before);
+    DoSimulation(action.As<float>());
+    MassCenter(m_, d_, after);
+    const double vx = (after[0] - before[0]) / dt_, vy = (after[1] - before[1]) / dt_;
+    const double z = d_->qpos[2];
+    const bool healthy = p_.healthy_z_range.first < z && z < p_.healthy_z_range.second;
+    const double healthy_reward =
+        (V == 4 ? (healthy || p_.terminate_when_unhealthy) : healthy) ? p_.healthy_reward : 0.0;
+    const double forward_reward = p_.forward_reward_weight * vx;
+    const double rewards = forward_reward + healthy_reward;
+    // Here the control cost is of data.ctrl (float64), not of the action.
+    const double ctrl_cost = p_.ctrl_cost_weight * SumOfSquares(d_->ctrl, m_->nu);
+    StepOutcome out;
+    out.terminated = !healthy && p_.terminate_when_unhealthy;
+    if (V == 4) {
+      out.reward = rewards - ctrl_cost;
+      info_ = {forward_reward, -ctrl_cost, healthy_reward, after[0], after[1],
+               Norm2(after[0], after[1]), vx, vy, forward_reward};
+    } else {
+      const double contact_cost =
+          Clip(p_.contact_cost_weight * SumOfSquares(d_->cfrc_ext, 6 * m_->nbody),
+               p_.contact_cost_range.first, p_.contact_cost_range.second);
+      out.reward = rewards - (ctrl_cost + contact_cost);
+      const double* q = d_->qpos;
+      info_.clear();
+      info_.insert(info_.end(), {q[0], q[1]});
+      info_.insert(info_.end(), d_->ten_length, d_->ten_length + m_->ntendon);
+      info_.insert(info_.end(), d_->ten_velocity, d_->ten_velocity + m_->ntendon);
+      info_.insert(info_.end(), {Norm2(q[0], q[1]), vx, vy, healthy_reward, forward_reward,
+                                 -ctrl_cost, -contact_cost});
+    }
+    return out;
+  }
+
+ private:
+  void WriteObs(double* obs) const override { p_.obs.Write(m_, d_, obs); }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

@@ -1,0 +1,95 @@
+// InvertedDoublePendulum-v4 / -v5:
+// gymnasium/envs/mujoco/inverted_double_pendulum_v{4,5}.py.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+// Python's `x ** 2` of a numpy float64: libm's pow(x, 2.0), which is not
+// always x * x (pow is not correctly rounded); the exponent is read through a
+// volatile so that the compiler does not turn the call into x * x.
+inline double Square(double x) {
+  static volatile double two = 2.0;
+  return std::pow(x, two);
+}
+
+template <int V>
+class InvertedDoublePendulum final : public MujocoEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "inverted_double_pendulum.xml")),
+          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
+          healthy_reward(V == 4 ? 10.0 : c.GetDouble("healthy_reward")),
+          reset_noise_scale(V == 4 ? 0.1 : c.GetDouble("reset_noise_scale")) {}
+    ModelPtr model;
+    int frame_skip;
+    double healthy_reward, reset_noise_scale;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    if (V == 5) {
+      c.Set("xml_file", std::string("inverted_double_pendulum.xml"));
+      c.Set("frame_skip", std::int64_t{5});
+      c.Set("healthy_reward", 10.0);
+      c.Set("reset_noise_scale", 0.1);
+    }
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() {
+    if (V == 4) return {};
+    return {"reward_survive", "distance_penalty", "velocity_penalty"};
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    // qpos[:1], sin and cos of qpos[1:], qvel, qfrc_constraint (v5: [:1]).
+    return MujocoSpec(m, 1 + 2 * (m->nq - 1) + m->nv + (V == 4 ? m->nv : 1), InfoKeys());
+  }
+
+  explicit InvertedDoublePendulum(const Params& p)
+      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+
+  void Reset(Rng& rng) override {
+    ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/true);
+    std::fill(info_.begin(), info_.end(), 0.0);
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    DoSimulation(action.As<float>());
+    const double x = d_->site_xpos[0], y = d_->site_xpos[2];
+    const double v1 = d_->qvel[1], v2 = d_->qvel[2];
+    const double dist_penalty = 0.01 * Square(x) + Square(y - 2);
+    const double vel_penalty = 0.001 * Square(v1) + 0.005 * Square(v2);
+    StepOutcome out;
+    out.terminated = y <= 1;
+    const double alive_bonus =
+        V == 4 ? 10.0 : p_.healthy_reward * (out.terminated ? 0 : 1);
+    out.reward = alive_bonus - dist_penalty - vel_penalty;
+    if (V == 5) info_ = {alive_bonus, -dist_penalty, -vel_penalty};
+    return out;
+  }
+
+ private:
+  void WriteObs(double* obs) const override {
+    int k = 0;
+    obs[k++] = d_->qpos[0];
+    for (int i = 1; i < m_->nq; ++i) obs[k++] = std::sin(d_->qpos[i]);
+    for (int i = 1; i < m_->nq; ++i) obs[k++] = std::cos(d_->qpos[i]);
+    for (int i = 0; i < m_->nv; ++i) obs[k++] = Clip(d_->qvel[i], -10, 10);
+    const int nc = V == 4 ? m_->nv : 1;
+    for (int i = 0; i < nc; ++i) obs[k++] = Clip(d_->qfrc_constraint[i], -10, 10);
+  }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

@@ -1,0 +1,73 @@
+// InvertedPendulum-v4 / -v5: gymnasium/envs/mujoco/inverted_pendulum_v{4,5}.py.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+template <int V>
+class InvertedPendulum final : public MujocoEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "inverted_pendulum.xml")),
+          frame_skip(V == 4 ? 2 : static_cast<int>(c.GetInt("frame_skip"))),
+          reset_noise_scale(V == 4 ? 0.01 : c.GetDouble("reset_noise_scale")) {}
+    ModelPtr model;
+    int frame_skip;
+    double reset_noise_scale;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    if (V == 5) {
+      c.Set("xml_file", std::string("inverted_pendulum.xml"));
+      c.Set("frame_skip", std::int64_t{2});
+      c.Set("reset_noise_scale", 0.01);
+    }
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() {
+    if (V == 4) return {};
+    return {"reward_survive"};
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    return MujocoSpec(m, m->nq + m->nv, InfoKeys());
+  }
+
+  explicit InvertedPendulum(const Params& p)
+      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+
+  void Reset(Rng& rng) override {
+    ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);
+    std::fill(info_.begin(), info_.end(), 0.0);
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    DoSimulation(action.As<float>());
+    StepOutcome out;
+    out.terminated = !StateFinite() || std::fabs(d_->qpos[1]) > 0.2;
+    if (V == 4) {
+      out.reward = 1.0;
+    } else {
+      out.reward = out.terminated ? 0.0 : 1.0;
+      info_[0] = out.reward;
+    }
+    return out;
+  }
+
+ private:
+  void WriteObs(double* obs) const override { WriteQposQvel(obs, 0); }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

@@ -1,0 +1,102 @@
+// Pusher-v5: gymnasium/envs/mujoco/pusher_v5.py. (gymnasium refuses
+// Pusher-v4 on mujoco >= 3, so there is no v4 here either.)
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/reacher.h"
+
+namespace envpool::mujoco {
+
+template <int V>
+class Pusher final : public MujocoEnv {
+  static_assert(V == 5, "Pusher-v4 needs mujoco < 3");
+
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : model(LoadModel(c, "pusher_v5.xml")),
+          frame_skip(static_cast<int>(c.GetInt("frame_skip"))),
+          reward_near_weight(c.GetDouble("reward_near_weight")),
+          reward_dist_weight(c.GetDouble("reward_dist_weight")),
+          reward_control_weight(c.GetDouble("reward_control_weight")) {
+      tips_arm = mj_name2id(model.get(), mjOBJ_BODY, "tips_arm");
+      object = mj_name2id(model.get(), mjOBJ_BODY, "object");
+      goal = mj_name2id(model.get(), mjOBJ_BODY, "goal");
+      if (tips_arm < 0 || object < 0 || goal < 0) {
+        throw std::invalid_argument("the Pusher model needs bodies 'tips_arm', 'object', 'goal'");
+      }
+    }
+    ModelPtr model;
+    int frame_skip;
+    double reward_near_weight, reward_dist_weight, reward_control_weight;
+    int tips_arm = -1, object = -1, goal = -1;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("assets_dir", std::string());
+    c.Set("xml_file", std::string("pusher_v5.xml"));
+    c.Set("frame_skip", std::int64_t{5});
+    c.Set("reward_near_weight", 0.5);
+    c.Set("reward_dist_weight", 1.0);
+    c.Set("reward_control_weight", 0.1);
+    return c;
+  }
+
+  static std::vector<std::string> InfoKeys() { return {"reward_dist", "reward_ctrl", "reward_near"}; }
+
+  static EnvSpec MakeSpec(const Params& p) { return MujocoSpec(p.model.get(), 23, InfoKeys()); }
+
+  explicit Pusher(const Params& p) : MujocoEnv(p.model, p.frame_skip, 3), p_(p) {}
+
+  void Reset(Rng& rng) override {
+    mj_resetData(m_, d_);
+    std::vector<double> qpos(init_qpos_), qvel(init_qvel_);
+    double cyl[2];
+    do {
+      cyl[0] = rng.Uniform(-0.3, 0.0);
+      cyl[1] = rng.Uniform(-0.2, 0.2);
+    } while (!(Norm2(cyl[0], cyl[1]) > 0.17));
+    const int nq = m_->nq, nv = m_->nv;
+    qpos[nq - 4] = cyl[0];
+    qpos[nq - 3] = cyl[1];
+    qpos[nq - 2] = qpos[nq - 1] = 0;
+    for (double& v : qvel) v += rng.Uniform(-0.005, 0.005);
+    for (int i = nv - 4; i < nv; ++i) qvel[i] = 0;
+    SetQposQvel(qpos.data(), qvel.data());
+    info_ = {0.0, 0.0, 0.0};
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const float* a = action.As<float>();
+    DoSimulation(a);
+    const double reward_near = -Distance(p_.object, p_.tips_arm) * p_.reward_near_weight;
+    const double reward_dist = -Distance(p_.object, p_.goal) * p_.reward_dist_weight;
+    const float reward_ctrl =
+        -ControlCost(1.0, a, m_->nu) * static_cast<float>(p_.reward_control_weight);
+    StepOutcome out;
+    out.reward = reward_dist + static_cast<double>(reward_ctrl) + reward_near;
+    info_ = {reward_dist, static_cast<double>(reward_ctrl), reward_near};
+    return out;
+  }
+
+ private:
+  double Distance(int b1, int b2) const {
+    double vec[3];
+    for (int j = 0; j < 3; ++j) vec[j] = d_->xpos[3 * b1 + j] - d_->xpos[3 * b2 + j];
+    return Norm3(vec);
+  }
+
+  void WriteObs(double* obs) const override {
+    double* o = std::copy(d_->qpos, d_->qpos + 7, obs);
+    o = std::copy(d_->qvel, d_->qvel + 7, o);
+    for (int b : {p_.tips_arm, p_.object, p_.goal}) o = std::copy(d_->xpos + 3 * b, d_->xpos + 3 * b + 3, o);
+  }
+
+  Params p_;
+};
+
+}  // namespace envpool::mujoco

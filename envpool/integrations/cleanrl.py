@@ -1,0 +1,112 @@
+"""CleanRL-style helpers for envpool pools.
+
+``RecordEpisodeStatistics`` is a pool-aware episode counter for the
+gymnasium flavour (``envpool.make_gymnasium``), usable in CleanRL's
+single-file scripts (``examples/cleanrl/``):
+
+    envs = RecordEpisodeStatistics(envpool.make_gymnasium("CartPole-v1", num_envs=8))
+    obs, info = envs.reset(seed=0)
+    obs, reward, terminated, truncated, info = envs.step(action)
+    for i in np.flatnonzero(info.get("_episode", [])):
+        print(info["episode"]["r"][i], info["episode"]["l"][i])
+
+It works in every autoreset mode (the reset step of next-step autoreset is not
+counted) and in async mode (rows are matched to envs by ``info["env_id"]``).
+Returns sum the env's unclipped ``info["reward"]`` when the env reports one
+(Atari with reward clipping), else the step reward; with ``episodic_life`` on,
+where ``terminated`` marks a lost life, an episode ends only at the real end
+(``info["terminated"]``) or on truncation, so returns and lengths span lives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorWrapper
+
+__all__ = ["RecordEpisodeStatistics"]
+
+
+class RecordEpisodeStatistics(VectorWrapper):
+    """Per-env episode returns and lengths of a pool, gymnasium's vector format.
+
+    On a step where env ``i`` finishes an episode, ``info["episode"]`` holds
+    ``"r"`` (return), ``"l"`` (length) and ``"t"`` (seconds since the wrapper
+    started) arrays over the batch and ``info["_episode"]`` the mask of envs
+    that finished. ``return_queue`` / ``length_queue`` keep the last
+    ``buffer_length`` episodes.
+    """
+
+    def __init__(self, env: gymnasium.vector.VectorEnv, buffer_length: int = 100) -> None:
+        super().__init__(env)
+        pool = env.unwrapped
+        self.num_envs_total = len(pool) if hasattr(pool, "__len__") else env.num_envs
+        mode = env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._next_step = mode == AutoresetMode.NEXT_STEP
+        self._same_step = mode == AutoresetMode.SAME_STEP
+        self.episode_returns = np.zeros(self.num_envs_total, np.float64)
+        self.episode_lengths = np.zeros(self.num_envs_total, np.int64)
+        self._ended = np.zeros(self.num_envs_total, np.bool_)
+        self.episode_count = 0
+        self.start_time = time.perf_counter()
+        self.return_queue: deque[float] = deque(maxlen=buffer_length)
+        self.length_queue: deque[int] = deque(maxlen=buffer_length)
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """Resets (all envs, ``env_id=`` or ``options={"reset_mask": ...}``) and their counters."""
+        obs, info = self.env.reset(**kwargs)
+        mask = (kwargs.get("options") or {}).get("reset_mask")
+        ids = np.asarray(info["env_id"]) if mask is None else np.flatnonzero(mask)
+        self.episode_returns[ids] = 0.0
+        self.episode_lengths[ids] = 0
+        self._ended[ids] = False
+        return obs, info
+
+    def step(self, actions: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Steps the pool and records the episodes that ended."""
+        obs, reward, terminated, truncated, info = self.env.step(actions, *args, **kwargs)
+        ids = np.asarray(info["env_id"])
+        if self._same_step and "final_info" in info:
+            env_info = info["final_info"]  # the finished episode's last step
+        else:
+            env_info = info
+        step_reward = np.asarray(env_info.get("reward", reward), np.float64)
+        counted = np.ones(len(ids), np.bool_)
+        # a reset row (next-step autoreset after an end, or a pending async reset) is no step
+        restarted = self._ended[ids] if self._next_step else np.zeros(len(ids), np.bool_)
+        if "elapsed_step" in info:
+            fresh = np.asarray(info["elapsed_step"]) == 0
+            restarted = restarted | (fresh & ~(terminated | truncated))
+        if restarted.any():
+            rid = ids[restarted]
+            self.episode_returns[rid] = 0.0
+            self.episode_lengths[rid] = 0
+            self._ended[rid] = False
+            counted = ~restarted
+        self.episode_returns[ids] += np.where(counted, step_reward, 0.0)
+        self.episode_lengths[ids] += counted
+        game_over = env_info.get("terminated", terminated)
+        ended = counted & ((np.asarray(game_over, np.bool_) & terminated) | truncated)
+        if ended.any():
+            eids = ids[ended]
+            returns = np.zeros(len(ids), np.float32)
+            lengths = np.zeros(len(ids), np.int32)
+            returns[ended] = self.episode_returns[eids]
+            lengths[ended] = self.episode_lengths[eids]
+            elapsed = np.where(ended, time.perf_counter() - self.start_time, 0.0)
+            info = dict(info)
+            info["episode"] = {"r": returns, "l": lengths, "t": np.round(elapsed, 6)}
+            info["_episode"] = ended
+            self.return_queue.extend(returns[ended].tolist())
+            self.length_queue.extend(lengths[ended].tolist())
+            self.episode_count += int(ended.sum())
+            if self._next_step:
+                self._ended[eids] = True
+            else:  # same-step: the next row is already the new episode's; disabled: reset() zeroes
+                self.episode_returns[eids] = 0.0
+                self.episode_lengths[eids] = 0
+        return obs, reward, terminated, truncated, info

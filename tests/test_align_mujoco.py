@@ -24,16 +24,6 @@ import envpool
 NUM_ENVS = 2
 
 
-def _ref_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Our keywords as gymnasium takes them: ranges are lists of number strings here."""
-    out = {}
-    for key, value in kwargs.items():
-        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            value = tuple(float(v) for v in value)
-        out[key] = value
-    return out
-
-
 # task id, keywords, number of steps of our pool (per env), max_episode_steps,
 # how the episodes must end within the run: "term" (at least two terminations),
 # "trunc" (never terminated, at least two truncations) or "both".
@@ -45,16 +35,16 @@ CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("Hopper-v4", {}, 300, 1000, "term"),
     ("Hopper-v5", {}, 300, 1000, "term"),
     ("Hopper-v4", {"terminate_when_unhealthy": False}, 150, 60, "trunc"),
-    ("Hopper-v5", {"terminate_when_unhealthy": False, "healthy_z_range": ["0.9", "inf"],
+    ("Hopper-v5", {"terminate_when_unhealthy": False, "healthy_z_range": (0.9, float("inf")),
                    "exclude_current_positions_from_observation": False}, 150, 60, "trunc"),
     ("Walker2d-v4", {}, 300, 1000, "term"),
     ("Walker2d-v5", {}, 300, 1000, "term"),
     ("Walker2d-v5", {"terminate_when_unhealthy": False, "frame_skip": 2}, 150, 60, "trunc"),
     ("Ant-v4", {}, 300, 100, "both"),
-    ("Ant-v4", {"use_contact_forces": True, "healthy_z_range": ["0.5", "1.0"]}, 300, 1000, "term"),
+    ("Ant-v4", {"use_contact_forces": True, "healthy_z_range": (0.5, 1.0)}, 300, 1000, "term"),
     ("Ant-v5", {}, 300, 100, "both"),
     ("Ant-v5", {"include_cfrc_ext_in_observation": False, "main_body": 2,
-                "healthy_z_range": ["0.5", "1.0"]}, 300, 1000, "term"),
+                "healthy_z_range": (0.5, 1.0)}, 300, 1000, "term"),
     ("Swimmer-v4", {}, 220, 100, "trunc"),
     ("Swimmer-v5", {}, 220, 100, "trunc"),
     ("Swimmer-v5", {"exclude_current_positions_from_observation": False, "frame_skip": 2}, 120,
@@ -62,13 +52,14 @@ CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("Humanoid-v4", {}, 150, 1000, "term"),
     ("Humanoid-v5", {}, 150, 1000, "term"),
     ("Humanoid-v5", {"include_cinert_in_observation": False, "include_cvel_in_observation": False,
-                     "contact_cost_range": ["-inf", "0.001"], "terminate_when_unhealthy": False},
+                     "contact_cost_range": (float("-inf"), 0.001),
+                     "terminate_when_unhealthy": False},
      80, 30, "trunc"),
     ("HumanoidStandup-v4", {}, 80, 30, "trunc"),
     ("HumanoidStandup-v5", {}, 80, 30, "trunc"),
     ("HumanoidStandup-v5", {"include_qfrc_actuator_in_observation": False,
                             "include_cfrc_ext_in_observation": False,
-                            "impact_cost_range": ["-inf", "1e-3"]}, 80, 30, "trunc"),
+                            "impact_cost_range": (float("-inf"), 1e-3)}, 80, 30, "trunc"),
     ("InvertedPendulum-v4", {}, 200, 1000, "term"),
     ("InvertedPendulum-v5", {}, 200, 1000, "term"),
     ("InvertedPendulum-v5", {"reset_noise_scale": 0.05, "frame_skip": 1}, 200, 1000, "term"),
@@ -101,7 +92,7 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
                ends: str) -> None:
     env = envpool.make_gymnasium(task_id, num_envs=NUM_ENVS, seed=3,
                                  max_episode_steps=max_steps, **kwargs)
-    refs = [gymnasium.make(task_id, **_ref_kwargs(kwargs)).unwrapped for _ in range(NUM_ENVS)]
+    refs = [gymnasium.make(task_id, **kwargs).unwrapped for _ in range(NUM_ENVS)]
     assert env.single_observation_space.shape == refs[0].observation_space.shape
     assert env.single_observation_space.dtype == np.float64
     np.testing.assert_array_equal(env.single_action_space.low, refs[0].action_space.low)

@@ -1,6 +1,8 @@
 // Ant-v4 / -v5: gymnasium/envs/mujoco/ant_v{4,5}.py.
 #pragma once
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -58,8 +60,8 @@ class Ant final : public MujocoEnv {
     // gymnasium also takes a body name; here the body id.
     if (V == 5) c.Set("main_body", std::int64_t{1});
     c.Set("terminate_when_unhealthy", true);
-    c.Set("healthy_z_range", std::vector<std::string>{"0.2", "1.0"});
-    c.Set("contact_force_range", std::vector<std::string>{"-1.0", "1.0"});
+    c.Set("healthy_z_range", std::vector<double>{0.2, 1.0});
+    c.Set("contact_force_range", std::vector<double>{-1.0, 1.0});
     c.Set("reset_noise_scale", 0.1);
     c.Set("exclude_current_positions_from_observation", true);
     if (V == 5) c.Set("include_cfrc_ext_in_observation", true);

@@ -2,6 +2,8 @@
 // (walker2d.h) is the same task with another model and health test.
 #pragma once
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -47,12 +49,12 @@ class HopperWalker final : public MujocoEnv {
     c.Set("healthy_reward", 1.0);
     c.Set("terminate_when_unhealthy", true);
     if (kWalker) {
-      c.Set("healthy_z_range", std::vector<std::string>{"0.8", "2.0"});
-      c.Set("healthy_angle_range", std::vector<std::string>{"-1.0", "1.0"});
+      c.Set("healthy_z_range", std::vector<double>{0.8, 2.0});
+      c.Set("healthy_angle_range", std::vector<double>{-1.0, 1.0});
     } else {
-      c.Set("healthy_state_range", std::vector<std::string>{"-100.0", "100.0"});
-      c.Set("healthy_z_range", std::vector<std::string>{"0.7", "inf"});
-      c.Set("healthy_angle_range", std::vector<std::string>{"-0.2", "0.2"});
+      c.Set("healthy_state_range", std::vector<double>{-100.0, 100.0});
+      c.Set("healthy_z_range", std::vector<double>{0.7, INFINITY});
+      c.Set("healthy_angle_range", std::vector<double>{-0.2, 0.2});
     }
     c.Set("reset_noise_scale", 0.005);
     c.Set("exclude_current_positions_from_observation", true);

@@ -1,6 +1,8 @@
 // Humanoid-v4 / -v5: gymnasium/envs/mujoco/humanoid_v{4,5}.py.
 #pragma once
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -100,11 +102,11 @@ class Humanoid final : public MujocoEnv {
     c.Set("ctrl_cost_weight", 0.1);
     if (V == 5) {
       c.Set("contact_cost_weight", 5e-7);
-      c.Set("contact_cost_range", std::vector<std::string>{"-inf", "10.0"});
+      c.Set("contact_cost_range", std::vector<double>{-INFINITY, 10.0});
     }
     c.Set("healthy_reward", 5.0);
     c.Set("terminate_when_unhealthy", true);
-    c.Set("healthy_z_range", std::vector<std::string>{"1.0", "2.0"});
+    c.Set("healthy_z_range", std::vector<double>{1.0, 2.0});
     c.Set("reset_noise_scale", 1e-2);
     c.Set("exclude_current_positions_from_observation", true);
     if (V == 5) {

@@ -1,6 +1,8 @@
 // HumanoidStandup-v4 / -v5: gymnasium/envs/mujoco/humanoidstandup_v{4,5}.py.
 #pragma once
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -45,7 +47,7 @@ class HumanoidStandup final : public MujocoEnv {
       c.Set("uph_cost_weight", 1.0);
       c.Set("ctrl_cost_weight", 0.1);
       c.Set("impact_cost_weight", 0.5e-6);
-      c.Set("impact_cost_range", std::vector<std::string>{"-inf", "10.0"});
+      c.Set("impact_cost_range", std::vector<double>{-INFINITY, 10.0});
       c.Set("reset_noise_scale", 1e-2);
       c.Set("exclude_current_positions_from_observation", true);
       c.Set("include_cinert_in_observation", true);

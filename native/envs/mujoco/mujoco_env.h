@@ -67,20 +67,11 @@ inline ModelPtr LoadModel(const Config& config, const std::string& default_xml) 
   return ModelPtr(model, ModelDeleter());
 }
 
-// A (low, high) keyword: a list of two strings holding numbers ("inf" too),
-// since the configuration has no list-of-floats type.
+// A (low, high) keyword: a list of two numbers (inf allowed).
 inline std::pair<double, double> GetRange(const Config& config, const std::string& key) {
-  const std::vector<std::string>& v = config.GetStrings(key);
+  const std::vector<double> v = config.GetDoubles(key);
   if (v.size() != 2) throw std::invalid_argument("config key '" + key + "' needs two numbers");
-  double out[2];
-  for (int i = 0; i < 2; ++i) {
-    char* end = nullptr;
-    out[i] = std::strtod(v[i].c_str(), &end);
-    if (end == v[i].c_str() || *end != '\0') {
-      throw std::invalid_argument("config key '" + key + "': '" + v[i] + "' is not a number");
-    }
-  }
-  return {out[0], out[1]};
+  return {v[0], v[1]};
 }
 
 // numpy's pairwise summation (add.reduce over a contiguous array of T,

@@ -1,0 +1,114 @@
+"""rl_games: this package's registered vecenv, rl_games' own envpool type, the Runner."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("rl_games")
+pytest.importorskip("torch")
+
+import yaml  # noqa: E402
+from rl_games.common import env_configurations, vecenv  # noqa: E402
+from rl_games.common.algo_observer import DefaultAlgoObserver  # noqa: E402
+from rl_games.torch_runner import Runner  # noqa: E402
+
+from envpool.integrations.rl_games import ENV_NAME, RlGamesVecEnv, register_rl_games  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_registered_vecenv_contract() -> None:
+    register_rl_games()
+    env = vecenv.create_vec_env(ENV_NAME, 4, env_name="CartPole-v1", seed=0,
+                                max_episode_steps=20)
+    assert isinstance(env, RlGamesVecEnv)
+    info = env.get_env_info()
+    assert info["observation_space"].shape == (4,) and info["action_space"].n == 2
+    assert env.get_number_of_agents() == 1 and not env.has_action_masks()
+    obs = env.reset()
+    assert obs.shape == (4, 4)
+    ends = {"time_out": 0, "terminated": 0}
+    for t in range(100):
+        obs, reward, dones, infos = env.step(np.array([1, 0, t % 2, (t // 2) % 2]))
+        assert obs.shape == (4, 4) and reward.shape == (4,) and dones.dtype == np.bool_
+        assert "lives" not in infos and "env_id" not in infos
+        assert np.all(infos["time_outs"] <= dones)
+        for i in np.flatnonzero(dones):
+            # scores: the finished episode's return (CartPole: its length)
+            assert infos["scores"][i] >= 8
+            if infos["time_outs"][i]:
+                assert infos["scores"][i] == 20
+                ends["time_out"] += 1
+            else:
+                assert infos["scores"][i] < 20
+                ends["terminated"] += 1
+            assert np.all(np.abs(obs[i]) <= 0.05)  # same-step autoreset: a fresh episode
+    assert ends["time_out"] >= 2 and ends["terminated"] >= 4
+    # the creator rl_games uses for get_obs_and_action_spaces_from_config
+    spaces = env_configurations.get_obs_and_action_spaces_from_config(
+        {"env_name": ENV_NAME, "env_config": {"env_name": "CartPole-v1", "num_actors": 2}})
+    assert spaces["action_space"].n == 2
+    env.close()
+
+
+def test_has_lives_reports_scores_only_at_game_over() -> None:
+    env = RlGamesVecEnv("", 2, env_name="CartPole-v1", seed=0, has_lives=True)
+    env.reset()
+    for _ in range(40):
+        _, _, dones, infos = env.step(np.array([1, 1]))
+        np.testing.assert_array_equal(infos["lives"] == 0, dones)
+
+
+def test_rl_games_own_envpool_type_works_unchanged() -> None:
+    env = vecenv.create_vec_env("envpool", 4, env_name="CartPole-v1", seed=0)
+    obs = env.reset()
+    assert obs.shape == (4, 4)
+    assert env.get_env_info()["action_space"].n == 2
+    dones_seen = 0
+    for _ in range(60):
+        obs, reward, dones, infos = env.step(np.ones(4, np.int64))
+        assert obs.shape == (4, 4) and "time_outs" in infos
+        dones_seen += int(dones.sum())
+    assert dones_seen >= 4
+
+
+class _RewardLog(DefaultAlgoObserver):
+    """Records the mean training reward after every epoch."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.means: list[float] = []
+
+    def after_print_stats(self, frame: int, epoch_num: int, total_time: float) -> None:
+        super().after_print_stats(frame, epoch_num, total_time)
+        if self.algo.game_rewards.current_size > 0:
+            self.means.append(float(self.algo.game_rewards.get_mean()[0]))
+
+
+def _run(yaml_name: str, tmp_path: pathlib.Path, **overrides: Any) -> list[float]:
+    register_rl_games()
+    with open(ROOT / "examples" / "rl_games" / yaml_name) as f:
+        config = yaml.safe_load(f)
+    config["params"]["config"].update(train_dir=str(tmp_path), **overrides)
+    log = _RewardLog()
+    runner = Runner(algo_observer=log)
+    runner.load(config)
+    runner.run({"train": True, "play": False})
+    return log.means
+
+
+def test_runner_from_yaml_learns_cartpole(tmp_path: pathlib.Path) -> None:
+    means = _run("ppo_cartpole.yaml", tmp_path)
+    assert len(means) >= 20
+    assert np.mean(means[:3]) < 60  # a random start
+    assert max(means[-10:]) >= 200  # the reward rises
+
+
+def test_runner_with_rl_games_envpool_type(tmp_path: pathlib.Path) -> None:
+    means = _run("ppo_cartpole_rl_games_envpool.yaml", tmp_path, max_epochs=30)
+    assert len(means) >= 10
+    assert max(means[-5:]) > 2 * np.mean(means[:3])

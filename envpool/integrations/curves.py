@@ -1,0 +1,187 @@
+"""Reward curves: the same algorithm and seeds on the reference env stack and on envpool.
+
+    from envpool.integrations.curves import compare_curves, sb3_trainer
+
+    result = compare_curves(sb3_trainer("PPO", "CartPole-v1", 100_000), seeds=[0, 1, 2],
+                            png="ppo_cartpole.png", csv="ppo_cartpole.csv")
+    result.final_band("envpool"), result.final_band("reference")
+
+A *trainer* is a function ``(stack, seed) -> Curve`` with ``stack`` one of
+``"reference"`` (gymnasium envs in SB3's ``DummyVecEnv``) or ``"envpool"``
+(``envpool.integrations.sb3.make_vec_env``). ``compare_curves`` runs it for every
+stack and seed, writes one CSV row per finished episode
+(``stack,seed,step,episode_return``) and one PNG with both stacks' smoothed
+curves (mean over seeds, min-max shaded). ``final_band`` is the mean and
+standard error of the returns of the last episodes of every seed.
+"""
+
+from __future__ import annotations
+
+import csv as csv_module
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["STACKS", "CompareResult", "Curve", "compare_curves", "make_sb3_venv",
+           "random_trainer", "sb3_trainer"]
+
+STACKS = ("reference", "envpool")
+
+
+@dataclass
+class Curve:
+    """Finished episodes of one run: the env step each ended at and its return."""
+
+    stack: str
+    seed: int
+    steps: np.ndarray
+    returns: np.ndarray
+
+
+@dataclass
+class CompareResult:
+    """All curves of a comparison, by stack."""
+
+    curves: dict[str, list[Curve]] = field(default_factory=dict)
+
+    def final_band(self, stack: str, last: int = 20) -> tuple[float, float]:
+        """Mean and standard error of the last ``last`` episode returns of every seed."""
+        tail = np.concatenate([c.returns[-last:] for c in self.curves[stack]])
+        if tail.size == 0:
+            raise ValueError(f"no finished episode in the {stack} curves")
+        sem = float(tail.std(ddof=1) / np.sqrt(tail.size)) if tail.size > 1 else 0.0
+        return float(tail.mean()), sem
+
+
+Trainer = Callable[[str, int], Curve]
+
+
+def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int, **env_kwargs: Any) -> Any:
+    """An SB3 VecEnv (under ``VecMonitor``) of ``task_id`` on the given stack."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    if stack == "envpool":
+        from envpool.integrations.sb3 import make_vec_env
+
+        venv = make_vec_env(task_id, n_envs=n_envs, seed=seed, **env_kwargs)
+    elif stack == "reference":
+        from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
+
+        venv = sb3_make_vec_env(task_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs)
+    else:
+        raise ValueError(f"stack must be one of {STACKS}, got {stack!r}")
+    return VecMonitor(venv)
+
+
+def _episodes_callback() -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class _Episodes(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.steps: list[int] = []
+            self.returns: list[float] = []
+
+        def _on_step(self) -> bool:
+            for info in self.locals["infos"]:
+                if "episode" in info:
+                    self.steps.append(self.num_timesteps)
+                    self.returns.append(float(info["episode"]["r"]))
+            return True
+
+    return _Episodes()
+
+
+def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
+                torch_threads: int = 1, **algo_kwargs: Any) -> Trainer:
+    """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy``."""
+
+    def train(stack: str, seed: int) -> Curve:
+        import stable_baselines3
+        import torch
+
+        torch.set_num_threads(torch_threads)
+        venv = make_sb3_venv(stack, task_id, n_envs, seed)
+        model = getattr(stable_baselines3, algo)("MlpPolicy", venv, seed=seed, device="cpu",
+                                                 **algo_kwargs)
+        callback = _episodes_callback()
+        model.learn(total_timesteps, callback=callback)
+        venv.close()
+        return Curve(stack, seed, np.asarray(callback.steps), np.asarray(callback.returns))
+
+    return train
+
+
+def random_trainer(task_id: str, total_timesteps: int, n_envs: int = 8) -> Trainer:
+    """A trainer that only acts at random: both stacks must give the same returns."""
+
+    def run(stack: str, seed: int) -> Curve:
+        venv = make_sb3_venv(stack, task_id, n_envs, seed)
+        venv.action_space.seed(seed)
+        venv.reset()
+        steps: list[int] = []
+        returns: list[float] = []
+        for t in range(total_timesteps // n_envs):
+            actions = np.stack([venv.action_space.sample() for _ in range(n_envs)])
+            _, _, dones, infos = venv.step(actions)
+            for i in np.flatnonzero(dones):
+                steps.append((t + 1) * n_envs)
+                returns.append(float(infos[i]["episode"]["r"]))
+        venv.close()
+        return Curve(stack, seed, np.asarray(steps), np.asarray(returns))
+
+    return run
+
+
+def compare_curves(trainer: Trainer, seeds: Sequence[int], png: str | None = None,
+                   csv: str | None = None, title: str = "", window: int = 20,
+                   stacks: Sequence[str] = STACKS) -> CompareResult:
+    """Runs ``trainer`` on every stack and seed; writes the CSV and the PNG if asked."""
+    result = CompareResult({stack: [trainer(stack, int(s)) for s in seeds] for stack in stacks})
+    if csv:
+        with open(csv, "w", newline="") as f:
+            writer = csv_module.writer(f)
+            writer.writerow(["stack", "seed", "step", "episode_return"])
+            for stack, curves in result.curves.items():
+                for c in curves:
+                    writer.writerows((stack, c.seed, int(s), float(r))
+                                     for s, r in zip(c.steps, c.returns, strict=True))
+    if png:
+        plot_curves(result, png, title=title, window=window)
+    return result
+
+
+def plot_curves(result: CompareResult, png: str, title: str = "", window: int = 20) -> None:
+    """Both stacks' curves on one plot: running mean of ``window`` episodes per seed,
+    interpolated on a common step grid, mean over seeds with the min-max range shaded."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    last_step = max(int(c.steps[-1]) for cs in result.curves.values() for c in cs if c.steps.size)
+    grid = np.linspace(0, last_step, 200)
+    for stack, curves in result.curves.items():
+        rows = []
+        for c in curves:
+            if c.returns.size == 0:
+                continue
+            k = min(window, c.returns.size)
+            smooth = np.convolve(c.returns, np.ones(k) / k, mode="valid")
+            rows.append(np.interp(grid, c.steps[k - 1:], smooth))
+        if not rows:
+            continue
+        rows_arr = np.stack(rows)
+        line = ax.plot(grid, rows_arr.mean(0), label=f"{stack} ({len(rows)} seeds)")[0]
+        ax.fill_between(grid, rows_arr.min(0), rows_arr.max(0), alpha=0.2,
+                        color=line.get_color())
+    ax.set_xlabel("env steps")
+    ax.set_ylabel(f"episode return (mean of {window})")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png)
+    plt.close(fig)

@@ -202,7 +202,7 @@ void Pool::Enqueue(const std::int64_t* env_ids, int n) {
       if (is_sync()) {
         const int row = pending_->size.load(std::memory_order_relaxed);
         pending_->size.store(row + 1, std::memory_order_release);
-        tasks_.push_back(Task{id, pending_.get(), row});
+        tasks_.push_back(Task{id, pending_, row});
       } else {
         tasks_.push_back(Task{id, nullptr, -1});
       }
@@ -336,13 +336,12 @@ void Pool::Run(const Task& task, Scratch& scratch) {
   const bool done = out.terminated || out.truncated;
   e.needs_reset = done && options_.autoreset == AutoresetMode::kNextStep;
 
-  std::shared_ptr<Batch> claimed;
-  Batch* batch = task.batch;
+  // Holding the batch keeps it alive until this row is committed, even if
+  // Recv hands it out and the caller drops it right after the last row.
+  std::shared_ptr<Batch> batch = task.batch;
   int row = task.row;
-  if (batch == nullptr) {
-    std::tie(claimed, row) = ClaimRow();
-    batch = claimed.get();
-  }
+  const bool async = batch == nullptr;
+  if (async) std::tie(batch, row) = ClaimRow();
   if (batch->keeps_final()) {
     if (done) {
       WriteRow(*batch, row, /*final_part=*/true, e, scratch);
@@ -367,7 +366,7 @@ void Pool::Run(const Task& task, Scratch& scratch) {
   const int filled = batch->filled.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (filled == batch->size.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(done_mu_);
-    if (claimed) ready_.push_back(std::move(claimed));
+    if (async) ready_.push_back(std::move(batch));
     done_cv_.notify_all();
   }
 }
@@ -377,7 +376,7 @@ bool Pool::RunOneQueued(Scratch& scratch) {
   {
     std::lock_guard<std::mutex> lock(task_mu_);
     if (tasks_.empty()) return false;
-    task = tasks_.front();
+    task = std::move(tasks_.front());
     tasks_.pop_front();
   }
   try {

@@ -98,7 +98,7 @@ class Pool {
   };
   struct Task {
     int env_id;
-    Batch* batch;  // sync mode: the batch and row assigned at send time
+    std::shared_ptr<Batch> batch;  // sync mode: the batch and row assigned at send time
     int row;
   };
   struct Scratch {

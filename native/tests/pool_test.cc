@@ -948,12 +948,14 @@ TEST(sync_batches_recycled_unless_held) {
   auto pool = MakePool(TestParams{}, Options(3, 0, 2));
   ResetAll(*pool);
   std::set<const Batch*> seen;
-  // Dropped before the next send: always the same batch.
+  // Dropped before the next send: reused.
   for (int k = 0; k < 20; ++k) {
     std::shared_ptr<Batch> b = (Send(*pool, Range(3), {1, 2, 3}), Recv(*pool));
     seen.insert(b.get());
   }
-  CHECK_EQ(seen.size(), 1u);
+  // At most two: a worker may still hold the previous batch for an instant after
+  // its last row (tasks keep their batch alive); every older one is free again.
+  CHECK_LE(seen.size(), 2u);
 
   // A held batch keeps its contents and is never handed out again.
   Send(*pool, Range(3), {4, 5, 6});
@@ -968,7 +970,9 @@ TEST(sync_batches_recycled_unless_held) {
     CHECK_EQ(ReadRows(*held).size(), 3u);
     CHECK(ReadRows(*held) == snapshot);
   }
-  CHECK_EQ(later.size(), 1u);
+  // At most two: a worker may still hold the previous batch for an instant after
+  // its last row (tasks keep their batch alive); every older one is free again.
+  CHECK_LE(later.size(), 2u);
   // Several held at once: all distinct and intact; dropped, they are reused.
   std::vector<std::shared_ptr<Batch>> keep;
   std::vector<std::vector<Row>> snapshots;
@@ -988,7 +992,9 @@ TEST(sync_batches_recycled_unless_held) {
     Send(*pool, Range(3), {1, 1, 1});
     seen.insert(Recv(*pool).get());
   }
-  CHECK_EQ(seen.size(), 1u);
+  // At most two: a worker may still hold the previous batch for an instant after
+  // its last row (tasks keep their batch alive); every older one is free again.
+  CHECK_LE(seen.size(), 2u);
 }
 
 TEST(async_batches_recycled_unless_held) {

@@ -221,29 +221,32 @@ def test_recv_timeout() -> None:
 def test_ctrl_c_interrupts_a_blocking_recv() -> None:
     script = textwrap.dedent(
         """
-        import sys, numpy as np, envpool
+        import sys, traceback, numpy as np, envpool
         envpool.register("Slow-v0", "_Faulty")
         env = envpool.make_gymnasium("Slow-v0", num_envs=2, batch_size=1,
                                      step_sleep_us=4_000_000)
         env.async_reset()
         env.recv(); env.recv()
         env.send(np.zeros(2, np.int32), [0, 1])
-        print("waiting", flush=True)
         try:
+            print("waiting", flush=True)
             env.recv()
-        except KeyboardInterrupt:
-            print("interrupted", flush=True)
+        except KeyboardInterrupt as e:
+            frames = [f.name for f in traceback.extract_tb(e.__traceback__)]
+            print("interrupted in recv" if "_recv_raw" in frames else "interrupted elsewhere",
+                  flush=True)
             sys.exit(3)
         """
     )
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout.readline().strip() == "waiting"
-    time.sleep(0.3)
+    time.sleep(1.0)  # let it enter recv, where it waits for the 4 s steps
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    assert proc.stdout.readline().strip() == "interrupted"
-    assert time.monotonic() - start < 1.5  # the recv polls for signals every 20 ms
+    assert proc.stdout.readline().strip() == "interrupted in recv"
+    # recv polls for signals every 20 ms; the steps it waits for end 4 s after the send.
+    assert time.monotonic() - start < 2.0
     # At exit the pool joins its workers, which finish the 4 s step they are in.
     proc.communicate(timeout=30)
     assert proc.returncode == 3

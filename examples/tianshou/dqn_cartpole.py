@@ -47,7 +47,7 @@ def main() -> None:
         training_collector=train_collector, test_collector=test_collector,
         max_epochs=args.epochs, epoch_num_steps=5_000, collection_step_num_env_steps=16,
         test_step_num_episodes=10, batch_size=64, update_step_num_gradient_steps_per_sample=0.1,
-        stop_fn=lambda mean: mean >= 195))
+        stop_fn=lambda mean: mean >= 475))
     test_collector.reset()
     stats = test_collector.collect(n_episode=10)
     print(result)

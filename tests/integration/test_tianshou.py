@@ -128,8 +128,10 @@ def test_high_level_env_factory_makes_adapter_envs() -> None:
 
 
 def _train_dqn(train_envs: BaseVectorEnv, test_envs: BaseVectorEnv, seed: int,
-               epochs: int) -> float:
+               epochs: int) -> tuple[float, float]:
+    """Trains DQN; returns the best test return during training and a final 10-episode one."""
     torch.manual_seed(seed)
+    np.random.seed(seed)  # noqa: NPY002  (Tianshou's exploration and buffer sampling use it)
     net = Net(state_shape=4, action_shape=2, hidden_sizes=[64, 64])
     policy = DiscreteQLearningPolicy(model=net, action_space=gymnasium.spaces.Discrete(2),
                                      eps_training=0.1, eps_inference=0.0)
@@ -145,7 +147,7 @@ def _train_dqn(train_envs: BaseVectorEnv, test_envs: BaseVectorEnv, seed: int,
     def training_fn(epoch: int, env_step: int) -> None:
         policy.set_eps_training(max(0.1 - 0.09 * env_step / 10_000, 0.01))
 
-    algorithm.run_training(OffPolicyTrainerParams(
+    result = algorithm.run_training(OffPolicyTrainerParams(
         training_collector=train_collector, test_collector=test_collector, max_epochs=epochs,
         epoch_num_steps=5_000, collection_step_num_env_steps=16, test_step_num_episodes=10,
         batch_size=64, update_step_num_gradient_steps_per_sample=0.1, training_fn=training_fn,
@@ -153,14 +155,17 @@ def _train_dqn(train_envs: BaseVectorEnv, test_envs: BaseVectorEnv, seed: int,
         show_progress=False))
     test_collector.reset()
     stats = test_collector.collect(n_episode=10)
-    return float(np.mean(stats.returns))
+    return float(result.best_reward), float(np.mean(stats.returns))
 
 
 def test_dqn_learns_cartpole() -> None:
     torch.set_num_threads(1)
-    ret = _train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=0),
-                     make_tianshou_env("CartPole-v1", num_envs=4, seed=100), seed=0, epochs=6)
-    assert ret >= 150
+    best, final = _train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=0),
+                             make_tianshou_env("CartPole-v1", num_envs=4, seed=100), 0, 6)
+    # Tianshou's DummyVectorEnv with this algorithm, budget and seeds 0/1 reaches a best
+    # test return of 151/125 (final 147/122); a random policy scores about 22
+    assert best >= 120
+    assert final >= 100
 
 
 @pytest.mark.nightly
@@ -173,7 +178,7 @@ def test_dqn_cartpole_matches_dummy_vector_env(seed: int) -> None:
         venv.seed(seed)
         return venv
 
-    ours = _train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=seed),
-                      make_tianshou_env("CartPole-v1", num_envs=4, seed=100 + seed), seed, 10)
-    ref = _train_dqn(dummy(8), dummy(4), seed, 10)
-    assert ours >= 150 and ours >= ref - 50
+    ours, _ = _train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=seed),
+                         make_tianshou_env("CartPole-v1", num_envs=4, seed=100 + seed), seed, 10)
+    ref, _ = _train_dqn(dummy(8), dummy(4), seed, 10)
+    assert ref >= 120 and ours >= 120 and ours >= ref - 30

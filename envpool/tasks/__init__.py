@@ -1,3 +1,4 @@
 """Task ids of the native envs, one module per family."""
 
-from envpool.tasks import classic_control, mujoco, toy_text  # noqa: F401  (registers on import)
+# Importing a module registers its ids.
+from envpool.tasks import atari, classic_control, mujoco, toy_text  # noqa: F401

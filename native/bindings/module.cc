@@ -13,6 +13,7 @@
 
 #include "core/pool.h"
 #include "core/registry.h"
+#include "envs/atari/register.h"
 #include "envs/classic_control/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
@@ -25,6 +26,7 @@ namespace {
 
 Registry BuildRegistry() {
   Registry registry;
+  atari::Register(registry);
   classic_control::Register(registry);
   mujoco::Register(registry);
   toy_text::Register(registry);

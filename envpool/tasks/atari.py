@@ -1,0 +1,78 @@
+"""Atari task ids: ``<Game>-v5`` for every ROM that ale-py ships (EnvPool's naming).
+
+One native env, ``Atari``, serves every game: ``game`` names the ROM and
+``rom_path`` points at it inside the installed ``ale_py`` package
+(``ale_py/roms/<game>.bin``, found without importing ale_py). The C++ side
+builds against the ALE library of the same ale-py version (see
+native/third_party/build_ale.py).
+
+Defaults are EnvPool's: frame_skip=4 (max-pool of the last two frames),
+noop_max=30, episodic_life=False, zero_discount_on_life_loss=False,
+reward_clip=False, stack_num=4, img_height=img_width=84, gray_scale=True,
+use_inter_area_resize=True, use_fire_reset=True, repeat_action_probability=0,
+full_action_space=False, max_episode_steps=27000.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from envpool.core.registry import register
+
+# The ROMs of ale-py 0.12.1 (the pinned version), used when ale_py is not
+# installed so that the ids exist and making one explains what is missing.
+_ALE_PY_0_12_1_ROMS = """
+    adventure air_raid alien amidar assault asterix asteroids atlantis atlantis2 backgammon
+    bank_heist basic_math battle_zone beam_rider berzerk blackjack bowling boxing breakout
+    carnival casino centipede chopper_command combat crazy_climber crossbow darkchambers
+    defender demon_attack donkey_kong double_dunk earthworld elevator_action enduro entombed et
+    fishing_derby flag_capture freeway frogger frostbite galaxian gopher gravitar hangman
+    haunted_house hero human_cannonball ice_hockey jamesbond journey_escape joust kaboom
+    kangaroo keystone_kapers king_kong klax koolaid krull kung_fu_master laser_gates
+    lost_luggage mario_bros maze_craze miniature_golf montezuma_revenge mr_do ms_pacman
+    name_this_game othello pacman phoenix pitfall pitfall2 pong pooyan private_eye qbert
+    riverraid road_runner robotank seaquest sir_lancelot skiing solaris space_invaders space_war
+    star_gunner superman surround tennis tetris tic_tac_toe_3d time_pilot trondead turmoil
+    tutankham up_n_down venture video_checkers video_chess video_cube video_pinball warlords
+    wizard_of_wor word_zapper yars_revenge zaxxon
+""".split()
+
+
+def _roms_dir() -> str:
+    spec = importlib.util.find_spec("ale_py")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return os.path.join(list(spec.submodule_search_locations)[0], "roms")
+
+
+ROMS_DIR = _roms_dir()
+
+
+def _rom_ids() -> list[str]:
+    if ROMS_DIR and os.path.isdir(ROMS_DIR):
+        found = sorted(f[:-4] for f in os.listdir(ROMS_DIR) if f.endswith(".bin"))
+        if found:
+            return found
+    return list(_ALE_PY_0_12_1_ROMS)
+
+
+def rom_id_to_name(rom: str) -> str:
+    """ale-py's naming: ``space_invaders`` -> ``SpaceInvaders``."""
+    return rom.title().replace("_", "")
+
+
+def rom_path(rom: str) -> str:
+    return os.path.join(ROMS_DIR, f"{rom}.bin") if ROMS_DIR else ""
+
+
+GAMES: dict[str, str] = {rom_id_to_name(r): r for r in _rom_ids()}
+
+for _name, _rom in GAMES.items():
+    register(
+        f"{_name}-v5",
+        "Atari",
+        max_episode_steps=27000,
+        game=_rom,
+        rom_path=rom_path(_rom),
+    )

@@ -1,0 +1,275 @@
+// Atari 2600 games through the Arcade Learning Environment's C++ library
+// (ale::ALEInterface, built from the ale-py sdist), with EnvPool's
+// preprocessing: no-op starts, fire reset, frame skip with a max-pool of the
+// last two frames, grayscale, area resize to 84x84 and a frame stack.
+//
+// The frame skip and max-pool follow gymnasium's AtariPreprocessing step for
+// step (the same two buffers, the same in-place max, the same early stop on
+// game over), so the observations match AtariPreprocessing +
+// FrameStackObservation on the same emulator frames.
+//
+// The ROM (a file of the installed ale_py package, found by the Python side
+// and passed as `rom_path`) and the action set are read once per pool in the
+// Params; each env owns its ALEInterface, seeded from its Rng on the first
+// Reset.
+#pragma once
+
+#include <ale/ale_interface.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+#include "envs/atari/resize.h"
+
+namespace envpool::atari {
+
+constexpr int kRawHeight = 210;
+constexpr int kRawWidth = 160;
+
+inline void QuietAle() { ale::Logger::setMode(ale::Logger::Error); }
+
+class AtariEnv final : public Env {
+ public:
+  struct Params {
+    explicit Params(const Config& c)
+        : game(c.GetString("game")),
+          rom_path(c.GetString("rom_path")),
+          frame_skip(static_cast<int>(c.GetInt("frame_skip"))),
+          noop_max(static_cast<int>(c.GetInt("noop_max"))),
+          stack_num(static_cast<int>(c.GetInt("stack_num"))),
+          img_height(static_cast<int>(c.GetInt("img_height"))),
+          img_width(static_cast<int>(c.GetInt("img_width"))),
+          episodic_life(c.GetBool("episodic_life")),
+          zero_discount_on_life_loss(c.GetBool("zero_discount_on_life_loss")),
+          reward_clip(c.GetBool("reward_clip")),
+          gray_scale(c.GetBool("gray_scale")),
+          use_inter_area_resize(c.GetBool("use_inter_area_resize")),
+          use_fire_reset(c.GetBool("use_fire_reset")),
+          full_action_space(c.GetBool("full_action_space")),
+          repeat_action_probability(c.GetDouble("repeat_action_probability")) {
+      if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
+      if (noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
+      if (stack_num < 1) throw std::invalid_argument("stack_num must be >= 1");
+      if (img_height < 1 || img_width < 1) {
+        throw std::invalid_argument("img_height and img_width must be >= 1");
+      }
+      if (repeat_action_probability < 0 || repeat_action_probability > 1) {
+        throw std::invalid_argument("repeat_action_probability must be in [0, 1]");
+      }
+      if (rom_path.empty() || !std::ifstream(rom_path).good()) {
+        throw std::invalid_argument(
+            "the ROM of '" + game + "' was not found" +
+            (rom_path.empty() ? std::string() : " at " + rom_path) +
+            ": the ROMs come with the ale-py package (ale_py/roms/" + game +
+            ".bin); install it with `pip install ale-py==0.12.1`");
+      }
+      QuietAle();
+      ale::ALEInterface probe;
+      probe.loadROM(rom_path);
+      action_set = full_action_space ? probe.getLegalActionSet() : probe.getMinimalActionSet();
+      // gymnasium's FireResetEnv condition: action 1 is FIRE and there are >= 3.
+      has_fire = action_set.size() >= 3 && action_set[1] == ale::PLAYER_A_FIRE;
+    }
+    std::string game, rom_path;
+    int frame_skip, noop_max, stack_num, img_height, img_width;
+    bool episodic_life, zero_discount_on_life_loss, reward_clip, gray_scale,
+        use_inter_area_resize, use_fire_reset, full_action_space;
+    double repeat_action_probability;
+    ale::ActionVect action_set;
+    bool has_fire = false;
+  };
+
+  static Config Defaults() {
+    Config c;
+    c.Set("game", std::string("pong"));
+    c.Set("rom_path", std::string());
+    c.Set("frame_skip", std::int64_t{4});
+    c.Set("noop_max", std::int64_t{30});
+    c.Set("stack_num", std::int64_t{4});
+    c.Set("img_height", std::int64_t{84});
+    c.Set("img_width", std::int64_t{84});
+    c.Set("episodic_life", false);
+    c.Set("zero_discount_on_life_loss", false);
+    c.Set("reward_clip", false);
+    c.Set("gray_scale", true);
+    c.Set("use_inter_area_resize", true);
+    c.Set("use_fire_reset", true);
+    c.Set("full_action_space", false);
+    c.Set("repeat_action_probability", 0.0);
+    return c;
+  }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    EnvSpec spec;
+    const std::int64_t channels = p.gray_scale ? 1 : 3;
+    spec.obs.push_back(BoxSpec("obs", DType::kUInt8,
+                               {channels * p.stack_num, p.img_height, p.img_width}, {0.0},
+                               {255.0}));
+    spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.action_set.size()),
+                               DType::kInt32);
+    spec.info.push_back(BoxSpec("lives", DType::kInt32, {}));
+    spec.info.push_back(BoxSpec("reward", DType::kFloat32, {}));
+    spec.info.push_back(BoxSpec("terminated", DType::kBool, {}));
+    spec.info.push_back(BoxSpec("discount", DType::kFloat32, {}));
+    if (p.reward_clip) {
+      spec.reward_low = -1.0;
+      spec.reward_high = 1.0;
+    }
+    return spec;
+  }
+
+  explicit AtariEnv(const Params& p)
+      : p_(p),
+        channels_(p.gray_scale ? 1 : 3),
+        raw_size_(static_cast<std::size_t>(kRawHeight) * kRawWidth * channels_),
+        frame_size_(static_cast<std::size_t>(p.img_height) * p.img_width),
+        area_(kRawHeight, kRawWidth, p.img_height, p.img_width),
+        linear_(kRawHeight, kRawWidth, p.img_height, p.img_width) {
+    for (auto& b : buf_) b.assign(raw_size_, 0);
+    stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
+  }
+
+  void Reset(Rng& rng) override {
+    if (!ale_) {
+      QuietAle();
+      seed_ = static_cast<int>(rng.Integer(0, 0x7fffffff));
+      ale_ = std::make_unique<ale::ALEInterface>();
+      ale_->setInt("random_seed", seed_);
+      ale_->setFloat("repeat_action_probability",
+                     static_cast<float>(p_.repeat_action_probability));
+      ale_->loadROM(p_.rom_path);
+    }
+    const bool fire = p_.use_fire_reset && p_.has_fire;
+    // EnvPool: 1..noop_max no-ops in all, the fire press counting as one.
+    noops_ = p_.noop_max > 0 ? static_cast<int>(rng.Integer(0, p_.noop_max)) + 1 : 0;
+    if (fire && noops_ > 0) --noops_;
+    const bool full = !(p_.episodic_life && life_lost_) || ale_->game_over(false);
+    if (full) ale_->reset_game();
+    for (int i = 0; i < noops_; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over(false)) ale_->reset_game();
+    }
+    if (fire) {
+      ale_->act(ale::PLAYER_A_FIRE);
+      if (ale_->game_over(false)) ale_->reset_game();
+    }
+    Grab(&buf_[0]);
+    std::fill(buf_[1].begin(), buf_[1].end(), 0);
+    PushFrame(full);
+    lives_ = ale_->lives();
+    life_lost_ = false;
+    reward_ = 0;
+    terminated_ = false;
+    discount_ = 1;
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const auto a = p_.action_set[static_cast<std::size_t>(action.Scalar<std::int32_t>())];
+    double reward = 0;
+    bool game_over = false;
+    for (int t = 0; t < p_.frame_skip; ++t) {
+      reward += ale_->act(a);
+      game_over = ale_->game_over(false);
+      if (game_over) break;
+      if (t == p_.frame_skip - 2) {
+        Grab(&buf_[1]);
+      } else if (t == p_.frame_skip - 1) {
+        Grab(&buf_[0]);
+      }
+    }
+    PushFrame(false);
+    const int lives = ale_->lives();
+    const bool life_loss = lives < lives_ && lives > 0;
+    StepOutcome out;
+    out.terminated = game_over || (p_.episodic_life && life_loss);
+    out.reward = p_.reward_clip ? static_cast<double>((reward > 0) - (reward < 0)) : reward;
+    discount_ = p_.zero_discount_on_life_loss ? static_cast<float>(!life_loss && !out.terminated)
+                                              : static_cast<float>(!out.terminated);
+    life_lost_ = life_loss && !game_over;
+    lives_ = lives;
+    reward_ = static_cast<float>(reward);
+    terminated_ = game_over;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>());
+    *slot.Info<std::int32_t>(0) = lives_;
+    *slot.Info<float>(1) = reward_;
+    *slot.Info<bool>(2) = terminated_;
+    *slot.Info<float>(3) = discount_;
+  }
+
+  // For alignment with ale-py: [ALE seed, no-ops of the last reset (the fire
+  // press not counted), lives, game over, frame number, episode frame
+  // number], then the current RGB screen (210 x 160 x 3).
+  std::vector<double> GetState() const override {
+    std::vector<double> s;
+    if (!ale_) return s;
+    s = {static_cast<double>(seed_), static_cast<double>(noops_),
+         static_cast<double>(ale_->lives()), static_cast<double>(ale_->game_over(false)),
+         static_cast<double>(ale_->getFrameNumber()),
+         static_cast<double>(ale_->getEpisodeFrameNumber())};
+    std::vector<unsigned char> rgb;
+    ale_->getScreenRGB(rgb);
+    s.insert(s.end(), rgb.begin(), rgb.end());
+    return s;
+  }
+
+ private:
+  void Grab(std::vector<std::uint8_t>* out) const {
+    if (p_.gray_scale) {
+      ale_->getScreenGrayscale(*out);
+    } else {
+      ale_->getScreenRGB(*out);
+    }
+  }
+
+  // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place (when frame_skip
+  // > 1), resized, pushed on the stack (or filling it after a full reset).
+  void PushFrame(bool fill) {
+    if (p_.frame_skip > 1) {
+      for (std::size_t i = 0; i < raw_size_; ++i) buf_[0][i] = std::max(buf_[0][i], buf_[1][i]);
+    }
+    const std::size_t per = static_cast<std::size_t>(channels_) * frame_size_;
+    std::copy(stack_.begin() + per, stack_.end(), stack_.begin());
+    std::uint8_t* last = stack_.data() + stack_.size() - per;
+    for (int c = 0; c < channels_; ++c) {
+      std::uint8_t* dst = last + c * frame_size_;
+      if (p_.use_inter_area_resize) {
+        area_.Resize(buf_[0].data() + c, channels_, dst);
+      } else {
+        linear_.Resize(buf_[0].data() + c, channels_, dst);
+      }
+    }
+    if (fill) {
+      for (std::size_t k = 0; k + per < stack_.size(); k += per) {
+        std::copy(last, last + per, stack_.begin() + k);
+      }
+    }
+  }
+
+  Params p_;
+  int channels_;
+  std::size_t raw_size_, frame_size_;
+  AreaResizer area_;
+  LinearResizer linear_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  int seed_ = 0;
+  int noops_ = 0;
+  std::vector<std::uint8_t> buf_[2];
+  std::vector<std::uint8_t> stack_;
+  int lives_ = 0;
+  bool life_lost_ = false;
+  float reward_ = 0;
+  bool terminated_ = false;
+  float discount_ = 1;
+};
+
+}  // namespace envpool::atari

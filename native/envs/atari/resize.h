@@ -1,0 +1,177 @@
+// Image resizing of uint8 planes without OpenCV, reproducing OpenCV's
+// cv::resize arithmetic for the two modes EnvPool's Atari preprocessing uses:
+//
+// - INTER_AREA when shrinking (what gymnasium's AtariPreprocessing calls):
+//   OpenCV's resizeArea_ with its computeResizeAreaTab weight tables, float
+//   accumulation in the same order and round-half-to-even at the end, so the
+//   result is bit-identical to cv2.resize(..., interpolation=cv2.INTER_AREA)
+//   for scales that are not integers (210x160 -> 84x84 is such a case).
+// - INTER_LINEAR: OpenCV's fixed-point bilinear path for 8-bit images
+//   (11-bit coefficients, the VResizeLinear rounding).
+//
+// A plane is a row-major height x width array of one channel; colour images
+// are resized one channel at a time (OpenCV uses the same weights for every
+// channel, so the result is the same).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace envpool::atari {
+
+class AreaResizer {
+ public:
+  AreaResizer(int src_h, int src_w, int dst_h, int dst_w)
+      : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w) {
+    // cv::resize: inv_scale = dsize / ssize, then scale = 1 / inv_scale.
+    const double scale_x = 1.0 / (static_cast<double>(dst_w) / src_w);
+    const double scale_y = 1.0 / (static_cast<double>(dst_h) / src_h);
+    xtab_ = Tab(src_w, dst_w, scale_x);
+    ytab_ = Tab(src_h, dst_h, scale_y);
+    buf_.resize(dst_w);
+    sum_.resize(dst_w);
+  }
+
+  // src: src_h x src_w plane with row stride src_stride (elements) and
+  // element step src_step (channels interleaved); dst: dst_h x dst_w plane.
+  void Resize(const std::uint8_t* src, int src_step, std::uint8_t* dst) {
+    const int src_stride = src_w_ * src_step;
+    std::fill(sum_.begin(), sum_.end(), 0.0f);
+    int prev_dy = ytab_.empty() ? 0 : ytab_[0].di;
+    for (const Alpha& y : ytab_) {
+      const float beta = y.alpha;
+      const std::uint8_t* s = src + static_cast<std::ptrdiff_t>(y.si) * src_stride;
+      std::fill(buf_.begin(), buf_.end(), 0.0f);
+      for (const Alpha& x : xtab_) {
+        buf_[x.di] += static_cast<float>(s[x.si * src_step]) * x.alpha;
+      }
+      if (y.di != prev_dy) {
+        std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
+        for (int dx = 0; dx < dst_w_; ++dx) {
+          d[dx] = SaturateU8(sum_[dx]);
+          sum_[dx] = beta * buf_[dx];
+        }
+        prev_dy = y.di;
+      } else {
+        for (int dx = 0; dx < dst_w_; ++dx) sum_[dx] += beta * buf_[dx];
+      }
+    }
+    std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
+    for (int dx = 0; dx < dst_w_; ++dx) d[dx] = SaturateU8(sum_[dx]);
+  }
+
+  int src_h() const { return src_h_; }
+
+ private:
+  struct Alpha {
+    int si, di;
+    float alpha;
+  };
+
+  // saturate_cast<uchar>(float): cvRound (round half to even), then clamp.
+  static std::uint8_t SaturateU8(float v) {
+    const long r = std::lrint(v);
+    return static_cast<std::uint8_t>(std::clamp<long>(r, 0, 255));
+  }
+
+  // OpenCV's computeResizeAreaTab (cn = 1).
+  static std::vector<Alpha> Tab(int ssize, int dsize, double scale) {
+    std::vector<Alpha> tab;
+    for (int dx = 0; dx < dsize; ++dx) {
+      const double fsx1 = dx * scale;
+      const double fsx2 = fsx1 + scale;
+      const double cell_width = std::min(scale, ssize - fsx1);
+      int sx1 = static_cast<int>(std::ceil(fsx1));
+      int sx2 = static_cast<int>(std::floor(fsx2));
+      sx2 = std::min(sx2, ssize - 1);
+      sx1 = std::min(sx1, sx2);
+      if (sx1 - fsx1 > 1e-3) {
+        tab.push_back({sx1 - 1, dx, static_cast<float>((sx1 - fsx1) / cell_width)});
+      }
+      for (int sx = sx1; sx < sx2; ++sx) {
+        tab.push_back({sx, dx, static_cast<float>(1.0 / cell_width)});
+      }
+      if (fsx2 - sx2 > 1e-3) {
+        tab.push_back(
+            {sx2, dx,
+             static_cast<float>(std::min(std::min(fsx2 - sx2, 1.0), cell_width) / cell_width)});
+      }
+    }
+    return tab;
+  }
+
+  int src_h_, src_w_, dst_h_, dst_w_;
+  std::vector<Alpha> xtab_, ytab_;
+  std::vector<float> buf_, sum_;
+};
+
+// OpenCV's INTER_LINEAR for 8-bit images (HResizeLinear + VResizeLinear with
+// INTER_RESIZE_COEF_BITS = 11).
+class LinearResizer {
+ public:
+  LinearResizer(int src_h, int src_w, int dst_h, int dst_w)
+      : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w) {
+    Coefs(src_w, dst_w, &xofs_, &alpha_);
+    Coefs(src_h, dst_h, &yofs_, &beta_);
+    row0_.resize(dst_w);
+    row1_.resize(dst_w);
+  }
+
+  void Resize(const std::uint8_t* src, int src_step, std::uint8_t* dst) {
+    const int src_stride = src_w_ * src_step;
+    for (int dy = 0; dy < dst_h_; ++dy) {
+      const int sy = yofs_[dy];
+      const int sy1 = sy + 1 < src_h_ ? sy + 1 : sy;
+      HRow(src + static_cast<std::ptrdiff_t>(sy) * src_stride, src_step, row0_.data());
+      HRow(src + static_cast<std::ptrdiff_t>(sy1) * src_stride, src_step, row1_.data());
+      const int b0 = beta_[2 * dy], b1 = beta_[2 * dy + 1];
+      std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(dy) * dst_w_;
+      for (int dx = 0; dx < dst_w_; ++dx) {
+        const int v = (((b0 * (row0_[dx] >> 4)) >> 16) + ((b1 * (row1_[dx] >> 4)) >> 16) + 2) >> 2;
+        d[dx] = static_cast<std::uint8_t>(std::clamp(v, 0, 255));
+      }
+    }
+  }
+
+ private:
+  static constexpr int kBits = 11;
+  static constexpr int kScale = 1 << kBits;
+
+  static void Coefs(int ssize, int dsize, std::vector<int>* ofs, std::vector<int>* coef) {
+    const double scale = 1.0 / (static_cast<double>(dsize) / ssize);
+    ofs->resize(dsize);
+    coef->resize(2 * dsize);
+    for (int d = 0; d < dsize; ++d) {
+      float f = static_cast<float>((d + 0.5) * scale - 0.5);
+      int s = static_cast<int>(std::floor(f));
+      f -= static_cast<float>(s);
+      if (s < 0) {
+        f = 0;
+        s = 0;
+      }
+      if (s >= ssize - 1) {
+        f = 0;
+        s = ssize - 1;
+      }
+      (*ofs)[d] = s;
+      (*coef)[2 * d] = static_cast<int>(std::lrint((1.0f - f) * kScale));
+      (*coef)[2 * d + 1] = static_cast<int>(std::lrint(f * kScale));
+    }
+  }
+
+  void HRow(const std::uint8_t* s, int step, int* out) const {
+    for (int dx = 0; dx < dst_w_; ++dx) {
+      const int sx = xofs_[dx];
+      const int sx1 = sx + 1 < src_w_ ? sx + 1 : sx;
+      out[dx] = s[sx * step] * alpha_[2 * dx] + s[sx1 * step] * alpha_[2 * dx + 1];
+    }
+  }
+
+  int src_h_, src_w_, dst_h_, dst_w_;
+  std::vector<int> xofs_, yofs_, alpha_, beta_;
+  std::vector<int> row0_, row1_;
+};
+
+}  // namespace envpool::atari

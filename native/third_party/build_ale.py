@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Obtain and build the Arcade Learning Environment's C++ library, once, into a cache.
+
+No wheel ships the ALE's headers or a linkable library, but the ale-py sdist holds
+its full C++ source (``src/ale``). This script fetches that sdist for a pinned
+version through pip, builds ``libale.a`` (static, position independent, no SDL,
+no vector/OpenCV part; needs only zlib) and installs it with its headers into
+
+    $ENVPOOL_CACHE_DIR or ~/.cache/envpool / ale-<version>-<compiler hash>
+
+and prints that prefix on its last line. A later call with the same version and
+compiler finds the prefix and returns at once, so the library is built once per
+machine and reused across build trees, virtual environments and isolated builds.
+
+Usage: build_ale.py --version 0.12.1 --cxx /usr/bin/c++ [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import glob
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+
+def log(msg: str) -> None:
+    print(f"[build_ale] {msg}", file=sys.stderr, flush=True)
+
+
+def compiler_hash(cxx: str, version: str) -> str:
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        out = cxx
+    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv1"
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def pip_download(version: str, dest: str) -> str:
+    args = ["download", "--no-deps", "--no-binary=ale-py", f"ale-py=={version}", "-d", dest]
+    candidates = [[sys.executable, "-m", "pip"]]
+    for name in ("pip3", "pip"):
+        exe = shutil.which(name)
+        if exe:
+            candidates.append([exe])
+    errors = []
+    for cmd in candidates:
+        r = subprocess.run(cmd + args, capture_output=True, text=True)
+        found = glob.glob(os.path.join(dest, f"ale_py-{version}.tar.gz"))
+        if r.returncode == 0 and found:
+            return found[0]
+        errors.append(f"{' '.join(cmd)}: {r.stderr.strip()[-500:]}")
+    raise SystemExit(
+        "could not download the ale-py sdist "
+        f"(pip download --no-deps --no-binary=ale-py ale-py=={version}):\n" + "\n".join(errors)
+    )
+
+
+def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="envpool-ale-") as tmp:
+        sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_download(version, tmp)
+        log(f"extracting {sdist}")
+        with tarfile.open(sdist) as tar:
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(tmp, filter="data")
+            else:
+                tar.extractall(tmp)
+        src = os.path.join(tmp, f"ale_py-{version}")
+        # Build without interprocedural optimisation: LTO objects in libale.a would
+        # make every link of the extension redo the ALE's code generation.
+        cml = os.path.join(src, "src", "ale", "CMakeLists.txt")
+        with open(cml) as f:
+            text = f.read()
+        text = text.replace("set(CMAKE_INTERPROCEDURAL_OPTIMIZATION TRUE)",
+                            "set(CMAKE_INTERPROCEDURAL_OPTIMIZATION FALSE)")
+        with open(cml, "w") as f:
+            f.write(text)
+        bdir = os.path.join(tmp, "build")
+        staging = prefix + ".partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        env = dict(os.environ)
+        for var in ("VCPKG_ROOT", "VCPKG_INSTALLATION_ROOT", "CMAKE_TOOLCHAIN_FILE"):
+            env.pop(var, None)
+        cmake = shutil.which("cmake") or "cmake"
+        configure = [
+            cmake, "-S", src, "-B", bdir,
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DCMAKE_CXX_COMPILER={cxx}",
+            f"-DCMAKE_INSTALL_PREFIX={staging}",
+            "-DCMAKE_INSTALL_LIBDIR=lib",
+            "-DCMAKE_POSITION_INDEPENDENT_CODE=ON",
+            "-DBUILD_SHARED_LIBS=OFF",
+            "-DBUILD_CPP_LIB=ON", "-DBUILD_PYTHON_LIB=OFF",
+            "-DSDL_SUPPORT=OFF", "-DBUILD_VECTOR_LIB=OFF",
+        ]
+        log("configuring: " + " ".join(configure))
+        subprocess.run(configure, check=True, env=env, stdout=sys.stderr)
+        log(f"building libale.a with {jobs} jobs (about 2 minutes on 2 cores)")
+        subprocess.run([cmake, "--build", bdir, "-j", str(jobs)], check=True, env=env,
+                       stdout=sys.stderr)
+        subprocess.run([cmake, "--install", bdir], check=True, env=env, stdout=sys.stderr)
+        if os.path.exists(prefix):
+            shutil.rmtree(prefix)
+        os.replace(staging, prefix)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--cache-dir", default=os.environ.get(
+        "ENVPOOL_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "envpool")))
+    a = ap.parse_args()
+    os.makedirs(a.cache_dir, exist_ok=True)
+    prefix = os.path.join(a.cache_dir, f"ale-{a.version}-{compiler_hash(a.cxx, a.version)}")
+    lib = os.path.join(prefix, "lib", "libale.a")
+    with open(os.path.join(a.cache_dir, f".ale-{a.version}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder at a time; others wait and reuse
+        if not os.path.exists(lib):
+            build(a.version, a.cxx, prefix, a.jobs)
+        else:
+            log(f"cached: {prefix}")
+    print(prefix)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""Alignment of the Atari envs with ale-py 0.12.1 and gymnasium's Atari preprocessing.
+
+1. Emulator: our env and a plain ``ale_py.ALEInterface`` run side by side with
+   the same ALE seed (ours draws it from its Rng on the first reset and shows it
+   in ``get_state``), the same sticky-action probability, the same reset
+   sequence (``reset_game``, the no-ops our env drew, FIRE) and the same
+   actions, each of our steps being ``frame_skip`` ``act`` calls on the
+   reference (stopping at game over). After every step the raw RGB screen,
+   the frame counters, lives, game over, the summed reward and the clipped
+   reward must be equal: exactly, since both run the same emulator code.
+2. Preprocessing: our observation against gymnasium's ``AtariPreprocessing``
+   (frame_skip=4, noop_max=0, 84x84 grayscale, cv2.INTER_AREA) +
+   ``FrameStackObservation(4)`` over ``gymnasium.make("ALE/<Game>-v5",
+   frameskip=1)``, whose ALE is re-seeded with our env's ALE seed. Tolerance:
+   none — our C++ area resize reproduces OpenCV's INTER_AREA arithmetic (the
+   same weight tables, float accumulation order and rounding), so the stacked
+   uint8 observations must be identical.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.tasks.atari import GAMES, rom_path
+
+ale_py = pytest.importorskip("ale_py")
+
+GAMES_UNDER_TEST = ["Pong", "Breakout", "SpaceInvaders", "MontezumaRevenge", "Seaquest"]
+NOOP, FIRE = 0, 1
+STATE_HEAD = 6  # seed, noops, lives, game over, frame number, episode frame number
+
+
+def _ref_ale(seed: int, sticky: float, game: str) -> Any:
+    ale = ale_py.ALEInterface()
+    ale.setLoggerMode(ale_py.LoggerMode.Error)
+    ale.setInt("random_seed", seed)
+    ale.setFloat("repeat_action_probability", sticky)
+    ale.loadROM(rom_path(GAMES[game]))
+    return ale
+
+
+def _check_state(env: Any, ale: Any, where: Any) -> np.ndarray:
+    state = np.array(env.get_state(0))
+    assert state[2] == ale.lives(), where
+    assert bool(state[3]) == ale.game_over(with_truncation=False), where
+    assert state[4] == ale.getFrameNumber(), where
+    assert state[5] == ale.getEpisodeFrameNumber(), where
+    screen = state[STATE_HEAD:].astype(np.uint8).reshape(210, 160, 3)
+    np.testing.assert_array_equal(screen, ale.getScreenRGB(), err_msg=str(where))
+    return state
+
+
+def _ref_reset(env: Any, ale: Any, fire: bool) -> None:
+    noops = int(env.get_state(0)[1])
+    ale.reset_game()
+    for _ in range(noops):
+        ale.act(NOOP)
+        if ale.game_over(with_truncation=False):
+            ale.reset_game()
+    if fire:
+        ale.act(FIRE)
+        if ale.game_over(with_truncation=False):
+            ale.reset_game()
+
+
+@pytest.mark.parametrize("sticky", [0.0, 0.25])
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
+def test_emulator_align(game: str, sticky: float) -> None:
+    steps = 250
+    env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=11,
+                                 repeat_action_probability=sticky, reward_clip=True)
+    obs, info = env.reset()
+    state = np.array(env.get_state(0))
+    ale = _ref_ale(int(state[0]), sticky, game)
+    actions = ale.getMinimalActionSet()
+    assert env.single_action_space.n == len(actions)
+    fire = len(actions) >= 3 and actions[1] == ale_py.Action.FIRE
+    assert obs.shape == (1, 4, 84, 84) and obs.dtype == np.uint8
+    _ref_reset(env, ale, fire)
+    _check_state(env, ale, "reset")
+    rng = np.random.default_rng(5)
+    needs_reset = False
+    for t in range(steps):
+        a = int(rng.integers(len(actions)))
+        obs, reward, terminated, truncated, info = env.step(np.array([a]))
+        if needs_reset:
+            _ref_reset(env, ale, fire)
+            _check_state(env, ale, ("autoreset", t))
+            needs_reset = False
+            continue
+        ref_reward = 0
+        for _ in range(4):
+            ref_reward += ale.act(actions[a])
+            if ale.game_over(with_truncation=False):
+                break
+        where = (game, sticky, t)
+        if t % 5 == 0 or terminated[0]:  # the screen through get_state is slow-ish
+            _check_state(env, ale, where)
+        assert info["reward"][0] == ref_reward, where
+        assert reward[0] == np.sign(ref_reward), where
+        assert info["lives"][0] == ale.lives(), where
+        assert bool(info["terminated"][0]) == ale.game_over(with_truncation=False), where
+        assert bool(terminated[0]) == ale.game_over(with_truncation=False), where
+        assert not truncated[0]
+        needs_reset = bool(terminated[0])
+    env.close()
+
+
+@pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST]
+                         + [("Breakout", 0.25)])
+def test_preprocessing_align(game: str, sticky: float) -> None:
+    pytest.importorskip("cv2")
+    import gymnasium
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    gymnasium.register_envs(ale_py)
+    steps = 200
+    env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=2, noop_max=0,
+                                 use_fire_reset=False, repeat_action_probability=sticky)
+    obs, _ = env.reset()
+    seed = int(env.get_state(0)[0])
+    base = gymnasium.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky,
+                          full_action_space=False)
+    ref = FrameStackObservation(
+        AtariPreprocessing(base, noop_max=0, frame_skip=4, screen_size=84,
+                           terminal_on_life_loss=False, grayscale_obs=True, scale_obs=False),
+        stack_size=4)
+    ref.reset(seed=0)
+    base.unwrapped.ale.setInt("random_seed", seed)
+    base.unwrapped.load_game()
+    ref_obs, _ = ref.reset()
+    assert ref_obs.shape == obs.shape[1:]
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    rng = np.random.default_rng(9)
+    needs_reset = False
+    n = env.single_action_space.n
+    assert n == base.action_space.n
+    for t in range(steps):
+        a = int(rng.integers(n))
+        obs, reward, terminated, truncated, info = env.step(np.array([a]))
+        if needs_reset:
+            ref_obs, _ = ref.reset()
+            needs_reset = False
+        else:
+            ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(a)
+            assert reward[0] == ref_reward, (game, t)
+            assert bool(terminated[0]) == ref_term, (game, t)
+            needs_reset = bool(ref_term)
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{game} step {t}")
+    env.close()
+    ref.close()
+
+
+def test_defaults_make_and_step() -> None:
+    """The default keywords (noop_max=30, fire reset, 4x84x84 stacks) and the info keys."""
+    for game in ("Pong", "Breakout"):
+        env = envpool.make_gymnasium(f"{game}-v5", num_envs=2, seed=0)
+        obs, info = env.reset()
+        assert obs.shape == (2, 4, 84, 84)
+        assert set(info) >= {"lives", "reward", "terminated", "elapsed_step", "env_id"}
+        env.step(np.zeros(2, dtype=np.int32))
+        env.close()
+
+
+def test_all_games_registered() -> None:
+    ids = envpool.list_all_envs()
+    for game in GAMES:
+        assert f"{game}-v5" in ids
+    assert len(GAMES) >= 100
+    assert "Pong-v5" in ids and "SpaceInvaders-v5" in ids and "MontezumaRevenge-v5" in ids
+
+
+def test_missing_rom_error() -> None:
+    with pytest.raises(Exception, match="ale-py"):
+        envpool.make_gymnasium("Pong-v5", num_envs=1, rom_path="/nonexistent/pong.bin")
+
+
+def test_episodic_life() -> None:
+    """A life loss ends the episode (terminated, discount 0) but not the game: the next
+    reset continues with the lives left; info["terminated"] is the real game over."""
+    env = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=1, episodic_life=True)
+    env.reset()
+    rng = np.random.default_rng(0)
+    lives_seen = []
+    for _ in range(2000):
+        _, _, terminated, _, info = env.step(rng.integers(4, size=1))
+        if terminated[0]:
+            lives_seen.append(int(info["lives"][0]))
+            assert info["discount"][0] == 0
+            assert bool(info["terminated"][0]) == (info["lives"][0] == 0)
+            _, _, _, _, info = env.step(np.zeros(1, dtype=np.int32))  # the autoreset step
+            if lives_seen[-1] > 0:
+                assert info["lives"][0] == lives_seen[-1]
+            if len(lives_seen) >= 3:
+                break
+    assert lives_seen[:3] == [4, 3, 2]
+    env.close()

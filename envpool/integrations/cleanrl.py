@@ -51,6 +51,8 @@ class RecordEpisodeStatistics(VectorWrapper):
         self.episode_returns = np.zeros(self.num_envs_total, np.float64)
         self.episode_lengths = np.zeros(self.num_envs_total, np.int64)
         self._ended = np.zeros(self.num_envs_total, np.bool_)
+        # episodic_life: the env lost a life, so its next fresh row continues the game
+        self._life_lost = np.zeros(self.num_envs_total, np.bool_)
         self.episode_count = 0
         self.start_time = time.perf_counter()
         self.return_queue: deque[float] = deque(maxlen=buffer_length)
@@ -64,6 +66,7 @@ class RecordEpisodeStatistics(VectorWrapper):
         self.episode_returns[ids] = 0.0
         self.episode_lengths[ids] = 0
         self._ended[ids] = False
+        self._life_lost[ids] = False
         return obs, info
 
     def step(self, actions: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
@@ -79,18 +82,22 @@ class RecordEpisodeStatistics(VectorWrapper):
         # a reset row (next-step autoreset after an end, or a pending async reset) is no step
         restarted = self._ended[ids] if self._next_step else np.zeros(len(ids), np.bool_)
         if "elapsed_step" in info:
-            fresh = np.asarray(info["elapsed_step"]) == 0
-            restarted = restarted | (fresh & ~(terminated | truncated))
+            fresh = (np.asarray(info["elapsed_step"]) == 0) & ~(terminated | truncated)
+            continuing = fresh & self._life_lost[ids]  # a reset row after a lost life
+            counted &= ~continuing
+            self._life_lost[ids[fresh]] = False
+            restarted = restarted | (fresh & ~continuing)
         if restarted.any():
             rid = ids[restarted]
             self.episode_returns[rid] = 0.0
             self.episode_lengths[rid] = 0
             self._ended[rid] = False
-            counted = ~restarted
+            counted &= ~restarted
         self.episode_returns[ids] += np.where(counted, step_reward, 0.0)
         self.episode_lengths[ids] += counted
-        game_over = env_info.get("terminated", terminated)
-        ended = counted & ((np.asarray(game_over, np.bool_) & terminated) | truncated)
+        game_over = np.asarray(env_info.get("terminated", terminated), np.bool_)
+        ended = counted & ((game_over & terminated) | truncated)
+        self._life_lost[ids] |= counted & terminated & ~ended
         if ended.any():
             eids = ids[ended]
             returns = np.zeros(len(ids), np.float32)

@@ -1,0 +1,39 @@
+"""CleanRL's episode statistics on Atari with episodic_life: a lost life ends the
+pool's episode (terminated) but not the game, so returns must span all lives."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import envpool
+from envpool.integrations.cleanrl import RecordEpisodeStatistics
+
+
+def test_returns_span_lives_with_episodic_life() -> None:
+    env = RecordEpisodeStatistics(envpool.make_gymnasium(
+        "Breakout-v5", num_envs=2, seed=1, episodic_life=True, reward_clip=True))
+    env.reset()
+    rng = np.random.default_rng(0)
+    game_return = np.zeros(2)  # unclipped rewards summed by hand until the real game over
+    game_over_pending = np.zeros(2, bool)
+    expected, reported, life_losses = [], [], 0
+    for _ in range(30000):
+        obs, rew, term, trunc, info = env.step(rng.integers(0, 4, 2))
+        fresh = (info["elapsed_step"] == 0) & ~(term | trunc)
+        # next-step autoreset: the row after a real game over starts the next game
+        game_return[fresh & game_over_pending] = 0.0
+        game_over_pending &= ~fresh
+        game_return += np.where(fresh, 0.0, info["reward"])
+        life_losses += int((term & ~info["terminated"]).sum())
+        done = (term & info["terminated"]) | trunc
+        for i in np.flatnonzero(done):
+            expected.append(game_return[i])
+            game_over_pending[i] = True
+        if "_episode" in info:
+            reported += list(info["episode"]["r"][info["_episode"]])
+        if len(expected) >= 3 and max(expected) > 0:
+            break
+    assert life_losses >= 4 * len(expected)  # several lives per game
+    assert len(reported) == len(expected) >= 3
+    np.testing.assert_allclose(reported, expected)
+    assert max(expected) > 0  # a random Breakout policy scores a few points per game

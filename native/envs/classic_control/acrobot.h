@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
 
@@ -114,15 +115,15 @@ class Acrobot final : public Env {
     const double dtheta1 = s_augmented[2];
     const double dtheta2 = s_augmented[3];
     const double d1 =
-        m1 * Pow2(lc1) + m2 * (Pow2(l1) + Pow2(lc2) + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
-    const double d2 = m2 * (Pow2(lc2) + l1 * lc2 * std::cos(theta2)) + I2;
+        m1 * PyPow2(lc1) + m2 * (PyPow2(l1) + PyPow2(lc2) + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
+    const double d2 = m2 * (PyPow2(lc2) + l1 * lc2 * std::cos(theta2)) + I2;
     const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - M_PI / 2.0);
-    const double phi1 = -m2 * l1 * lc2 * Pow2(dtheta2) * std::sin(theta2) -
+    const double phi1 = -m2 * l1 * lc2 * PyPow2(dtheta2) * std::sin(theta2) -
                         2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * std::sin(theta2) +
                         (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - M_PI / 2) + phi2;
     const double ddtheta2 =
-        (a + d2 / d1 * phi1 - m2 * l1 * lc2 * Pow2(dtheta1) * std::sin(theta2) - phi2) /
-        (m2 * Pow2(lc2) + I2 - Pow2(d2) / d1);
+        (a + d2 / d1 * phi1 - m2 * l1 * lc2 * PyPow2(dtheta1) * std::sin(theta2) - phi2) /
+        (m2 * PyPow2(lc2) + I2 - PyPow2(d2) / d1);
     const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
     return {dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0};
   }
@@ -138,13 +139,6 @@ class Acrobot final : public Env {
   static double Bound(double x, double m, double M) {
     const double y = m > x ? m : x;
     return M < y ? M : y;
-  }
-  // `x ** 2` on NumPy scalars and Python floats is libm's pow, not always the
-  // correctly rounded x * x; the volatile exponent keeps the compiler from
-  // turning it into one.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, two);
   }
 
   static constexpr double kDt = 0.2;

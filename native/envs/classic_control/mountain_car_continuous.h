@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
 
@@ -84,7 +85,7 @@ class MountainCarContinuous final : public Env {
         GreaterEqual(position, kGoalPosition) && GreaterEqual(velocity, params_.goal_velocity);
     // reward = 0 (or 100.0); reward -= math.pow(action[0], 2) * 0.1
     out.reward = out.terminated ? 100.0 : 0.0;
-    out.reward -= Pow2(static_cast<double>(act)) * 0.1;
+    out.reward -= PyPow2(static_cast<double>(act)) * 0.1;
 
     // self.state = np.array([position, velocity], dtype=np.float32)
     state_ = {RoundToFloat(position.v), RoundToFloat(velocity.v)};
@@ -143,12 +144,6 @@ class MountainCarContinuous final : public Env {
   static double RoundToFloat(double x) {
     volatile float rounded = static_cast<float>(x);
     return rounded;
-  }
-  // math.pow(x, 2) is libm's pow, not always the correctly rounded x * x; the
-  // volatile exponent keeps the compiler from turning it into one.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, two);
   }
 
   static constexpr double kMinAction = -1.0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
 
@@ -54,12 +55,12 @@ class Pendulum final : public Env {
     u = u > max_torque ? max_torque : u;
 
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
-    const float u_cost = static_cast<float>(0.001) * Pow2(u);
+    const float u_cost = static_cast<float>(0.001) * PyPow2(u);
     const double costs =
-        Pow2(AngleNormalize(th)) + 0.1 * Pow2(thdot) + static_cast<double>(u_cost);
+        PyPow2(AngleNormalize(th)) + 0.1 * PyPow2(thdot) + static_cast<double>(u_cost);
 
     // newthdot = thdot + (3 * g / (2 * l) * np.sin(th) + 3.0 / (m * l**2) * u) * dt
-    const double torque_coef = 3.0 / (kM * Pow2(kL));
+    const double torque_coef = 3.0 / (kM * PyPow2(kL));
     const float torque_term = static_cast<float>(torque_coef) * u;
     double newthdot =
         thdot + (3 * g / (2 * kL) * std::sin(th) + static_cast<double>(torque_term)) * kDt;
@@ -101,17 +102,6 @@ class Pendulum final : public Env {
       mod = std::copysign(0.0, b);
     }
     return mod - M_PI;
-  }
-  // `x ** 2` on NumPy scalars and Python floats is libm's pow / powf, not
-  // always the correctly rounded x * x; the volatile exponent keeps the
-  // compiler from turning it into one.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, two);
-  }
-  static float Pow2(float x) {
-    volatile float two = 2.0F;
-    return std::pow(x, two);
   }
 
   static constexpr double kMaxSpeed = 8;

@@ -7,16 +7,9 @@
 #include <vector>
 
 #include "envs/mujoco/mujoco_env.h"
+#include "envs/common/py_math.h"
 
 namespace envpool::mujoco {
-
-// Python's `x ** 2` of a numpy float64: libm's pow(x, 2.0), which is not
-// always x * x (pow is not correctly rounded); the exponent is read through a
-// volatile so that the compiler does not turn the call into x * x.
-inline double Square(double x) {
-  static volatile double two = 2.0;
-  return std::pow(x, two);
-}
 
 template <int V>
 class InvertedDoublePendulum final : public MujocoEnv {
@@ -67,8 +60,8 @@ class InvertedDoublePendulum final : public MujocoEnv {
     DoSimulation(action.As<float>());
     const double x = d_->site_xpos[0], y = d_->site_xpos[2];
     const double v1 = d_->qvel[1], v2 = d_->qvel[2];
-    const double dist_penalty = 0.01 * Square(x) + Square(y - 2);
-    const double vel_penalty = 0.001 * Square(v1) + 0.005 * Square(v2);
+    const double dist_penalty = 0.01 * PyPow2(x) + PyPow2(y - 2);
+    const double vel_penalty = 0.001 * PyPow2(v1) + 0.005 * PyPow2(v2);
     StepOutcome out;
     out.terminated = y <= 1;
     const double alive_bonus =

@@ -25,7 +25,7 @@
 
 namespace envpool::toy_text {
 
-class CliffWalking final : public Env {
+class CliffWalking final : public TabularWalk {
  public:
   static constexpr std::int64_t kRows = 4, kCols = 12;
   static constexpr std::int64_t kNumStates = kRows * kCols;
@@ -53,35 +53,9 @@ class CliffWalking final : public Env {
     return spec;
   }
 
-  explicit CliffWalking(const Params& params) : table_(params.table) {}
+  explicit CliffWalking(const Params& params) : TabularWalk(params.table, "CliffWalking") {}
 
-  void Reset(Rng& /*rng*/) override {
-    s_ = kStart;
-    prob_ = 1.0;
-  }
-
-  StepOutcome Step(const ActionView& action, Rng& rng) override {
-    const Transition& t =
-        table_->Sample(s_, static_cast<std::int64_t>(action.Scalar<std::int32_t>()), rng);
-    s_ = t.next;
-    prob_ = t.prob;
-    StepOutcome out;
-    out.reward = t.reward;
-    out.terminated = t.terminated;
-    return out;
-  }
-
-  void Write(const Slot& slot) const override {
-    *slot.Obs<std::int64_t>() = s_;
-    *slot.Info<double>(0) = prob_;
-  }
-
-  std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
-  void SetState(const std::vector<double>& state) override {
-    if (state.size() != 1) throw std::invalid_argument("CliffWalking state is [s]");
-    s_ = StateIndexFrom(state[0], kNumStates, "CliffWalking");
-    prob_ = 1.0;
-  }
+  void Reset(Rng& /*rng*/) override { Start(kStart); }
 
  private:
   static std::shared_ptr<const TransitionTable> BuildTable(bool is_slippery) {
@@ -113,10 +87,6 @@ class CliffWalking final : public Env {
     }
     return table;
   }
-
-  std::shared_ptr<const TransitionTable> table_;
-  std::int64_t s_ = kStart;
-  double prob_ = 1.0;
 };
 
 }  // namespace envpool::toy_text

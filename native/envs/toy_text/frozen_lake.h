@@ -34,7 +34,7 @@
 
 namespace envpool::toy_text {
 
-class FrozenLake final : public Env {
+class FrozenLake final : public TabularWalk {
  public:
   struct Model {
     std::vector<std::string> desc;
@@ -70,38 +70,17 @@ class FrozenLake final : public Env {
     return spec;
   }
 
-  explicit FrozenLake(const Params& params) : model_(params.model) {}
+  explicit FrozenLake(const Params& params)
+      : TabularWalk(std::shared_ptr<const TransitionTable>(params.model, &params.model->table),
+                    "FrozenLake"),
+        model_(params.model) {}
 
   void Reset(Rng& rng) override {
     const auto& starts = model_->start_states;
-    s_ = starts.size() == 1
-             ? starts[0]
-             : starts[static_cast<std::size_t>(
-                   rng.Integer(0, static_cast<std::int64_t>(starts.size())))];
-    prob_ = 1.0;
-  }
-
-  StepOutcome Step(const ActionView& action, Rng& rng) override {
-    const Transition& t =
-        model_->table.Sample(s_, static_cast<std::int64_t>(action.Scalar<std::int32_t>()), rng);
-    s_ = t.next;
-    prob_ = t.prob;
-    StepOutcome out;
-    out.reward = t.reward;
-    out.terminated = t.terminated;
-    return out;
-  }
-
-  void Write(const Slot& slot) const override {
-    *slot.Obs<std::int64_t>() = s_;
-    *slot.Info<double>(0) = prob_;
-  }
-
-  std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
-  void SetState(const std::vector<double>& state) override {
-    if (state.size() != 1) throw std::invalid_argument("FrozenLake state is [s]");
-    s_ = StateIndexFrom(state[0], model_->nrow * model_->ncol, "FrozenLake");
-    prob_ = 1.0;
+    Start(starts.size() == 1
+              ? starts[0]
+              : starts[static_cast<std::size_t>(
+                    rng.Integer(0, static_cast<std::int64_t>(starts.size())))]);
   }
 
  private:
@@ -199,8 +178,6 @@ class FrozenLake final : public Env {
   }
 
   std::shared_ptr<const Model> model_;
-  std::int64_t s_ = 0;
-  double prob_ = 1.0;
 };
 
 }  // namespace envpool::toy_text

@@ -5,10 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "core/rng.h"
 
 namespace envpool::toy_text {
@@ -84,6 +87,49 @@ inline std::int64_t StateIndexFrom(double value, std::int64_t num_states, const 
   }
   return static_cast<std::int64_t>(value);
 }
+
+// A walk on a transition table (FrozenLake, CliffWalking): the state index is
+// the observation and the probability of the last transition the "prob" info.
+// Subclasses choose the start state in Reset() through Start().
+class TabularWalk : public Env {
+ public:
+  TabularWalk(std::shared_ptr<const TransitionTable> table, const char* name)
+      : table_(std::move(table)), name_(name) {}
+
+  StepOutcome Step(const ActionView& action, Rng& rng) override {
+    const Transition& t =
+        table_->Sample(s_, static_cast<std::int64_t>(action.Scalar<std::int32_t>()), rng);
+    s_ = t.next;
+    prob_ = t.prob;
+    StepOutcome out;
+    out.reward = t.reward;
+    out.terminated = t.terminated;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    *slot.Obs<std::int64_t>() = s_;
+    *slot.Info<double>(0) = prob_;
+  }
+
+  std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 1) throw std::invalid_argument(std::string(name_) + " state is [s]");
+    Start(StateIndexFrom(state[0], table_->num_states(), name_));
+  }
+
+ protected:
+  void Start(std::int64_t s) {
+    s_ = s;
+    prob_ = 1.0;
+  }
+
+ private:
+  std::shared_ptr<const TransitionTable> table_;
+  const char* name_;
+  std::int64_t s_ = 0;
+  double prob_ = 1.0;
+};
 
 inline void CheckProbability(double p, const char* key) {
   if (!(p >= 0.0 && p <= 1.0)) {

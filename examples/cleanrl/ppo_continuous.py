@@ -1,0 +1,213 @@
+"""CleanRL-style single-file PPO (continuous actions) on an envpool MuJoCo pool.
+
+Follows CleanRL's ``ppo_continuous_action.py`` with envpool doing the stepping:
+a state-independent Gaussian policy, observation and reward normalisation with
+gymnasium's vector wrappers (applied over envpool's VectorEnv), episode
+statistics (raw returns) from ``envpool.integrations.cleanrl.RecordEpisodeStatistics``.
+A progress bar shows the running return; the reward curve is saved as a PNG.
+
+    python examples/cleanrl/ppo_continuous.py --env-id InvertedPendulum-v5 \
+        --total-timesteps 100000 --plot ppo_invpend.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+import torch
+from torch import nn
+from torch.distributions.normal import Normal
+
+import envpool
+from envpool.integrations.cleanrl import RecordEpisodeStatistics
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--env-id", default="InvertedPendulum-v5")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--total-timesteps", type=int, default=100_000)
+    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--num-envs", type=int, default=4)
+    p.add_argument("--num-steps", type=int, default=512)
+    p.add_argument("--gamma", type=float, default=0.99)
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--num-minibatches", type=int, default=32)
+    p.add_argument("--update-epochs", type=int, default=10)
+    p.add_argument("--clip-coef", type=float, default=0.2)
+    p.add_argument("--ent-coef", type=float, default=0.0)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--max-grad-norm", type=float, default=0.5)
+    p.add_argument("--plot", default="", help="write the reward curve to this PNG")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p.parse_args(argv)
+
+
+def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Linear:
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+class Agent(nn.Module):
+    def __init__(self, obs_dim: int, act_dim: int) -> None:
+        super().__init__()
+        self.critic = nn.Sequential(layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
+                                    layer_init(nn.Linear(64, 64)), nn.Tanh(),
+                                    layer_init(nn.Linear(64, 1), std=1.0))
+        self.actor_mean = nn.Sequential(layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
+                                        layer_init(nn.Linear(64, 64)), nn.Tanh(),
+                                        layer_init(nn.Linear(64, act_dim), std=0.01))
+        self.actor_logstd = nn.Parameter(torch.zeros(1, act_dim))
+
+    def get_value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(x)
+
+    def get_action_and_value(self, x: torch.Tensor, action: torch.Tensor | None = None) -> tuple:
+        mean = self.actor_mean(x)
+        dist = Normal(mean, self.actor_logstd.expand_as(mean).exp())
+        if action is None:
+            action = dist.sample()
+        return action, dist.log_prob(action).sum(1), dist.entropy().sum(1), self.critic(x)
+
+
+def make_envs(args: argparse.Namespace) -> tuple[RecordEpisodeStatistics, Any]:
+    """The pool with raw episode statistics, then CleanRL's normalisation wrappers."""
+    stats = RecordEpisodeStatistics(envpool.make_gymnasium(
+        args.env_id, num_envs=args.num_envs, seed=args.seed))
+    envs = gymnasium.wrappers.vector.ClipAction(stats)
+    envs = gymnasium.wrappers.vector.NormalizeObservation(envs)
+    envs = gymnasium.wrappers.vector.TransformObservation(
+        envs, lambda o: np.clip(o, -10, 10), envs.observation_space)
+    envs = gymnasium.wrappers.vector.NormalizeReward(envs, gamma=args.gamma)
+    envs = gymnasium.wrappers.vector.TransformReward(envs, lambda r: np.clip(r, -10, 10))
+    return stats, envs
+
+
+def train(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs PPO; returns the finished episodes' raw returns and the env steps they ended at."""
+    rng = np.random.default_rng(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    stats, envs = make_envs(args)
+    obs_dim = int(np.prod(envs.single_observation_space.shape))
+    act_dim = int(np.prod(envs.single_action_space.shape))
+    agent = Agent(obs_dim, act_dim)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+
+    n, t_len = args.num_envs, args.num_steps
+    batch_size = n * t_len
+    minibatch_size = batch_size // args.num_minibatches
+    num_iterations = max(1, args.total_timesteps // batch_size)
+    obs_buf = torch.zeros((t_len, n, obs_dim))
+    actions = torch.zeros((t_len, n, act_dim))
+    logprobs, rewards, dones, values = (torch.zeros((t_len, n)) for _ in range(4))
+
+    returns_log: list[float] = []
+    steps_log: list[int] = []
+    global_step = 0
+    obs, _ = envs.reset(seed=args.seed)
+    next_obs = torch.as_tensor(obs, dtype=torch.float32)
+    next_done = torch.zeros(n)
+    progress = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        progress = tqdm(total=num_iterations * batch_size, unit="step")
+    start = time.time()
+    for iteration in range(1, num_iterations + 1):
+        frac = 1.0 - (iteration - 1.0) / num_iterations
+        optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+        for step in range(t_len):
+            global_step += n
+            obs_buf[step] = next_obs
+            dones[step] = next_done
+            with torch.no_grad():
+                action, logprob, _, value = agent.get_action_and_value(next_obs)
+            values[step] = value.flatten()
+            actions[step], logprobs[step] = action, logprob
+            obs, reward, terminated, truncated, info = envs.step(action.numpy())
+            rewards[step] = torch.as_tensor(reward, dtype=torch.float32)
+            next_obs = torch.as_tensor(obs, dtype=torch.float32)
+            next_done = torch.as_tensor(terminated | truncated, dtype=torch.float32)
+            if "_episode" in info:
+                for i in np.flatnonzero(info["_episode"]):
+                    returns_log.append(float(info["episode"]["r"][i]))
+                    steps_log.append(global_step)
+        if progress is not None:
+            progress.update(batch_size)
+            if returns_log:
+                progress.set_postfix(ret=f"{np.mean(returns_log[-20:]):.1f}")
+
+        with torch.no_grad():  # GAE
+            next_value = agent.get_value(next_obs).reshape(1, -1)
+            advantages = torch.zeros_like(rewards)
+            lastgaelam = torch.zeros(n)
+            for t in reversed(range(t_len)):
+                nextnonterminal = 1.0 - (next_done if t == t_len - 1 else dones[t + 1])
+                nextvalues = next_value if t == t_len - 1 else values[t + 1]
+                delta = rewards[t] + args.gamma * nextvalues * nextnonterminal - values[t]
+                lastgaelam = delta + args.gamma * args.gae_lambda * nextnonterminal * lastgaelam
+                advantages[t] = lastgaelam
+            returns = advantages + values
+
+        b_obs, b_logprobs = obs_buf.reshape(-1, obs_dim), logprobs.reshape(-1)
+        b_actions, b_adv = actions.reshape(-1, act_dim), advantages.reshape(-1)
+        b_returns = returns.reshape(-1)
+        b_inds = np.arange(batch_size)
+        for _ in range(args.update_epochs):
+            rng.shuffle(b_inds)
+            for s in range(0, batch_size, minibatch_size):
+                mb = b_inds[s:s + minibatch_size]
+                _, newlogprob, entropy, newvalue = agent.get_action_and_value(b_obs[mb],
+                                                                              b_actions[mb])
+                ratio = (newlogprob - b_logprobs[mb]).exp()
+                mb_adv = (b_adv[mb] - b_adv[mb].mean()) / (b_adv[mb].std() + 1e-8)
+                pg_loss = torch.max(-mb_adv * ratio, -mb_adv * torch.clamp(
+                    ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                v_loss = 0.5 * ((newvalue.view(-1) - b_returns[mb]) ** 2).mean()
+                loss = pg_loss - args.ent_coef * entropy.mean() + v_loss * args.vf_coef
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                optimizer.step()
+    if progress is not None:
+        progress.close()
+    envs.close()
+    result = {"returns": returns_log, "steps": steps_log, "seconds": time.time() - start,
+              "episodes": stats.episode_count}
+    if args.plot:
+        plot_curve(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")
+    return result
+
+
+def plot_curve(steps: list[int], returns: list[float], path: str, title: str) -> None:
+    """Episode returns (and a 20-episode running mean) against env steps, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(steps, returns, ".", alpha=0.3, label="episode return")
+    if len(returns) >= 20:
+        smooth = np.convolve(returns, np.ones(20) / 20, mode="valid")
+        ax.plot(steps[19:], smooth, label="mean of 20")
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("return")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    cli_args = parse_args()
+    out = train(cli_args)
+    print(f"{len(out['returns'])} episodes in {out['seconds']:.0f} s; "
+          f"mean of the last 20: {np.mean(out['returns'][-20:]):.1f}")

@@ -52,7 +52,7 @@ def test_spec_config_and_limits() -> None:
     assert envpool.make_spec("CartPole-v1", max_episode_steps=7).config.max_episode_steps == 7
     ref = gymnasium.make("CartPole-v1")
     assert spec.observation_space == ref.observation_space
-    assert spec.action_space.n == ref.action_space.n
+    assert spec.action_space == ref.action_space
 
 
 def test_gymnasium_flavour_is_a_vector_env() -> None:

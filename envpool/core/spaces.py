@@ -52,8 +52,13 @@ def observation_space(native_spec: dict[str, Any]) -> spaces.Space:
 
 
 def action_space(native_spec: dict[str, Any]) -> spaces.Space:
-    """The single-env action space."""
-    return gymnasium_space(native_spec["action"])
+    """The single-env action space. Discrete actions are int64 here, gymnasium's (and
+    sail-sg EnvPool's) default, so that ``contains`` accepts what policies produce; the
+    pool takes any integer dtype and checks the range itself."""
+    action = native_spec["action"]
+    if action["n"] > 0:
+        action = {**action, "dtype": "int64"}
+    return gymnasium_space(action)
 
 
 def dm_spec(spec: NativeArray, name: str | None = None) -> dm_env.specs.Array:

@@ -314,7 +314,7 @@ def format_header(info: dict[str, Any], args: argparse.Namespace) -> str:
         f"- load average at start (1/5/15 min): {info['loadavg_start']}",
         f"- budget per measurement: {args.seconds} s after {args.warmup} s warm-up"
         + (f", at most {args.steps} env-steps" if args.steps else "")
-        + f"; envpool num_threads={args.num_threads or 'default (min(batch_size, cores))'}",
+        + f"; envpool num_threads={args.num_threads or 'the default (docs/api.md)'}",
     ]
     return "\n".join(lines)
 

@@ -28,7 +28,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorWrapper
 
-__all__ = ["RecordEpisodeStatistics"]
+__all__ = ["RecordEpisodeStatistics", "plot_episode_returns"]
 
 
 class RecordEpisodeStatistics(VectorWrapper):
@@ -117,3 +117,24 @@ class RecordEpisodeStatistics(VectorWrapper):
                 self.episode_returns[eids] = 0.0
                 self.episode_lengths[eids] = 0
         return obs, reward, terminated, truncated, info
+
+
+def plot_episode_returns(steps: list[int], returns: list[float], path: str, title: str) -> None:
+    """Episode returns (and a 20-episode running mean) against env steps, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(steps, returns, ".", alpha=0.3, label="episode return")
+    if len(returns) >= 20:
+        smooth = np.convolve(returns, np.ones(20) / 20, mode="valid")
+        ax.plot(steps[19:], smooth, label="mean of 20")
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("return")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

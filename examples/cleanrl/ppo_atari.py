@@ -30,6 +30,7 @@ from torch import nn
 from torch.distributions.categorical import Categorical
 
 import envpool
+from envpool.integrations.cleanrl import plot_episode_returns
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -199,29 +200,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     envs.close()
     result = {"returns": returns_log, "steps": steps_log, "seconds": time.time() - start}
     if args.plot:
-        plot_curve(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")
+        plot_episode_returns(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")
     return result
-
-
-def plot_curve(steps: list[int], returns: list[float], path: str, title: str) -> None:
-    """Episode returns (and a 20-episode running mean) against env steps, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, returns, ".", alpha=0.3, label="episode return")
-    if len(returns) >= 20:
-        smooth = np.convolve(returns, np.ones(20) / 20, mode="valid")
-        ax.plot(steps[19:], smooth, label="mean of 20")
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("return")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     p.add_argument("--plot", default="", help="write the reward curve to this PNG")
+    p.add_argument("--csv", default="",
+                   help="write each finished game (env step, seconds, return) to this CSV")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p.parse_args(argv)
 
@@ -117,6 +119,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     next_obs = torch.as_tensor(obs, device=device)
     next_done = torch.zeros(n, device=device)
     game_return = np.zeros(n)  # unclipped, over all lives of the current game
+    csv_file = None
+    if args.csv:
+        # line-buffered, so a run cut short keeps its curve
+        csv_file = open(args.csv, "w", buffering=1)
+        csv_file.write("env_step,seconds,return\n")
     progress = None
     if not args.no_progress:
         from tqdm import tqdm
@@ -157,6 +164,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             for i in np.flatnonzero(game_over):
                 returns_log.append(float(game_return[i]))
                 steps_log.append(global_step)
+                if csv_file is not None:
+                    csv_file.write(f"{global_step},{time.time() - start:.1f},{game_return[i]:g}\n")
                 game_return[i] = 0.0
         if progress is not None:
             progress.update(batch_size)
@@ -198,6 +207,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if progress is not None:
         progress.close()
     envs.close()
+    if csv_file is not None:
+        csv_file.close()
     result = {"returns": returns_log, "steps": steps_log, "seconds": time.time() - start}
     if args.plot:
         plot_episode_returns(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")

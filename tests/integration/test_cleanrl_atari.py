@@ -3,6 +3,11 @@ pool's episode (terminated) but not the game, so returns must span all lives."""
 
 from __future__ import annotations
 
+import csv
+import importlib.util
+import pathlib
+from typing import Any
+
 import numpy as np
 
 import envpool
@@ -37,3 +42,31 @@ def test_returns_span_lives_with_episodic_life() -> None:
     assert len(reported) == len(expected) >= 3
     np.testing.assert_allclose(reported, expected)
     assert max(expected) > 0  # a random Breakout policy scores a few points per game
+
+
+def _load_ppo_atari() -> Any:
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cleanrl" / "ppo_atari.py"
+    spec = importlib.util.spec_from_file_location("ppo_atari", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path) -> None:
+    example = _load_ppo_atari()
+    csv_path, png = tmp_path / "b.csv", tmp_path / "b.png"
+    args = example.parse_args(["--env-id", "Breakout-v5", "--num-envs", "4", "--num-steps", "128",
+                               "--total-timesteps", "2048", "--threads", "1", "--no-progress",
+                               "--csv", str(csv_path), "--plot", str(png)])
+    result = example.train(args)
+    returns = np.array(result["returns"])
+    # random Breakout games (5 lives each, ~200 agent steps) end several times in 2048 steps
+    assert len(returns) >= 3
+    # unclipped game scores: bricks are worth 1, 4 or 7 points, never negative
+    assert np.all(returns >= 0) and np.all(returns == np.round(returns))
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    assert [float(r["return"]) for r in rows] == list(returns)
+    assert [int(r["env_step"]) for r in rows] == result["steps"]
+    assert result["steps"] == sorted(result["steps"]) and result["steps"][-1] <= 2048
+    assert png.stat().st_size > 1000

@@ -16,7 +16,7 @@ CPU, no GPU): about 185 env steps/s (the CNN update dominates), so 1.2M steps to
 (the first 20 min were shared with another job; about 1 h 50 min on an idle machine). Mean
 game score over the last 50 games (random play: 1.0): 3.7 at 100k steps, 9.9 at 300k
 (27 min at 185 steps/s), 13.5 at 500k, 20.5 at 1M, 22.7 at 1.2M (best games 46-53,
-one outlier of 363 at 853k, a ball that got behind the wall).
+and one game of 363 at 853k steps, not inspected).
 Curve and per-game CSV: docs/curves/ppo_atari_breakout.{png,csv}.
 Run 300k+ steps to see learning on Breakout.
 Pong was not trained here; CleanRL's curves put its rise past 1M steps (hours on a CPU).

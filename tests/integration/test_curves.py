@@ -49,6 +49,7 @@ def test_ppo_cartpole_curve_matches_reference(tmp_path: pathlib.Path) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(3600)  # 4 SAC runs of 15k steps, one torch thread: over the 600 s default
 def test_sac_pendulum_curve_matches_reference(tmp_path: pathlib.Path) -> None:
     trainer = sb3_trainer("SAC", "Pendulum-v1", 15_000, n_envs=1, learning_rate=1e-3,
                           learning_starts=500)

@@ -1,8 +1,33 @@
-"""Shared fixtures: the `Faulty-v0` test task (a native env that can be slow or fail)."""
+"""Shared fixtures: the `Faulty-v0` test task (a native env that can be slow or fail), and
+`load_example`, which imports a script under examples/ as a module."""
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
 import envpool
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
 if "Faulty-v0" not in envpool.list_all_envs():
     envpool.register("Faulty-v0", "_Faulty", max_episode_steps=0)
+
+
+@pytest.fixture
+def load_example() -> Callable[[str], ModuleType]:
+    """Imports ``examples/<relpath>`` as a module (the scripts are not a package)."""
+
+    def load(relpath: str) -> ModuleType:
+        path = EXAMPLES / relpath
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 from typing import Any
 
@@ -13,8 +12,6 @@ from gymnasium.vector import AutoresetMode
 
 import envpool
 from envpool.integrations.cleanrl import RecordEpisodeStatistics
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _episodes(mode: str, steps: int, **kw: Any) -> dict[int, list[tuple[float, int]]]:
@@ -108,17 +105,9 @@ def test_episodic_life_sums_unclipped_reward_across_lives() -> None:
     assert episodes == [(30.0, 6)] * 3
 
 
-def _load_example() -> Any:
-    path = ROOT / "examples" / "cleanrl" / "ppo_cartpole.py"
-    spec = importlib.util.spec_from_file_location("ppo_cartpole", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_cleanrl_ppo_example_learns_cartpole(tmp_path: pathlib.Path) -> None:
+def test_cleanrl_ppo_example_learns_cartpole(tmp_path: pathlib.Path, load_example: Any) -> None:
     pytest.importorskip("torch")
-    example = _load_example()
+    example = load_example("cleanrl/ppo_cartpole.py")
     args = example.parse_args(["--total-timesteps", "60000", "--seed", "1",
                                "--plot", str(tmp_path / "curve.png"), "--no-progress"])
     result = example.train(args)

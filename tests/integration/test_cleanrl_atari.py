@@ -4,7 +4,6 @@ pool's episode (terminated) but not the game, so returns must span all lives."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import pathlib
 from typing import Any
 
@@ -44,16 +43,9 @@ def test_returns_span_lives_with_episodic_life() -> None:
     assert max(expected) > 0  # a random Breakout policy scores a few points per game
 
 
-def _load_ppo_atari() -> Any:
-    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cleanrl" / "ppo_atari.py"
-    spec = importlib.util.spec_from_file_location("ppo_atari", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path) -> None:
-    example = _load_ppo_atari()
+def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path,
+                                                    load_example: Any) -> None:
+    example = load_example("cleanrl/ppo_atari.py")
     csv_path, png = tmp_path / "b.csv", tmp_path / "b.png"
     args = example.parse_args(["--env-id", "Breakout-v5", "--num-envs", "4", "--num-steps", "128",
                                "--total-timesteps", "2048", "--threads", "1", "--no-progress",

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 from typing import Any
 
 import numpy as np
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
-
-def _load_example() -> Any:
-    path = ROOT / "examples" / "cleanrl" / "ppo_continuous.py"
-    spec = importlib.util.spec_from_file_location("ppo_continuous", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_ppo_continuous_runs_and_writes_a_curve(tmp_path: pathlib.Path) -> None:
-    example = _load_example()
+def test_ppo_continuous_runs_and_writes_a_curve(tmp_path: pathlib.Path, load_example: Any) -> None:
+    example = load_example("cleanrl/ppo_continuous.py")
     args = example.parse_args(["--total-timesteps", "4096", "--plot", str(tmp_path / "c.png"),
                                "--no-progress"])
     result = example.train(args)
@@ -33,8 +22,8 @@ def test_ppo_continuous_runs_and_writes_a_curve(tmp_path: pathlib.Path) -> None:
 
 
 @pytest.mark.nightly
-def test_ppo_continuous_learns_inverted_pendulum(tmp_path: pathlib.Path) -> None:
-    example = _load_example()
+def test_ppo_continuous_learns_inverted_pendulum(tmp_path: pathlib.Path, load_example: Any) -> None:
+    example = load_example("cleanrl/ppo_continuous.py")
     args = example.parse_args(["--total-timesteps", "100000", "--no-progress"])
     result = example.train(args)
     # random play lasts about 5-10 steps; the mean of the last 20 episodes must be far above it

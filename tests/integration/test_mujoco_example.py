@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import math
 import pathlib
 from typing import Any
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _load_example() -> Any:
-    path = ROOT / "examples" / "mujoco" / "sb3_train.py"
-    spec = importlib.util.spec_from_file_location("mujoco_sb3_train", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.parametrize("algo", ["sac", "ppo"])
 def test_mujoco_example_writes_a_finite_curve(algo: str, tmp_path: pathlib.Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    example = _load_example()
+                                               capsys: pytest.CaptureFixture[str],
+                                               load_example: Any) -> None:
+    example = load_example("mujoco/sb3_train.py")
     out = tmp_path / "curves" / algo
     # PPO collects one whole rollout (2048 steps with its defaults) whatever the budget.
     total = 200 if algo == "sac" else 2048

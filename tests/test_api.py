@@ -9,6 +9,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import envpool
+from envpool.core.registry import get_task
 
 
 def test_registry_lists_ids_and_rejects_unknown_ones() -> None:
@@ -137,3 +138,12 @@ def test_gym_flavour() -> None:
     assert env.reset().shape == (2, 4)
     with pytest.raises(TypeError, match="autoreset_mode"):
         envpool.make("CartPole-v1", env_type="gym", autoreset_mode="same_step")
+
+
+def test_atari_ids_are_ale_pys_single_player_games() -> None:
+    ale_py = pytest.importorskip("ale_py")
+    gymnasium.register_envs(ale_py)
+    ale_ids = {k.split("/")[1] for k in gymnasium.envs.registry
+               if k.startswith("ALE/") and k.endswith("-v5")}
+    ours = {t for t in envpool.list_all_envs() if get_task(t).native_env == "Atari"}
+    assert ours == ale_ids and len(ours) == 104  # EnvPool 1.2.5 has the same 104

@@ -1,4 +1,4 @@
-"""Atari task ids: ``<Game>-v5`` for every ROM that ale-py ships (EnvPool's naming).
+"""Atari task ids: ``<Game>-v5`` for every single-player game of ale-py (EnvPool's naming).
 
 One native env, ``Atari``, serves every game: ``game`` names the ROM and
 ``rom_path`` points at it inside the installed ``ale_py`` package
@@ -66,7 +66,14 @@ def rom_path(rom: str) -> str:
     return os.path.join(ROMS_DIR, f"{rom}.bin") if ROMS_DIR else ""
 
 
-GAMES: dict[str, str] = {rom_id_to_name(r): r for r in _rom_ids()}
+# ROMs that ale-py ships for PettingZoo's multi-player games only: the single-player ALE
+# refuses them by calling exit(1) from loadROM, which would end the Python process, and
+# ale-py registers no ALE/<Game>-v5 id for them (nor does EnvPool).
+MULTIPLAYER_ONLY_ROMS = frozenset({"combat", "joust", "maze_craze", "warlords"})
+
+GAMES: dict[str, str] = {
+    rom_id_to_name(r): r for r in _rom_ids() if r not in MULTIPLAYER_ONLY_ROMS
+}
 
 for _name, _rom in GAMES.items():
     register(

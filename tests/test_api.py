@@ -56,39 +56,44 @@ def test_spec_config_and_limits() -> None:
     assert spec.action_space == ref.action_space
 
 
-def test_gymnasium_flavour_is_a_vector_env() -> None:
+def test_gymnasium_flavour_keeps_envpools_space_contract() -> None:
     env = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
-    assert isinstance(env, gymnasium.vector.VectorEnv)
+    ref = gymnasium.make("CartPole-v1")
+    assert isinstance(env, gymnasium.vector.VectorEnv) and env.is_vector_env
     assert env.num_envs == 4 and len(env) == 4
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
-    assert env.observation_space.shape == (4, 4)
-    assert env.single_observation_space.shape == (4,)
+    # EnvPool: observation_space / action_space describe ONE env, as single_* do
+    assert env.observation_space == env.single_observation_space == ref.observation_space
+    assert env.action_space == env.single_action_space == ref.action_space
     obs, info = env.reset()
-    assert env.observation_space.contains(obs)
+    assert obs.shape == (4, *env.observation_space.shape)
+    assert all(env.observation_space.contains(o) for o in obs)
     assert np.array_equal(info["env_id"], np.arange(4))
     for _ in range(20):
-        actions = env.action_space.sample()
-        assert env.action_space.contains(actions)
+        actions = np.array([env.action_space.sample() for _ in range(4)])
         obs, rew, term, trunc, info = env.step(actions)
-        assert env.observation_space.contains(obs)
+        assert all(env.observation_space.contains(o) for o in obs)
         assert rew.shape == (4,) and term.dtype == np.bool_ and trunc.dtype == np.bool_
     env.close()
     assert env.closed
 
 
-def test_works_under_gymnasium_vector_wrappers() -> None:
-    env = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
-    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(env)
-    env = gymnasium.wrappers.vector.NormalizeObservation(env)
-    env.reset(seed=1)
-    episodes = []
-    for _ in range(300):
-        _, _, term, trunc, info = env.step(env.action_space.sample())
-        if "episode" in info:
-            episodes += list(info["episode"]["r"][info["_episode"]])
-    assert len(episodes) > 4
-    # A random CartPole policy earns 1 per step until the pole falls.
-    assert all(8 <= r <= 500 for r in episodes)
+def test_make_vec_gives_gymnasiums_batched_spaces() -> None:
+    env = gymnasium.make_vec("envpool/CartPole-v1", num_envs=4, seed=0)
+    ref = gymnasium.make_vec("CartPole-v1", num_envs=4, vectorization_mode="sync")
+    assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 4
+    assert env.observation_space == ref.observation_space  # Box (4, 4)
+    assert env.action_space == ref.action_space  # MultiDiscrete([2 2 2 2])
+    assert env.single_observation_space == ref.single_observation_space
+    assert env.single_action_space == ref.single_action_space
+    assert env.spec.id == "envpool/CartPole-v1" and env.spec.max_episode_steps == 500
+    obs, _ = env.reset()
+    assert env.observation_space.contains(obs)
+    for _ in range(20):
+        obs, *_ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="batch_size"):
+        gymnasium.make_vec("envpool/CartPole-v1", num_envs=4, batch_size=2)
     env.close()
 
 

@@ -21,6 +21,27 @@ from envpool.core import spaces as envpool_spaces
 from envpool.core.pool import EnvPoolBase, RawBatch
 from envpool.core.spec import EnvSpec
 
+_FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
+                       int(dm_env.StepType.LAST))
+
+
+def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
+    """A batched ``dm_env.TimeStep`` of one pool batch (the dm flavour's and Acme's).
+
+    ``step_type`` (int32, as EnvPool's) is FIRST on a reset row (``elapsed_step`` 0),
+    LAST when the episode ended, MID otherwise; ``discount`` is 0 on termination and 1
+    otherwise (truncation keeps 1, so value bootstrapping is right); FIRST rows carry
+    reward 0.
+    """
+    step_type = np.where(raw.elapsed_step == 0, _FIRST, _MID).astype(np.int32)
+    step_type[raw.terminated | raw.truncated] = _LAST
+    reward = raw.reward
+    first = step_type == _FIRST
+    if first.any():
+        reward = np.where(first, reward.dtype.type(0), reward)
+    discount = np.where(raw.terminated, 0.0, 1.0).astype(np.float32)
+    return dm_env.TimeStep(step_type, reward, discount, observation)
+
 
 class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """A pool of native envs as a batched dm_env.Environment."""
@@ -57,11 +78,9 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
-        """Resets all envs (or ``env_id``)."""
-        if self.is_async and env_id is None:
-            self.async_reset()
-            return self._timestep(self._recv_raw())
-        return self._timestep(self._reset_raw(env_id, seed))
+        """Resets all envs (or ``env_id``); ``seed`` reseeds them first (int: env i gets
+        ``seed + i``). In async mode, returns the first batch to finish."""
+        return self._timestep(self.reset_raw(env_id, seed))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """send + recv."""
@@ -70,13 +89,10 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
         """The next batch as a TimeStep of arrays."""
-        return self._timestep(self._recv_raw(timeout))
+        return self._timestep(self.recv_raw(timeout))
 
     def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:
-        step_type = np.where(raw.elapsed_step == 0, dm_env.StepType.FIRST, dm_env.StepType.MID)
-        step_type = np.where(raw.terminated | raw.truncated, dm_env.StepType.LAST, step_type)
-        discount = np.where(raw.terminated, 0.0, 1.0).astype(np.float32)
         obs = [raw.obs] if self._obs_layout == "array" else list(
             raw.obs.values() if isinstance(raw.obs, dict) else raw.obs)
-        state = self.State(*obs, raw.env_id, raw.elapsed_step, *raw.info.values())
-        return dm_env.TimeStep(step_type.astype(np.int32), raw.reward, discount, state)
+        return batched_timestep(raw, self.State(*obs, raw.env_id, raw.elapsed_step,
+                                                *raw.info.values()))

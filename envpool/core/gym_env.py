@@ -33,22 +33,24 @@ def _to_gym_space(space: Any) -> Any:
 
 
 class GymEnvPool(EnvPoolBase):
-    """A pool of native envs with sail-sg EnvPool's gym interface."""
+    """A pool of native envs with sail-sg EnvPool's gym interface.
+
+    ``observation_space`` / ``action_space`` (and ``single_*``) describe one env, as
+    gym spaces when gym is installed."""
 
     def __init__(self, spec: EnvSpec) -> None:
         EnvPoolBase.__init__(self, spec)
-        self.observation_space = _to_gym_space(spec.observation_space)
-        self.action_space = _to_gym_space(spec.action_space)
+        self.single_observation_space = _to_gym_space(self.single_observation_space)
+        self.single_action_space = _to_gym_space(self.single_action_space)
+        self.observation_space = self.single_observation_space
+        self.action_space = self.single_action_space
         self._return_info = bool(spec.config.gym_reset_return_info)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> Any:
-        """Resets all envs (or ``env_id``)."""
-        if self.is_async and env_id is None:
-            self.async_reset()
-            raw = self._recv_raw()
-        else:
-            raw = self._reset_raw(env_id, seed)
-        return (raw.obs, self._info(raw)) if self._return_info else raw.obs
+        """Resets all envs (or ``env_id``); ``seed`` reseeds them first (int: env i gets
+        ``seed + i``). In async mode, returns the first batch to finish."""
+        raw = self.reset_raw(env_id, seed)
+        return (raw.obs, self.info(raw)) if self._return_info else raw.obs
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """send + recv."""
@@ -57,5 +59,5 @@ class GymEnvPool(EnvPoolBase):
 
     def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """The next batch: (obs, reward, terminated, truncated, info)."""
-        raw = self._recv_raw(timeout)
-        return raw.obs, raw.reward, raw.terminated, raw.truncated, self._info(raw)
+        raw = self.recv_raw(timeout)
+        return raw.obs, raw.reward, raw.terminated, raw.truncated, self.info(raw)

@@ -1,4 +1,17 @@
-"""The gymnasium flavour: a true ``gymnasium.vector.VectorEnv``."""
+"""The gymnasium flavour: a ``gymnasium.vector.VectorEnv`` over the pool.
+
+Two classes, one behaviour:
+
+* :class:`GymnasiumEnvPool` (``envpool.make_gymnasium``, ``envpool.make(...,
+  env_type="gymnasium")``) keeps sail-sg EnvPool's space contract:
+  ``observation_space`` / ``action_space`` describe ONE env, beside
+  ``single_observation_space`` / ``single_action_space``, ``num_envs`` and
+  ``is_vector_env``, so EnvPool scripts and the frameworks' EnvPool paths run
+  unchanged.
+* :class:`GymnasiumVectorEnv` (``gymnasium.make_vec("envpool/<id>")``) is the
+  strict gymnasium form: batched ``observation_space`` / ``action_space`` with
+  ``num_envs`` rows, exactly as gymnasium's own vector envs define them.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +27,8 @@ from envpool.core.spec import EnvSpec
 
 
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
-    """A pool of ``num_envs`` native envs as a gymnasium vector env.
+    """A pool of ``num_envs`` native envs as a gymnasium vector env, with EnvPool's
+    single-env ``observation_space`` / ``action_space``.
 
     * ``reset(seed=..., options=...)`` and ``step(actions)`` follow gymnasium:
       ``reset(seed=s)`` reseeds env i with ``s + i`` (or ``s[i]`` for a list).
@@ -23,19 +37,15 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
       reset observation, with ``info["final_obs"]`` and ``info["final_info"]``)
       or DISABLED (reset them with ``reset(options={"reset_mask": mask})``).
     * EnvPool's extras: ``send``/``recv``/``async_reset``, ``step(actions,
-      env_id)`` and ``reset(env_id=...)`` on a subset, ``info["env_id"]``,
+      env_id)`` and ``reset(env_id)`` on a subset, ``info["env_id"]``,
       ``info["elapsed_step"]``. In async mode (``batch_size < num_envs``) each
-      call returns the first ``batch_size`` envs to finish and the batched
-      spaces have ``batch_size`` rows.
+      call returns the first ``batch_size`` envs to finish.
     """
 
     def __init__(self, spec: EnvSpec) -> None:
         EnvPoolBase.__init__(self, spec)
-        self.num_envs = spec.config.batch_size
-        self.single_observation_space = spec.observation_space
-        self.single_action_space = spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = self.single_observation_space
+        self.action_space = self.single_action_space
         self.autoreset_mode: AutoresetMode = spec.config.autoreset_mode
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
         self.render_mode = None
@@ -44,28 +54,28 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
 
     def reset(
         self,
+        env_id: Any = None,
         *,
         seed: int | list[int] | None = None,
         options: dict[str, Any] | None = None,
-        env_id: Any = None,
     ) -> tuple[Any, dict[str, Any]]:
-        """Resets every env (or ``env_id``, or ``options["reset_mask"]``)."""
-        mask = None if options is None else options.get("reset_mask")
+        """Resets every env (or ``env_id``, or ``options["reset_mask"]``); ``seed``
+        reseeds them first (int: env i gets ``seed + i``)."""
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, options))}; "
+                             "envpool takes reset_mask only (set keywords at make time)")
         if mask is not None:
+            if env_id is not None:
+                raise ValueError("pass either env_id or options['reset_mask'], not both")
             return self._reset_masked(np.asarray(mask), seed)
-        if self.is_async and env_id is None:
-            if seed is not None:
-                self._pool.send_reset(self._all_ids64, self._reset_seeds(seed, len(self)))
-            else:
-                self.async_reset()
-            raw = self._recv_raw()
-        else:
-            raw = self._reset_raw(env_id, seed)
-        return self._remember(raw.obs, self._info(raw), raw.env_id)
+        raw = self.reset_raw(env_id, seed)
+        return self._remember(raw.obs, self.info(raw), raw.env_id)
 
     def _reset_masked(self, mask: np.ndarray, seed: Any) -> tuple[Any, dict[str, Any]]:
-        if mask.dtype != np.bool_ or mask.shape != (len(self),):
-            raise ValueError(f"reset_mask must be a bool array of shape ({len(self)},)")
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},)")
         if self.is_async:
             raise ValueError("reset_mask needs sync mode (batch_size == num_envs)")
         if self._last is None and not mask.all():
@@ -73,11 +83,10 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         if not mask.any():
             return _tree_copy(self._last[0]), _tree_copy(self._last[1])
         ids = self._all_ids64[mask]
-        if seed is not None:
-            seed = self._reset_seeds(seed, len(self))
-            seed = [seed[i] for i in ids]
-        raw = self._reset_raw(ids, seed)
-        self._remember(raw.obs, self._info(raw), raw.env_id)
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            seed = [s for s, m in zip(seed, mask, strict=True) if m]  # one seed per env
+        raw = self.reset_raw(ids, seed)
+        self._remember(raw.obs, self.info(raw), raw.env_id)
         return _tree_copy(self._last[0]), _tree_copy(self._last[1])
 
     def step(
@@ -94,8 +103,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
 
         Raises TimeoutError after ``timeout`` seconds; Ctrl-C interrupts it.
         """
-        raw = self._recv_raw(timeout)
-        info = self._info(raw)
+        raw = self.recv_raw(timeout)
+        info = self.info(raw)
         if raw.final_obs is not None:
             done = raw.terminated | raw.truncated
             info["final_obs"] = raw.final_obs
@@ -118,12 +127,69 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         """DISABLED mode: keeps every env's latest obs and info (rows by env id)."""
         if self.autoreset_mode != AutoresetMode.DISABLED:
             return obs, info
-        if len(env_id) == len(self) and (env_id == self.all_env_ids).all():
+        if len(env_id) == self.num_envs and (env_id == self.all_env_ids).all():
             self._last = (_tree_copy(obs), _tree_copy(info))
         else:
             self._last = (_tree_assign(self._last[0], env_id, obs),
                           _tree_assign(self._last[1], env_id, info))
         return obs, info
+
+
+class GymnasiumVectorEnv(GymnasiumEnvPool):
+    """The strict gymnasium vector env (``gymnasium.make_vec("envpool/<id>")``).
+
+    The same pool and behaviour as :class:`GymnasiumEnvPool`, with gymnasium's space
+    contract: ``observation_space`` / ``action_space`` are the single-env spaces
+    batched over ``num_envs`` rows. Sync mode only: a gymnasium vector env steps
+    every env on each call (for async batches use ``envpool.make``).
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        if spec.config.batch_size != spec.config.num_envs:
+            raise ValueError("a gymnasium vector env steps every env: batch_size must equal "
+                             "num_envs (use envpool.make(...) for async batches)")
+        super().__init__(spec)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def recv(
+        self, timeout: float | None = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """As :meth:`GymnasiumEnvPool.recv`, in the layout of gymnasium's own vector
+        envs: float64 rewards (the pool's float32 rewards, widened), and in same-step
+        mode ``final_obs`` / ``final_info`` present only on steps where an env
+        finished, ``final_obs`` an object array (None for envs that did not), and
+        ``final_info`` values zero for envs that did not finish."""
+        obs, reward, terminated, truncated, info = super().recv(timeout)
+        reward = reward.astype(np.float64)
+        if "final_obs" in info:
+            done = info["_final_obs"]
+            if not done.any():
+                for key in ("final_obs", "_final_obs", "final_info", "_final_info"):
+                    del info[key]
+            else:
+                rows = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(done):
+                    rows[i] = _tree_row(info["final_obs"], i)
+                info["final_obs"] = rows
+                info["final_info"] = {k: v if k.startswith("_") else _zero_unless(v, done)
+                                      for k, v in info["final_info"].items()}
+        return obs, reward, terminated, truncated, info
+
+
+def _tree_row(x: Any, i: int) -> Any:
+    """A copy of row ``i`` of a batched observation (array, dict or tuple)."""
+    if isinstance(x, dict):
+        return {k: _tree_row(v, i) for k, v in x.items()}
+    if isinstance(x, tuple):
+        return tuple(_tree_row(v, i) for v in x)
+    return np.array(x[i], copy=True)
+
+
+def _zero_unless(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(values)
+    out[rows] = values[rows]
+    return out
 
 
 def _tree_copy(x: Any) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 from envpool.core.dm_env import DmEnvPool
 from envpool.core.gym_env import GymEnvPool
 from envpool.core.gymnasium_env import GymnasiumEnvPool
-from envpool.core.spec import EnvSpec
+from envpool.core.spec import EnvSpec, parse_autoreset_mode
 
 _FLAVOURS = {"gymnasium": GymnasiumEnvPool, "gym": GymEnvPool, "dm": DmEnvPool}
 
@@ -26,6 +26,11 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
     ``seed`` (int: env i gets seed + i; or one per env), ``max_episode_steps``,
     ``thread_affinity_offset``, ``autoreset_mode`` (gymnasium flavour), and the
     env's own keywords (``make_spec(task_id).config`` lists them all).
+
+    As in sail-sg EnvPool, ``observation_space`` / ``action_space`` of the result
+    describe ONE env (``single_observation_space`` / ``single_action_space``,
+    ``num_envs`` and ``is_vector_env`` stand beside them); ``gymnasium.make_vec(
+    "envpool/<id>")`` gives gymnasium's batched spaces instead.
     """
     if env_type not in _FLAVOURS:
         raise ValueError(f"env_type must be one of {', '.join(_FLAVOURS)}, got {env_type!r}")
@@ -47,3 +52,25 @@ def make_gym(task_id: str, **kwargs: Any) -> GymEnvPool:
 def make_dm(task_id: str, **kwargs: Any) -> DmEnvPool:
     """``make(task_id, env_type="dm", **kwargs)``."""
     return make(task_id, "dm", **kwargs)
+
+
+def make_adapter_pool(adapter: str, task_id: str, num_envs: int, seed: Any,
+                      autoreset_mode: str, **kwargs: Any) -> GymnasiumEnvPool:
+    """The sync gymnasium pool that a framework adapter wraps: ``num_envs`` envs of
+    ``task_id``, env i seeded ``seed + i``, with the autoreset mode the framework's
+    contract needs. The adapter sets the pool's shape itself, so ``kwargs`` (any other
+    ``make`` keyword) must not name it."""
+    fixed = sorted(set(kwargs) & {"num_envs", "batch_size", "autoreset_mode", "env_type"})
+    if fixed:
+        raise TypeError(f"{adapter} sets {', '.join(fixed)} itself ({num_envs} envs, sync, "
+                        f"{autoreset_mode} autoreset)")
+    return make_gymnasium(task_id, num_envs=num_envs, seed=seed, autoreset_mode=autoreset_mode,
+                          **kwargs)
+
+
+def require_pool(adapter: str, pool: GymnasiumEnvPool, autoreset_mode: str) -> None:
+    """Checks that ``pool`` is the kind ``adapter`` wraps: sync, with ``autoreset_mode``."""
+    if pool.is_async:
+        raise ValueError(f"{adapter} needs a sync pool (batch_size == num_envs)")
+    if pool.autoreset_mode != parse_autoreset_mode(autoreset_mode):
+        raise ValueError(f"{adapter} needs a pool made with autoreset_mode={autoreset_mode!r}")

@@ -1,11 +1,16 @@
-"""What every flavour of a pool shares: the native pool, send/recv, reset,
-and turning a native batch into observation and info structures.
+"""The one Python pool that every flavour and adapter shares.
 
 Data path: ``send`` hands the actions to the native pool (one C++ call that
 checks and queues them); worker threads step the envs and write the results
 into a preallocated batch; ``recv`` wraps that batch's arrays in numpy
 without copying. An array keeps its batch alive, so results stay valid as
 long as they are held; the pool reuses a batch only once nothing holds it.
+
+What lives here, once: the native pool, EnvPool's attributes (``spec``,
+``config``, ``num_envs``, ``all_env_ids``, ``is_async``, the single-env
+spaces), ``send`` / ``recv`` / ``async_reset``, resets with seeds (sync,
+async, a subset of envs), and EnvPool's info dict. A flavour (gymnasium,
+gym, dm) only converts a :class:`RawBatch` into its own return values.
 """
 
 from __future__ import annotations
@@ -32,8 +37,31 @@ class RawBatch(NamedTuple):
     final_info: dict[str, np.ndarray] | None
 
 
+def expand_seeds(seed: Any, env_ids: np.ndarray) -> list[int]:
+    """One seed per env of ``env_ids``: an int ``s`` gives env ``i`` the seed ``s + i``
+    (as at make time, so ``reset(seed=s)`` of any subset matches ``make(seed=s)``); a
+    sequence gives one seed per listed env, in order."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        return [int(seed) + int(i) for i in env_ids]
+    if isinstance(seed, (str, bytes)) or not hasattr(seed, "__len__"):
+        raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
+    seeds = [int(s) for s in seed]
+    if len(seeds) != len(env_ids):
+        raise ValueError(f"seed as a list needs {len(env_ids)} integers (one per env reset), "
+                         f"got {len(seeds)}")
+    return seeds
+
+
 class EnvPoolBase:
-    """The native pool plus EnvPool's call surface (send/recv/async_reset/step/reset)."""
+    """The native pool plus EnvPool's call surface (send/recv/async_reset/reset/step).
+
+    Attributes follow sail-sg EnvPool: ``observation_space`` / ``action_space`` (set by
+    the flavour) and ``single_observation_space`` / ``single_action_space`` describe
+    ONE env; ``num_envs`` is the number of envs in the pool (also in async mode, where
+    each batch has ``config["batch_size"]`` rows); ``is_vector_env`` is True.
+    """
+
+    is_vector_env = True
 
     def __init__(self, spec: EnvSpec) -> None:
         self.spec = spec
@@ -50,6 +78,9 @@ class EnvPoolBase:
             thread_affinity_offset=config.thread_affinity_offset,
         )
         self.config: dict[str, Any] = config._asdict()
+        self.num_envs: int = config.num_envs
+        self.single_observation_space = spec.observation_space
+        self.single_action_space = spec.action_space
         self.all_env_ids = np.arange(config.num_envs, dtype=np.int32)
         self.is_async = config.batch_size < config.num_envs
         self._all_ids64 = self.all_env_ids.astype(np.int64)
@@ -58,6 +89,10 @@ class EnvPoolBase:
         self._obs_layout = native["obs_layout"]
         self._obs_names = [o["name"] for o in native["obs"]]
         self._info_names = [i["name"] for i in native["info"]]
+        # The env's own info keys: what an adapter passes on to a framework as the
+        # env's info, as the reference env would report it (not elapsed_step nor
+        # the pool's bookkeeping: env_id, players, final_obs, final_info).
+        self.info_keys: tuple[str, ...] = tuple(self._info_names)
 
     # -- the native calls -------------------------------------------------
     def _ids(self, env_id: Any) -> np.ndarray:
@@ -79,7 +114,9 @@ class EnvPoolBase:
         mode, the envs of the last ``recv`` in async mode)."""
         self._pool.send(np.asarray(action), self._ids(env_id))
 
-    def _recv_raw(self, timeout: float | None = None) -> RawBatch:
+    def recv_raw(self, timeout: float | None = None) -> RawBatch:
+        """The next finished batch, as numpy views (``timeout`` in seconds; Ctrl-C
+        interrupts the wait)."""
         (obs, info, env_id, reward, terminated, truncated, elapsed, final_obs, final_info,
          final_elapsed) = self._pool.recv(-1.0 if timeout is None else float(timeout))
         if self.is_async:
@@ -93,23 +130,22 @@ class EnvPoolBase:
                         dict(zip(self._info_names, info, strict=True)) if info else {},
                         env_id, reward, terminated, truncated, elapsed, fobs, finfo)
 
-    def async_reset(self) -> None:
-        """Queues a reset of every env; ``recv`` returns the results."""
-        self._pool.send_reset(self._all_ids64)
-
-    def _reset_raw(self, env_id: Any = None, seed: Any = None) -> RawBatch:
+    def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
+        """Queues a reset of ``env_id`` (default: every env), reseeding them first when
+        ``seed`` is given (see :func:`expand_seeds`); ``recv`` returns the results."""
         ids = self._all_ids64 if env_id is None else self._ids(env_id)
-        self._pool.send_reset(ids, None if seed is None else self._reset_seeds(seed, len(ids)))
-        return self._recv_raw()
+        self._pool.send_reset(ids, None if seed is None else expand_seeds(seed, ids))
 
-    @staticmethod
-    def _reset_seeds(seed: Any, count: int) -> list[int]:
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(count)]
-        seeds = [int(s) for s in seed]
-        if len(seeds) != count:
-            raise ValueError(f"seed as a list needs {count} integers, got {len(seeds)}")
-        return seeds
+    def async_reset(self, seed: Any = None) -> None:
+        """Queues a reset of every env (EnvPool's name); ``recv`` returns the results."""
+        self.send_reset(None, seed)
+
+    def reset_raw(self, env_id: Any = None, seed: Any = None) -> RawBatch:
+        """Resets ``env_id`` (default: every env) and returns the first batch of results:
+        all of them in sync mode, the first ``batch_size`` envs to finish in async mode
+        (the others stay in flight, as after ``async_reset``)."""
+        self.send_reset(env_id, seed)
+        return self.recv_raw()
 
     # -- state access (for alignment with reference implementations) -----
     def get_state(self, env_id: int) -> list[float]:
@@ -134,7 +170,7 @@ class EnvPoolBase:
         pass
 
     def __len__(self) -> int:
-        return self.config["num_envs"]
+        return self.num_envs
 
     def __enter__(self) -> EnvPoolBase:
         return self
@@ -143,7 +179,7 @@ class EnvPoolBase:
         self.close()
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}({self.spec.id!r}, num_envs={self.config['num_envs']}, "
+        return (f"{type(self).__name__}({self.spec.id!r}, num_envs={self.num_envs}, "
                 f"batch_size={self.config['batch_size']})")
 
     # -- helpers -------------------------------------------------------------
@@ -154,8 +190,8 @@ class EnvPoolBase:
             return tuple(arrays)
         return dict(zip(self._obs_names, arrays, strict=True))
 
-    def _info(self, raw: RawBatch) -> dict[str, Any]:
-        """EnvPool's info dict: env_id, players.env_id, elapsed_step, env keys."""
+    def info(self, raw: RawBatch) -> dict[str, Any]:
+        """EnvPool's info dict of a batch: env_id, players.env_id, elapsed_step, env keys."""
         info: dict[str, Any] = {
             "env_id": raw.env_id,
             "players": {"env_id": raw.env_id},

@@ -34,8 +34,12 @@ def register(
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
 
     ``env_kwargs`` override the native env's defaults (they must be keywords the
-    env accepts); ``max_episode_steps`` is the default time limit of the task.
+    env accepts); ``max_episode_steps`` is the default time limit of the task. The id
+    is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
+    ``gymnasium.make_vec``).
     """
+    from envpool.core.gymnasium_ids import register_gymnasium_id  # (imports this module)
+
     if task_id in _TASKS:
         raise ValueError(f"task id {task_id!r} is already registered")
     if native_env not in _native.env_names():
@@ -51,6 +55,7 @@ def register(
         )
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold)
+    register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 
 def list_all_envs() -> list[str]:

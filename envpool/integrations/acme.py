@@ -18,8 +18,9 @@ of arrays), not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).
   runs it unchanged.
 * :class:`BatchedDmEnv` is the whole pool in one environment: every field of
   the TimeStep has a leading ``num_envs`` dimension (the specs too) and
-  ``step_type`` is an int8 array of per-env ``StepType`` values; FIRST rows
-  have reward 0 and discount 1. Each env's slice follows the contract above.
+  ``step_type`` is an int32 array of per-env ``StepType`` values (built by the
+  same function as ``envpool.make_dm``'s TimeSteps); FIRST rows have reward 0
+  and discount 1. Each env's slice follows the contract above.
 
 Only ``dm_env`` is imported here; ``acme`` itself is not needed.
 """
@@ -32,14 +33,12 @@ import dm_env
 import numpy as np
 from dm_env import specs
 
-import envpool
 from envpool.core import spaces as envpool_spaces
+from envpool.core.dm_env import batched_timestep
 from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.core.make import make_adapter_pool, require_pool
 
 __all__ = ["BatchedDmEnv", "DmEnv", "make_batched_dm_env", "make_dm_env"]
-
-_FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
-                       int(dm_env.StepType.LAST))
 
 
 def _per_env_obs_spec(pool: GymnasiumEnvPool) -> Any:
@@ -75,12 +74,9 @@ class BatchedDmEnv(dm_env.Environment):
     """A sync, next-step-autoreset gymnasium pool as one batched dm_env.Environment."""
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
-        if pool.is_async:
-            raise ValueError("BatchedDmEnv needs a sync pool (batch_size == num_envs)")
-        if pool.autoreset_mode.name != "NEXT_STEP":
-            raise ValueError("BatchedDmEnv needs a pool with autoreset_mode='next_step'")
+        require_pool("BatchedDmEnv", pool, "next_step")
         self.pool = pool
-        self.num_envs = len(pool)
+        self.num_envs = pool.num_envs
         self._single_obs_spec = _per_env_obs_spec(pool)
         self._single_action_spec = envpool_spaces.dm_spec(pool.spec.native_spec["action"],
                                                           name="action")
@@ -114,24 +110,17 @@ class BatchedDmEnv(dm_env.Environment):
     # -- reset / step ------------------------------------------------------------------
     def reset(self) -> dm_env.TimeStep:
         """Resets every env: all rows FIRST."""
-        obs, _ = self.pool.reset()
+        raw = self.pool.reset_raw()
         self._fresh = False
-        n = self.num_envs
-        return dm_env.TimeStep(np.full(n, _FIRST, np.int8), np.zeros(n, np.float32),
-                               np.ones(n, np.float32), obs)
+        return batched_timestep(raw, raw.obs)
 
     def step(self, action: Any) -> dm_env.TimeStep:
         """Steps every env; an env whose last step was LAST restarts (FIRST row)."""
         if self._fresh:
             return self.reset()
-        obs, reward, terminated, truncated, info = self.pool.step(np.asarray(action))
-        step_type = np.where(info["elapsed_step"] == 0, _FIRST, _MID).astype(np.int8)
-        step_type[terminated | truncated] = _LAST
-        first = step_type == _FIRST
-        if first.any():  # the restart step of an env: no reward
-            reward = np.where(first, np.float32(0), reward)
-        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
-        return dm_env.TimeStep(step_type, reward, discount, obs)
+        self.pool.send(np.asarray(action))
+        raw = self.pool.recv_raw()
+        return batched_timestep(raw, raw.obs)
 
     def close(self) -> None:
         """Stops the native pool."""
@@ -142,8 +131,8 @@ class DmEnv(dm_env.Environment):
     """One env (a pool of one) as a plain dm_env.Environment, for Acme."""
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
-        if len(pool) != 1:
-            raise ValueError(f"DmEnv is one env; got a pool of {len(pool)}")
+        if pool.num_envs != 1:
+            raise ValueError(f"DmEnv is one env; got a pool of {pool.num_envs}")
         self._batched = BatchedDmEnv(pool)
         self.pool = pool
 
@@ -188,17 +177,10 @@ class DmEnv(dm_env.Environment):
 def make_batched_dm_env(task_id: str, num_envs: int = 1, seed: int | None = None,
                         **env_kwargs: Any) -> BatchedDmEnv:
     """A :class:`BatchedDmEnv` of ``num_envs`` envs of ``task_id`` (env i gets seed + i)."""
-    for key in ("batch_size", "autoreset_mode", "num_envs"):
-        if key in env_kwargs:
-            raise TypeError(f"make_batched_dm_env sets {key} itself")
-    return BatchedDmEnv(envpool.make_gymnasium(task_id, num_envs=num_envs, seed=seed,
-                                               autoreset_mode="next_step", **env_kwargs))
+    return BatchedDmEnv(make_adapter_pool("make_batched_dm_env", task_id, num_envs, seed,
+                                          "next_step", **env_kwargs))
 
 
 def make_dm_env(task_id: str, seed: int | None = None, **env_kwargs: Any) -> DmEnv:
     """A single :class:`DmEnv` of ``task_id``; ``env_kwargs`` are ``envpool.make`` keywords."""
-    for key in ("batch_size", "autoreset_mode", "num_envs"):
-        if key in env_kwargs:
-            raise TypeError(f"make_dm_env sets {key} itself")
-    return DmEnv(envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
-                                        autoreset_mode="next_step", **env_kwargs))
+    return DmEnv(make_adapter_pool("make_dm_env", task_id, 1, seed, "next_step", **env_kwargs))

@@ -43,8 +43,7 @@ class RecordEpisodeStatistics(VectorWrapper):
 
     def __init__(self, env: gymnasium.vector.VectorEnv, buffer_length: int = 100) -> None:
         super().__init__(env)
-        pool = env.unwrapped
-        self.num_envs_total = len(pool) if hasattr(pool, "__len__") else env.num_envs
+        self.num_envs_total = env.num_envs  # all envs, also in async mode (EnvPool's num_envs)
         mode = env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
         self._next_step = mode == AutoresetMode.NEXT_STEP
         self._same_step = mode == AutoresetMode.SAME_STEP

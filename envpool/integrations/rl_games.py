@@ -32,15 +32,13 @@ import numpy as np
 from rl_games.common import env_configurations, vecenv
 from rl_games.common.ivecenv import IVecEnv
 
-import envpool
+from envpool.core.make import make_adapter_pool
 from envpool.integrations.cleanrl import RecordEpisodeStatistics
 
 __all__ = ["ENV_NAME", "VECENV_TYPE", "RlGamesVecEnv", "register_rl_games"]
 
 ENV_NAME = "envpool_gymnasium"
 VECENV_TYPE = "ENVPOOL_GYMNASIUM"
-_POOL_INFO_KEYS = frozenset({"env_id", "players", "final_obs", "_final_obs", "final_info",
-                             "_final_info", "episode", "_episode"})
 
 
 class RlGamesVecEnv(IVecEnv):
@@ -54,11 +52,8 @@ class RlGamesVecEnv(IVecEnv):
         kwargs = dict(kwargs)
         task_id = kwargs.pop("env_name")
         self.has_lives = bool(kwargs.pop("has_lives", False))
-        for key in ("num_envs", "batch_size", "autoreset_mode", "env_type"):
-            if key in kwargs:
-                raise TypeError(f"{key} is set by the rl_games vecenv (num_actors envs, sync)")
-        self.pool = envpool.make_gymnasium(task_id, num_envs=num_actors, seed=kwargs.pop(
-            "seed", None), autoreset_mode="same_step", **kwargs)
+        self.pool = make_adapter_pool("the rl_games vecenv", task_id, num_actors,
+                                      kwargs.pop("seed", None), "same_step", **kwargs)
         self.env = RecordEpisodeStatistics(self.pool)
         self.num_actors = num_actors
         self.observation_space = self.pool.single_observation_space
@@ -70,7 +65,7 @@ class RlGamesVecEnv(IVecEnv):
         actions = actions.cpu().numpy() if hasattr(actions, "cpu") else np.asarray(actions)
         obs, reward, terminated, truncated, info = self.env.step(actions)
         dones = terminated | truncated
-        infos = {k: v for k, v in info.items() if k not in _POOL_INFO_KEYS}
+        infos = {k: info[k] for k in self.pool.info_keys}
         infos["time_outs"] = truncated & ~terminated
         if "_episode" in info:
             ended = info["_episode"]

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnv,
     VecEnvIndices,
@@ -32,15 +31,10 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-import envpool
 from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.core.make import make_adapter_pool, require_pool
 
 __all__ = ["EnvPoolVecEnv", "make_vec_env"]
-
-# Keys of envpool's info dict that are not per-env env info (SB3 infos omit them).
-_POOL_INFO_KEYS = frozenset(
-    {"env_id", "players", "elapsed_step", "final_obs", "_final_obs", "final_info", "_final_info"}
-)
 
 
 def _row(obs: Any, i: int) -> Any:
@@ -63,13 +57,10 @@ class EnvPoolVecEnv(VecEnv):
     """
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
-        if pool.autoreset_mode != AutoresetMode.SAME_STEP:
-            raise ValueError("EnvPoolVecEnv needs a pool made with autoreset_mode='same_step'")
-        if pool.is_async:
-            raise ValueError("EnvPoolVecEnv needs a sync pool (batch_size == num_envs)")
+        require_pool("EnvPoolVecEnv", pool, "same_step")
         self.pool = pool
-        self._env_info_keys: list[str] | None = None
-        super().__init__(len(pool), pool.single_observation_space, pool.single_action_space)
+        self._keys = pool.info_keys
+        super().__init__(pool.num_envs, pool.single_observation_space, pool.single_action_space)
 
     # -- the VecEnv API ---------------------------------------------------------
     def reset(self) -> VecEnvObs:
@@ -94,7 +85,7 @@ class EnvPoolVecEnv(VecEnv):
         """Waits for the step: (obs, rewards, dones, infos) in SB3's convention."""
         obs, reward, terminated, truncated, info = self.pool.recv()
         dones = terminated | truncated
-        keys = self._info_keys(info)
+        keys = self._keys
         time_limit = (truncated & ~terminated).tolist()
         if keys:
             cols = [(k, list(info[k])) for k in keys]
@@ -168,15 +159,9 @@ class EnvPoolVecEnv(VecEnv):
         return [None for _ in range(self.num_envs)] if frames is None else list(frames)
 
     # -- helpers -----------------------------------------------------------------
-    def _info_keys(self, info: dict[str, Any]) -> list[str]:
-        if self._env_info_keys is None:
-            self._env_info_keys = [k for k in info if k not in _POOL_INFO_KEYS]
-        return self._env_info_keys
-
     def _split_info(self, info: dict[str, Any], ids: Any) -> list[dict[str, Any]]:
-        """Per-env dicts of the env's own info keys (reset infos)."""
-        keys = self._info_keys(info)
-        return [{k: info[k][i] for k in keys} for i in ids]
+        """Per-env dicts of the env's info keys (reset infos)."""
+        return [{k: info[k][i] for k in self._keys} for i in ids]
 
 
 def make_vec_env(
@@ -189,10 +174,5 @@ def make_vec_env(
     env's own keywords); the pool is sync with same-step autoreset, so
     ``batch_size`` and ``autoreset_mode`` cannot be set.
     """
-    for key in ("batch_size", "autoreset_mode", "num_envs"):
-        if key in env_kwargs:
-            raise TypeError(f"make_vec_env sets {key} itself (n_envs envs, same-step autoreset)")
-    pool = envpool.make_gymnasium(
-        task_id, num_envs=n_envs, seed=seed, autoreset_mode="same_step", **env_kwargs
-    )
-    return EnvPoolVecEnv(pool)
+    return EnvPoolVecEnv(make_adapter_pool("make_vec_env", task_id, n_envs, seed, "same_step",
+                                           **env_kwargs))

@@ -25,19 +25,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 from tianshou.env import BaseVectorEnv
 from tianshou.highlevel.env import EnvMode, EnvPoolFactory
 
-import envpool
 from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.core.make import make_adapter_pool, require_pool
 
 __all__ = ["EnvPoolAdapterFactory", "TianshouVectorEnv", "make_tianshou_env"]
-
-_SINGLE = {"action_space": "single_action_space",
-           "observation_space": "single_observation_space"}
-_POOL_INFO_KEYS = frozenset({"env_id", "players", "final_obs", "_final_obs", "final_info",
-                             "_final_info"})
 
 
 class TianshouVectorEnv(BaseVectorEnv):
@@ -45,12 +39,9 @@ class TianshouVectorEnv(BaseVectorEnv):
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
         # BaseVectorEnv.__init__ builds one worker per env fn; the pool replaces them.
-        if pool.autoreset_mode != AutoresetMode.DISABLED:
-            raise ValueError("TianshouVectorEnv needs a pool made with autoreset_mode='disabled'")
-        if pool.is_async:
-            raise ValueError("TianshouVectorEnv needs a sync pool (batch_size == num_envs)")
+        require_pool("TianshouVectorEnv", pool, "disabled")
         self.pool = pool
-        self.env_num = len(pool)
+        self.env_num = pool.num_envs
         self.wait_num = self.env_num
         self.timeout = None
         self.is_async = False
@@ -59,13 +50,12 @@ class TianshouVectorEnv(BaseVectorEnv):
         self.ready_id = list(range(self.env_num))
         self.workers: list[Any] = []
         self.is_closed = False
-        self._info_keys: list[str] | None = None
 
     # -- attribute access (Tianshou routes action_space & co. here) --------------
     def get_env_attr(self, key: str, id: int | list[int] | np.ndarray | None = None) -> list[Any]:
-        """The pool's ``key`` (single-env spaces for the space keys), once per id."""
+        """The pool's ``key`` (its spaces are one env's), once per id."""
         self._assert_is_not_closed()
-        value = getattr(self.pool, _SINGLE.get(key, key))
+        value = getattr(self.pool, key)
         return [value for _ in self._wrap_id(id)]
 
     def set_env_attr(
@@ -88,13 +78,8 @@ class TianshouVectorEnv(BaseVectorEnv):
             raise ValueError("envpool envs take no reset options; set keywords at make time")
         if kwargs:
             raise TypeError(f"unknown reset keyword(s): {', '.join(kwargs)}")
-        if env_id is None:
-            obs, info = self.pool.reset(seed=seed)
-        else:
-            ids = np.asarray(self._wrap_id(env_id), dtype=np.int64)
-            if isinstance(seed, (int, np.integer)):
-                seed = [int(seed) + int(i) for i in ids]
-            obs, info = self.pool.reset(seed=seed, env_id=ids)
+        ids = None if env_id is None else np.asarray(self._wrap_id(env_id), dtype=np.int64)
+        obs, info = self.pool.reset(ids, seed=seed)
         return obs, self._infos(info)
 
     def step(
@@ -112,9 +97,7 @@ class TianshouVectorEnv(BaseVectorEnv):
 
     def _infos(self, info: dict[str, Any]) -> np.ndarray:
         """Per-env info dicts (``env_id``, ``elapsed_step``, the env's keys) as an object array."""
-        if self._info_keys is None:
-            self._info_keys = [k for k in info if k not in _POOL_INFO_KEYS]
-        cols = [(k, info[k].tolist()) for k in self._info_keys]
+        cols = [(k, info[k].tolist()) for k in ("elapsed_step", *self.pool.info_keys)]
         env_ids = info["env_id"].tolist()
         out = np.empty(len(env_ids), dtype=object)
         for i, j in enumerate(env_ids):
@@ -153,13 +136,8 @@ def make_tianshou_env(task_id: str, num_envs: int = 1, seed: int | None = None,
     ``seed``: env i gets ``seed + i`` (None: random); ``env_kwargs`` are
     ``envpool.make`` keywords (the pool is sync with autoreset disabled).
     """
-    for key in ("batch_size", "autoreset_mode", "num_envs"):
-        if key in env_kwargs:
-            raise TypeError(f"make_tianshou_env sets {key} itself")
-    pool = envpool.make_gymnasium(
-        task_id, num_envs=num_envs, seed=seed, autoreset_mode="disabled", **env_kwargs
-    )
-    return TianshouVectorEnv(pool)
+    return TianshouVectorEnv(make_adapter_pool("make_tianshou_env", task_id, num_envs, seed,
+                                               "disabled", **env_kwargs))
 
 
 class EnvPoolAdapterFactory(EnvPoolFactory):

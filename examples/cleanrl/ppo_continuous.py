@@ -82,7 +82,7 @@ def make_envs(args: argparse.Namespace) -> tuple[RecordEpisodeStatistics, Any]:
     envs = gymnasium.wrappers.vector.ClipAction(stats)
     envs = gymnasium.wrappers.vector.NormalizeObservation(envs)
     envs = gymnasium.wrappers.vector.TransformObservation(
-        envs, lambda o: np.clip(o, -10, 10), envs.observation_space)
+        envs, lambda o: np.clip(o, -10, 10))
     envs = gymnasium.wrappers.vector.NormalizeReward(envs, gamma=args.gamma)
     envs = gymnasium.wrappers.vector.TransformReward(envs, lambda r: np.clip(r, -10, 10))
     return stats, envs

@@ -63,8 +63,9 @@ def test_has_lives_reports_scores_only_at_game_over() -> None:
         np.testing.assert_array_equal(infos["lives"] == 0, dones)
 
 
-def test_rl_games_own_envpool_type_works_unchanged() -> None:
-    env = vecenv.create_vec_env("envpool", 4, env_name="CartPole-v1", seed=0)
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
+def test_rl_games_own_envpool_type_works_unchanged(env_type: str) -> None:
+    env = vecenv.create_vec_env("envpool", 4, env_name="CartPole-v1", env_type=env_type, seed=0)
     obs = env.reset()
     assert obs.shape == (4, 4)
     assert env.get_env_info()["action_space"].n == 2
@@ -108,7 +109,11 @@ def test_runner_from_yaml_learns_cartpole(tmp_path: pathlib.Path) -> None:
     assert max(means[-10:]) >= 200  # the reward rises
 
 
-def test_runner_with_rl_games_envpool_type(tmp_path: pathlib.Path) -> None:
-    means = _run("ppo_cartpole_rl_games_envpool.yaml", tmp_path, max_epochs=30)
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
+def test_runner_with_rl_games_envpool_type(tmp_path: pathlib.Path, env_type: str) -> None:
+    """rl_games' own ``envpool`` type builds its network from the pool's action_space:
+    EnvPool's single-env Discrete in both flavours (a batched MultiDiscrete fails)."""
+    means = _run("ppo_cartpole_rl_games_envpool.yaml", tmp_path, max_epochs=30,
+                 env_config={"env_name": "CartPole-v1", "seed": 0, "env_type": env_type})
     assert len(means) >= 10
     assert max(means[-5:]) > 2 * np.mean(means[:3])

@@ -11,6 +11,7 @@ pytest.importorskip("torch")
 import gymnasium  # noqa: E402
 import torch  # noqa: E402
 from tianshou.algorithm import DQN  # noqa: E402
+from tianshou.algorithm.algorithm_base import RandomActionPolicy  # noqa: E402
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy  # noqa: E402
 from tianshou.algorithm.optim import AdamOptimizerFactory  # noqa: E402
 from tianshou.data import Collector, CollectStats, VectorReplayBuffer  # noqa: E402
@@ -99,6 +100,37 @@ def _random_collect(venv: BaseVectorEnv, n_episode: int) -> CollectStats:
     collector = Collector[CollectStats](policy, venv, VectorReplayBuffer(5000, len(venv)))
     collector.reset()
     return collector.collect(n_episode=n_episode, random=True)
+
+
+def test_tianshou_envpool_factory_with_policies_from_the_venvs_space() -> None:
+    """Tianshou's own EnvPoolFactory (``envpool.make_gymnasium``) with policies built from
+    ``venv.action_space``, as Tianshou's high-level API builds them: one env's space."""
+    venv = EnvPoolFactory().create_venv("Pendulum-v1", 4, EnvMode.TRAINING, 3, {})
+    collector = Collector[CollectStats](RandomActionPolicy(venv.action_space), venv,
+                                        VectorReplayBuffer(2000, 4))
+    collector.reset()
+    stats = collector.collect(n_step=1000)
+    assert stats.n_collected_steps >= 1000 and stats.n_collected_episodes >= 4  # 200 steps
+    assert -1800 <= stats.returns_stat.mean <= -600  # random Pendulum returns
+    # Collector(random=True) samples one env's Box per env (it used to get a batched one)
+    stats = collector.collect(n_step=400, random=True)
+    assert stats.n_collected_steps >= 400 and np.abs(collector.buffer.act).max() <= 2.0
+    # Discrete: RandomActionPolicy accepts the space (it refused a batched MultiDiscrete);
+    # Tianshou 2.0.1's random actor then emits float actions, which gymnasium's own
+    # CartPole in Tianshou's DummyVectorEnv refuses too, so collect with a Q-policy.
+    venv = EnvPoolFactory().create_venv("CartPole-v1", 4, EnvMode.TRAINING, 3, {})
+    RandomActionPolicy(venv.action_space)
+    space = venv.action_space
+    policy = DiscreteQLearningPolicy(
+        model=Net(state_shape=venv.observation_space.shape, action_shape=int(space.n),
+                  hidden_sizes=[16]),
+        action_space=space, eps_training=1.0)
+    policy.is_within_training_step = True  # epsilon-greedy with eps 1: random play
+    collector = Collector[CollectStats](policy, venv, VectorReplayBuffer(2000, 4))
+    collector.reset()
+    stats = collector.collect(n_step=1000)
+    assert stats.n_collected_steps >= 1000 and stats.n_collected_episodes >= 10
+    assert 8 <= stats.returns_stat.mean <= 100  # random CartPole play: about 22
 
 
 @pytest.mark.parametrize("factory", ["adapter", "tianshou_envpool_factory"])

@@ -1,0 +1,56 @@
+"""Every task id in gymnasium's own registry, under the ``envpool/`` namespace.
+
+    import envpool, gymnasium
+    envs = gymnasium.make_vec("envpool/Pong-v5", num_envs=16)   # a strict VectorEnv
+    env = gymnasium.make("envpool/CartPole-v1")                 # one fast gymnasium.Env
+
+``make_vec`` uses the id's ``vector_entry_point`` (:func:`make_vector_env`): a
+:class:`~envpool.core.gymnasium_env.GymnasiumVectorEnv` with batched spaces;
+``vector_kwargs`` are not used, envpool keywords (``autoreset_mode``, ``seed``,
+``num_threads``, the env's own) go straight to ``make_vec``. ``make`` uses the
+``entry_point`` (:func:`make_single_env`): a
+:class:`~envpool.core.single_env.GymnasiumEnv`. Both take gymnasium's time limit
+from the registration (the task's ``max_episode_steps``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import gymnasium
+
+from envpool.core.gymnasium_env import GymnasiumVectorEnv
+from envpool.core.single_env import GymnasiumEnv
+from envpool.core.spec import EnvSpec
+
+NAMESPACE = "envpool"
+# Keywords of a single env that make no sense for it: it is one env, and it does not
+# restart itself (gymnasium's contract; wrap it in a vector env for autoreset).
+_SINGLE_ENV_FIXED = ("num_envs", "batch_size", "autoreset_mode")
+
+
+def make_vector_env(task_id: str, num_envs: int = 1, **kwargs: Any) -> GymnasiumVectorEnv:
+    """``gymnasium.make_vec("envpool/<task_id>", num_envs, **kwargs)``'s creator."""
+    return GymnasiumVectorEnv(EnvSpec(task_id, num_envs=num_envs, **kwargs))
+
+
+def make_single_env(task_id: str, **kwargs: Any) -> GymnasiumEnv:
+    """``gymnasium.make("envpool/<task_id>", **kwargs)``'s creator."""
+    fixed = sorted(set(kwargs) & set(_SINGLE_ENV_FIXED))
+    if fixed:
+        raise TypeError(f"gymnasium.make makes one env without autoreset: {', '.join(fixed)} "
+                        "cannot be set (use gymnasium.make_vec or envpool.make)")
+    return GymnasiumEnv(EnvSpec(task_id, num_envs=1, autoreset_mode="disabled", **kwargs))
+
+
+def register_gymnasium_id(task_id: str, max_episode_steps: int | None,
+                          reward_threshold: float | None) -> None:
+    """Registers ``envpool/<task_id>`` with gymnasium (both entry points)."""
+    gymnasium.register(
+        id=f"{NAMESPACE}/{task_id}",
+        entry_point=functools.partial(make_single_env, task_id),
+        vector_entry_point=functools.partial(make_vector_env, task_id),
+        max_episode_steps=max_episode_steps,
+        reward_threshold=reward_threshold,
+    )

@@ -13,7 +13,11 @@ off), timed as ``bench_classic.py`` times (see its docstring):
   ``AtariPreprocessing(gymnasium.make("ALE/<Game>-v5", frameskip=1)) +
   FrameStackObservation(4)``;
 
-plus the limit: ``raw emulator``: one ``ale_py.ALEInterface`` in a Python
+and one env in a plain single-env loop (``reset()`` when an episode ends):
+``gymnasium.make("envpool/<Game>-v5")`` against ale-py's ``gymnasium.make(
+"ALE/<Game>-v5")`` (frame skip 4, RGB frames, no preprocessing: less work than
+ours) and that env + ``AtariPreprocessing`` + ``FrameStackObservation(4)`` (the
+same output as ours); plus the limit: ``raw emulator``: one ``ale_py.ALEInterface`` in a Python
 loop of ``act`` calls, reported as env-steps (4 frames) per second, on one
 thread with no preprocessing.
 
@@ -34,6 +38,7 @@ from typing import Any
 import ale_py
 import gymnasium
 import numpy as np
+from gymnasium.vector.utils import batch_space
 
 import envpool
 from envpool.tasks.atari import GAMES, rom_path
@@ -68,7 +73,8 @@ def raw_rate(game: str, seconds: float) -> float:
 def envpool_runner(task: str, n: int, asynchronous: bool, seed: int) -> tuple[Runner, Any]:
     batch = max(1, n // 2) if asynchronous else n
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, seed=seed)
-    acts = itertools.cycle(bench_classic.presample(env.action_space, 256, seed))
+    acts = itertools.cycle(bench_classic.presample(batch_space(env.single_action_space, n), 256,
+                                                   seed))
     if not asynchronous:
         env.reset()
 
@@ -106,15 +112,25 @@ def ale_vector_runner(game: str, n: int, seed: int) -> tuple[Runner, Any]:
     return run, env.close
 
 
-def gym_async_runner(game: str, n: int, seed: int) -> tuple[Runner, Any]:
+def preprocessed_ale_env(game: str) -> gymnasium.Env:
+    """ale-py's env with gymnasium's Atari preprocessing: the same output as ours."""
     from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
-    def make() -> gymnasium.Env:
-        gymnasium.register_envs(ale_py)
-        env = gymnasium.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0)
-        return FrameStackObservation(AtariPreprocessing(env, noop_max=30, frame_skip=4), 4)
+    gymnasium.register_envs(ale_py)
+    env = gymnasium.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0)
+    return FrameStackObservation(AtariPreprocessing(env, noop_max=30, frame_skip=4), 4)
 
-    env = gymnasium.vector.AsyncVectorEnv([make for _ in range(n)])
+
+SINGLE_ENVS: dict[str, Callable[[str], gymnasium.Env]] = {
+    "envpool single env (gymnasium.make)": lambda game: gymnasium.make(f"envpool/{game}-v5"),
+    "ale-py single env (gymnasium.make, no preprocessing)": lambda game: gymnasium.make(
+        f"ALE/{game}-v5", repeat_action_probability=0.0),
+    "ale-py single env + AtariPreprocessing + FrameStack": preprocessed_ale_env,
+}
+
+
+def gym_async_runner(game: str, n: int, seed: int) -> tuple[Runner, Any]:
+    env = gymnasium.vector.AsyncVectorEnv([lambda: preprocessed_ale_env(game) for _ in range(n)])
     env.reset(seed=seed)
     acts = itertools.cycle(bench_classic.presample(env.action_space, 256, seed))
 
@@ -156,6 +172,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{raw:,.0f} env-steps/s\n")
         print("| num_envs | method | steps/s | vs raw emulator |")
         print("|---:|---|---:|---:|")
+        gymnasium.register_envs(ale_py)
+        for label, make_single in SINGLE_ENVS.items():
+            print(f"  {task} {label} ...", file=sys.stderr, flush=True)
+            run, close = bench_classic.single_env_runner(make_single(game), args.seed)
+            try:
+                steps, _, secs = bench_classic.measure(run, args.seconds, args.warmup, 0)
+            finally:
+                close()
+            print(f"| 1 | {label} | {steps / secs:,.0f} | {steps / secs / raw:.2f}x |",
+                  flush=True)
         for n in args.num_envs:
             for m in args.methods:
                 print(f"  {task} {m} n={n} ...", file=sys.stderr, flush=True)

@@ -9,6 +9,9 @@ Methods, for each ``num_envs`` in ``--num-envs`` (default 1, 8, 128):
 * ``gymnasium single env``: one ``gymnasium.make(task)`` env stepped in a plain
   Python loop, ``reset()`` when an episode ends. It does not depend on
   ``num_envs``: it is measured once and repeated in every group.
+* ``envpool single env``: the same loop over ``gymnasium.make("envpool/" + task)``
+  (one native env as a plain ``gymnasium.Env``, with the same gymnasium wrappers
+  that ``gymnasium.make`` adds to any registered env). Measured once, too.
 * ``gymnasium SyncVectorEnv`` and ``gymnasium AsyncVectorEnv`` of ``n``
   ``gymnasium.make(task)`` envs. AsyncVectorEnv starts one process per env, so
   it is skipped when ``n > max(8, 4 * os.cpu_count())`` unless ``--full``.
@@ -41,20 +44,24 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium.vector.utils import batch_space
 
 import envpool
 
 METHODS: tuple[str, ...] = (
     "envpool-sync",
     "envpool-async",
+    "envpool-single",
     "gym-single",
     "gym-sync-vector",
     "gym-async-vector",
 )
 BASELINE = "gym-sync-vector"
+SINGLE_METHODS = frozenset({"envpool-single", "gym-single"})  # one env, whatever num_envs
 LABELS: dict[str, str] = {
     "envpool-sync": "envpool sync",
     "envpool-async": "envpool async",
+    "envpool-single": "envpool single env (gymnasium.make, plain loop)",
     "gym-single": "gymnasium single env (plain loop)",
     "gym-sync-vector": "gymnasium SyncVectorEnv",
     "gym-async-vector": "gymnasium AsyncVectorEnv",
@@ -170,7 +177,8 @@ def envpool_sync(task: str, n: int, threads: int, seed: int) -> tuple[Runner, Ca
     """``env.step(actions)`` on a sync pool of ``n`` envs."""
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=n, num_threads=threads, seed=seed)
     env.reset()
-    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    actions: Iterator[Any] = itertools.cycle(presample(
+        batch_space(env.single_action_space, n), NUM_ACTION_BATCHES, seed))
     step = env.step
 
     def run(k: int) -> int:
@@ -186,7 +194,8 @@ def envpool_async(task: str, n: int, threads: int, seed: int) -> tuple[Runner, C
     batch = max(1, n // 2)
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=seed)
     env.async_reset()
-    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
+    actions: Iterator[Any] = itertools.cycle(presample(
+        batch_space(env.single_action_space, batch), NUM_ACTION_BATCHES, seed))
     send, recv = env.send, env.recv
 
     def run(k: int) -> int:
@@ -201,8 +210,12 @@ def envpool_async(task: str, n: int, threads: int, seed: int) -> tuple[Runner, C
 
 
 def gym_single(task: str, seed: int) -> tuple[Runner, Callable[[], None]]:
-    """One ``gymnasium.make(task)`` env in a plain loop, ``reset()`` when done."""
-    env = gymnasium.make(task)
+    """One ``gymnasium.make(task)`` env in a plain loop (``task`` may be an ``envpool/`` id)."""
+    return single_env_runner(gymnasium.make(task), seed)
+
+
+def single_env_runner(env: gymnasium.Env, seed: int) -> tuple[Runner, Callable[[], None]]:
+    """``env.step(action)`` in a plain loop, ``reset()`` when an episode ends."""
     env.reset(seed=seed)
     actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
     step, reset = env.step, env.reset
@@ -264,6 +277,8 @@ def bench_one(method: str, n: int, args: argparse.Namespace) -> Result:
             run, close = envpool_async(args.task, n, args.num_threads, args.seed)
         elif method == "gym-single":
             run, close = gym_single(args.task, args.seed)
+        elif method == "envpool-single":
+            run, close = gym_single(f"envpool/{args.task}", args.seed)
         else:
             run, close = gym_vector(args.task, n, args.seed, method == "gym-async-vector")
     except Exception as exc:  # an id one library lacks: report it, go on
@@ -280,19 +295,19 @@ def bench_one(method: str, n: int, args: argparse.Namespace) -> Result:
 def run_all(args: argparse.Namespace, log: Callable[[str], None]) -> list[Result]:
     """Every requested method at every requested num_envs, in table order."""
     results: list[Result] = []
-    single: Result | None = None
+    single: dict[str, Result] = {}  # the one measurement of each single-env method
     for n in args.num_envs:
         group: list[Result] = []
         for method in args.methods:
-            if method == "gym-single" and single is not None:
-                res = Result(**{**asdict(single), "num_envs": n})
-                res.note = f"same measurement as num_envs={single.num_envs}"
+            if method in single:
+                res = Result(**{**asdict(single[method]), "num_envs": n})
+                res.note = f"same measurement as num_envs={single[method].num_envs}"
             else:
                 log(f"  measuring {LABELS[method]} at num_envs={n} ...")
                 res = bench_one(method, n, args)
-                if method == "gym-single":
+                if method in SINGLE_METHODS:
                     res.note = "1 env, independent of num_envs"
-                    single = res
+                    single[method] = res
             group.append(res)
         base = next((r for r in group if r.method == BASELINE and r.status == "ok"), None)
         for r in group:
@@ -333,9 +348,9 @@ def format_table(results: Sequence[Result]) -> str:
         else:
             sps = f"{r.status} ({r.note})" if r.note else r.status
         ratio = f"{r.ratio_vs_sync_vector:.2f}x" if r.ratio_vs_sync_vector is not None else "-"
-        label = r.label + (" *" if r.method == "gym-single" else "")
+        label = r.label + (" *" if r.method in SINGLE_METHODS else "")
         rows.append(f"| {r.num_envs} | {label} | {sps} | {ratio} |")
-    if any(r.method == "gym-single" for r in results):
+    if any(r.method in SINGLE_METHODS for r in results):
         rows += ["", "\\* one env in a plain loop, measured once and repeated in each group."]
     return "\n".join(rows)
 

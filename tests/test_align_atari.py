@@ -110,6 +110,24 @@ def test_emulator_align(game: str, sticky: float) -> None:
     env.close()
 
 
+SEEDS = [0, 1, 2, 3, 11, 12345, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 7, 2**40 + 3,
+         2**63 - 1, 2**63, 2**64 - 2, 2**64 - 1]
+
+
+def test_seed_sequence_matches_numpy() -> None:
+    """Our C++ SeedSequence (the source of the ALE seeds) against numpy's, for edge seeds and
+    random 64-bit ones; more words than the pool of 4 check that the pool is cycled."""
+    from envpool import _native as native
+    rng = np.random.default_rng(0)
+    seeds = SEEDS + [int(x) for x in rng.integers(0, 2**64, size=300, dtype=np.uint64)]
+    for seed in seeds:
+        for n_words in (1, 2, 9):
+            ref = np.random.SeedSequence(seed).generate_state(n_words)
+            assert ref.dtype == np.uint32
+            np.testing.assert_array_equal(native._seed_sequence_state(seed, n_words), ref,
+                                          err_msg=f"seed {seed}, {n_words} words")
+
+
 @pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST]
                          + [("Breakout", 0.25)])
 def test_preprocessing_align(game: str, sticky: float) -> None:

@@ -150,9 +150,9 @@ class AtariEnv final : public Env {
     stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
   }
 
-  // Only records the ALE seed: the (costly) ROM load it calls for runs in
-  // the next Reset, on the worker thread that resets the env, not on the
-  // thread that builds the pool.
+  // Records the ALE seed only: the ROM reload it calls for is costly, so it
+  // runs in the next Reset, on the worker thread that resets the env, not on
+  // the thread that builds the pool.
   void Seed(std::uint64_t seed) override {
     seed_ = AleSeed(seed);
     reload_ = true;

@@ -1,8 +1,8 @@
 """Alignment of the Atari envs with ale-py 0.12.1 and gymnasium's Atari preprocessing.
 
 1. Emulator: our env and a plain ``ale_py.ALEInterface`` run side by side with
-   the same ALE seed (ours draws it from its Rng on the first reset and shows it
-   in ``get_state``), the same sticky-action probability, the same reset
+   the same ALE seed (ours derives it from the env's seed as ale-py does and
+   shows it in ``get_state``), the same sticky-action probability, the same reset
    sequence (``reset_game``, the no-ops our env drew, FIRE) and the same
    actions, each of our steps being ``frame_skip`` ``act`` calls on the
    reference (stopping at game over). After every step the raw RGB screen,
@@ -15,6 +15,9 @@
    none — our C++ area resize reproduces OpenCV's INTER_AREA arithmetic (the
    same weight tables, float accumulation order and rounding), so the stacked
    uint8 observations must be identical.
+3. Seeding: ``reset(seed=s)`` against ale-py's own ``AtariEnv.reset(seed=s)``
+   (its ``seed_game``: numpy's ``SeedSequence``, then a ROM reload), with sticky
+   actions; our C++ ``SeedSequence`` against numpy's.
 """
 
 from __future__ import annotations
@@ -54,9 +57,12 @@ def _check_state(env: Any, ale: Any, where: Any) -> np.ndarray:
     return state
 
 
-def _ref_reset(env: Any, ale: Any, fire: bool) -> None:
+def _ref_reset(env: Any, ale: Any, fire: bool, reset_game: bool = True) -> None:
+    """Replays our env's last reset on the reference: ``reset_game`` (unless the reference
+    just did it itself, as ale-py's ``reset(seed=)`` does), our no-ops, FIRE."""
     noops = int(env.get_state(0)[1])
-    ale.reset_game()
+    if reset_game:
+        ale.reset_game()
     for _ in range(noops):
         ale.act(NOOP)
         if ale.game_over(with_truncation=False):
@@ -82,14 +88,25 @@ def test_emulator_align(game: str, sticky: float) -> None:
     assert obs.shape == (1, 4, 84, 84) and obs.dtype == np.uint8
     _ref_reset(env, ale, fire)
     _check_state(env, ale, "reset")
-    rng = np.random.default_rng(5)
+    _step_aligned(env, ale, fire, np.random.default_rng(5), steps, (game, sticky),
+                  reward_clip=True)
+    env.close()
+
+
+def _step_aligned(env: Any, ale: Any, fire: bool, rng: np.random.Generator, steps: int,
+                  where: Any, reward_clip: bool, check_every: int = 5) -> None:
+    """Steps our env (one env, frame_skip 4) and the reference ALE side by side with the same
+    random actions, each of our steps being 4 ``act`` calls on the reference (stopping at game
+    over), replaying our resets after a game over; checks the rewards, lives and game over
+    every step and the screen and frame counters every ``check_every`` steps."""
+    actions = ale.getMinimalActionSet()
     needs_reset = False
     for t in range(steps):
         a = int(rng.integers(len(actions)))
-        obs, reward, terminated, truncated, info = env.step(np.array([a]))
+        _, reward, terminated, truncated, info = env.step(np.array([a]))
         if needs_reset:
             _ref_reset(env, ale, fire)
-            _check_state(env, ale, ("autoreset", t))
+            _check_state(env, ale, (where, "autoreset", t))
             needs_reset = False
             continue
         ref_reward = 0
@@ -97,17 +114,141 @@ def test_emulator_align(game: str, sticky: float) -> None:
             ref_reward += ale.act(actions[a])
             if ale.game_over(with_truncation=False):
                 break
-        where = (game, sticky, t)
-        if t % 5 == 0 or terminated[0]:  # the screen through get_state is slow-ish
-            _check_state(env, ale, where)
-        assert info["reward"][0] == ref_reward, where
-        assert reward[0] == np.sign(ref_reward), where
-        assert info["lives"][0] == ale.lives(), where
-        assert bool(info["terminated"][0]) == ale.game_over(with_truncation=False), where
-        assert bool(terminated[0]) == ale.game_over(with_truncation=False), where
+        at = (where, t)
+        if t % check_every == 0 or terminated[0]:  # the screen through get_state is slow-ish
+            _check_state(env, ale, at)
+        assert info["reward"][0] == ref_reward, at
+        assert reward[0] == (np.sign(ref_reward) if reward_clip else ref_reward), at
+        assert info["lives"][0] == ale.lives(), at
+        assert bool(info["terminated"][0]) == ale.game_over(with_truncation=False), at
+        assert bool(terminated[0]) == ale.game_over(with_truncation=False), at
         assert not truncated[0]
         needs_reset = bool(terminated[0])
+
+
+def _ale_py_seed(seed: int) -> int:
+    """The ALE seed ale-py 0.12.1's ``AtariEnv.seed_game(seed)`` sets (numpy's words)."""
+    return int(np.int32(np.random.SeedSequence(seed).generate_state(n_words=2)[1]))
+
+
+SEEDS = [0, 1, 2, 3, 11, 12345, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 7, 2**40 + 3,
+         2**63 - 1, 2**63, 2**64 - 2, 2**64 - 1]
+
+
+def test_seed_sequence_matches_numpy() -> None:
+    """Our C++ SeedSequence (the source of the ALE seeds) against numpy's, for edge seeds and
+    random 64-bit ones; more words than the pool of 4 check that the pool is cycled."""
+    from envpool import _native as native
+    rng = np.random.default_rng(0)
+    seeds = SEEDS + [int(x) for x in rng.integers(0, 2**64, size=300, dtype=np.uint64)]
+    for seed in seeds:
+        for n_words in (1, 2, 9):
+            ref = np.random.SeedSequence(seed).generate_state(n_words)
+            assert ref.dtype == np.uint32
+            np.testing.assert_array_equal(native._seed_sequence_state(seed, n_words), ref,
+                                          err_msg=f"seed {seed}, {n_words} words")
+
+
+@pytest.mark.parametrize("game", ["Pong", "Breakout"])
+def test_reset_seed_matches_ale_py(game: str) -> None:
+    """``reset(seed=s)`` restarts the emulator exactly as ale-py's ``AtariEnv.reset(seed=s)``
+    does (same ALE seed, ROM reloaded), with sticky actions, the default no-ops and the fire
+    reset: after replaying our no-ops and FIRE on ale-py's emulator, the raw screens, frame
+    counters, lives and rewards are equal at every step; again after a second ``reset(seed=)``
+    in the middle of the run, and on an env that has run before."""
+    sticky = 0.25
+    env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=0,
+                                 repeat_action_probability=sticky)
+    env.reset()
+    for _ in range(20):  # a used env: its ALE has run, its Rng has drawn
+        env.step(np.zeros(1, dtype=np.int32))
+    ref = ale_py.env.AtariEnv(GAMES[game], frameskip=1, repeat_action_probability=sticky)
+    ale = ref.ale
+    actions = ale.getMinimalActionSet()
+    fire = len(actions) >= 3 and actions[1] == ale_py.Action.FIRE
+    assert fire
+    rng = np.random.default_rng(4)
+    for seed in (123, 2**40 + 5):
+        env.reset(seed=seed)
+        _, info = ref.reset(seed=seed)
+        state = env.get_state(0)
+        assert state[0] == np.int32(info["seeds"][1]) == _ale_py_seed(seed)
+        _ref_reset(env, ale, fire, reset_game=False)
+        _check_state(env, ale, (game, seed, "reset"))
+        _step_aligned(env, ale, fire, rng, 150, (game, seed), reward_clip=False, check_every=1)
     env.close()
+    ref.close()
+
+
+def _record(env: Any, steps: int, seed: int = 7) -> tuple[np.ndarray, np.ndarray, list]:
+    """Observations and rewards of `steps` random steps (the same actions for every env),
+    and the envs' final states."""
+    rng = np.random.default_rng(seed)
+    obs, rewards = [], []
+    for _ in range(steps):
+        a = int(rng.integers(env.single_action_space.n))
+        o, r, _, _, _ = env.step(np.full(len(env), a, dtype=np.int32))
+        obs.append(o.copy())
+        rewards.append(r.copy())
+    return np.array(obs), np.array(rewards), [env.get_state(i) for i in range(len(env))]
+
+
+@pytest.mark.parametrize("game", ["Pong", "Breakout"])
+def test_make_seed_equals_reset_seed(game: str) -> None:
+    """``make(seed=s)`` + ``reset()`` and ``reset(seed=s)`` on an env that has run under another
+    seed give the same episode (env i: seed s + i, ALE seed as ale-py derives it)."""
+    kw = {"num_envs": 2, "repeat_action_probability": 0.25}
+    fresh = envpool.make_gymnasium(f"{game}-v5", seed=1000, **kw)
+    fresh_obs, _ = fresh.reset()
+    used = envpool.make_gymnasium(f"{game}-v5", seed=5, **kw)
+    used.reset()
+    _record(used, 40, seed=1)
+    used_obs, _ = used.reset(seed=1000)
+    for i in range(2):
+        assert fresh.get_state(i)[0] == _ale_py_seed(1000 + i)
+    np.testing.assert_array_equal(used_obs, fresh_obs)
+    a, b = _record(fresh, 80), _record(used, 80)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    for i in range(2):
+        np.testing.assert_array_equal(a[2][i], b[2][i])
+    fresh.close()
+    used.close()
+
+
+def test_seeds_differ_through_the_ale() -> None:
+    """Without no-ops or a fire press, two envs with different seeds and the same actions
+    differ only through their ALE seeds: apart under sticky actions, equal without."""
+    for sticky in (0.25, 0.0):
+        env = envpool.make_gymnasium("Pong-v5", num_envs=2, seed=3, noop_max=0,
+                                     use_fire_reset=False, repeat_action_probability=sticky)
+        env.reset()
+        obs, _, states = _record(env, 100)
+        assert states[0][0] == _ale_py_seed(3) != states[1][0] == _ale_py_seed(4)
+        assert np.array_equal(obs[:, 0], obs[:, 1]) == (sticky == 0), sticky
+        env.close()
+
+
+def test_reset_seed_after_life_loss_is_a_new_game() -> None:
+    """With ``episodic_life``, a plain reset after a life loss continues the game, but
+    ``reset(seed=s)`` reloads the ROM: a new game, as from ``make(seed=s)``."""
+    kw = {"num_envs": 1, "episodic_life": True, "repeat_action_probability": 0.25}
+    env = envpool.make_gymnasium("Breakout-v5", seed=9, **kw)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        _, _, terminated, _, info = env.step(rng.integers(4, size=1))
+        if terminated[0]:
+            break
+    assert terminated[0] and info["lives"][0] == 4
+    obs, info = env.reset(seed=21)
+    assert info["lives"][0] == 5
+    ref = envpool.make_gymnasium("Breakout-v5", seed=21, **kw)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs, ref_obs)
+    np.testing.assert_array_equal(env.get_state(0), ref.get_state(0))
+    env.close()
+    ref.close()
 
 
 @pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST]

@@ -13,6 +13,7 @@
 
 #include "core/pool.h"
 #include "core/registry.h"
+#include "core/seed_sequence.h"
 #include "envs/atari/register.h"
 #include "envs/classic_control/register.h"
 #include "envs/mujoco/register.h"
@@ -251,6 +252,16 @@ PYBIND11_MODULE(_native, m) {
   m.def("spec", [](const std::string& name, const std::map<std::string, ConfigValue>& config) {
     return SpecToDict(FindEntry(BuildRegistry(), name).make_factory(Config(config))->Spec());
   });
+
+  // For the tests only (compared with numpy.random.SeedSequence): the words
+  // of SeedSequence(seed).generate_state(n_words) that the Atari envs derive
+  // their ALE seeds from.
+  m.def(
+      "_seed_sequence_state",
+      [](std::uint64_t seed, std::size_t n_words) {
+        return SeedSequence(seed).GenerateState(n_words);
+      },
+      py::arg("seed"), py::arg("n_words"));
 
   py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch");
 

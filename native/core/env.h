@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -70,6 +71,13 @@ class Env {
   Env& operator=(const Env&) = delete;
   virtual ~Env() = default;
 
+  // Gives the env its seed: the pool calls it once at construction with the
+  // env's seed, and again before a Reset that carries a new one
+  // (reset(seed=...)), each time after seeding the env's Rng with the same
+  // seed. Only an env with a generator of its own, outside the Rng (the ALE's,
+  // which must be seeded the way ale-py does it), needs it; the default does
+  // nothing, so every other env draws from its Rng alone.
+  virtual void Seed(std::uint64_t /*seed*/) {}
   // Starts a new episode, drawing randomness from rng only.
   virtual void Reset(Rng& rng) = 0;
   // Advances one step with a validated action.

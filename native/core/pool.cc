@@ -119,6 +119,7 @@ Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
   for (int i = 0; i < o.num_envs; ++i) {
     envs_[i].env = factory_->Create();
     envs_[i].rng.Seed(o.seeds[i]);
+    envs_[i].env->Seed(o.seeds[i]);
   }
   busy_.assign(o.num_envs, 0);
   done_.assign(o.num_envs, 0);
@@ -321,6 +322,7 @@ void Pool::Run(const Task& task, Scratch& scratch) {
   if (e.reset_requested || (options_.autoreset == AutoresetMode::kNextStep && e.needs_reset)) {
     if (e.reseed) {
       e.rng.Seed(*e.reseed);
+      e.env->Seed(*e.reseed);
       e.reseed.reset();
     }
     e.env->Reset(e.rng);

@@ -47,7 +47,7 @@ struct PoolOptions {
   int num_threads = 0;           // 0: min(batch_size, cores), less one in sync mode
   int max_episode_steps = 0;     // 0: no time limit from the pool
   AutoresetMode autoreset = AutoresetMode::kNextStep;
-  std::vector<std::uint64_t> seeds;  // one per env; empty: 0, 1, 2, ...
+  std::vector<std::uint64_t> seeds;  // one per env (its Rng and Env::Seed); empty: 0, 1, 2, ...
   int thread_affinity_offset = -1;   // >= 0: pin worker i to core offset + i
 };
 
@@ -75,7 +75,8 @@ class Pool {
   // each is checked (range, finiteness) and converted. All or nothing: on a
   // bad id or action nothing is queued and std::invalid_argument is thrown.
   void Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n);
-  // Queues a reset of each env; `seeds` (nullable) reseeds them first.
+  // Queues a reset of each env; `seeds` (nullable) reseeds them first: the
+  // env's Rng, then Env::Seed, then Reset, on the thread that runs the reset.
   void SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds);
   // Waits for the next batch. `timeout_seconds` < 0 waits forever; `poll` is
   // called every few milliseconds while waiting (it may throw, e.g. on

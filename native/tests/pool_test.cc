@@ -436,6 +436,63 @@ TEST(reset_with_seed_reseeds) {
   CHECK_NE(rows[0].base(), ref[0].base());
 }
 
+// Logs the calls the pool makes to it: Seed(s) as s, Reset as -1, and the
+// first draw of its Rng at each Reset as a second entry (so the log also
+// shows that the Rng was reseeded before Seed/Reset).
+class SeedLogEnv final : public Env {
+ public:
+  void Seed(std::uint64_t seed) override { log_.push_back(static_cast<double>(seed)); }
+  void Reset(Rng& rng) override {
+    log_.push_back(-1);
+    log_.push_back(static_cast<double>(rng.Integer(0, 1000000)));
+  }
+  StepOutcome Step(const ActionView& /*action*/, Rng& /*rng*/) override { return {}; }
+  void Write(const Slot& /*slot*/) const override {}
+  std::vector<double> GetState() const override { return log_; }
+
+ private:
+  std::vector<double> log_;
+};
+
+class SeedLogFactory final : public EnvFactory {
+ public:
+  SeedLogFactory() { spec_.action = DiscreteSpec("action", 2, DType::kInt32); }
+  const EnvSpec& Spec() const override { return spec_; }
+  std::unique_ptr<Env> Create() const override { return std::make_unique<SeedLogEnv>(); }
+
+ private:
+  EnvSpec spec_;
+};
+
+double FirstDraw(std::uint64_t seed) {
+  Rng rng(seed);
+  return static_cast<double>(rng.Integer(0, 1000000));
+}
+
+TEST(env_seed_hook_at_construction_and_on_reseed) {
+  PoolOptions o = Options(2, 0, 2);
+  o.seeds = {7, 8};
+  Pool pool(std::make_unique<SeedLogFactory>(), o);
+  // At construction, before any reset: each env gets its own seed.
+  CHECK(pool.GetState(0) == std::vector<double>{7});
+  CHECK(pool.GetState(1) == std::vector<double>{8});
+  SendReset(pool, {0, 1});
+  Recv(pool);
+  CHECK(pool.GetState(0) == (std::vector<double>{7, -1, FirstDraw(7)}));
+  // A reset with a seed: Seed(seed), then Reset with the Rng reseeded too;
+  // only the envs reset with a seed are reseeded.
+  SendReset(pool, {1}, {99});
+  Recv(pool);
+  CHECK(pool.GetState(1) == (std::vector<double>{8, -1, FirstDraw(8), 99, -1, FirstDraw(99)}));
+  CHECK(pool.GetState(0) == (std::vector<double>{7, -1, FirstDraw(7)}));
+  // A reset without a seed does not call Seed.
+  SendReset(pool, {0});
+  Recv(pool);
+  const std::vector<double> log = pool.GetState(0);
+  CHECK_EQ(log.size(), std::size_t{5});
+  CHECK_EQ(log[3], -1.0);
+}
+
 // ---------------------------------------------------------------------------
 // Time limit and autoreset modes.
 

@@ -10,8 +10,10 @@
 //
 // The ROM (a file of the installed ale_py package, found by the Python side
 // and passed as `rom_path`) and the action set are read once per pool in the
-// Params; each env owns its ALEInterface, seeded from its Rng on the first
-// Reset.
+// Params; each env owns its ALEInterface, seeded as ale-py 0.12.1 seeds its
+// AtariEnv (see Seed): the pool's seed for the env and every reset(seed=...)
+// set the ALE seed and reload the ROM, so the emulator restarts exactly as
+// ale-py's does after reset(seed=) with the same seed.
 #pragma once
 
 #include <ale/ale_interface.hpp>
@@ -19,12 +21,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/env.h"
+#include "core/seed_sequence.h"
 #include "envs/atari/resize.h"
 
 namespace envpool::atari {
@@ -33,6 +37,17 @@ constexpr int kRawHeight = 210;
 constexpr int kRawWidth = 160;
 
 inline void QuietAle() { ale::Logger::setMode(ale::Logger::Error); }
+
+// ale-py's AtariEnv.seed_game: SeedSequence(seed).generate_state(2) gives
+// (numpy seed, ALE seed), and the ALE gets np.int32(ALE seed), the word
+// reinterpreted as two's complement (negative for half the seeds; the ALE
+// takes any int as a seed).
+inline std::int32_t AleSeed(std::uint64_t seed) {
+  const std::uint32_t word = SeedSequence(seed).GenerateState(2)[1];
+  return word < 0x80000000U ? static_cast<std::int32_t>(word)
+                            : static_cast<std::int32_t>(word - 0x80000000U) +
+                                  std::numeric_limits<std::int32_t>::min();
+}
 
 class AtariEnv final : public Env {
  public:
@@ -135,21 +150,24 @@ class AtariEnv final : public Env {
     stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
   }
 
+  // Records the ALE seed only: the ROM reload it calls for is costly, so it
+  // runs in the next Reset, on the worker thread that resets the env, not on
+  // the thread that builds the pool.
+  void Seed(std::uint64_t seed) override {
+    seed_ = AleSeed(seed);
+    reload_ = true;
+  }
+
   void Reset(Rng& rng) override {
-    if (!ale_) {
-      QuietAle();
-      seed_ = static_cast<int>(rng.Integer(0, 0x7fffffff));
-      ale_ = std::make_unique<ale::ALEInterface>();
-      ale_->setInt("random_seed", seed_);
-      ale_->setFloat("repeat_action_probability",
-                     static_cast<float>(p_.repeat_action_probability));
-      ale_->loadROM(p_.rom_path);
-    }
+    const bool reloaded = reload_;
+    if (reload_) Reload();
     const bool fire = p_.use_fire_reset && p_.has_fire;
     // EnvPool: 1..noop_max no-ops in all, the fire press counting as one.
+    // Drawn after a reseed of rng, so they too follow the seed.
     noops_ = p_.noop_max > 0 ? static_cast<int>(rng.Integer(0, p_.noop_max)) + 1 : 0;
     if (fire && noops_ > 0) --noops_;
-    const bool full = !(p_.episodic_life && life_lost_) || ale_->game_over(false);
+    // A reloaded ROM is a new game, even with episodic_life after a life loss.
+    const bool full = reloaded || !(p_.episodic_life && life_lost_) || ale_->game_over(false);
     if (full) ale_->reset_game();
     for (int i = 0; i < noops_; ++i) {
       ale_->act(ale::PLAYER_A_NOOP);
@@ -231,6 +249,22 @@ class AtariEnv final : public Env {
     }
   }
 
+  // ale-py's reset(seed=): seed_game, then load_game (loadROM reseeds the
+  // ALE's generator from random_seed and restarts the console), then the
+  // reset_game that Reset does. The ALEInterface itself is kept, as ale-py
+  // keeps its own; the first call creates it.
+  void Reload() {
+    if (!ale_) {
+      QuietAle();
+      ale_ = std::make_unique<ale::ALEInterface>();
+      ale_->setFloat("repeat_action_probability",
+                     static_cast<float>(p_.repeat_action_probability));
+    }
+    ale_->setInt("random_seed", seed_);
+    ale_->loadROM(p_.rom_path);
+    reload_ = false;
+  }
+
   // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place (when frame_skip
   // > 1), resized, pushed on the stack (or filling it after a full reset).
   void PushFrame(bool fill) {
@@ -261,7 +295,11 @@ class AtariEnv final : public Env {
   AreaResizer area_;
   LinearResizer linear_;
   std::unique_ptr<ale::ALEInterface> ale_;
-  int seed_ = 0;
+  // The ALE seed, and whether the next Reset must (re)load the ROM with it.
+  // An env that is never given a seed (the pool always gives one) runs as
+  // if seeded with 0.
+  std::int32_t seed_ = AleSeed(0);
+  bool reload_ = true;
   int noops_ = 0;
   std::vector<std::uint8_t> buf_[2];
   std::vector<std::uint8_t> stack_;

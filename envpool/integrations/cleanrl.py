@@ -72,11 +72,8 @@ class RecordEpisodeStatistics(VectorWrapper):
         """Steps the pool and records the episodes that ended."""
         obs, reward, terminated, truncated, info = self.env.step(actions, *args, **kwargs)
         ids = np.asarray(info["env_id"])
-        if self._same_step and "final_info" in info:
-            env_info = info["final_info"]  # the finished episode's last step
-        else:
-            env_info = info
-        step_reward = np.asarray(env_info.get("reward", reward), np.float64)
+        step_reward = np.asarray(self._step_info(info, terminated | truncated, "reward", reward),
+                                 np.float64)
         counted = np.ones(len(ids), np.bool_)
         # a reset row (next-step autoreset after an end, or a pending async reset) is no step
         restarted = self._ended[ids] if self._next_step else np.zeros(len(ids), np.bool_)
@@ -94,7 +91,8 @@ class RecordEpisodeStatistics(VectorWrapper):
             counted &= ~restarted
         self.episode_returns[ids] += np.where(counted, step_reward, 0.0)
         self.episode_lengths[ids] += counted
-        game_over = np.asarray(env_info.get("terminated", terminated), np.bool_)
+        game_over = np.asarray(
+            self._step_info(info, terminated | truncated, "terminated", terminated), np.bool_)
         ended = counted & ((game_over & terminated) | truncated)
         self._life_lost[ids] |= counted & terminated & ~ended
         if ended.any():
@@ -116,6 +114,17 @@ class RecordEpisodeStatistics(VectorWrapper):
                 self.episode_returns[eids] = 0.0
                 self.episode_lengths[eids] = 0
         return obs, reward, terminated, truncated, info
+
+    def _step_info(self, info: dict[str, Any], done: np.ndarray, key: str,
+                   default: np.ndarray) -> np.ndarray:
+        """The step's own ``info[key]`` for each row (``default`` when the env has no such
+        key): in same-step mode a finished row's info is its reset's, and its step's is in
+        ``info["final_info"]``; every other row's is in ``info``."""
+        if key not in info:
+            return default
+        if self._same_step and "final_info" in info and done.any():
+            return np.where(done, info["final_info"][key], info[key])
+        return info[key]
 
 
 def plot_episode_returns(steps: list[int], returns: list[float], path: str, title: str) -> None:

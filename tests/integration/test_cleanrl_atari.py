@@ -43,6 +43,36 @@ def test_returns_span_lives_with_episodic_life() -> None:
     assert max(expected) > 0  # a random Breakout policy scores a few points per game
 
 
+def test_returns_span_lives_with_episodic_life_same_step() -> None:
+    """Same-step autoreset: a done row's info is its reset's, its step's is in
+    ``final_info``; ordinary rows' rewards are in ``info`` (``final_info`` is zero there),
+    so the wrapper must take each row's reward from the right one."""
+    env = RecordEpisodeStatistics(envpool.make_gymnasium(
+        "Breakout-v5", num_envs=2, seed=1, episodic_life=True, reward_clip=True,
+        autoreset_mode="same_step"))
+    env.reset()
+    rng = np.random.default_rng(0)
+    game_return = np.zeros(2)  # unclipped rewards summed by hand until the real game over
+    expected, reported, life_losses = [], [], 0
+    for _ in range(30000):
+        obs, rew, term, trunc, info = env.step(rng.integers(0, 4, 2))
+        done = term | trunc
+        step = {k: np.where(done, info["final_info"][k], info[k])
+                for k in ("reward", "terminated")}
+        game_return += step["reward"]
+        life_losses += int((term & ~step["terminated"]).sum())
+        for i in np.flatnonzero((term & step["terminated"]) | trunc):
+            expected.append(game_return[i])
+            game_return[i] = 0.0
+        if "_episode" in info:
+            reported += list(info["episode"]["r"][info["_episode"]])
+        if len(expected) >= 3 and max(expected) > 0:
+            break
+    assert life_losses >= 4 * len(expected)
+    assert len(reported) == len(expected) >= 3
+    np.testing.assert_allclose(reported, expected)
+    assert max(expected) > 0
+
 def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path,
                                                     load_example: Any) -> None:
     example = load_example("cleanrl/ppo_atari.py")

@@ -16,6 +16,7 @@ from rl_games.common import env_configurations, vecenv  # noqa: E402
 from rl_games.common.algo_observer import DefaultAlgoObserver  # noqa: E402
 from rl_games.torch_runner import Runner  # noqa: E402
 
+import envpool  # noqa: E402
 from envpool.integrations.rl_games import ENV_NAME, RlGamesVecEnv, register_rl_games  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -55,12 +56,43 @@ def test_registered_vecenv_contract() -> None:
     env.close()
 
 
-def test_has_lives_reports_scores_only_at_game_over() -> None:
-    env = RlGamesVecEnv("", 2, env_name="CartPole-v1", seed=0, has_lives=True)
+def test_has_lives_scores_whole_games_on_breakout() -> None:
+    """With episodic_life a lost life ends the pool's episode, not the game: rl_games must
+    see lives == 0 only at game over, and scores equal to the game's unclipped return. The
+    reference is a twin pool with the same seeds and actions (same-step autoreset, as the
+    vecenv's), whose unclipped ``info["reward"]`` is summed by hand until its real game end
+    (``info["terminated"]``; on a done row both are in ``final_info``)."""
+    kw = {"seed": 3, "episodic_life": True, "reward_clip": True}
+    env = RlGamesVecEnv("", 2, env_name="Breakout-v5", has_lives=True, **kw)
+    twin = envpool.make_gymnasium("Breakout-v5", num_envs=2, autoreset_mode="same_step", **kw)
     env.reset()
-    for _ in range(40):
-        _, _, dones, infos = env.step(np.array([1, 1]))
-        np.testing.assert_array_equal(infos["lives"] == 0, dones)
+    twin.reset()
+    rng = np.random.default_rng(0)
+    game_return = np.zeros(2)
+    games = lives_lost = 0
+    best_score = 0.0
+    for _ in range(3000):
+        action = rng.integers(0, 4, 2)
+        _, reward, dones, infos = env.step(action)
+        _, t_reward, t_term, t_trunc, t_info = twin.step(action)
+        np.testing.assert_array_equal(reward, t_reward)  # clipped, as rl_games trains on it
+        done = t_term | t_trunc
+        step_info = {k: np.where(done, t_info["final_info"][k], t_info[k])
+                     for k in ("reward", "terminated")}
+        game_return += step_info["reward"]
+        game_over = done & (step_info["terminated"].astype(bool) | t_trunc)
+        np.testing.assert_array_equal(dones, done)  # a lost life is a done for training
+        np.testing.assert_array_equal(infos["lives"] == 0, game_over)
+        for i in np.flatnonzero(game_over):
+            assert infos["scores"][i] == game_return[i]
+            best_score = max(best_score, float(game_return[i]))
+            game_return[i] = 0
+            games += 1
+        lives_lost += int((done & ~game_over).sum())
+        if games >= 3:
+            break
+    assert games >= 3 and lives_lost >= 4 * games  # Breakout: 5 lives per game
+    assert best_score > 0  # random Breakout scores a few points per game
 
 
 @pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
@@ -113,7 +145,10 @@ def test_runner_from_yaml_learns_cartpole(tmp_path: pathlib.Path) -> None:
 def test_runner_with_rl_games_envpool_type(tmp_path: pathlib.Path, env_type: str) -> None:
     """rl_games' own ``envpool`` type builds its network from the pool's action_space:
     EnvPool's single-env Discrete in both flavours (a batched MultiDiscrete fails)."""
-    means = _run("ppo_cartpole_rl_games_envpool.yaml", tmp_path, max_epochs=30,
+    # 100 epochs of 1024 steps: at the YAML's 60 the best mean of the last 10 epochs
+    # varied from 173 to 295 between two runs of the same config; at 100: 338 to 398
+    means = _run("ppo_cartpole_rl_games_envpool.yaml", tmp_path, max_epochs=100,
                  env_config={"env_name": "CartPole-v1", "seed": 0, "env_type": env_type})
-    assert len(means) >= 10
-    assert max(means[-5:]) > 2 * np.mean(means[:3])
+    assert len(means) >= 20
+    assert np.mean(means[:3]) < 60  # a random start
+    assert max(means[-10:]) >= 200  # the reward rises (random play: about 22)

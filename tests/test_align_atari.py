@@ -303,7 +303,13 @@ def test_defaults_make_and_step() -> None:
         obs, info = env.reset()
         assert obs.shape == (2, 4, 84, 84)
         assert set(info) >= {"lives", "reward", "terminated", "elapsed_step", "env_id"}
-        env.step(np.zeros(2, dtype=np.int32))
+        lives = {"Pong": 0, "Breakout": 5}[game]  # the ALE reports no lives for Pong
+        assert (info["lives"] == lives).all() and np.array_equal(info["elapsed_step"], [0, 0])
+        obs2, reward, term, trunc, info = env.step(np.zeros(2, dtype=np.int32))
+        assert obs2.shape == (2, 4, 84, 84) and obs2.dtype == np.uint8
+        assert np.array_equal(info["elapsed_step"], [1, 1]) and not (term | trunc).any()
+        # the stack moved by one frame: the old newest frame is now the second newest
+        assert np.array_equal(obs2[:, 2], obs[:, 3])
         env.close()
 
 

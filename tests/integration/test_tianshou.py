@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -92,10 +94,19 @@ def test_done_envs_must_be_reset_by_the_caller() -> None:
     assert infos[0]["elapsed_step"] == 1
 
 
+def _one_env_space(venv: Any, key: str) -> gymnasium.Space:
+    """One env's space, as a Tianshou user reads it: Tianshou's vector envs list one space
+    per env; an EnvPool pool (Tianshou's EnvPoolFactory) has one env's space itself."""
+    space = getattr(venv, key)
+    return space[0] if isinstance(space, list) else space
+
+
 def _random_collect(venv: BaseVectorEnv, n_episode: int) -> CollectStats:
+    obs_space = _one_env_space(venv, "observation_space")
+    act_space = _one_env_space(venv, "action_space")
     policy = DiscreteQLearningPolicy(
-        model=Net(state_shape=4, action_shape=2, hidden_sizes=[16]),
-        action_space=gymnasium.spaces.Discrete(2),
+        model=Net(state_shape=obs_space.shape, action_shape=int(act_space.n), hidden_sizes=[16]),
+        action_space=act_space,
     )
     collector = Collector[CollectStats](policy, venv, VectorReplayBuffer(5000, len(venv)))
     collector.reset()
@@ -164,9 +175,11 @@ def _train_dqn(train_envs: BaseVectorEnv, test_envs: BaseVectorEnv, seed: int,
     """Trains DQN; returns the best test return during training and a final 10-episode one."""
     torch.manual_seed(seed)
     np.random.seed(seed)  # noqa: NPY002  (Tianshou's exploration and buffer sampling use it)
-    net = Net(state_shape=4, action_shape=2, hidden_sizes=[64, 64])
-    policy = DiscreteQLearningPolicy(model=net, action_space=gymnasium.spaces.Discrete(2),
-                                     eps_training=0.1, eps_inference=0.0)
+    obs_space = _one_env_space(train_envs, "observation_space")
+    act_space = _one_env_space(train_envs, "action_space")
+    net = Net(state_shape=obs_space.shape, action_shape=int(act_space.n), hidden_sizes=[64, 64])
+    policy = DiscreteQLearningPolicy(model=net, action_space=act_space, eps_training=0.1,
+                                     eps_inference=0.0)
     algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3), gamma=0.9,
                     n_step_return_horizon=3, target_update_freq=320)
     buffer = VectorReplayBuffer(20_000, len(train_envs))

@@ -39,8 +39,7 @@ def _test_module() -> Any:
     return module
 
 
-def run(seed: int, side: str, epochs: int) -> dict[str, Any]:
-    train_dqn = _test_module()._train_dqn
+def run(train_dqn: Any, seed: int, side: str, epochs: int) -> dict[str, Any]:
     torch.set_num_threads(1)
     if side == "envpool":
         train = make_tianshou_env("CartPole-v1", num_envs=8, seed=seed)
@@ -73,10 +72,11 @@ def main() -> None:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--json", type=pathlib.Path)
     args = p.parse_args()
+    train_dqn = _test_module()._train_dqn  # loaded once: the same code for every run
     rows = []
     for seed in args.seeds:
         for side in ("envpool", "dummy"):
-            rows.append(run(seed, side, args.epochs))
+            rows.append(run(train_dqn, seed, side, args.epochs))
             r = rows[-1]
             print(f"seed {seed} {side:8s} best {r['best']:7.1f} final {r['final']:7.1f} "
                   f"({r['seconds']:.0f} s)", flush=True)

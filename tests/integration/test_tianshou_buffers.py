@@ -5,10 +5,11 @@ driven through Tianshou's ``Collector`` by the same deterministic policy, from i
 env states: every time the reference resets an env, the reset state is recorded, and when
 the adapter resets that env (in the same order, since both see the same episodes) its
 state is set to the recorded one (CartPole's observation is its state as float32, so the
-returned row, once checked to be that env's own reset, is rebuilt from it). Everything else (dynamics, termination, the 50-step
-time limit, which envs are stepped and reset and in which order) is the adapter's and
-the pool's own. The replay buffers must then be equal entry by entry: obs, act, rew,
-terminated, truncated, done, obs_next, and the episode statistics.
+returned row, once checked to be that env's own reset, is rebuilt from it). Everything
+else (dynamics, termination, the 50-step time limit, which envs are stepped and reset and
+in which order) is the adapter's and the pool's own. The replay buffers must then be
+equal entry by entry: obs, act, rew, terminated, truncated, done, obs_next, and the episode
+statistics.
 
 Two collection modes: ``n_step`` (every env stepped on each call) and ``n_episode``
 (Tianshou stops stepping envs once their share of episodes is done, so only a subset of
@@ -84,7 +85,7 @@ class _Replaying(TianshouVectorEnv):
 
 
 def _collect(venv: Any, mode: str) -> tuple[VectorReplayBuffer, CollectStats]:
-    policy = _FixedPolicy(action_space=gymnasium.spaces.Discrete(2))
+    policy = _FixedPolicy(action_space=venv.action_space[0])  # one env's, from the venv
     buffer = VectorReplayBuffer(4000, N)
     collector = Collector[CollectStats](policy, venv, buffer)
     collector.reset()

@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envpool.core.pool import EnvPoolBase
+from envpool.core.pool import EnvPoolBase, obs_row
 from envpool.core.spec import EnvSpec
 
 
@@ -170,20 +170,11 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
             else:
                 rows = np.full(self.num_envs, None, dtype=object)
                 for i in np.flatnonzero(done):
-                    rows[i] = _tree_row(info["final_obs"], i)
+                    rows[i] = obs_row(info["final_obs"], i)
                 info["final_obs"] = rows
                 info["final_info"] = {k: v if k.startswith("_") else _zero_unless(v, done)
                                       for k, v in info["final_info"].items()}
         return obs, reward, terminated, truncated, info
-
-
-def _tree_row(x: Any, i: int) -> Any:
-    """A copy of row ``i`` of a batched observation (array, dict or tuple)."""
-    if isinstance(x, dict):
-        return {k: _tree_row(v, i) for k, v in x.items()}
-    if isinstance(x, tuple):
-        return tuple(_tree_row(v, i) for v in x)
-    return np.array(x[i], copy=True)
 
 
 def _zero_unless(values: np.ndarray, rows: np.ndarray) -> np.ndarray:

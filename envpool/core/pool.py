@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from envpool import _native
-from envpool.core.spec import EnvSpec
+from envpool.core.spec import EnvSpec, expand_seeds
 
 
 class RawBatch(NamedTuple):
@@ -37,19 +37,13 @@ class RawBatch(NamedTuple):
     final_info: dict[str, np.ndarray] | None
 
 
-def expand_seeds(seed: Any, env_ids: np.ndarray) -> list[int]:
-    """One seed per env of ``env_ids``: an int ``s`` gives env ``i`` the seed ``s + i``
-    (as at make time, so ``reset(seed=s)`` of any subset matches ``make(seed=s)``); a
-    sequence gives one seed per listed env, in order."""
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-        return [int(seed) + int(i) for i in env_ids]
-    if isinstance(seed, (str, bytes)) or not hasattr(seed, "__len__"):
-        raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
-    seeds = [int(s) for s in seed]
-    if len(seeds) != len(env_ids):
-        raise ValueError(f"seed as a list needs {len(env_ids)} integers (one per env reset), "
-                         f"got {len(seeds)}")
-    return seeds
+def obs_row(obs: Any, i: int) -> Any:
+    """A copy of env row ``i`` of a batched observation (an array, a dict or a tuple)."""
+    if isinstance(obs, dict):
+        return {k: obs_row(v, i) for k, v in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(obs_row(v, i) for v in obs)
+    return np.array(obs[i], copy=True)
 
 
 class EnvPoolBase:

@@ -89,17 +89,17 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     raise TypeError(f"keyword {name!r} must be {expected}, got {value!r}")
 
 
-def _seeds(seed: Any, num_envs: int) -> list[int]:
-    if seed is None:
-        seed = secrets.randbits(31)
+def expand_seeds(seed: Any, env_ids: Sequence[int] | np.ndarray) -> list[int]:
+    """One seed per env of ``env_ids``: an int ``s`` gives env ``i`` the seed ``s + i`` (so
+    ``reset(seed=s)`` of any subset of envs matches ``make(seed=s)``); a sequence gives one
+    seed per listed env, in order. Seeds must be in 0 .. 2**64 - 1."""
     if _is_int(seed):
-        seeds = [int(seed) + i for i in range(num_envs)]
+        seeds = [int(seed) + int(i) for i in env_ids]
     elif isinstance(seed, (Sequence, np.ndarray)) and not isinstance(seed, str):
         seeds = [int(s) for s in seed] if all(_is_int(s) for s in seed) else []
-        if len(seeds) != num_envs:
-            raise ValueError(
-                f"seed as a list needs {num_envs} integers (one per env), got {seed!r}"
-            )
+        if len(seeds) != len(env_ids):
+            raise ValueError(f"seed as a list needs {len(env_ids)} integers (one per env), "
+                             f"got {seed!r}")
     else:
         raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
     if any(s < 0 or s >= 2**64 for s in seeds):
@@ -154,7 +154,8 @@ class EnvSpec:
         if pool["render_mode"] is not None:
             raise ValueError(f"{task_id} does not render: render_mode must be None")
         pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
-        self.seeds = _seeds(pool["seed"], pool["num_envs"])
+        seed = secrets.randbits(31) if pool["seed"] is None else pool["seed"]
+        self.seeds = expand_seeds(seed, range(pool["num_envs"]))
 
         self.id = task_id
         self.task = task

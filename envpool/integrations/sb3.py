@@ -33,17 +33,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 
 from envpool.core.gymnasium_env import GymnasiumEnvPool
 from envpool.core.make import make_adapter_pool, require_pool
+from envpool.core.pool import obs_row
 
 __all__ = ["EnvPoolVecEnv", "make_vec_env"]
-
-
-def _row(obs: Any, i: int) -> Any:
-    """A copy of env ``i``'s entry of a batched (array / dict / tuple) observation."""
-    if isinstance(obs, dict):
-        return {k: np.array(v[i]) for k, v in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(np.array(v[i]) for v in obs)
-    return np.array(obs[i])
 
 
 class EnvPoolVecEnv(VecEnv):
@@ -101,7 +93,7 @@ class EnvPoolVecEnv(VecEnv):
             final_info = info["final_info"]
             reset_infos = self._split_info(info, done_ids)
             for i, reset_info in zip(done_ids.tolist(), reset_infos, strict=True):
-                infos[i]["terminal_observation"] = _row(final_obs, i)
+                infos[i]["terminal_observation"] = obs_row(final_obs, i)
                 for k in keys:  # the step's own info, as a gymnasium env returns it
                     infos[i][k] = final_info[k][i]
                 self.reset_infos[i] = reset_info

@@ -2,7 +2,7 @@
 
 The same algorithm, budget and seeds as the nightly test
 ``tests/integration/test_tianshou.py::test_dqn_cartpole_matches_dummy_vector_env`` (its
-``_train_dqn`` is imported, not copied): 8 training and 4 test envs, 10 epochs of 5,000
+``_train_dqn``, ``_dummy`` and ``permutation_p`` are imported, not copied): 8 training and 4 test envs, 10 epochs of 5,000
 steps, training stops once a test mean reaches 195. Prints a table of the best and final
 test returns per seed and side, their means, and a two-sided permutation test (100,000
 random relabellings) of the difference of the mean best returns; writes everything as JSON.
@@ -20,10 +20,8 @@ import pathlib
 import time
 from typing import Any
 
-import gymnasium
 import numpy as np
 import torch
-from tianshou.env import DummyVectorEnv
 
 from envpool.integrations.tianshou import make_tianshou_env
 
@@ -39,31 +37,17 @@ def _test_module() -> Any:
     return module
 
 
-def run(train_dqn: Any, seed: int, side: str, epochs: int) -> dict[str, Any]:
+def run(tests: Any, seed: int, side: str, epochs: int) -> dict[str, Any]:
     torch.set_num_threads(1)
     if side == "envpool":
         train = make_tianshou_env("CartPole-v1", num_envs=8, seed=seed)
         test = make_tianshou_env("CartPole-v1", num_envs=4, seed=100 + seed)
     else:
-        def dummy(n: int) -> DummyVectorEnv:
-            venv = DummyVectorEnv([lambda: gymnasium.make("CartPole-v1") for _ in range(n)])
-            venv.seed(seed)
-            return venv
-        train, test = dummy(8), dummy(4)
+        train, test = tests._dummy(8, seed), tests._dummy(4, seed)
     start = time.perf_counter()
-    best, final = train_dqn(train, test, seed, epochs)
+    best, final = tests._train_dqn(train, test, seed, epochs)
     return {"seed": seed, "side": side, "best": best, "final": final,
             "seconds": time.perf_counter() - start}
-
-
-def permutation_p(a: np.ndarray, b: np.ndarray, rounds: int = 100_000) -> float:
-    """Two-sided p-value of |mean(a) - mean(b)| under random relabelling of a and b."""
-    rng = np.random.default_rng(0)
-    pooled = np.concatenate([a, b])
-    observed = abs(a.mean() - b.mean())
-    perms = np.array([rng.permutation(pooled) for _ in range(rounds)])
-    diffs = np.abs(perms[:, :len(a)].mean(axis=1) - perms[:, len(a):].mean(axis=1))
-    return float((np.sum(diffs >= observed - 1e-12) + 1) / (rounds + 1))
 
 
 def main() -> None:
@@ -72,11 +56,11 @@ def main() -> None:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--json", type=pathlib.Path)
     args = p.parse_args()
-    train_dqn = _test_module()._train_dqn  # loaded once: the same code for every run
+    tests = _test_module()  # loaded once: the same code for every run
     rows = []
     for seed in args.seeds:
         for side in ("envpool", "dummy"):
-            rows.append(run(train_dqn, seed, side, args.epochs))
+            rows.append(run(tests, seed, side, args.epochs))
             r = rows[-1]
             print(f"seed {seed} {side:8s} best {r['best']:7.1f} final {r['final']:7.1f} "
                   f"({r['seconds']:.0f} s)", flush=True)
@@ -92,7 +76,7 @@ def main() -> None:
               f"{(best >= 195).sum()}/{len(best)}")
     ours = np.array([r["best"] for r in rows if r["side"] == "envpool"])
     ref = np.array([r["best"] for r in rows if r["side"] == "dummy"])
-    p_value = permutation_p(ours, ref)
+    p_value = tests.permutation_p(ours, ref)
     summary["permutation_p_best_mean"] = p_value
     print(f"permutation test, difference of mean best returns, two-sided: p = {p_value:.3f}")
     if args.json:

@@ -213,17 +213,51 @@ def test_dqn_learns_cartpole() -> None:
     assert final >= 100
 
 
+def _dummy(n: int, seed: int) -> DummyVectorEnv:
+    """Tianshou's own vector env of n gymnasium CartPole-v1 envs, seeded seed + i."""
+    venv = DummyVectorEnv([lambda: gymnasium.make("CartPole-v1") for _ in range(n)])
+    venv.seed(seed)
+    return venv
+
+
+def permutation_p(a: np.ndarray, b: np.ndarray, rounds: int = 100_000) -> float:
+    """Two-sided p-value of |mean(a) - mean(b)| under random relabelling of a and b."""
+    rng = np.random.default_rng(0)
+    pooled = np.concatenate([a, b])
+    observed = abs(a.mean() - b.mean())
+    perms = np.array([rng.permutation(pooled) for _ in range(rounds)])
+    diffs = np.abs(perms[:, :len(a)].mean(axis=1) - perms[:, len(a):].mean(axis=1))
+    return float((np.sum(diffs >= observed - 1e-12) + 1) / (rounds + 1))
+
+
+def test_permutation_p() -> None:
+    same = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert permutation_p(same, same, 2000) == 1.0
+    # fully separated groups of 5: the exact two-sided p is 2 / C(10, 5) = 0.0079
+    assert permutation_p(same + 10, same, 20_000) == pytest.approx(2 / 252, abs=0.003)
+
+
 @pytest.mark.nightly
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_dqn_cartpole_matches_dummy_vector_env(seed: int) -> None:
+@pytest.mark.timeout(3600)
+def test_dqn_cartpole_matches_dummy_vector_env() -> None:
+    """DQN through the adapter learns like DQN through Tianshou's DummyVectorEnv.
+
+    Two runs with one seed are two independent draws (the envs' random streams differ),
+    and one run's best test return varies by about +-90 across seeds, so a per-seed
+    comparison fails by chance in either direction (issue 18: over 10 seeds, ours beat
+    the reference by more than 30 on 4 seeds and lost by more than 30 on 4). The
+    distributions over 10 fixed seeds are compared instead: both learn (mean best test
+    return >= 150; random play: about 22), their means do not differ significantly
+    (permutation test, p > 0.05; measured 0.51), and the adapter reaches the stop
+    return (195) in nearly as many seeds. ``scripts/tianshou_dqn_seeds.py`` prints the
+    per-seed table.
+    """
     torch.set_num_threads(1)
-
-    def dummy(n: int) -> DummyVectorEnv:
-        venv = DummyVectorEnv([lambda: gymnasium.make("CartPole-v1") for _ in range(n)])
-        venv.seed(seed)
-        return venv
-
-    ours, _ = _train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=seed),
-                         make_tianshou_env("CartPole-v1", num_envs=4, seed=100 + seed), seed, 10)
-    ref, _ = _train_dqn(dummy(8), dummy(4), seed, 10)
-    assert ref >= 120 and ours >= 120 and ours >= ref - 30
+    seeds = range(10)
+    ours = np.array([_train_dqn(make_tianshou_env("CartPole-v1", num_envs=8, seed=s),
+                                make_tianshou_env("CartPole-v1", num_envs=4, seed=100 + s),
+                                s, 10)[0] for s in seeds])
+    ref = np.array([_train_dqn(_dummy(8, s), _dummy(4, s), s, 10)[0] for s in seeds])
+    assert ref.mean() >= 150 and ours.mean() >= 150, (ours, ref)
+    assert permutation_p(ours, ref) > 0.05, (ours, ref)
+    assert (ours >= 195).sum() >= (ref >= 195).sum() - 2, (ours, ref)

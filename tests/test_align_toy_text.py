@@ -27,91 +27,17 @@ percentage points in any outcome probability.
 from __future__ import annotations
 
 import inspect
-import math
 from collections import Counter
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
+from stats import binomial_p, goodness_of_fit, homogeneity  # tests/stats.py
 
 import envpool
 
 ALPHA = 1e-3
-
-
-# -- statistics (no scipy here) ------------------------------------------------
-def _gammaincc(a: float, x: float) -> float:
-    """Regularized upper incomplete gamma Q(a, x) (Numerical Recipes 6.2)."""
-    if x <= 0:
-        return 1.0
-    log_prefix = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1:  # series for P(a, x)
-        term = total = 1.0 / a
-        ap = a
-        for _ in range(10_000):
-            ap += 1
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * 1e-15:
-                break
-        return max(0.0, 1.0 - total * math.exp(log_prefix))
-    b = x + 1 - a  # continued fraction for Q(a, x) (modified Lentz)
-    c = 1 / 1e-300
-    d = 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return math.exp(log_prefix) * h
-
-
-def chi2_sf(stat: float, df: int) -> float:
-    return _gammaincc(df / 2, stat / 2)
-
-
-def test_chi2_sf_matches_known_quantiles() -> None:
-    # Textbook upper quantiles: P(chi2_df > q) = alpha.
-    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-6)
-    assert chi2_sf(13.815510557964274, 2) == pytest.approx(0.001, rel=1e-6)
-    assert chi2_sf(124.34211340400407, 100) == pytest.approx(0.05, rel=1e-6)
-    assert chi2_sf(2.0, 10) == pytest.approx(0.9963401531726563, rel=1e-6)
-
-
-def goodness_of_fit(counts: np.ndarray, probs: np.ndarray) -> float:
-    """p-value of a chi-square goodness-of-fit test of counts against probs."""
-    counts = np.asarray(counts, dtype=float)
-    expected = counts.sum() * np.asarray(probs, dtype=float)
-    assert (expected >= 5).all(), f"expected counts too small for chi-square: {expected}"
-    stat = float(((counts - expected) ** 2 / expected).sum())
-    return chi2_sf(stat, len(counts) - 1)
-
-
-def homogeneity(table: np.ndarray) -> float:
-    """p-value of a chi-square test that the rows of a contingency table share
-    one distribution."""
-    table = np.asarray(table, dtype=float)
-    table = table[:, table.sum(axis=0) > 0]
-    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
-    assert (expected >= 5).all(), f"expected counts too small for chi-square: {expected}"
-    stat = float(((table - expected) ** 2 / expected).sum())
-    return chi2_sf(stat, (table.shape[0] - 1) * (table.shape[1] - 1))
-
-
-def binomial_p(successes: int, n: int, p: float) -> float:
-    """Two-sided p-value of a binomial count (normal approximation, n p (1-p) >> 1)."""
-    assert n * p * (1 - p) > 25
-    z = (successes - n * p) / math.sqrt(n * p * (1 - p))
-    return math.erfc(abs(z) / math.sqrt(2))
 
 
 # -- references ----------------------------------------------------------------

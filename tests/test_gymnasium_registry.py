@@ -76,7 +76,7 @@ def test_single_env_is_limited_and_not_autoreset() -> None:
         gymnasium.make("envpool/CartPole-v1", num_envs=2)
 
 
-def _rollout_side_by_side(mode: AutoresetMode, steps: int = 400) -> int:
+def _rollout_side_by_side(mode: AutoresetMode, steps: int = 1000) -> int:
     n, limit = 4, 40
     ref = gymnasium.vector.SyncVectorEnv(
         [lambda: gymnasium.make("CartPole-v1", max_episode_steps=limit) for _ in range(n)],
@@ -145,8 +145,9 @@ def _rollout_side_by_side(mode: AutoresetMode, steps: int = 400) -> int:
 
 @pytest.mark.parametrize("mode", list(AutoresetMode))
 def test_make_vec_matches_sync_vector_env(mode: AutoresetMode) -> None:
-    # a 40-step limit and random actions: many terminations and truncations
-    assert _rollout_side_by_side(mode) > 20
+    # a 40-step limit and random actions: many terminations and truncations (measured:
+    # 187, 196 and 156 ended episodes in next-step, same-step and disabled mode)
+    assert _rollout_side_by_side(mode) >= 150
 
 
 def _pool(task_id: str = "Pendulum-v1", **kw: Any) -> Any:

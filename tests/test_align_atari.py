@@ -22,6 +22,8 @@
 
 from __future__ import annotations
 
+import json
+import pathlib
 from typing import Any
 
 import numpy as np
@@ -346,3 +348,25 @@ def test_episodic_life() -> None:
                 break
     assert lives_seen[:3] == [4, 3, 2]
     env.close()
+
+
+def test_defaults_equal_envpool_1_2_5() -> None:
+    """Our Atari defaults against sail-sg EnvPool 1.2.5's, as its ``make_spec("Pong-v5")
+    .config`` reports them. EnvPool cannot be installed beside this package (the same import
+    name), so its config was saved from a separate venv: ``pip install envpool==1.2.5``, then
+    ``python -c 'import envpool, json; print(json.dumps(envpool.make_spec("Pong-v5").config
+    ._asdict()))'`` (base_path, an install path, dropped) into
+    ``tests/data/envpool_1_2_5_pong_config.json``.
+
+    Every keyword both have must have the same default. Deliberate differences, documented in
+    docs/atari.md: EnvPool's ``task`` is our ``game`` (and ``rom_path`` ours alone); EnvPool's
+    ``mode`` and ``difficulty`` (-1: the ROM's default) are not offered here yet.
+    """
+    path = pathlib.Path(__file__).parent / "data" / "envpool_1_2_5_pong_config.json"
+    ref = json.loads(path.read_text())
+    ours = envpool.make_spec("Pong-v5").config._asdict()
+    shared = sorted(set(ref) & set(ours))
+    assert len(shared) >= 20
+    assert {k: ours[k] for k in shared} == {k: ref[k] for k in shared}
+    assert set(ref) - set(ours) == {"task", "mode", "difficulty"}
+    assert ref["task"] == ours["game"] == "pong"

@@ -2,10 +2,11 @@
 
 The same algorithm, budget and seeds as the nightly test
 ``tests/integration/test_tianshou.py::test_dqn_cartpole_matches_dummy_vector_env`` (its
-``_train_dqn``, ``_dummy`` and ``permutation_p`` are imported, not copied): 8 training and 4 test envs, 10 epochs of 5,000
-steps, training stops once a test mean reaches 195. Prints a table of the best and final
-test returns per seed and side, their means, and a two-sided permutation test (100,000
-random relabellings) of the difference of the mean best returns; writes everything as JSON.
+``_train_dqn``, ``_dummy`` and ``permutation_p`` are imported, not copied): 8 training and
+4 test envs, 10 epochs of 5,000 steps, training stops once a test mean reaches 195. Prints
+a table of the best and final test returns per seed and side, their means, and a two-sided
+permutation test (100,000 random relabellings) of the difference of the mean best returns;
+writes everything as JSON.
 
 Run alone on the machine (torch on 2 cores suffers from any neighbour):
 ``python scripts/tianshou_dqn_seeds.py --seeds 0 1 2 3 4 5 6 7 8 9 --json out.json``.

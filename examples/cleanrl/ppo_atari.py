@@ -12,12 +12,13 @@ reward curve is saved as a PNG at the end.
     python examples/cleanrl/ppo_atari.py --env-id Pong-v5 --total-timesteps 2000000 --plot pong.png
 
 How long (measured, Breakout-v5, seed 1, --num-envs 8, --total-timesteps 1200000, 2-core
-CPU, no GPU): about 185 env steps/s (the CNN update dominates), so 1.2M steps took 2 h 05 min
-(the first 20 min were shared with another job; about 1 h 50 min on an idle machine). Mean
-game score over the last 50 games (random play: 1.0): 3.7 at 100k steps, 9.9 at 300k
-(27 min at 185 steps/s), 13.5 at 500k, 20.5 at 1M, 22.7 at 1.2M (best games 46-53,
-and one game of 363 at 853k steps, not inspected).
-Curve and per-game CSV: docs/curves/ppo_atari_breakout.{png,csv}.
+CPU, no GPU; times from the per-game CSV docs/curves/ppo_atari_breakout.csv): about 188 env
+steps/s after the first 100k steps (the CNN update dominates; the first 100k ran at 62 steps/s
+while another job shared the machine), so 300k steps took 45 min, 1M 1 h 47 min and 1.2M
+2 h 05 min. Mean game score over the last 50 games (the first 50 games: 1.0): 3.7 at 100k
+steps, 9.9 at 300k, 13.5 at 500k, 20.5 at 1M, 22.7 at 1.2M (best games 46-53, and one game of
+363 at 853k steps, not inspected).
+Curve: docs/curves/ppo_atari_breakout.png; docs/integrations/cleanrl.md has the table.
 Run 300k+ steps to see learning on Breakout.
 Pong was not trained here; CleanRL's curves put its rise past 1M steps (hours on a CPU).
 """

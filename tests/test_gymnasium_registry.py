@@ -114,11 +114,10 @@ def _rollout_side_by_side(mode: AutoresetMode, steps: int = 1000) -> int:
             assert a.dtype == b.dtype and np.array_equal(a, b)
         restarted = fresh.copy() if mode == AutoresetMode.NEXT_STEP else np.zeros(n, bool)
         done = r_term | r_trunc
-        # rows that restarted this step hold different reset states: compare the rest
-        np.testing.assert_array_equal(o_obs[~restarted & ~(done & (mode == AutoresetMode
-                                                                    .SAME_STEP))],
-                                      r_obs[~restarted & ~(done & (mode == AutoresetMode
-                                                                    .SAME_STEP))])
+        # rows that restarted this step (next-step: the step after a done; same-step: the
+        # done step itself) hold different reset states: compare the rest
+        reset_now = restarted | (done if mode == AutoresetMode.SAME_STEP else False)
+        np.testing.assert_array_equal(o_obs[~reset_now], r_obs[~reset_now])
         assert o_obs.dtype == r_obs.dtype and ours.observation_space.contains(o_obs)
         assert set(r_info) <= set(o_info)  # ours adds env_id, elapsed_step, players
         if mode == AutoresetMode.SAME_STEP:

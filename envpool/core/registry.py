@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,9 @@ class TaskSpec:
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     max_episode_steps: int | None = None
     reward_threshold: float | None = None
+    # Fills the native env's hidden keywords (those starting with "_", such as a
+    # generated model's XML) from the resolved keywords, when a pool is made.
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -29,12 +33,16 @@ def register(
     *,
     max_episode_steps: int | None = None,
     reward_threshold: float | None = None,
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
 
     ``env_kwargs`` override the native env's defaults (they must be keywords the
-    env accepts); ``max_episode_steps`` is the default time limit of the task. The id
+    env accepts); ``max_episode_steps`` is the default time limit of the task.
+    ``prepare(keywords)`` returns the native env's hidden keywords (names starting
+    with ``_``, which users cannot pass) computed from the others, when a pool is
+    made. The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -47,14 +55,14 @@ def register(
             f"unknown native env {native_env!r}; known: {', '.join(_native.env_names())}"
         )
     defaults = _native.default_config(native_env)
-    unknown = sorted(set(env_kwargs) - set(defaults))
+    unknown = sorted(set(env_kwargs) - set(defaults) | {k for k in env_kwargs if k[:1] == "_"})
     if unknown:
         raise TypeError(
             f"{native_env} has no keyword {', '.join(unknown)}; "
             f"valid: {', '.join(sorted(defaults))}"
         )
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
-                               reward_threshold)
+                               reward_threshold, prepare)
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 

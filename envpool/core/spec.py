@@ -117,7 +117,10 @@ class EnvSpec:
 
     def __init__(self, task_id: str, **kwargs: Any) -> None:
         task = get_task(task_id)
-        env_defaults = _native.default_config(task.native_env)
+        native_defaults = _native.default_config(task.native_env)
+        # Keywords starting with "_" are the env's hidden ones, filled by the task's
+        # prepare hook (a generated model's XML, ...), never by users.
+        env_defaults = {k: v for k, v in native_defaults.items() if k[:1] != "_"}
         unknown = sorted(set(kwargs) - set(POOL_DEFAULTS) - set(env_defaults))
         if unknown:
             valid = sorted(set(POOL_DEFAULTS) | set(env_defaults))
@@ -130,6 +133,10 @@ class EnvSpec:
         for key in env_defaults:
             if key in kwargs:
                 env_config[key] = _coerce(key, kwargs[key], env_defaults[key])
+        hidden = {k: v for k, v in native_defaults.items() if k[:1] == "_"}
+        if task.prepare is not None:
+            hidden.update(task.prepare(dict(env_config)))
+        native_config = {**env_config, **hidden}
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
         if pool["max_episode_steps"] is None:
             pool["max_episode_steps"] = task.max_episode_steps or 0
@@ -160,10 +167,10 @@ class EnvSpec:
         self.id = task_id
         self.task = task
         self.native_env = task.native_env
-        self.env_config = env_config
+        self.env_config = native_config
         self.max_episode_steps = pool["max_episode_steps"] or None
         self.reward_threshold = task.reward_threshold
-        self.native_spec = _native.spec(task.native_env, env_config)
+        self.native_spec = _native.spec(task.native_env, native_config)
         merged = {**pool, **env_config}
         self.config = collections.namedtuple("Config", sorted(merged))(
             **{k: merged[k] for k in sorted(merged)}

@@ -16,6 +16,7 @@
 #include "core/seed_sequence.h"
 #include "envs/atari/register.h"
 #include "envs/classic_control/register.h"
+#include "envs/dm_control/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
@@ -29,6 +30,7 @@ Registry BuildRegistry() {
   Registry registry;
   atari::Register(registry);
   classic_control::Register(registry);
+  dm_control::Register(registry);
   mujoco::Register(registry);
   toy_text::Register(registry);
   // For the test suite; not registered as a task id.

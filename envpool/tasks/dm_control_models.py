@@ -1,0 +1,55 @@
+"""The Control Suite's models as dm_control's loaders build them.
+
+Most domains use their XML file as it is. Some loaders edit it first (cartpole
+adds poles, ...); the functions here make the same edits with the standard
+library's ElementTree, one per domain, named after the dm_control function
+they follow. Each returns the XML text and the asset files the model needs
+(paths relative to dm_control's ``suite`` folder; the ``./common/*.xml``
+includes are always provided).
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+
+def _read(suite_dir: str, filename: str) -> str:
+    with open(os.path.join(suite_dir, filename), encoding="utf-8") as f:
+        return f.read()
+
+
+def _cartpole(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """cartpole._make_model(n_poles): a chain of poles, the floor and cameras moved."""
+    xml = _read(suite_dir, "cartpole.xml")
+    n_poles = {"two_poles": 2, "three_poles": 3}.get(task_name, 1)
+    if n_poles == 1:
+        return xml, []
+    mjcf = ET.fromstring(xml)
+    parent = mjcf.find("./worldbody/body/body")
+    for pole_index in range(2, n_poles + 1):
+        child = ET.Element("body", name=f"pole_{pole_index}", pos="0 0 1", childclass="pole")
+        ET.SubElement(child, "joint", name=f"hinge_{pole_index}")
+        ET.SubElement(child, "geom", name=f"pole_{pole_index}")
+        parent.append(child)
+        parent = child
+    mjcf.find("./worldbody/geom").set("pos", f"0 0 {1 - n_poles - .05}")
+    cameras = mjcf.findall("./worldbody/camera")
+    cameras[0].set("pos", f"0 {-1 - 2 * n_poles} 1")
+    cameras[1].set("pos", f"0 {-2 * n_poles} 2")
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
+# domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
+_BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
+    "cartpole": _cartpole,
+}
+
+
+def build(suite_dir: str, domain: str, task_name: str) -> tuple[str, list[str]]:
+    """The model XML of ``domain`` for ``task_name`` and the asset files it needs."""
+    builder = _BUILDERS.get(domain)
+    if builder is None:
+        return _read(suite_dir, f"{domain}.xml"), []
+    return builder(suite_dir, task_name)

@@ -1,0 +1,307 @@
+// The shared base of the DeepMind Control Suite tasks (dm_control/rl/control.py
+// Environment, dm_control/mujoco/engine.py Physics, suite/base.py Task).
+//
+// Model: the Python task module (envpool/tasks/dm_control.py) reads the
+// domain's XML from the installed dm_control package, generates the variants
+// dm_control generates (n poles, n links, ...) and hands the text over as the
+// hidden keyword `_model_xml`; it is compiled once per pool against a virtual
+// file system holding dm_control's ./common/*.xml includes (and the domain's
+// asset folder, `_asset_dir`, for meshes). Each env owns a copy of the model,
+// since tasks move targets or regenerate terrain in the model at reset.
+//
+// Reset (Environment.reset): mj_resetData, the task's InitializeEpisode, then
+// Physics.after_reset (mj_forward with actuation disabled).
+// Step (Environment.step): ctrl = action, Physics.step(n_sub_steps) in its
+// legacy form (mj_step2, mj_step n - 1 times, mj_step1; plain mj_step n times
+// then mj_step1 under RK4), then the task's reward, observation and
+// termination. dm_control raises PhysicsError on MuJoCo warnings; here the
+// episode simply goes on, as in sail-sg EnvPool.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+
+namespace envpool::dm_control {
+
+struct ModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct DataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+using ModelPtr = std::shared_ptr<const mjModel>;
+using OwnedModel = std::unique_ptr<mjModel, ModelDeleter>;
+using DataPtr = std::unique_ptr<mjData, DataDeleter>;
+
+// An mjVFS that is deleted with its owner.
+class Vfs {
+ public:
+  Vfs() : vfs_(std::make_unique<mjVFS>()) { mj_defaultVFS(vfs_.get()); }
+  Vfs(const Vfs&) = delete;
+  Vfs& operator=(const Vfs&) = delete;
+  ~Vfs() { mj_deleteVFS(vfs_.get()); }
+
+  void AddBuffer(const std::string& name, const std::string& content) {
+    if (mj_addBufferVFS(vfs_.get(), name.c_str(), content.data(),
+                        static_cast<int>(content.size())) != 0) {
+      throw std::runtime_error("MuJoCo could not add " + name + " to its virtual file system");
+    }
+  }
+  void AddFile(const std::string& name, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument("cannot read " + path);
+    AddBuffer(name, std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  const mjVFS* get() const { return vfs_.get(); }
+
+ private:
+  std::unique_ptr<mjVFS> vfs_;
+};
+
+// Compiles `_model_xml` with dm_control's common includes from `_suite_dir`
+// and every file named in `_asset_files` (paths relative to `_suite_dir`,
+// registered under their base names, as dm_control's asset dicts do).
+inline ModelPtr LoadModel(const Config& config) {
+  const std::string& xml = config.GetString("_model_xml");
+  const std::string& suite_dir = config.GetString("_suite_dir");
+  if (xml.empty() || suite_dir.empty()) {
+    throw std::invalid_argument(
+        "the DeepMind Control Suite tasks read their models from the dm-control package: "
+        "pip install 'dm-control==1.0.50'");
+  }
+  Vfs vfs;
+  for (const char* name : {"materials.xml", "skybox.xml", "visual.xml"}) {
+    vfs.AddFile(std::string("./common/") + name, suite_dir + "/common/" + name);
+  }
+  for (const std::string& rel : config.GetStrings("_asset_files")) {
+    const std::size_t slash = rel.find_last_of('/');
+    vfs.AddFile(slash == std::string::npos ? rel : rel.substr(slash + 1), suite_dir + "/" + rel);
+  }
+  vfs.AddBuffer("model_.xml", xml);
+  char error[1000] = "";
+  mjModel* model = mj_loadXML("model_.xml", vfs.get(), error, sizeof(error));
+  if (model == nullptr) throw std::runtime_error(std::string("MuJoCo could not load the model: ") + error);
+  return ModelPtr(model, ModelDeleter());
+}
+
+// The keywords every Control Suite env has, with EnvPool's names. frame_skip
+// is dm_control's n_sub_steps (physics steps per control step); frame_stack
+// k > 1 gives every observation key a leading dimension of k, the last k
+// observations, oldest first (the first one repeated after a reset).
+inline Config Defaults(std::int64_t frame_skip, const std::string& task_name) {
+  Config c;
+  c.Set("frame_skip", frame_skip);
+  c.Set("frame_stack", std::int64_t{1});
+  c.Set("task_name", task_name);
+  c.Set("_model_xml", std::string());
+  c.Set("_suite_dir", std::string());
+  c.Set("_asset_files", std::vector<std::string>());
+  return c;
+}
+
+// What every task's Params holds besides its own settings.
+struct CommonParams {
+  explicit CommonParams(const Config& config)
+      : model(LoadModel(config)),
+        frame_skip(static_cast<int>(config.GetInt("frame_skip"))),
+        frame_stack(static_cast<int>(config.GetInt("frame_stack"))),
+        task(config.GetString("task_name")) {
+    if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
+    if (frame_stack < 1) throw std::invalid_argument("frame_stack must be >= 1");
+  }
+  ModelPtr model;
+  int frame_skip, frame_stack;
+  std::string task;
+};
+
+// Observation keys and their sizes (-1: a scalar), in dm_control's order.
+using ObsKeys = std::vector<std::pair<std::string, std::int64_t>>;
+
+// dm_control's specs: float64 observations without bounds in a dict, and the
+// float64 action box of mujoco.action_spec (ctrlrange where limited, else
+// +-mjMAXVAL).
+inline EnvSpec DmcSpec(const CommonParams& p, const ObsKeys& keys) {
+  const mjModel* m = p.model.get();
+  EnvSpec spec;
+  for (const auto& [name, size] : keys) {
+    std::vector<std::int64_t> shape;
+    if (p.frame_stack > 1) shape.push_back(p.frame_stack);
+    if (size >= 0) shape.push_back(size);
+    spec.obs.push_back(BoxSpec(name, DType::kFloat64, shape));
+  }
+  spec.obs_layout = ObsLayout::kDict;
+  std::vector<double> low(m->nu, -mjMAXVAL), high(m->nu, mjMAXVAL);
+  for (int i = 0; i < m->nu; ++i) {
+    if (m->actuator_ctrllimited[i]) {
+      low[i] = m->actuator_ctrlrange[2 * i];
+      high[i] = m->actuator_ctrlrange[2 * i + 1];
+    }
+  }
+  spec.action = BoxSpec("action", DType::kFloat64, {m->nu}, low, high);
+  return spec;
+}
+
+// The base env: its own model copy and mjData.
+class DmcEnv : public Env {
+ public:
+  DmcEnv(const CommonParams& p, const ObsKeys& keys)
+      : model_(mj_copyModel(nullptr, p.model.get())),
+        m_(model_.get()),
+        data_(m_ != nullptr ? mj_makeData(m_) : nullptr),
+        d_(data_.get()),
+        n_sub_steps_(p.frame_skip),
+        frame_stack_(p.frame_stack) {
+    if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate the model or mjData");
+    for (const auto& key : keys) sizes_.push_back(key.second < 0 ? 1 : key.second);
+    if (frame_stack_ > 1) {
+      for (std::int64_t n : sizes_) stack_.emplace_back(static_cast<std::size_t>(n * frame_stack_));
+    }
+  }
+
+  void Reset(Rng& rng) override {
+    mj_resetData(m_, d_);
+    InitializeEpisode(rng);
+    AfterReset();
+    if (frame_stack_ > 1) {
+      ObserveNewest();
+      for (std::size_t k = 0; k < stack_.size(); ++k) {
+        double* newest = NewestFrame(k);
+        for (int f = 0; f + 1 < frame_stack_; ++f) {
+          std::copy(newest, newest + sizes_[k], stack_[k].data() + f * sizes_[k]);
+        }
+      }
+    }
+  }
+
+  void Write(const Slot& slot) const final {
+    std::vector<double*> out(sizes_.size());
+    for (std::size_t k = 0; k < sizes_.size(); ++k) out[k] = slot.Obs<double>(k);
+    if (frame_stack_ == 1) {
+      Observe(out.data());
+      return;
+    }
+    for (std::size_t k = 0; k < sizes_.size(); ++k) {
+      std::copy(stack_[k].begin(), stack_[k].end(), out[k]);
+    }
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const double* a = action.As<double>();
+    for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = a[i];
+    PhysicsStep(n_sub_steps_);
+    AfterStep();
+    StepOutcome out;
+    out.reward = GetReward();
+    out.terminated = GetTermination();
+    if (frame_stack_ > 1) {
+      for (std::size_t k = 0; k < stack_.size(); ++k) {
+        std::copy(stack_[k].begin() + sizes_[k], stack_[k].end(), stack_[k].begin());
+      }
+      ObserveNewest();
+    }
+    return out;
+  }
+
+  // mj_getState(mjSTATE_INTEGRATION) (time, qpos, qvel, act, warm start, ctrl,
+  // applied forces, mocap, ...), then the task's own numbers (targets placed in
+  // the model, ...). SetState puts both back and runs Physics.after_reset.
+  std::vector<double> GetState() const override {
+    std::vector<double> state(mj_stateSize(m_, mjSTATE_INTEGRATION));
+    mj_getState(m_, d_, state.data(), mjSTATE_INTEGRATION);
+    const std::vector<double> extra = GetTaskState();
+    state.insert(state.end(), extra.begin(), extra.end());
+    return state;
+  }
+  void SetState(const std::vector<double>& state) override {
+    const std::size_t n = static_cast<std::size_t>(mj_stateSize(m_, mjSTATE_INTEGRATION));
+    const std::size_t extra = GetTaskState().size();
+    if (state.size() != n + extra) {
+      throw std::invalid_argument("the state is mj_getState(mjSTATE_INTEGRATION) (" +
+                                  std::to_string(n) + " numbers) then " +
+                                  std::to_string(extra) + " task numbers");
+    }
+    mj_setState(m_, d_, state.data(), mjSTATE_INTEGRATION);
+    SetTaskState(std::vector<double>(state.begin() + static_cast<std::ptrdiff_t>(n), state.end()));
+    AfterReset();
+    if (frame_stack_ > 1) ObserveNewest();
+  }
+
+ protected:
+  // Task.get_observation: writes key k of the spec's observation keys to
+  // obs[k] (in their order, one frame).
+  virtual void Observe(double* const* obs) const = 0;
+  // Task.initialize_episode, between mj_resetData and after_reset.
+  virtual void InitializeEpisode(Rng& rng) = 0;
+  // Task.after_step (only a few tasks have one).
+  virtual void AfterStep() {}
+  virtual double GetReward() = 0;
+  // Task.get_termination: true where the episode ends early (discount 0).
+  virtual bool GetTermination() { return false; }
+  // The task's random quantities that live outside mjData (see GetState).
+  virtual std::vector<double> GetTaskState() const { return {}; }
+  virtual void SetTaskState(const std::vector<double>& /*state*/) {}
+
+  // Physics.after_reset: mj_forward with actuation disabled.
+  void AfterReset() {
+    const int flags = m_->opt.disableflags;
+    m_->opt.disableflags = flags | mjDSBL_ACTUATION;
+    mj_forward(m_, d_);
+    m_->opt.disableflags = flags;
+  }
+
+  // Physics.step(n) with legacy_step.
+  void PhysicsStep(int n) {
+    if (m_->opt.integrator != mjINT_RK4) {
+      mj_step2(m_, d_);
+      for (int i = 1; i < n; ++i) mj_step(m_, d_);
+    } else {
+      for (int i = 0; i < n; ++i) mj_step(m_, d_);
+    }
+    mj_step1(m_, d_);
+  }
+
+  // Named access, as physics.named.* does (throws on an unknown name).
+  int Id(mjtObj type, const char* name) const {
+    const int id = mj_name2id(m_, type, name);
+    if (id < 0) throw std::invalid_argument(std::string("the model has no ") + name);
+    return id;
+  }
+  int QposAdr(const char* joint) const { return m_->jnt_qposadr[Id(mjOBJ_JOINT, joint)]; }
+  int DofAdr(const char* joint) const { return m_->jnt_dofadr[Id(mjOBJ_JOINT, joint)]; }
+  const mjtNum* Sensor(const char* name) const {
+    return d_->sensordata + m_->sensor_adr[Id(mjOBJ_SENSOR, name)];
+  }
+
+  OwnedModel model_;
+  mjModel* m_;
+  DataPtr data_;
+  mjData* d_;
+  int n_sub_steps_;
+
+ private:
+  double* NewestFrame(std::size_t k) {
+    return stack_[k].data() + (frame_stack_ - 1) * sizes_[k];
+  }
+  void ObserveNewest() {
+    std::vector<double*> out(stack_.size());
+    for (std::size_t k = 0; k < stack_.size(); ++k) out[k] = NewestFrame(k);
+    Observe(out.data());
+  }
+
+  int frame_stack_;
+  std::vector<std::int64_t> sizes_;
+  std::vector<std::vector<double>> stack_;  // frame_stack > 1: k frames per key
+};
+
+}  // namespace envpool::dm_control

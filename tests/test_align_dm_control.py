@@ -1,0 +1,195 @@
+"""Alignment of the DeepMind Control Suite envs with ``dm_control.suite.load``.
+
+Lockstep (``test_lockstep``): after each of our resets, dm_control's env is reset too and its
+full physics state is copied into ours: ``mj_getState(mjSTATE_INTEGRATION)`` (time, qpos,
+qvel, act, warm start, ctrl, ...) plus the task's own random quantities that live outside
+mjData (a target moved in the model, ...; ``task_state`` below, in the order of the C++
+env's ``GetTaskState``). ``set_state`` then runs ``Physics.after_reset`` as dm_control's
+reset does. Both take the same float64 random actions; both call the same MuJoCo library
+in the same order, so every observation key must match bitwise, rewards as float32 of
+dm_control's float64 (our reward dtype), and step types and discounts exactly. Our pool
+truncates at ``max_episode_steps``; dm_control's steps are counted here (its time limit is
+1000 steps, discount 1 at the limit, as ours).
+
+Initial states (``test_reset_distribution``): N of our resets (a pool of N envs, seeds
+0..N-1) against N of dm_control's (its own RandomState), every coordinate of the state
+(qpos, qvel and the task's numbers) compared with a two-sample Kolmogorov-Smirnov test at
+a family-wise level ALPHA split over the coordinates (Bonferroni); seeds are fixed, so the
+outcome is deterministic.
+
+The ids come from envpool/tasks/dm_control.py: every registered DMC task is tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from stats import ks_2samp  # tests/stats.py
+
+import envpool
+from envpool.tasks.dm_control import TASKS
+
+suite = pytest.importorskip("dm_control.suite", reason="dm-control is a test dependency")
+mujoco = pytest.importorskip("mujoco")
+
+STEPS = 300
+EPISODE = 120  # our max_episode_steps in the lockstep test: 2 truncations within STEPS
+N = 300
+ALPHA = 1e-3
+IDS = sorted(TASKS)
+
+# Per-domain numbers outside mjData, in the order of the C++ env's GetTaskState().
+TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
+
+
+def task_state(domain: str, env: Any) -> list[float]:
+    fn = TASK_STATE.get(domain)
+    return [] if fn is None else [float(x) for x in fn(env)]
+
+
+def physics_state(env: Any) -> np.ndarray:
+    physics = env.physics
+    sig = mujoco.mjtState.mjSTATE_INTEGRATION
+    state = np.empty(mujoco.mj_stateSize(physics.model.ptr, sig))
+    mujoco.mj_getState(physics.model.ptr, physics.data.ptr, state, sig)
+    return state
+
+
+def load(task_id: str, seed: int) -> Any:
+    domain, task_name = TASKS[task_id]
+    return suite.load(domain, task_name, task_kwargs={"random": seed})
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_settings_match_dm_control(task_id: str) -> None:
+    """frame_skip is dm_control's n_sub_steps, max_episode_steps its step limit, and the
+    specs are dm_control's (names, shapes, dtypes, action bounds)."""
+    ref = load(task_id, 0)
+    spec = envpool.make_spec(task_id)
+    assert spec.config.frame_skip == ref._n_sub_steps
+    assert spec.config.max_episode_steps == ref._step_limit
+    env = envpool.make_dm(task_id, num_envs=1)
+    ours, theirs = env.action_spec(), ref.action_spec()
+    assert (ours.shape, ours.dtype) == (theirs.shape, theirs.dtype)
+    np.testing.assert_array_equal(ours.minimum, theirs.minimum)
+    np.testing.assert_array_equal(ours.maximum, theirs.maximum)
+    obs_spec = env.observation_spec()
+    ref_obs = ref.observation_spec()
+    assert list(obs_spec._fields[:len(ref_obs)]) == list(ref_obs)
+    for name, s in ref_obs.items():
+        mine = getattr(obs_spec, name)
+        assert (mine.shape, mine.dtype) == (s.shape, s.dtype), name
+    env.close()
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_lockstep(task_id: str) -> None:
+    domain, _ = TASKS[task_id]
+    ref = load(task_id, 1)
+    env = envpool.make_dm(task_id, num_envs=1, seed=3, max_episode_steps=EPISODE)
+    spec = ref.action_spec()
+    rng = np.random.default_rng(0)
+    keys = list(ref.observation_spec())
+    ts = env.reset()
+    ref_count = 0
+    lasts = 0
+    for t in range(STEPS + 1):
+        if ts.step_type[0] == 0:  # FIRST: put dm_control's fresh episode into ours
+            ref.reset()
+            ref_count = 0
+            env.set_state(0, [*physics_state(ref), *task_state(domain, ref)])
+            np.testing.assert_array_equal(np.array(env.get_state(0))[:len(physics_state(ref))],
+                                          physics_state(ref))
+        if t == STEPS:
+            break
+        action = rng.uniform(spec.minimum, spec.maximum)
+        ts = env.step(action[None], np.array([0]))
+        ref_ts = ref.step(action)
+        ref_count += 1
+        where = f"{task_id} step {t} (episode step {ref_count})"
+        for key in keys:
+            np.testing.assert_array_equal(getattr(ts.observation, key)[0],
+                                          ref_ts.observation[key], err_msg=f"{where}: {key}")
+        assert ts.reward[0] == np.float32(ref_ts.reward), where
+        ref_last = ref_ts.last() or ref_count == EPISODE
+        assert bool(ts.step_type[0] == 2) == ref_last, where
+        if ref_ts.last():
+            assert ts.discount[0] == ref_ts.discount, where
+        if ref_last:
+            lasts += 1
+            ts = env.step(np.zeros((1, *spec.shape)), np.array([0]))  # the autoreset step
+            assert ts.step_type[0] == 0
+    assert lasts >= 2
+    env.close()
+
+
+def _ref_reset_states(task_id: str, n: int) -> np.ndarray:
+    domain, _ = TASKS[task_id]
+    ref = load(task_id, 12345)
+    rows = []
+    for _ in range(n):
+        ref.reset()
+        physics = ref.physics
+        rows.append([*physics.data.qpos, *physics.data.qvel, *task_state(domain, ref)])
+    return np.array(rows)
+
+
+def _our_reset_states(task_id: str, n: int) -> np.ndarray:
+    env = envpool.make_dm(task_id, num_envs=n, seed=0)
+    env.reset()
+    ref = load(task_id, 0)
+    nq, nv = ref.physics.model.nq, ref.physics.model.nv
+    size = len(physics_state(ref))
+    rows = []
+    for i in range(n):
+        state = np.array(env.get_state(i))
+        # mjSTATE_INTEGRATION starts with time, then qpos, qvel.
+        rows.append([*state[1:1 + nq + nv], *state[size:]])
+    env.close()
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_reset_distribution(task_id: str) -> None:
+    ours = _our_reset_states(task_id, N)
+    theirs = _ref_reset_states(task_id, N)
+    assert ours.shape == theirs.shape
+    level = ALPHA / ours.shape[1]
+    for k in range(ours.shape[1]):
+        d, p = ks_2samp(ours[:, k], theirs[:, k])
+        assert p > level, f"{task_id}: state coordinate {k}: KS D={d:.3f}, p={p:.2e}"
+
+
+def test_frame_stack() -> None:
+    """frame_stack=k: each key holds the last k observations, oldest first, the first one
+    repeated after a reset; the newest frame is the frame_stack=1 observation."""
+    task_id = IDS[0]
+    one = envpool.make_dm(task_id, num_envs=2, seed=7)
+    three = envpool.make_dm(task_id, num_envs=2, seed=7, frame_stack=3)
+    history: list[Any] = [one.reset().observation]
+    ts3 = three.reset()
+    for name in history[0]._fields[:len(one.observation_spec()._fields) - 2]:
+        assert getattr(ts3.observation, name).shape[1] == 3
+    rng = np.random.default_rng(1)
+    spec = one.action_spec()
+    for _ in range(5):
+        stacked = ts3.observation
+        for name in stacked._fields:
+            if name in ("env_id", "elapsed_step"):
+                continue
+            frames = [getattr(h, name) for h in ([history[0]] * 2 + history)[-3:]]
+            np.testing.assert_array_equal(getattr(stacked, name), np.stack(frames, axis=1))
+        action = rng.uniform(spec.minimum, spec.maximum, (2, *spec.shape))
+        history.append(one.step(action).observation)
+        ts3 = three.step(action)
+
+
+def test_missing_dm_control_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from envpool.tasks import dm_control as tasks
+
+    monkeypatch.setattr(tasks, "SUITE_DIR", "")
+    with pytest.raises(ImportError, match="pip install 'dm-control"):
+        envpool.make_dm(IDS[0])

@@ -9,8 +9,9 @@ Both follow dm_env's episode contract: ``step_type`` FIRST after a reset (and
 on the step after a LAST one: autoreset is next-step), LAST when the episode
 ends, MID otherwise; ``discount`` is 0 on termination and 1 on truncation (so
 value bootstrapping is right) and on every other step. Specs come from
-``dm_env.specs``; observations are the env's observation (an array or a dict
-of arrays), not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).
+``dm_env.specs``; observations are the env's observation (an array, or for the
+DeepMind Control Suite tasks an ``OrderedDict`` of arrays as dm_control returns),
+not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).
 
 * :class:`DmEnv` is one env. FIRST steps carry ``reward=None`` and
   ``discount=None`` and ``step()`` on a fresh env resets it, exactly as
@@ -27,6 +28,7 @@ Only ``dm_env`` is imported here; ``acme`` itself is not needed.
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import dm_env
@@ -48,7 +50,7 @@ def _per_env_obs_spec(pool: GymnasiumEnvPool) -> Any:
         return envpool_spaces.dm_spec(native["obs"][0], name="observation")
     if native["obs_layout"] == "tuple":
         return tuple(obs_specs)
-    return {s.name: s for s in obs_specs}
+    return collections.OrderedDict((s.name, s) for s in obs_specs)
 
 
 def _batch_spec(spec: specs.Array, n: int) -> specs.Array:
@@ -62,9 +64,14 @@ def _batch_spec(spec: specs.Array, n: int) -> specs.Array:
     return specs.Array(shape, spec.dtype, name=spec.name)
 
 
+def _as_dm_obs(obs: Any) -> Any:
+    """A dict of observation arrays as the OrderedDict dm_control returns."""
+    return collections.OrderedDict(obs) if isinstance(obs, dict) else obs
+
+
 def _map(fn: Any, tree: Any) -> Any:
     if isinstance(tree, dict):
-        return {k: fn(v) for k, v in tree.items()}
+        return collections.OrderedDict((k, fn(v)) for k, v in tree.items())
     if isinstance(tree, tuple):
         return tuple(fn(v) for v in tree)
     return fn(tree)
@@ -112,7 +119,7 @@ class BatchedDmEnv(dm_env.Environment):
         """Resets every env: all rows FIRST."""
         raw = self.pool.reset_raw()
         self._fresh = False
-        return batched_timestep(raw, raw.obs)
+        return batched_timestep(raw, _as_dm_obs(raw.obs))
 
     def step(self, action: Any) -> dm_env.TimeStep:
         """Steps every env; an env whose last step was LAST restarts (FIRST row)."""
@@ -120,7 +127,7 @@ class BatchedDmEnv(dm_env.Environment):
             return self.reset()
         self.pool.send(np.asarray(action))
         raw = self.pool.recv_raw()
-        return batched_timestep(raw, raw.obs)
+        return batched_timestep(raw, _as_dm_obs(raw.obs))
 
     def close(self) -> None:
         """Stops the native pool."""

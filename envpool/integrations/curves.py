@@ -69,10 +69,27 @@ def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int, **env_kwargs
     elif stack == "reference":
         from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 
-        venv = sb3_make_vec_env(task_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs)
+        venv = sb3_make_vec_env(reference_env_id(task_id), n_envs=n_envs, seed=seed,
+                                env_kwargs=env_kwargs)
     else:
         raise ValueError(f"stack must be one of {STACKS}, got {stack!r}")
     return VecMonitor(venv)
+
+
+def reference_env_id(task_id: str) -> str:
+    """The gymnasium id of ``task_id``'s reference implementation: the id itself, or for a
+    DeepMind Control Suite task dm_control's env through Shimmy (``dm_control/<domain>-
+    <task>-v0``, its ``DmControlCompatibilityV0``)."""
+    from envpool.tasks.dm_control import TASKS
+
+    if task_id not in TASKS:
+        return task_id
+    import gymnasium
+    import shimmy
+
+    gymnasium.register_envs(shimmy)
+    domain, task_name = TASKS[task_id]
+    return f"dm_control/{domain}-{task_name}-v0"
 
 
 def _episodes_callback() -> Any:
@@ -96,7 +113,8 @@ def _episodes_callback() -> Any:
 
 def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
                 torch_threads: int = 1, **algo_kwargs: Any) -> Trainer:
-    """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy``."""
+    """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy`` (or
+    ``MultiInputPolicy`` where observations are a ``Dict``, as the Control Suite's)."""
 
     def train(stack: str, seed: int) -> Curve:
         import stable_baselines3
@@ -104,7 +122,11 @@ def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
 
         torch.set_num_threads(torch_threads)
         venv = make_sb3_venv(stack, task_id, n_envs, seed)
-        model = getattr(stable_baselines3, algo)("MlpPolicy", venv, seed=seed, device="cpu",
+        from gymnasium import spaces
+
+        policy = ("MultiInputPolicy" if isinstance(venv.observation_space, spaces.Dict)
+                  else "MlpPolicy")
+        model = getattr(stable_baselines3, algo)(policy, venv, seed=seed, device="cpu",
                                                  **algo_kwargs)
         callback = _episodes_callback()
         model.learn(total_timesteps, callback=callback)

@@ -46,6 +46,8 @@ TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
 # fish swim: the target (geom_pos['target']); upright moves nothing.
 TASK_STATE["fish"] = lambda env: (
     env.physics.named.model.geom_pos["target"] if type(env.task).__name__ == "Swim" else [])
+# swimmer: the target's x, y (the target light follows them).
+TASK_STATE["swimmer"] = lambda env: env.physics.named.model.geom_pos["target"][:2]
 
 
 def task_state(domain: str, env: Any) -> list[float]:

@@ -43,6 +43,11 @@ IDS = sorted(TASKS)
 
 # Per-domain numbers outside mjData, in the order of the C++ env's GetTaskState().
 TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
+# fish swim: the target (geom_pos['target']); upright moves nothing.
+TASK_STATE["fish"] = lambda env: (
+    env.physics.named.model.geom_pos["target"] if type(env.task).__name__ == "Swim" else [])
+# swimmer: the target's x, y (the target light follows them).
+TASK_STATE["swimmer"] = lambda env: env.physics.named.model.geom_pos["target"][:2]
 
 
 def task_state(domain: str, env: Any) -> list[float]:

@@ -41,9 +41,44 @@ def _cartpole(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
     return ET.tostring(mjcf, encoding="unicode"), []
 
 
+def _swimmer(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """swimmer._make_model(n_bodies): a chain of n - 1 jointed segments after the head,
+    a motor, velocimeter and gyro per joint, the tracking cameras moved away."""
+    n_bodies = {"swimmer6": 6, "swimmer15": 15}[task_name]
+    mjcf = ET.fromstring(_read(suite_dir, "swimmer.xml"))
+    head_body = mjcf.find("./worldbody/body")
+    actuator = ET.SubElement(mjcf, "actuator")
+    sensor = ET.SubElement(mjcf, "sensor")
+    parent = head_body
+    for body_index in range(n_bodies - 1):
+        site_name = f"site_{body_index}"
+        # swimmer._make_body
+        child = ET.Element("body", name=f"segment_{body_index}")
+        child.set("pos", "0 .1 0")
+        ET.SubElement(child, "geom", {"class": "visual", "name": f"visual_{body_index}"})
+        ET.SubElement(child, "geom", {"class": "inertial", "name": f"inertial_{body_index}"})
+        child.append(ET.Element("site", name=site_name))
+        joint_name = f"joint_{body_index}"
+        joint_limit = 360.0 / n_bodies
+        joint_range = f"{-joint_limit} {joint_limit}"
+        child.append(ET.Element("joint", {"name": joint_name, "range": joint_range}))
+        actuator.append(ET.Element("motor", name=f"motor_{body_index}", joint=joint_name))
+        sensor.append(ET.Element("velocimeter", name=f"velocimeter_{body_index}",
+                                 site=site_name))
+        sensor.append(ET.Element("gyro", name=f"gyro_{body_index}", site=site_name))
+        parent.append(child)
+        parent = child
+    scale = n_bodies / 6.0
+    for cam in mjcf.findall("./worldbody/body/camera"):
+        if cam.get("mode") == "trackcom":
+            cam.set("pos", " ".join(str(float(dim) * scale) for dim in cam.get("pos").split(" ")))
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
 # domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
 _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "cartpole": _cartpole,
+    "swimmer": _swimmer,
 }
 
 

@@ -5,11 +5,17 @@
 
 #include "core/registry.h"
 #include "envs/dm_control/cartpole.h"
+#include "envs/dm_control/fish.h"
+#include "envs/dm_control/humanoid.h"
+#include "envs/dm_control/swimmer.h"
 
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
+  registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
+  registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
+  registry.push_back(MakeEntry<Swimmer>("DmcSwimmer", Swimmer::Defaults()));
 }
 
 }  // namespace envpool::dm_control

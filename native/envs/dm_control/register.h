@@ -6,12 +6,14 @@
 #include "core/registry.h"
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/acrobot.h"
+#include "envs/dm_control/pendulum.h"
 
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Acrobot>("DmcAcrobot", Acrobot::Defaults()));
+  registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
 }
 
 }  // namespace envpool::dm_control

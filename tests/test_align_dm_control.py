@@ -43,6 +43,8 @@ IDS = sorted(TASKS)
 
 # Per-domain numbers outside mjData, in the order of the C++ env's GetTaskState().
 TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
+# point_mass (hard): the tendons' joint coefficients, the random actuation directions.
+TASK_STATE["point_mass"] = lambda env: env.physics.model.wrap_prm[:4]
 
 
 def task_state(domain: str, env: Any) -> list[float]:

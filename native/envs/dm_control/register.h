@@ -7,6 +7,7 @@
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/acrobot.h"
 #include "envs/dm_control/pendulum.h"
+#include "envs/dm_control/point_mass.h"
 
 namespace envpool::dm_control {
 
@@ -14,6 +15,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Acrobot>("DmcAcrobot", Acrobot::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
+  registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
 }
 
 }  // namespace envpool::dm_control

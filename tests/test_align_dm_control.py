@@ -45,6 +45,8 @@ IDS = sorted(TASKS)
 TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
 # point_mass (hard): the tendons' joint coefficients, the random actuation directions.
 TASK_STATE["point_mass"] = lambda env: env.physics.model.wrap_prm[:4]
+# reacher: the target's (x, y), placed at random in the model.
+TASK_STATE["reacher"] = lambda env: env.physics.named.model.geom_pos["target", :2]
 
 
 def task_state(domain: str, env: Any) -> list[float]:

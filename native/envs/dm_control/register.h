@@ -8,6 +8,7 @@
 #include "envs/dm_control/acrobot.h"
 #include "envs/dm_control/pendulum.h"
 #include "envs/dm_control/point_mass.h"
+#include "envs/dm_control/reacher.h"
 
 namespace envpool::dm_control {
 
@@ -16,6 +17,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Acrobot>("DmcAcrobot", Acrobot::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
+  registry.push_back(MakeEntry<Reacher>("DmcReacher", Reacher::Defaults()));
 }
 
 }  // namespace envpool::dm_control

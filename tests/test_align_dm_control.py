@@ -10,6 +10,10 @@ in the same order, so every observation key must match bitwise, rewards as float
 dm_control's float64 (our reward dtype), and step types and discounts exactly. Our pool
 truncates at ``max_episode_steps``; dm_control's steps are counted here (its time limit is
 1000 steps, discount 1 at the limit, as ours).
+For the domains in ``NEAR_GOAL``, every second episode starts from dm_control's reset moved
+near the goal (then ``Physics.after_reset``), since random actions from the task's own
+initial states almost never earn a nonzero float32 reward there (sparse or steep rewards),
+which would leave the reward's formula unchecked.
 
 Initial states (``test_reset_distribution``): N of our resets (a pool of N envs, seeds
 0..N-1) against N of dm_control's (its own RandomState), every coordinate of the state
@@ -48,6 +52,42 @@ TASK_STATE["fish"] = lambda env: (
     env.physics.named.model.geom_pos["target"] if type(env.task).__name__ == "Swim" else [])
 # swimmer: the target's x, y (the target light follows them).
 TASK_STATE["swimmer"] = lambda env: env.physics.named.model.geom_pos["target"][:2]
+# point_mass (hard): the tendons' joint coefficients, the random actuation directions.
+TASK_STATE["point_mass"] = lambda env: env.physics.model.wrap_prm[:4]
+# reacher: the target's (x, y), placed at random in the model.
+TASK_STATE["reacher"] = lambda env: env.physics.named.model.geom_pos["target", :2]
+
+
+def _acrobot_near_goal(physics: Any, rng: np.random.Generator) -> None:
+    physics.named.data.qpos[["shoulder", "elbow"]] = rng.normal(0, .05, 2)  # tip at target
+
+
+def _pendulum_near_goal(physics: Any, rng: np.random.Generator) -> None:
+    physics.named.data.qpos["hinge"] = rng.normal(0, .05)  # upright
+
+
+def _point_mass_near_goal(physics: Any, rng: np.random.Generator) -> None:
+    physics.data.qpos[:] = rng.uniform(-.02, .02, 2)  # the target is at the origin
+
+
+def _reacher_near_goal(physics: Any, rng: np.random.Generator) -> None:
+    finger = physics.named.data.geom_xpos["finger", :2]
+    physics.named.model.geom_pos["target", :2] = finger + rng.uniform(-.01, .01, 2)
+
+
+def _ball_in_cup_near_goal(physics: Any, rng: np.random.Generator) -> None:
+    physics.named.data.qpos["ball_x"] = rng.uniform(-.01, .01)  # in the cup
+    physics.named.data.qpos["ball_z"] = .35 + rng.uniform(-.01, .01)
+
+
+# domain -> function(dm_control physics, rng) that moves a fresh episode near the goal.
+NEAR_GOAL: dict[str, Callable[[Any, np.random.Generator], None]] = {
+    "acrobot": _acrobot_near_goal,
+    "pendulum": _pendulum_near_goal,
+    "point_mass": _point_mass_near_goal,
+    "reacher": _reacher_near_goal,
+    "ball_in_cup": _ball_in_cup_near_goal,
+}
 
 
 def task_state(domain: str, env: Any) -> list[float]:
@@ -104,6 +144,9 @@ def test_lockstep(task_id: str) -> None:
     for t in range(STEPS + 1):
         if ts.step_type[0] == 0:  # FIRST: put dm_control's fresh episode into ours
             ref.reset()
+            if lasts % 2 == 1 and domain in NEAR_GOAL:
+                NEAR_GOAL[domain](ref.physics, rng)
+                ref.physics.after_reset()
             ref_count = 0
             env.set_state(0, [*physics_state(ref), *task_state(domain, ref)])
             np.testing.assert_array_equal(np.array(env.get_state(0))[:len(physics_state(ref))],

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/numpy_norm.h"
+#include "envs/dm_control/blas_small.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 
@@ -78,7 +78,7 @@ class PointMass final : public DmcEnv {
       mass_to_target[i] = d_->geom_xpos[3 * target_ + i] - d_->geom_xpos[3 * pointmass_ + i];
     }
     const double near_target =
-        Tolerance(NumpyNorm(mass_to_target, 3), 0, target_size, target_size);
+        Tolerance(BlasNorm(mass_to_target, 3), 0, target_size, target_size);
     // tolerance(control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean():
     // numpy's sum (sequential below 8 values) / n.
     double control_sum = 0;
@@ -103,7 +103,7 @@ class PointMass final : public DmcEnv {
   static void RandomDirection(Rng& rng, double dir[2]) {
     dir[0] = rng.Normal();
     dir[1] = rng.Normal();
-    const double norm = NumpyNorm(dir, 2);
+    const double norm = BlasNorm(dir, 2);
     dir[0] /= norm;
     dir[1] /= norm;
   }

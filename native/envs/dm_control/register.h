@@ -6,12 +6,14 @@
 #include "core/registry.h"
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/cheetah.h"
+#include "envs/dm_control/walker.h"
 
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
+  registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
 }
 
 }  // namespace envpool::dm_control

@@ -7,6 +7,7 @@
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/cheetah.h"
 #include "envs/dm_control/walker.h"
+#include "envs/dm_control/hopper.h"
 
 namespace envpool::dm_control {
 
@@ -14,6 +15,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
   registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
+  registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
 }
 
 }  // namespace envpool::dm_control

@@ -6,16 +6,18 @@
 #include "core/registry.h"
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/cheetah.h"
-#include "envs/dm_control/walker.h"
+#include "envs/dm_control/finger.h"
 #include "envs/dm_control/hopper.h"
+#include "envs/dm_control/walker.h"
 
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
-  registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
+  registry.push_back(MakeEntry<Finger>("DmcFinger", Finger::Defaults()));
   registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
+  registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
 }
 
 }  // namespace envpool::dm_control

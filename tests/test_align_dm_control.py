@@ -6,7 +6,8 @@ qvel, act, warm start, ctrl, ...) plus the task's own random quantities that liv
 mjData (a target moved in the model, ...; ``task_state`` below, in the order of the C++
 env's ``GetTaskState``). ``set_state`` then runs ``Physics.after_reset`` as dm_control's
 reset does. Both take the same float64 random actions; both call the same MuJoCo library
-in the same order, so every observation key must match bitwise, rewards as float32 of
+in the same order, so every observation key must match bitwise (but for the few keys in
+``OBS_MAX_ULP``, each with its reason), rewards as float32 of
 dm_control's float64 (our reward dtype), and step types and discounts exactly. Our pool
 truncates at ``max_episode_steps``; dm_control's steps are counted here (its time limit is
 1000 steps, discount 1 at the limit, as ours).
@@ -88,6 +89,32 @@ NEAR_GOAL: dict[str, Callable[[Any, np.random.Generator], None]] = {
     "reacher": _reacher_near_goal,
     "ball_in_cup": _ball_in_cup_near_goal,
 }
+# finger (Turn): the target site's (x, z), placed in the model at each reset.
+TASK_STATE["finger"] = lambda env: env.physics.named.model.site_pos["target", ["x", "z"]]
+
+# Observation keys that may differ from dm_control's by at most this many ulp, per
+# (domain, key); every other key is compared bitwise.
+# - hopper/finger "touch": np.log1p(touch sensors). numpy 2.x on this AVX-512 machine
+#   computes float64 log1p with its SIMD (SVML) kernel, which differs from libm's log1p
+#   (ours) by 1 ulp for ~2% of arguments (3e6 random arguments in [1e-12, 1e4]: never
+#   more than 1 ulp); the lockstep runs hit it within ~100 steps. No contact (0) is
+#   exact in both. Reproducing SVML's kernel in C++ is out of scope.
+OBS_MAX_ULP: dict[tuple[str, str], int] = {
+    ("hopper", "touch"): 1,
+    ("finger", "touch"): 1,
+}
+
+
+def assert_obs_equal(ours: np.ndarray, theirs: np.ndarray, max_ulp: int, err_msg: str) -> None:
+    """Bitwise, or within ``max_ulp`` ulp where OBS_MAX_ULP allows it."""
+    if max_ulp == 0:
+        np.testing.assert_array_equal(ours, theirs, err_msg=err_msg)
+    else:
+        assert np.shape(ours) == np.shape(theirs), err_msg
+        try:
+            np.testing.assert_array_max_ulp(ours, theirs, maxulp=max_ulp)
+        except AssertionError as e:
+            raise AssertionError(f"{err_msg}: {e}") from None
 
 
 def task_state(domain: str, env: Any) -> list[float]:
@@ -159,8 +186,8 @@ def test_lockstep(task_id: str) -> None:
         ref_count += 1
         where = f"{task_id} step {t} (episode step {ref_count})"
         for key in keys:
-            np.testing.assert_array_equal(getattr(ts.observation, key)[0],
-                                          ref_ts.observation[key], err_msg=f"{where}: {key}")
+            assert_obs_equal(getattr(ts.observation, key)[0], ref_ts.observation[key],
+                             OBS_MAX_ULP.get((domain, key), 0), f"{where}: {key}")
         assert ts.reward[0] == np.float32(ref_ts.reward), where
         ref_last = ref_ts.last() or ref_count == EPISODE
         assert bool(ts.step_type[0] == 2) == ref_last, where

@@ -7,12 +7,16 @@
 #include "envs/dm_control/acrobot.h"
 #include "envs/dm_control/ball_in_cup.h"
 #include "envs/dm_control/cartpole.h"
+#include "envs/dm_control/cheetah.h"
+#include "envs/dm_control/finger.h"
 #include "envs/dm_control/fish.h"
+#include "envs/dm_control/hopper.h"
 #include "envs/dm_control/humanoid.h"
 #include "envs/dm_control/pendulum.h"
 #include "envs/dm_control/point_mass.h"
 #include "envs/dm_control/reacher.h"
 #include "envs/dm_control/swimmer.h"
+#include "envs/dm_control/walker.h"
 
 namespace envpool::dm_control {
 
@@ -20,12 +24,16 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Acrobot>("DmcAcrobot", Acrobot::Defaults()));
   registry.push_back(MakeEntry<BallInCup>("DmcBallInCup", BallInCup::Defaults()));
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
+  registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
+  registry.push_back(MakeEntry<Finger>("DmcFinger", Finger::Defaults()));
   registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
+  registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
   registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
   registry.push_back(MakeEntry<Reacher>("DmcReacher", Reacher::Defaults()));
   registry.push_back(MakeEntry<Swimmer>("DmcSwimmer", Swimmer::Defaults()));
+  registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
 }
 
 }  // namespace envpool::dm_control

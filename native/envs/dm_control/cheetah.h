@@ -44,9 +44,6 @@ class Cheetah final : public DmcEnv {
   // Cheetah.initialize_episode: limited joints uniform in their range, then
   // 200 physics steps with zero control to let the body settle, and time 0.
   void InitializeEpisode(Rng& rng) override {
-    // Physics.reset's mj_forward (actuation disabled) after mj_resetData: the
-    // first legacy step (mj_step2) uses its mass matrix and contacts.
-    AfterReset();
     for (int j = 0; j < m_->njnt; ++j) {
       if (m_->jnt_limited[j] == 1) {
         d_->qpos[j] = rng.Uniform(m_->jnt_range[2 * j], m_->jnt_range[2 * j + 1]);

@@ -9,8 +9,9 @@
 // asset folder, `_asset_dir`, for meshes). Each env owns a copy of the model,
 // since tasks move targets or regenerate terrain in the model at reset.
 //
-// Reset (Environment.reset): mj_resetData, the task's InitializeEpisode, then
-// Physics.after_reset (mj_forward with actuation disabled).
+// Reset (Environment.reset): Physics.reset (mj_resetData, then mj_forward with
+// actuation disabled), the task's InitializeEpisode, then Physics.after_reset
+// (the same forward pass).
 // Step (Environment.step): ctrl = action, Physics.step(n_sub_steps) in its
 // legacy form (mj_step2, mj_step n - 1 times, mj_step1; plain mj_step n times
 // then mj_step1 under RK4), then the task's reward, observation and
@@ -171,6 +172,7 @@ class DmcEnv : public Env {
 
   void Reset(Rng& rng) override {
     mj_resetData(m_, d_);
+    AfterReset();  // Physics.reset ends with the same forward pass
     InitializeEpisode(rng);
     AfterReset();
     if (frame_stack_ > 1) {

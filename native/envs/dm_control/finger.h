@@ -95,9 +95,8 @@ class Finger final : public DmcEnv {
       m_->dof_damping[m_->jnt_dofadr[hinge_]] = .03;
     } else {
       // Turn.initialize_episode: the target on the circle the spinner's tip
-      // sweeps, at a uniform angle. The hinge anchor comes from
-      // Physics.reset's mj_forward (actuation disabled) after mj_resetData.
-      AfterReset();
+      // sweeps, at a uniform angle (the hinge anchor is from Physics.reset's
+      // forward pass).
       const double target_angle = rng.Uniform(-M_PI, M_PI);
       const double hinge_x = d_->xanchor[3 * hinge_];
       const double hinge_z = d_->xanchor[3 * hinge_ + 2];

@@ -10,10 +10,10 @@ in ``--num-envs`` (default 1, 8, 32):
   gymnasium by Shimmy's ``DmControlCompatibilityV0`` (``gymnasium.make("dm_control/
   <domain>-<task>-v0")``), the usual way to vectorize dm_control. AsyncVectorEnv (one
   process per env) is skipped above ``max(8, 4 * cores)`` envs unless ``--full``.
-* The limit: ``raw mj_step``, one env's physics alone on one thread (``mujoco.mj_step`` on
-  dm_control's compiled model with ``nstep = n_sub_steps * K``, no Python per step, no
-  observation or reward), as control steps per second; times the core count it is what
-  the machine can do at most. The table gives each method's share of that limit.
+* The limit: ``raw mj_step``, one env's physics alone on one thread (random controls and
+  ``mujoco.mj_step(nstep=n_sub_steps)`` on dm_control's compiled model, no observation or
+  reward; see ``raw_step_rate``), as control steps per second; times the core count it is
+  what the machine can do at most. The table gives each method's share of that limit.
 
 Timing as in ``bench_classic.py``: a wall budget (``--seconds``) after a warm-up, actions
 pre-sampled, construction and the first reset not timed.
@@ -58,19 +58,29 @@ LABELS = {
 
 
 def raw_step_rate(task_id: str, seconds: float) -> float:
-    """Control steps per second of one env's bare mj_step loop (the single-thread limit)."""
+    """Control steps per second of one env's bare physics on one thread: a Python loop that
+    sets pre-sampled random controls and calls ``mujoco.mj_step(nstep=n_sub_steps)`` (no
+    observation, no reward), back to the episode's first state every 1000 steps (a reset
+    would add the task's own initialisation, e.g. Cheetah's 200 settling steps). The same
+    definition as the steering side's ``raw_mujoco`` (shared/anchor-bench)."""
     domain, task_name = TASKS[task_id]
     env = suite.load(domain, task_name, task_kwargs={"random": 0})
     env.reset()
     model, data = env.physics.model.ptr, env.physics.data.ptr
+    sig = mujoco.mjtState.mjSTATE_INTEGRATION
+    start_state = np.empty(mujoco.mj_stateSize(model, sig))
+    mujoco.mj_getState(model, data, start_state, sig)
+    spec = env.action_spec()
+    controls = np.random.default_rng(0).uniform(spec.minimum, spec.maximum, (1000, *spec.shape))
     n_sub = env._n_sub_steps
-    chunk = 100
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        env.reset()  # keep the state sane over long runs
-        mujoco.mj_step(model, data, nstep=n_sub * chunk)
-        steps += chunk
+        mujoco.mj_setState(model, data, start_state, sig)
+        for ctrl in controls:
+            data.ctrl[:] = ctrl
+            mujoco.mj_step(model, data, nstep=n_sub)
+        steps += len(controls)
     return steps / (time.perf_counter() - start)
 
 

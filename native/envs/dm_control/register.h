@@ -5,12 +5,14 @@
 
 #include "core/registry.h"
 #include "envs/dm_control/cartpole.h"
+#include "envs/dm_control/manipulator.h"
 #include "envs/dm_control/quadruped.h"
 
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
+  registry.push_back(MakeEntry<Manipulator>("DmcManipulator", Manipulator::Defaults()));
   registry.push_back(MakeEntry<Quadruped>("DmcQuadruped", Quadruped::Defaults()));
 }
 

@@ -355,6 +355,12 @@ class Quadruped final : public DmcEnv {
 
   // _find_non_contacting_height: from z = 0 up in 1 cm steps, each try a fresh
   // reset_context (mj_resetData, the root pose, after_reset), until no contacts.
+  // Of each try's after_reset (a full mj_forward) only the contact count is
+  // read, and Reset's after_reset recomputes everything from the final pose, so
+  // each try runs only what the count depends on, mj_kinematics and
+  // mj_collision: the same ncon (checked against mj_forward on thousands of
+  // poses of all four models), ten times faster with Escape's terrain and
+  // rangefinders.
   void FindNonContactingHeight(const double orientation[4], double x, double y) {
     double z = 0.0;
     int num_contacts = 1, num_attempts = 0;
@@ -365,7 +371,8 @@ class Quadruped final : public DmcEnv {
       root[1] = y;
       root[2] = z;
       for (int i = 0; i < 4; ++i) root[3 + i] = orientation[i];
-      AfterReset();
+      mj_kinematics(m_, d_);
+      mj_collision(m_, d_);
       num_contacts = d_->ncon;
       z += 0.01;
       ++num_attempts;

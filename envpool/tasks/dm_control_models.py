@@ -75,10 +75,68 @@ def _swimmer(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
     return ET.tostring(mjcf, encoding="unicode"), []
 
 
+def _remove(mjcf: ET.Element, tag: str, name: str) -> None:
+    """xml_tools.find_element(mjcf, tag, name) removed from its parent."""
+    for parent in mjcf.iter():
+        for child in list(parent):
+            if child.tag == tag and child.get("name") == name:
+                parent.remove(child)
+                return
+    raise ValueError(f"no <{tag}> named {name!r}")
+
+
+# quadruped.py's task settings: (floor_size, terrain, rangefinders, walls_and_ball);
+# _DEFAULT_TIME_LIMIT = 20, _WALK_SPEED = 0.5, _RUN_SPEED = 5.
+_QUADRUPED_TASKS = {
+    "walk": (20 * 0.5, False, False, False),
+    "run": (20 * 5, False, False, False),
+    "escape": (40, True, True, False),
+    "fetch": (None, False, False, True),
+}
+
+
+def _quadruped(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """quadruped.make_model(floor_size, terrain, rangefinders, walls_and_ball)."""
+    floor_size, terrain, rangefinders, walls_and_ball = _QUADRUPED_TASKS[task_name]
+    mjcf = ET.fromstring(_read(suite_dir, "quadruped.xml"))
+    if floor_size is not None:
+        floor = mjcf.find(".//geom[@name='floor']")
+        floor.set("size", f"{floor_size} {floor_size} .5")
+    if not walls_and_ball:
+        for wall in ("wall_px", "wall_py", "wall_nx", "wall_ny"):
+            _remove(mjcf, "geom", wall)
+        _remove(mjcf, "body", "ball")
+        _remove(mjcf, "site", "target")
+    if not terrain:
+        _remove(mjcf, "geom", "terrain")
+    if not rangefinders:
+        for parent in mjcf.iter():
+            for child in list(parent):
+                if child.tag == "rangefinder":
+                    parent.remove(child)
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
+def _manipulator(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """manipulator.make_model(use_peg, insert): only the task's props are kept."""
+    use_peg = task_name in ("bring_peg", "insert_peg")
+    insert = task_name in ("insert_ball", "insert_peg")
+    required = ["peg", "target_peg"] if use_peg else ["ball", "target_ball"]
+    if insert:
+        required.append("slot" if use_peg else "cup")
+    mjcf = ET.fromstring(_read(suite_dir, "manipulator.xml"))
+    for prop in ("ball", "target_ball", "cup", "peg", "target_peg", "slot"):
+        if prop not in required:
+            _remove(mjcf, "body", prop)
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
 # domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
 _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "cartpole": _cartpole,
     "swimmer": _swimmer,
+    "manipulator": _manipulator,
+    "quadruped": _quadruped,
 }
 
 

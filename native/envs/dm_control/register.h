@@ -12,8 +12,10 @@
 #include "envs/dm_control/fish.h"
 #include "envs/dm_control/hopper.h"
 #include "envs/dm_control/humanoid.h"
+#include "envs/dm_control/manipulator.h"
 #include "envs/dm_control/pendulum.h"
 #include "envs/dm_control/point_mass.h"
+#include "envs/dm_control/quadruped.h"
 #include "envs/dm_control/reacher.h"
 #include "envs/dm_control/swimmer.h"
 #include "envs/dm_control/walker.h"
@@ -29,8 +31,10 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
   registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
   registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
+  registry.push_back(MakeEntry<Manipulator>("DmcManipulator", Manipulator::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
+  registry.push_back(MakeEntry<Quadruped>("DmcQuadruped", Quadruped::Defaults()));
   registry.push_back(MakeEntry<Reacher>("DmcReacher", Reacher::Defaults()));
   registry.push_back(MakeEntry<Swimmer>("DmcSwimmer", Swimmer::Defaults()));
   registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));

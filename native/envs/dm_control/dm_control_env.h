@@ -70,6 +70,27 @@ class Vfs {
   std::unique_ptr<mjVFS> vfs_;
 };
 
+struct SpecDeleter {
+  void operator()(mjSpec* s) const { mj_deleteSpec(s); }
+};
+
+// Removes what only a renderer reads and what would make every env's model
+// copy large: textures (dm_control's skybox alone is 11.8 MB of texels) and
+// skins (the dog's). Materials keep their colours. The physics is unchanged.
+inline void DropTexturesAndSkins(mjSpec* spec) {
+  for (mjsElement* el = mjs_firstElement(spec, mjOBJ_MATERIAL); el != nullptr;
+       el = mjs_nextElement(spec, el)) {
+    mjs_setStringVec(mjs_asMaterial(el)->textures, "");
+  }
+  for (mjtObj type : {mjOBJ_TEXTURE, mjOBJ_SKIN}) {
+    for (mjsElement* el = mjs_firstElement(spec, type); el != nullptr;) {
+      mjsElement* next = mjs_nextElement(spec, el);
+      if (mjs_delete(spec, el) != 0) throw std::runtime_error("MuJoCo could not drop a texture");
+      el = next;
+    }
+  }
+}
+
 // Compiles `_model_xml` with dm_control's common includes from `_suite_dir`
 // and every file named in `_asset_files` (paths relative to `_suite_dir`,
 // registered under their base names, as dm_control's asset dicts do).
@@ -91,8 +112,17 @@ inline ModelPtr LoadModel(const Config& config) {
   }
   vfs.AddBuffer("model_.xml", xml);
   char error[1000] = "";
-  mjModel* model = mj_loadXML("model_.xml", vfs.get(), error, sizeof(error));
-  if (model == nullptr) throw std::runtime_error(std::string("MuJoCo could not load the model: ") + error);
+  std::unique_ptr<mjSpec, SpecDeleter> spec(mj_parseXML("model_.xml", vfs.get(), error,
+                                                        sizeof(error)));
+  if (spec == nullptr) {
+    throw std::runtime_error(std::string("MuJoCo could not parse the model: ") + error);
+  }
+  DropTexturesAndSkins(spec.get());
+  mjModel* model = mj_compile(spec.get(), vfs.get());
+  if (model == nullptr) {
+    throw std::runtime_error(std::string("MuJoCo could not compile the model: ") +
+                             mjs_getError(spec.get()));
+  }
   return ModelPtr(model, ModelDeleter());
 }
 

@@ -12,6 +12,7 @@
 #include "envs/dm_control/fish.h"
 #include "envs/dm_control/hopper.h"
 #include "envs/dm_control/humanoid.h"
+#include "envs/dm_control/humanoid_CMU.h"
 #include "envs/dm_control/manipulator.h"
 #include "envs/dm_control/pendulum.h"
 #include "envs/dm_control/point_mass.h"
@@ -31,6 +32,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
   registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
   registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
+  registry.push_back(MakeEntry<HumanoidCMU>("DmcHumanoidCMU", HumanoidCMU::Defaults()));
   registry.push_back(MakeEntry<Manipulator>("DmcManipulator", Manipulator::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));

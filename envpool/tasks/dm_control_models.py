@@ -131,12 +131,22 @@ def _manipulator(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
     return ET.tostring(mjcf, encoding="unicode"), []
 
 
+def _stacker(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """stacker.make_model(n_boxes): the boxes from box<n_boxes> on removed."""
+    n_boxes = {"stack_2": 2, "stack_4": 4}[task_name]
+    mjcf = ET.fromstring(_read(suite_dir, "stacker.xml"))
+    for b in range(n_boxes, 4):
+        _remove(mjcf, "body", f"box{b}")
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
 # domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
 _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "cartpole": _cartpole,
     "swimmer": _swimmer,
     "manipulator": _manipulator,
     "quadruped": _quadruped,
+    "stacker": _stacker,
 }
 
 

@@ -18,6 +18,7 @@
 #include "envs/dm_control/point_mass.h"
 #include "envs/dm_control/quadruped.h"
 #include "envs/dm_control/reacher.h"
+#include "envs/dm_control/stacker.h"
 #include "envs/dm_control/swimmer.h"
 #include "envs/dm_control/walker.h"
 
@@ -38,6 +39,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
   registry.push_back(MakeEntry<Quadruped>("DmcQuadruped", Quadruped::Defaults()));
   registry.push_back(MakeEntry<Reacher>("DmcReacher", Reacher::Defaults()));
+  registry.push_back(MakeEntry<Stacker>("DmcStacker", Stacker::Defaults()));
   registry.push_back(MakeEntry<Swimmer>("DmcSwimmer", Swimmer::Defaults()));
   registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
 }

@@ -20,13 +20,21 @@ Initial states (``test_reset_distribution``): N of our resets (a pool of N envs,
 0..N-1) against N of dm_control's (its own RandomState), every coordinate of the state
 (qpos, qvel and the task's numbers) compared with a two-sample Kolmogorov-Smirnov test at
 a family-wise level ALPHA split over the coordinates (Bonferroni); seeds are fixed, so the
-outcome is deterministic.
+outcome is deterministic. For the domains in
+``MODEL_DRAWN_AT_LOAD`` (lqr: dm_control draws the joints' stiffness once per env, when it
+builds the model), dm_control's N states come from N envs loaded with seeds 12345 + i,
+one reset each, as each of our N envs draws its own model parameters.
 
 Tolerances (``OBS_MAX_ULP``): a few keys go through numpy ufuncs that numpy computes with
 its own SIMD (SVML) kernels on AVX-512 machines, not with the C library our C++ calls, and
 those kernels differ from glibc in the last bits; such a key is compared to within the
 ulps listed there (the largest difference seen over millions of inputs), every other key
 bitwise.
+
+Unbounded actuators (action bounds +-mjMAXVAL: lqr's motors) take lockstep actions in
+[-1, 1]: uniform over +-1e10 makes dm_control's physics diverge (PhysicsError).
+dm_control's step limit is max_episode_steps (1000) except where ``STEP_LIMIT`` says
+otherwise (lqr: none; ours keeps 1000).
 
 Task numbers too many for one KS test each (Escape's 201 x 201 height field) are reduced
 by ``TASK_STATE_SUMMARY`` to summary statistics before the initial-state test; the
@@ -47,7 +55,7 @@ import pytest
 from stats import ks_2samp  # tests/stats.py
 
 import envpool
-from envpool.tasks.dm_control import TASKS
+from envpool.tasks.dm_control import MAX_EPISODE_STEPS, TASKS
 
 suite = pytest.importorskip("dm_control.suite", reason="dm-control is a test dependency")
 mujoco = pytest.importorskip("mujoco")
@@ -105,6 +113,15 @@ NEAR_GOAL: dict[str, Callable[[Any, np.random.Generator], None]] = {
 TASK_STATE["finger"] = lambda env: env.physics.named.model.site_pos["target", ["x", "z"]]
 # stacker: the target's x and z (Stack.initialize_episode moves its body in the model).
 TASK_STATE["stacker"] = lambda env: env.physics.named.model.body_pos["target", ["x", "z"]]
+# lqr: each joint's stiffness, then each joint's damping (drawn when the model is built).
+TASK_STATE["lqr"] = lambda env: [*env.physics.model.jnt_stiffness, *env.physics.model.dof_damping]
+
+# domain -> dm_control's step limit where it is not MAX_EPISODE_STEPS: lqr's time limit is
+# float('inf'); EnvPool keeps max_episode_steps 1000 for it.
+STEP_LIMIT: dict[str, float] = {"lqr": float("inf")}
+
+# Domains whose dm_control loader draws model parameters from the task's RandomState.
+MODEL_DRAWN_AT_LOAD = {"lqr"}
 
 # Observation keys that may differ from dm_control's by at most this many ulp, per
 # (domain, key); every other key is compared bitwise.
@@ -236,7 +253,9 @@ def test_settings_match_dm_control(task_id: str) -> None:
     ref = load(task_id, 0)
     spec = envpool.make_spec(task_id)
     assert spec.config.frame_skip == ref._n_sub_steps
-    assert spec.config.max_episode_steps == ref._step_limit
+    domain, _ = TASKS[task_id]
+    assert spec.config.max_episode_steps == MAX_EPISODE_STEPS
+    assert ref._step_limit == STEP_LIMIT.get(domain, MAX_EPISODE_STEPS)
     env = envpool.make_dm(task_id, num_envs=1)
     ours, theirs = env.action_spec(), ref.action_spec()
     assert (ours.shape, ours.dtype) == (theirs.shape, theirs.dtype)
@@ -257,6 +276,8 @@ def test_lockstep(task_id: str) -> None:
     ref = load(task_id, 1)
     env = envpool.make_dm(task_id, num_envs=1, seed=3, max_episode_steps=EPISODE)
     spec = ref.action_spec()
+    low = np.where(spec.minimum <= -mujoco.mjMAXVAL, -1.0, spec.minimum)  # see the docstring
+    high = np.where(spec.maximum >= mujoco.mjMAXVAL, 1.0, spec.maximum)
     rng = np.random.default_rng(0)
     keys = list(ref.observation_spec())
     ts = env.reset()
@@ -274,7 +295,7 @@ def test_lockstep(task_id: str) -> None:
                                           physics_state(ref))
         if t == STEPS:
             break
-        action = rng.uniform(spec.minimum, spec.maximum)
+        action = rng.uniform(low, high)
         ts = env.step(action[None], np.array([0]))
         ref_ts = ref.step(action)
         ref_count += 1
@@ -299,7 +320,9 @@ def _ref_reset_states(task_id: str, n: int) -> np.ndarray:
     domain, _ = TASKS[task_id]
     ref = load(task_id, 12345)
     rows = []
-    for _ in range(n):
+    for i in range(n):
+        if domain in MODEL_DRAWN_AT_LOAD:
+            ref = load(task_id, 12345 + i)
         ref.reset()
         physics = ref.physics
         rows.append([*physics.data.qpos, *physics.data.qvel,
@@ -332,6 +355,27 @@ def test_reset_distribution(task_id: str) -> None:
     for k in range(ours.shape[1]):
         d, p = ks_2samp(ours[:, k], theirs[:, k])
         assert p > level, f"{task_id}: state coordinate {k}: KS D={d:.3f}, p={p:.2e}"
+
+
+@pytest.mark.parametrize("task_id", [i for i in IDS if TASKS[i][0] == "lqr"])
+def test_lqr_terminates_at_the_origin(task_id: str) -> None:
+    """LQRLevel.get_termination: a state norm below 1e-6 ends the episode with discount 0
+    (random actions never get there in test_lockstep)."""
+    ref = load(task_id, 1)
+    ref.reset()
+    with ref.physics.reset_context():
+        ref.physics.data.qpos[:] = 1e-8
+    env = envpool.make_dm(task_id, num_envs=1, seed=3)
+    env.reset()
+    env.set_state(0, [*physics_state(ref), *task_state("lqr", ref)])
+    action = np.zeros(ref.action_spec().shape)
+    ref_ts = ref.step(action)
+    ts = env.step(action[None], np.array([0]))
+    assert ref_ts.last() and ref_ts.discount == 0
+    assert ts.step_type[0] == 2 and ts.discount[0] == 0
+    np.testing.assert_array_equal(ts.observation.position[0], ref_ts.observation["position"])
+    assert ts.reward[0] == np.float32(ref_ts.reward)
+    env.close()
 
 
 def test_frame_stack() -> None:

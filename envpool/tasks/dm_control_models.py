@@ -140,6 +140,38 @@ def _stacker(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
     return ET.tostring(mjcf, encoding="unicode"), []
 
 
+def _lqr(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """lqr._make_model(n_bodies, n_actuators): a chain of sliding bodies on springs, the
+    first n_actuators driven by motors, consecutive sites joined by (visual) tendons.
+
+    dm_control writes each joint's random stiffness and damping into the XML when it
+    builds the env; here the XML holds placeholders (stiffness 20, damping 0) and each env
+    draws its own values into its model copy (native/envs/dm_control/lqr.h).
+    """
+    n_bodies, n_actuators = {"lqr_2_1": (2, 1), "lqr_6_2": (6, 2)}[task_name]
+    mjcf = ET.fromstring(_read(suite_dir, "lqr.xml"))
+    parent = mjcf.find("./worldbody")
+    actuator = ET.SubElement(mjcf, "actuator")
+    tendon = ET.SubElement(mjcf, "tendon")
+    for body in range(n_bodies):
+        # lqr._make_body
+        child = ET.Element("body", name=f"body_{body}", pos=".25 0 0")
+        ET.SubElement(child, "joint", name=f"joint_{body}", stiffness="20", damping="0")
+        ET.SubElement(child, "geom", name=f"geom_{body}")
+        ET.SubElement(child, "site", name=f"site_{body}")
+        if body == 0:
+            child.set("pos", ".25 0 .1")
+        if body < n_actuators:
+            ET.SubElement(actuator, "motor", name=f"motor_{body}", joint=f"joint_{body}")
+        if body < n_bodies - 1:
+            spatial = ET.SubElement(tendon, "spatial", name=f"tendon_{body}")
+            ET.SubElement(spatial, "site", site=f"site_{body}")
+            ET.SubElement(spatial, "site", site=f"site_{body + 1}")
+        parent.append(child)
+        parent = child
+    return ET.tostring(mjcf, encoding="unicode"), []
+
+
 # domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
 _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "cartpole": _cartpole,
@@ -147,6 +179,7 @@ _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "manipulator": _manipulator,
     "quadruped": _quadruped,
     "stacker": _stacker,
+    "lqr": _lqr,
 }
 
 

@@ -13,6 +13,7 @@
 #include "envs/dm_control/hopper.h"
 #include "envs/dm_control/humanoid.h"
 #include "envs/dm_control/humanoid_CMU.h"
+#include "envs/dm_control/lqr.h"
 #include "envs/dm_control/manipulator.h"
 #include "envs/dm_control/pendulum.h"
 #include "envs/dm_control/point_mass.h"
@@ -34,6 +35,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
   registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
   registry.push_back(MakeEntry<HumanoidCMU>("DmcHumanoidCMU", HumanoidCMU::Defaults()));
+  registry.push_back(MakeEntry<Lqr>("DmcLqr", Lqr::Defaults()));
   registry.push_back(MakeEntry<Manipulator>("DmcManipulator", Manipulator::Defaults()));
   registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
   registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));

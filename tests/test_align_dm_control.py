@@ -16,14 +16,14 @@ near the goal (then ``Physics.after_reset``), since random actions from the task
 initial states almost never earn a nonzero float32 reward there (sparse or steep rewards),
 which would leave the reward's formula unchecked.
 
-Initial states (``test_reset_distribution``): N of our resets (a pool of N envs, seeds
-0..N-1) against N of dm_control's (its own RandomState), every coordinate of the state
-(qpos, qvel and the task's numbers) compared with a two-sample Kolmogorov-Smirnov test at
-a family-wise level ALPHA split over the coordinates (Bonferroni); seeds are fixed, so the
-outcome is deterministic. For the domains in
-``MODEL_DRAWN_AT_LOAD`` (lqr: dm_control draws the joints' stiffness once per env, when it
-builds the model), dm_control's N states come from N envs loaded with seeds 12345 + i,
-one reset each, as each of our N envs draws its own model parameters.
+Initial states (``test_reset_distribution``): N of our resets (N envs, seeds 0..N-1, built
+in pools of at most POOL_CHUNK envs) against N of dm_control's (its own RandomState),
+every coordinate of the state (qpos, qvel and the task's numbers) compared with a
+two-sample Kolmogorov-Smirnov test at a family-wise level ALPHA split over the
+coordinates (Bonferroni); seeds are fixed, so the outcome is deterministic. For the
+domains in ``MODEL_DRAWN_AT_LOAD`` (lqr: dm_control draws the joints' stiffness once per
+env, when it builds the model), dm_control's N states come from N envs loaded with seeds
+12345 + i, one reset each, as each of our N envs draws its own model parameters.
 
 Tolerances (``OBS_MAX_ULP``): a few keys go through numpy ufuncs that numpy computes with
 its own SIMD (SVML) kernels on AVX-512 machines, not with the C library our C++ calls, and
@@ -65,6 +65,9 @@ EPISODE = 120  # our max_episode_steps in the lockstep test: 2 truncations withi
 N = 300
 ALPHA = 1e-3
 IDS = sorted(TASKS)
+# Envs per pool in test_reset_distribution: each env owns a model copy and an mjData (the
+# dog's: about 73 MB and 51 MB), too much for N at once.
+POOL_CHUNK = 25
 
 # Per-domain numbers outside mjData, in the order of the C++ env's GetTaskState().
 TASK_STATE: dict[str, Callable[[Any], list[float]]] = {}
@@ -332,17 +335,19 @@ def _ref_reset_states(task_id: str, n: int) -> np.ndarray:
 
 def _our_reset_states(task_id: str, n: int) -> np.ndarray:
     domain, _ = TASKS[task_id]
-    env = envpool.make_dm(task_id, num_envs=n, seed=0)
-    env.reset()
     ref = load(task_id, 0)
     nq, nv = ref.physics.model.nq, ref.physics.model.nv
     size = len(physics_state(ref))
     rows = []
-    for i in range(n):
-        state = np.array(env.get_state(i))
-        # mjSTATE_INTEGRATION starts with time, then qpos, qvel.
-        rows.append([*state[1:1 + nq + nv], *summarize(domain, state[size:])])
-    env.close()
+    for start in range(0, n, POOL_CHUNK):  # seed + i for env i: the same as one pool of n
+        count = min(POOL_CHUNK, n - start)
+        env = envpool.make_dm(task_id, num_envs=count, seed=start)
+        env.reset()
+        for i in range(count):
+            state = np.array(env.get_state(i))
+            # mjSTATE_INTEGRATION starts with time, then qpos, qvel.
+            rows.append([*state[1:1 + nq + nv], *summarize(domain, state[size:])])
+        env.close()
     return np.array(rows)
 
 

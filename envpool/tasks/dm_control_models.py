@@ -172,6 +172,30 @@ def _lqr(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
     return ET.tostring(mjcf, encoding="unicode"), []
 
 
+def _dog(suite_dir: str, task_name: str) -> tuple[str, list[str]]:
+    """dog.make_model(floor_size, remove_ball) and every file of dog_assets (meshes, skin,
+    textures), as dog.get_model_and_assets gives them.
+
+    Stand, walk, trot and run: a floor of move_speed * 15 (stand uses the walk speed), the
+    ball, target, walls and the two cameras aimed at them removed. Fetch keeps them, on a
+    floor of 10.
+    """
+    speed = {"stand": 1, "walk": 1, "trot": 3, "run": 9}.get(task_name)
+    remove_ball = speed is not None
+    floor_size = 10 if speed is None else speed * 15
+    mjcf = ET.fromstring(_read(suite_dir, "dog.xml"))
+    mjcf.find(".//geom[@name='floor']").set("size", f"{floor_size} {floor_size} .1")
+    if remove_ball:
+        _remove(mjcf, "body", "ball")
+        _remove(mjcf, "geom", "target")
+        _remove(mjcf, "camera", "ball")
+        _remove(mjcf, "camera", "head")
+        for wall_name in ("px", "nx", "py", "ny"):
+            _remove(mjcf, "geom", "wall_" + wall_name)
+    assets = sorted(os.listdir(os.path.join(suite_dir, "dog_assets")))
+    return ET.tostring(mjcf, encoding="unicode"), [f"dog_assets/{name}" for name in assets]
+
+
 # domain -> builder(suite_dir, task_name); domains not listed use <domain>.xml as is.
 _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "cartpole": _cartpole,
@@ -180,6 +204,7 @@ _BUILDERS: dict[str, Callable[[str, str], tuple[str, list[str]]]] = {
     "quadruped": _quadruped,
     "stacker": _stacker,
     "lqr": _lqr,
+    "dog": _dog,
 }
 
 

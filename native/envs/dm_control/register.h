@@ -8,6 +8,7 @@
 #include "envs/dm_control/ball_in_cup.h"
 #include "envs/dm_control/cartpole.h"
 #include "envs/dm_control/cheetah.h"
+#include "envs/dm_control/dog.h"
 #include "envs/dm_control/finger.h"
 #include "envs/dm_control/fish.h"
 #include "envs/dm_control/hopper.h"
@@ -30,6 +31,7 @@ inline void Register(Registry& registry) {
   registry.push_back(MakeEntry<BallInCup>("DmcBallInCup", BallInCup::Defaults()));
   registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
   registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
+  registry.push_back(MakeEntry<Dog>("DmcDog", Dog::Defaults()));
   registry.push_back(MakeEntry<Finger>("DmcFinger", Finger::Defaults()));
   registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
   registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));

@@ -5,6 +5,7 @@
 // from suite/dog_assets.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -42,6 +43,8 @@ class Dog final : public DmcEnv {
   // n_sub_steps: _CONTROL_TIMESTEP .015 / timestep .005.
   static Config Defaults() { return dm_control::Defaults(3, "stand"); }
 
+  // Stand.get_observation_components (and Fetch's two keys); "joint_velocites"
+  // is dm_control's spelling.
   static ObsKeys Keys(const Params& p) {
     const mjModel* m = p.model.get();
     int hinges = 0;

@@ -2,10 +2,12 @@
 // model humanoid_CMU.xml as it is.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "envs/dm_control/blas_small.h"
 #include "envs/dm_control/dm_control_env.h"

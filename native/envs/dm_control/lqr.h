@@ -8,6 +8,7 @@
 // (step_limit inf); EnvPool's max_episode_steps of 1000 applies.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>

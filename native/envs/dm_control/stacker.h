@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -126,9 +127,12 @@ class Stacker final : public DmcEnv {
     } while (d_->ncon > 0);
   }
 
+  // Stack.get_reward: the box nearest the target close to it, the hand away.
   double GetReward() override {
     double min_box_to_target = std::numeric_limits<double>::infinity();
-    for (int site : box_sites_) min_box_to_target = std::fmin(min_box_to_target, SiteDistance(site));
+    for (int site : box_sites_) {
+      min_box_to_target = std::fmin(min_box_to_target, SiteDistance(site));
+    }
     const double box_is_close = Tolerance(min_box_to_target, 0, 0, 2 * box_size_);
     const double hand_is_far = Tolerance(SiteDistance(grasp_site_), .1,
                                          std::numeric_limits<double>::infinity(), .01);

@@ -66,7 +66,7 @@ N = 300
 ALPHA = 1e-3
 IDS = sorted(TASKS)
 # Envs per pool in test_reset_distribution: each env owns a model copy and an mjData (the
-# dog's: about 73 MB and 51 MB), too much for N at once.
+# dog's take about 55 MB per env, mostly its meshes' collision data), too much for N at once.
 POOL_CHUNK = 25
 
 # Per-domain numbers outside mjData, in the order of the C++ env's GetTaskState().

@@ -41,6 +41,19 @@ def test_sb3_sac_pendulum(tmp_path: pathlib.Path) -> None:
     assert (tmp_path / "vecnormalize.pkl").stat().st_size > 0
 
 
+def test_sac_cheetah_run_against_dm_control(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("shimmy")
+    out = _run("dm_control/sac_cheetah_run.py", "--steps", "2000", "--seeds", "0", "--last", "2",
+               "--out", str(tmp_path / "curve"), cwd=tmp_path)
+    for stack in ("reference", "envpool"):
+        match = re.search(rf"{stack}: mean return of the last 2 episodes per seed: ([0-9.]+)",
+                          out)
+        assert match, out
+        assert 0 <= float(match.group(1)) <= 1000  # CheetahRun: reward in [0, 1] per step
+    assert (tmp_path / "curve.png").stat().st_size > 5_000
+    assert (tmp_path / "curve.csv").read_text().count("\n") == 1 + 2 * 2  # header + 2 per stack
+
+
 def test_acme_random_actor_loop(tmp_path: pathlib.Path) -> None:
     out = _run("acme/random_actor_loop.py", "--episodes", "3", cwd=tmp_path)
     assert 8 <= _mean_return(out, "CartPole-v1: 3 episodes") <= 100  # random play: ~22

@@ -58,3 +58,22 @@ def test_sac_pendulum_curve_matches_reference(tmp_path: pathlib.Path) -> None:
     ref_mean, _ = result.final_band("reference", last=10)
     ours_mean, _ = result.final_band("envpool", last=10)
     assert ref_mean >= -300 and ours_mean >= ref_mean - 100
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(5400)  # 4 SAC runs of 30k steps, one torch thread: ~30 min on 2 cores
+def test_sac_cheetah_run_curve_matches_dm_control(tmp_path: pathlib.Path) -> None:
+    """examples/dm_control/sac_cheetah_run.py's budget: SAC on CheetahRun-v1, envpool against
+    dm_control's own env (through Shimmy), seeds 0 and 1, 30k steps each."""
+    pytest.importorskip("shimmy")
+    first_to_last_gain = 3.0  # the last episodes' mean return vs the first two's
+    band_slack = 60.0  # returns in [0, 1000]; two seeds give a wide band
+    trainer = sb3_trainer("SAC", "CheetahRun-v1", 30_000, n_envs=1, learning_starts=1000)
+    result = compare_curves(trainer, seeds=[0, 1], png=str(tmp_path / "sac_cheetah_run.png"),
+                            csv=str(tmp_path / "sac_cheetah_run.csv"), window=3,
+                            title="SAC CheetahRun-v1")
+    ref_mean, ref_sem = result.final_band("reference", last=5)
+    ours_mean, ours_sem = result.final_band("envpool", last=5)
+    first = np.concatenate([c.returns[:2] for c in result.curves["envpool"]])
+    assert ours_mean >= first_to_last_gain * max(first.mean(), 1.0)  # it learns
+    assert abs(ours_mean - ref_mean) <= 4 * np.hypot(ref_sem, ours_sem) + band_slack

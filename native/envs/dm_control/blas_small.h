@@ -30,4 +30,12 @@ inline void BlasVecMat3(const double v[3], const double m[9], double out[3]) {
   }
 }
 
+// (point - origin).dot(frame.reshape(3, 3)): a point in a body's frame, as
+// dm_control's egocentric observations compute it (humanoid's extremities).
+inline void BlasInFrame(const double point[3], const double origin[3], const double frame[9],
+                        double out[3]) {
+  const double v[3] = {point[0] - origin[0], point[1] - origin[1], point[2] - origin[2]};
+  BlasVecMat3(v, frame, out);
+}
+
 }  // namespace envpool::dm_control

@@ -32,6 +32,9 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/dm_control/randomizers.h"
+#include "envs/dm_control/rewards.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::dm_control {
 
@@ -192,6 +195,7 @@ class DmcEnv : public Env {
         data_(m_ != nullptr ? mj_makeData(m_) : nullptr),
         d_(data_.get()),
         n_sub_steps_(p.frame_skip),
+        control_scratch_(m_ != nullptr ? m_->nu : 0),
         frame_stack_(p.frame_stack) {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate the model or mjData");
     for (const auto& key : keys) sizes_.push_back(key.second < 0 ? 1 : key.second);
@@ -284,6 +288,31 @@ class DmcEnv : public Env {
   virtual std::vector<double> GetTaskState() const { return {}; }
   virtual void SetTaskState(const std::vector<double>& /*state*/) {}
 
+  // The "small control" factor of several rewards: (4 + tolerance(control,
+  // margin=1, value_at_margin=0, sigmoid='quadratic').mean()) / 5, the mean
+  // summed in numpy's (pairwise) order.
+  double SmallControl() {
+    for (int i = 0; i < m_->nu; ++i) {
+      control_scratch_[i] = Tolerance(d_->ctrl[i], 0, 0, 1, Sigmoid::kQuadratic, 0);
+    }
+    return (4 + mujoco::NumpySum(control_scratch_.data(), m_->nu) / m_->nu) / 5;
+  }
+
+  // Random joints (randomize_limited_and_rotational_joints) and after_reset
+  // until nothing is in contact, as humanoid's and finger's resets do; after
+  // `max_attempts` tries (0: no limit) it gives up as finger does.
+  void RandomizeJointsUntilNoContact(Rng& rng, int max_attempts = 0) {
+    for (int attempt = 0;; ++attempt) {
+      if (max_attempts > 0 && attempt == max_attempts) {
+        throw std::runtime_error("Could not find a collision-free state after " +
+                                 std::to_string(max_attempts) + " attempts");
+      }
+      RandomizeLimitedAndRotationalJoints(m_, d_, rng);
+      AfterReset();
+      if (d_->ncon == 0) return;
+    }
+  }
+
   // Physics.after_reset: mj_forward with actuation disabled.
   void AfterReset() {
     const int flags = m_->opt.disableflags;
@@ -322,6 +351,7 @@ class DmcEnv : public Env {
   int n_sub_steps_;
 
  private:
+  std::vector<double> control_scratch_;  // SmallControl's per-actuator values
   double* NewestFrame(std::size_t k) {
     return stack_[k].data() + (frame_stack_ - 1) * sizes_[k];
   }

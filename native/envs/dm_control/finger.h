@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/randomizers.h"
 
 namespace envpool::dm_control {
 
@@ -107,15 +106,7 @@ class Finger final : public DmcEnv {
       m_->site_size[3 * target_site_] = p_.target_radius;
     }
     // _set_random_joint_angles: redraw until nothing is in contact.
-    constexpr int kMaxAttempts = 1000;
-    for (int attempt = 0;; ++attempt) {
-      if (attempt == kMaxAttempts) {
-        throw std::runtime_error("Could not find a collision-free state after 1000 attempts");
-      }
-      RandomizeLimitedAndRotationalJoints(m_, d_, rng);
-      AfterReset();
-      if (d_->ncon == 0) break;
-    }
+    RandomizeJointsUntilNoContact(rng, /*max_attempts=*/1000);
   }
 
   double GetReward() override {

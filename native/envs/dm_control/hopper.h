@@ -66,14 +66,7 @@ class Hopper final : public DmcEnv {
                                        kHopSpeed / 2, Sigmoid::kLinear, 0.5);
       return standing * hopping;
     }
-    // tolerance(control, margin=1, value_at_margin=0, 'quadratic').mean():
-    // numpy's mean of fewer than 8 numbers sums them in order.
-    double sum = 0;
-    for (int i = 0; i < m_->nu; ++i) {
-      sum += Tolerance(d_->ctrl[i], 0, 0, 1, Sigmoid::kQuadratic, 0);
-    }
-    const double small_control = (sum / m_->nu + 4) / 5;
-    return standing * small_control;
+    return standing * SmallControl();
   }
 
  private:

@@ -5,11 +5,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "envs/dm_control/blas_small.h"
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 #include "envs/mujoco/mujoco_env.h"
 
@@ -65,13 +63,9 @@ class Humanoid final : public DmcEnv {
     obs[1][0] = HeadHeight();
     // Physics.extremities: (xpos[limb] - xpos[torso]).dot(xmat[torso]) for
     // left_hand, left_foot, right_hand, right_foot.
-    const mjtNum* torso_pos = d_->xpos + 3 * torso_;
     const mjtNum* torso_frame = d_->xmat + 9 * torso_;
     for (int k = 0; k < 4; ++k) {
-      const mjtNum* limb = d_->xpos + 3 * limbs_[k];
-      const double torso_to_limb[3] = {limb[0] - torso_pos[0], limb[1] - torso_pos[1],
-                                       limb[2] - torso_pos[2]};
-      BlasVecMat3(torso_to_limb, torso_frame, obs[2] + 3 * k);
+      BlasInFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * torso_, torso_frame, obs[2] + 3 * k);
     }
     std::copy(torso_frame + 6, torso_frame + 9, obs[3]);  // torso_vertical: zx, zy, zz
     std::copy(ComVelocity(), ComVelocity() + 3, obs[4]);
@@ -79,12 +73,7 @@ class Humanoid final : public DmcEnv {
   }
 
   // Humanoid.initialize_episode: random joints until nothing touches.
-  void InitializeEpisode(Rng& rng) override {
-    do {
-      RandomizeLimitedAndRotationalJoints(m_, d_, rng);
-      AfterReset();
-    } while (d_->ncon > 0);
-  }
+  void InitializeEpisode(Rng& rng) override { RandomizeJointsUntilNoContact(rng); }
 
   double GetReward() override {
     constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -92,13 +81,7 @@ class Humanoid final : public DmcEnv {
     const double upright =
         Tolerance(d_->xmat[9 * torso_ + 8], 0.9, kInf, 1.9, Sigmoid::kLinear, 0);
     const double stand_reward = standing * upright;
-    // rewards.tolerance(control, margin=1, value_at_margin=0, quadratic).mean()
-    std::vector<double> control(m_->nu);
-    for (int i = 0; i < m_->nu; ++i) {
-      control[i] = Tolerance(d_->ctrl[i], 0, 0, 1, Sigmoid::kQuadratic, 0);
-    }
-    double small_control = mujoco::NumpySum(control.data(), m_->nu) / m_->nu;
-    small_control = (4 + small_control) / 5;
+    const double small_control = SmallControl();
     const mjtNum* com_velocity = ComVelocity();
     if (p_.move_speed == 0) {
       const double dont_move[2] = {Tolerance(com_velocity[0], 0, 0, 2),

@@ -7,13 +7,10 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "envs/dm_control/blas_small.h"
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::dm_control {
 
@@ -51,8 +48,7 @@ class HumanoidCMU final : public DmcEnv {
         head_(Id(mjOBJ_BODY, "head")),
         limbs_{Id(mjOBJ_BODY, "lhand"), Id(mjOBJ_BODY, "lfoot"), Id(mjOBJ_BODY, "rhand"),
                Id(mjOBJ_BODY, "rfoot")},
-        com_velocity_(m_->sensor_adr[Id(mjOBJ_SENSOR, "thorax_subtreelinvel")]),
-        control_cost_(m_->nu) {}
+        com_velocity_(m_->sensor_adr[Id(mjOBJ_SENSOR, "thorax_subtreelinvel")]) {}
 
  protected:
   void Observe(double* const* obs) const override {
@@ -61,11 +57,8 @@ class HumanoidCMU final : public DmcEnv {
     // extremities: (limb - thorax).dot(thorax xmat) per limb (l hand, l foot,
     // r hand, r foot).
     const mjtNum* frame = d_->xmat + 9 * thorax_;
-    const mjtNum* torso = d_->xpos + 3 * thorax_;
     for (int k = 0; k < 4; ++k) {
-      const mjtNum* limb = d_->xpos + 3 * limbs_[k];
-      const double v[3] = {limb[0] - torso[0], limb[1] - torso[1], limb[2] - torso[2]};
-      BlasVecMat3(v, frame, obs[2] + 3 * k);
+      BlasInFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * thorax_, frame, obs[2] + 3 * k);
     }
     for (int j = 0; j < 3; ++j) obs[3][j] = frame[6 + j];  // torso_vertical: zx, zy, zz
     std::copy(d_->sensordata + com_velocity_, d_->sensordata + com_velocity_ + 3, obs[4]);
@@ -73,12 +66,7 @@ class HumanoidCMU final : public DmcEnv {
   }
 
   // HumanoidCMU.initialize_episode: random joints until nothing penetrates.
-  void InitializeEpisode(Rng& rng) override {
-    do {
-      RandomizeLimitedAndRotationalJoints(m_, d_, rng);
-      AfterReset();
-    } while (d_->ncon > 0);
-  }
+  void InitializeEpisode(Rng& rng) override { RandomizeJointsUntilNoContact(rng); }
 
   double GetReward() override {
     constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -87,11 +75,7 @@ class HumanoidCMU final : public DmcEnv {
     const double upright = Tolerance(d_->xmat[9 * thorax_ + 7], 0.9, kInf, 1.9,
                                      Sigmoid::kLinear, 0);  // thorax zy
     const double stand_reward = standing * upright;
-    for (int i = 0; i < m_->nu; ++i) {
-      control_cost_[i] = Tolerance(d_->ctrl[i], 0, 0, 1, Sigmoid::kQuadratic, 0);
-    }
-    double small_control = mujoco::NumpySum(control_cost_.data(), m_->nu) / m_->nu;
-    small_control = (4 + small_control) / 5;
+    const double small_control = SmallControl();
     const mjtNum* com_velocity = d_->sensordata + com_velocity_;
     if (p_.move_speed == 0) {
       const double dont_move =
@@ -111,7 +95,6 @@ class HumanoidCMU final : public DmcEnv {
   int thorax_, head_;
   int limbs_[4];
   int com_velocity_;
-  std::vector<double> control_cost_;
 };
 
 }  // namespace envpool::dm_control

@@ -79,15 +79,7 @@ class PointMass final : public DmcEnv {
     }
     const double near_target =
         Tolerance(BlasNorm(mass_to_target, 3), 0, target_size, target_size);
-    // tolerance(control(), margin=1, value_at_margin=0, sigmoid='quadratic').mean():
-    // numpy's sum (sequential below 8 values) / n.
-    double control_sum = 0;
-    for (int i = 0; i < m_->nu; ++i) {
-      control_sum += Tolerance(d_->ctrl[i], 0, 0, 1, Sigmoid::kQuadratic, 0);
-    }
-    const double control_reward = control_sum / m_->nu;
-    const double small_control = (control_reward + 4) / 5;
-    return near_target * small_control;
+    return near_target * SmallControl();
   }
 
   // The tendons' coefficients wrap_prm[0:4] (drawn in `hard`).

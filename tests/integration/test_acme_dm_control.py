@@ -19,7 +19,7 @@ import pytest
 from absl.testing import absltest
 from dm_env import specs, test_utils
 
-from envpool.integrations.acme import DmEnv, make_dm_env
+from envpool.integrations.acme import DmEnv, make_batched_dm_env, make_dm_env
 from envpool.tasks.dm_control import TASKS
 
 suite = pytest.importorskip("dm_control.suite", reason="dm-control is a test dependency")
@@ -70,6 +70,12 @@ def test_specs_and_observations_are_dm_controls(task_id: str) -> None:
     for key, value in ts.observation.items():
         assert value.shape == ref_spec[key].shape and value.dtype == np.float64
     env.close()
+    batched = make_batched_dm_env(task_id, num_envs=2, seed=0)
+    for ts in (batched.reset(), batched.step(np.zeros((2, *ref.action_spec().shape)))):
+        assert isinstance(ts.observation, collections.OrderedDict)
+        assert list(ts.observation) == list(ref_spec)
+    assert isinstance(batched.observation_spec(), collections.OrderedDict)
+    batched.close()
 
 
 def test_acme_environment_loop_on_cheetah_run() -> None:

@@ -22,6 +22,10 @@ class TaskSpec:
     # Fills the native env's hidden keywords (those starting with "_", such as a
     # generated model's XML) from the resolved keywords, when a pool is made.
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Keywords the native env does not take as such (a dict of reward weights,
+    # ...): their defaults, shown in spec.config; `prepare` reads and checks
+    # them and turns them into hidden native keywords.
+    python_kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -34,6 +38,7 @@ def register(
     max_episode_steps: int | None = None,
     reward_threshold: float | None = None,
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    python_kwargs: dict[str, Any] | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -42,7 +47,8 @@ def register(
     env accepts); ``max_episode_steps`` is the default time limit of the task.
     ``prepare(keywords)`` returns the native env's hidden keywords (names starting
     with ``_``, which users cannot pass) computed from the others, when a pool is
-    made. The id
+    made. ``python_kwargs`` are keywords with their defaults that only ``prepare``
+    reads (values the native config cannot hold, such as dicts). The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -61,8 +67,12 @@ def register(
             f"{native_env} has no keyword {', '.join(unknown)}; "
             f"valid: {', '.join(sorted(defaults))}"
         )
+    clash = sorted(set(python_kwargs or {}) & set(defaults))
+    if clash or (python_kwargs and prepare is None):
+        raise ValueError(f"python_kwargs need a prepare hook and must not be native keywords "
+                         f"({', '.join(clash)})")
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
-                               reward_threshold, prepare)
+                               reward_threshold, prepare, dict(python_kwargs or {}))
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 

@@ -121,9 +121,10 @@ class EnvSpec:
         # Keywords starting with "_" are the env's hidden ones, filled by the task's
         # prepare hook (a generated model's XML, ...), never by users.
         env_defaults = {k: v for k, v in native_defaults.items() if k[:1] != "_"}
-        unknown = sorted(set(kwargs) - set(POOL_DEFAULTS) - set(env_defaults))
+        unknown = sorted(set(kwargs) - set(POOL_DEFAULTS) - set(env_defaults)
+                         - set(task.python_kwargs))
         if unknown:
-            valid = sorted(set(POOL_DEFAULTS) | set(env_defaults))
+            valid = sorted(set(POOL_DEFAULTS) | set(env_defaults) | set(task.python_kwargs))
             raise TypeError(
                 f"{task_id} got unknown keyword(s) {', '.join(unknown)}; valid keywords: "
                 f"{', '.join(valid)}"
@@ -134,8 +135,9 @@ class EnvSpec:
             if key in kwargs:
                 env_config[key] = _coerce(key, kwargs[key], env_defaults[key])
         hidden = {k: v for k, v in native_defaults.items() if k[:1] == "_"}
+        python_config = {k: kwargs.get(k, v) for k, v in task.python_kwargs.items()}
         if task.prepare is not None:
-            hidden.update(task.prepare(dict(env_config)))
+            hidden.update(task.prepare({**env_config, **python_config}))
         native_config = {**env_config, **hidden}
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
         if pool["max_episode_steps"] is None:
@@ -171,7 +173,7 @@ class EnvSpec:
         self.max_episode_steps = pool["max_episode_steps"] or None
         self.reward_threshold = task.reward_threshold
         self.native_spec = _native.spec(task.native_env, native_config)
-        merged = {**pool, **env_config}
+        merged = {**pool, **env_config, **python_config}
         self.config = collections.namedtuple("Config", sorted(merged))(
             **{k: merged[k] for k in sorted(merged)}
         )

@@ -20,6 +20,7 @@
 #include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
+#include "envs/vizdoom/register.h"
 
 namespace py = pybind11;
 
@@ -33,6 +34,7 @@ Registry BuildRegistry() {
   dm_control::Register(registry);
   mujoco::Register(registry);
   toy_text::Register(registry);
+  vizdoom_envs::Register(registry);
   // For the test suite; not registered as a task id.
   registry.push_back(MakeEntry<testing::Faulty>("_Faulty", testing::Faulty::Defaults()));
   return registry;
@@ -243,6 +245,7 @@ PYBIND11_MODULE(_native, m) {
   m.doc() = "envpool native core: the thread pool and the C++ environments";
   py::register_exception<TimeoutError>(m, "RecvTimeout", PyExc_TimeoutError);
 
+  m.attr("vizdoom_missing") = vizdoom_envs::MissingReason();
   m.def("env_names", [] {
     std::vector<std::string> names;
     for (const EnvEntry& e : BuildRegistry()) names.push_back(e.name);

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Obtain and build ViZDoom's C++ controller library, once, into a cache.
+
+The ``vizdoom`` wheel ships the engine (its ``vizdoom`` executable, the WADs,
+``vizdoom.pk3`` and the scenarios) but no C++ headers or linkable controller;
+the vizdoom sdist holds the controller's sources (``src/lib``, ``include``).
+This script fetches that sdist for a pinned version through pip, and Boost's
+headers through pip as the ``boost_headers`` wheel (Boost.Interprocess, Asio,
+Algorithm, Random and Chrono are used header-only), and builds ``libvizdoom.a``
+with the shims in ``vizdoom_shim/`` standing in for the three compiled Boost
+pieces the controller touches (Thread, Filesystem, and the bundled
+Boost.Process 0.5, whose replacement also ties the engine process to its
+launcher). No system package is needed. It installs the library and the public
+headers into
+
+    $ENVPOOL_CACHE_DIR or ~/.cache/envpool / vizdoom-<version>-<compiler hash>
+
+and prints that prefix on its last line; a later call finds the prefix and
+returns at once. On failure (no network, no pip) it exits non-zero and the
+package is built without ViZDoom.
+
+Usage: build_vizdoom.py --version 1.3.2 --cxx /usr/bin/c++ [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import fcntl
+import glob
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+
+BOOST_HEADERS = "boost_headers==1.85.0.post1"
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHIM = os.path.join(HERE, "vizdoom_shim")
+
+
+def log(msg: str) -> None:
+    print(f"[build_vizdoom] {msg}", file=sys.stderr, flush=True)
+
+
+def source_hash(cxx: str, version: str) -> str:
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        out = cxx
+    shims = ""
+    for path in sorted(glob.glob(os.path.join(SHIM, "**", "*.hpp"), recursive=True)):
+        with open(path, "rb") as f:
+            shims += hashlib.sha256(f.read()).hexdigest()
+    key = f"{version}\n{BOOST_HEADERS}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\n{shims}\nv1"
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def pip_download(args: list[str], dest: str, pattern: str) -> str:
+    candidates = [[sys.executable, "-m", "pip"]]
+    for name in ("pip3", "pip"):
+        exe = shutil.which(name)
+        if exe:
+            candidates.append([exe])
+    errors = []
+    for cmd in candidates:
+        r = subprocess.run(cmd + ["download", "--no-deps", *args, "-d", dest],
+                           capture_output=True, text=True)
+        found = glob.glob(os.path.join(dest, pattern))
+        if r.returncode == 0 and found:
+            return found[0]
+        errors.append(f"{' '.join(cmd)}: {r.stderr.strip()[-500:]}")
+    raise SystemExit(f"could not download {' '.join(args)}:\n" + "\n".join(errors))
+
+
+def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="envpool-vizdoom-") as tmp:
+        sdist = os.environ.get("ENVPOOL_VIZDOOM_SDIST") or pip_download(
+            ["--no-binary=vizdoom", f"vizdoom=={version}"], tmp, f"vizdoom-{version}.tar.gz")
+        log(f"extracting the controller sources from {sdist}")
+        root = f"vizdoom-{version}/"
+        with tarfile.open(sdist) as tar:
+            # Not the bundled Boost.Process (src/lib/boost): the controller's
+            # quoted #include "boost/process.hpp" must fall through to the shim.
+            members = [m for m in tar.getmembers()
+                       if (m.name.startswith((root + "src/lib/", root + "include/"))
+                           and not m.name.startswith(root + "src/lib/boost/"))
+                       or m.name == root + "src/vizdoom/src/viz_doom_classes.h"]
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(tmp, members=members, filter="data")
+            else:
+                tar.extractall(tmp, members=members)
+        src = os.path.join(tmp, root)
+        boost_whl = os.environ.get("ENVPOOL_BOOST_HEADERS_WHEEL") or pip_download(
+            [BOOST_HEADERS], tmp, "boost_headers-*.whl")
+        log(f"extracting Boost's headers from {boost_whl}")
+        with zipfile.ZipFile(boost_whl) as z:
+            z.extractall(tmp, [n for n in z.namelist() if n.startswith("boost_headers/include/")])
+        boost_inc = os.path.join(tmp, "boost_headers", "include")
+
+        major, minor, patch = version.split(".")[:3]
+        lib_src = os.path.join(src, "src", "lib")
+        with open(os.path.join(lib_src, "ViZDoomVersion.h.in")) as f:
+            text = f.read()
+        text = text.replace("@ViZDoom_VERSION_ID@", f"{major}{minor}{patch}")
+        text = text.replace("@ViZDoom_VERSION_STR@", version)
+        with open(os.path.join(lib_src, "ViZDoomVersion.h"), "w") as f:
+            f.write(text)
+
+        # The shims come first, so <boost/process.hpp>, <boost/thread.hpp> and
+        # <boost/filesystem.hpp> resolve to them and not to the bundled or
+        # Boost's own headers.
+        flags = ["-std=c++17", "-O2", "-fPIC", "-w", "-DNDEBUG", "-DBOOST_CHRONO_HEADER_ONLY",
+                 "-DBOOST_ALL_NO_LIB", f"-I{SHIM}", f"-I{lib_src}",
+                 f"-I{os.path.join(src, 'include')}", "-isystem", boost_inc]
+        sources = sorted(glob.glob(os.path.join(lib_src, "*.cpp")))
+        objdir = os.path.join(tmp, "obj")
+        os.makedirs(objdir)
+
+        def compile_one(path: str) -> str:
+            obj = os.path.join(objdir, os.path.basename(path)[:-4] + ".o")
+            r = subprocess.run([cxx, *flags, "-c", path, "-o", obj], capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(f"compiling {os.path.basename(path)} failed:\n{r.stderr[-3000:]}")
+            return obj
+
+        log(f"compiling {len(sources)} controller sources with {jobs} jobs (about a minute)")
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            objs = list(ex.map(compile_one, sources))
+
+        staging = prefix + ".partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        os.makedirs(os.path.join(staging, "lib"))
+        ar = shutil.which("ar") or "ar"
+        subprocess.run([ar, "rcs", os.path.join(staging, "lib", "libvizdoom.a"), *objs],
+                       check=True)
+        shutil.copytree(os.path.join(src, "include"), os.path.join(staging, "include"))
+        if os.path.exists(prefix):
+            shutil.rmtree(prefix)
+        os.replace(staging, prefix)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--cache-dir", default=os.environ.get(
+        "ENVPOOL_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "envpool")))
+    a = ap.parse_args()
+    os.makedirs(a.cache_dir, exist_ok=True)
+    prefix = os.path.join(a.cache_dir, f"vizdoom-{a.version}-{source_hash(a.cxx, a.version)}")
+    lib = os.path.join(prefix, "lib", "libvizdoom.a")
+    with open(os.path.join(a.cache_dir, f".vizdoom-{a.version}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder at a time; others wait and reuse
+        if not os.path.exists(lib):
+            build(a.version, a.cxx, prefix, a.jobs)
+        else:
+            log(f"cached: {prefix}")
+    print(prefix)
+
+
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,9 @@ class TaskSpec:
     # ...): their defaults, shown in spec.config; `prepare` reads and checks
     # them and turns them into hidden native keywords.
     python_kwargs: dict[str, Any] = field(default_factory=dict)
+    # The env's step mostly waits on another process (a game engine): by default a
+    # pool runs one thread per env, so that every engine can work at once.
+    thread_per_env: bool = False
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -39,6 +42,7 @@ def register(
     reward_threshold: float | None = None,
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     python_kwargs: dict[str, Any] | None = None,
+    thread_per_env: bool = False,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -48,7 +52,9 @@ def register(
     ``prepare(keywords)`` returns the native env's hidden keywords (names starting
     with ``_``, which users cannot pass) computed from the others, when a pool is
     made. ``python_kwargs`` are keywords with their defaults that only ``prepare``
-    reads (values the native config cannot hold, such as dicts). The id
+    reads (values the native config cannot hold, such as dicts). ``thread_per_env``: the
+    env's step mostly waits on another process, so ``num_threads=0`` means one thread
+    per env instead of one per core. The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -72,7 +78,8 @@ def register(
         raise ValueError(f"python_kwargs need a prepare hook and must not be native keywords "
                          f"({', '.join(clash)})")
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
-                               reward_threshold, prepare, dict(python_kwargs or {}))
+                               reward_threshold, prepare, dict(python_kwargs or {}),
+                               thread_per_env)
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 

@@ -158,6 +158,8 @@ class EnvSpec:
             )
         if pool["num_threads"] < 0 or pool["max_episode_steps"] < 0:
             raise ValueError("num_threads and max_episode_steps must be >= 0")
+        if pool["num_threads"] == 0 and task.thread_per_env:
+            pool["num_threads"] = pool["num_envs"]
         if pool["max_num_players"] != 1:
             raise ValueError(f"{task_id} is a single-player env: max_num_players must be 1")
         if pool["render_mode"] is not None:

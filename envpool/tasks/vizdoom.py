@@ -168,6 +168,7 @@ for _scenario in _scenarios() + DFP_SCENARIOS + ["vizdoom_custom"]:
         max_episode_steps=525,
         prepare=_prepare,
         python_kwargs=_PYTHON_KWARGS,
+        thread_per_env=True,  # each step waits on the env's engine process
         cfg_path=os.path.join(SCENARIOS_DIR, f"{_scenario}.cfg") if _in_package else "",
         wad_path=os.path.join(SCENARIOS_DIR, f"{_scenario}.wad") if _in_package else "",
         vzd_path=ENGINE_PATH,

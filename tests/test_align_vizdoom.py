@@ -332,6 +332,18 @@ def test_bad_keywords_are_clear_errors() -> None:
         envpool.make("Basic-v1", num_envs=1, img_heigth=84)
 
 
+def test_an_engine_that_cannot_start_is_an_exception_not_a_crash() -> None:
+    """cig.wad has deathmatch starts only: without -deathmatch the engine stops at once.
+    vizdoom's controller then dereferenced a null game state (the build fixes that), so
+    the engine's own message reaches Python."""
+    env = envpool.make("Cig-v1", env_type="gymnasium", num_envs=1, game_args="")
+    try:
+        with pytest.raises(RuntimeError, match="No player 1 start"):
+            env.reset()
+    finally:
+        env.close()
+
+
 def test_reward_config_changes_the_reward() -> None:
     """Basic, ATTACK held: with only AMMO2 weighted (-0.5 per bullet spent), the return
     is -0.5 times the bullets spent; the default weights give another return."""

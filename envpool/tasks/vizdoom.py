@@ -157,6 +157,13 @@ _PYTHON_KWARGS = {
     "delta_button_config": {},
 }
 
+# Maps with deathmatch starts only: without -deathmatch the engine stops with "No player
+# 1 start" (as in vizdoom's own examples, which host a game for them; EnvPool 1.2.5, whose
+# game_args default is empty, cannot start them).
+_DEATHMATCH_ONLY = {"cig", "multi_duel"}
+# Ids whose files the vizdoom package does not ship: making one needs cfg_path / wad_path.
+NEEDS_USER_FILES = {scenario_id(s) for s in DFP_SCENARIOS + ["vizdoom_custom"]}
+
 SCENARIOS: dict[str, str] = {}
 for _scenario in _scenarios() + DFP_SCENARIOS + ["vizdoom_custom"]:
     _id = scenario_id(_scenario)
@@ -173,4 +180,5 @@ for _scenario in _scenarios() + DFP_SCENARIOS + ["vizdoom_custom"]:
         wad_path=os.path.join(SCENARIOS_DIR, f"{_scenario}.wad") if _in_package else "",
         vzd_path=ENGINE_PATH,
         iwad_path=IWAD_PATH,
+        **({"game_args": "-deathmatch"} if _scenario in _DEATHMATCH_ONLY else {}),
     )

@@ -55,7 +55,7 @@ def source_hash(cxx: str, version: str) -> str:
     for path in sorted(glob.glob(os.path.join(SHIM, "**", "*.hpp"), recursive=True)):
         with open(path, "rb") as f:
             shims += hashlib.sha256(f.read()).hexdigest()
-    key = f"{version}\n{BOOST_HEADERS}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\n{shims}\nv1"
+    key = f"{version}\n{BOOST_HEADERS}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\n{shims}\nv2"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -108,6 +108,21 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
         text = text.replace("@ViZDoom_VERSION_ID@", f"{major}{minor}{patch}")
         text = text.replace("@ViZDoom_VERSION_STR@", version)
         with open(os.path.join(lib_src, "ViZDoomVersion.h"), "w") as f:
+            f.write(text)
+
+        # vizdoom's DoomController::close() reads the game state before checking it
+        # exists; when the engine fails to start (before the shared memory is mapped)
+        # that is a null dereference that kills the process. Check it first, so the
+        # engine's error reaches the caller as an exception.
+        controller = os.path.join(lib_src, "ViZDoomController.cpp")
+        with open(controller) as f:
+            text = f.read()
+        unchecked = "if (this->gameState->DEMO_RECORDING){"
+        if text.count(unchecked) != 1:
+            raise SystemExit("ViZDoomController.cpp changed: revisit the close() fix")
+        text = text.replace(unchecked,
+                            "if (this->gameState && this->gameState->DEMO_RECORDING){")
+        with open(controller, "w") as f:
             f.write(text)
 
         # The shims come first, so <boost/process.hpp>, <boost/thread.hpp> and

@@ -168,3 +168,29 @@ def test_kill_9_of_python_leaves_no_engine_and_no_shared_memory(shm_before) -> N
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+_BLAS_CHILD = textwrap.dedent("""
+    import numpy as np
+    import scipy.linalg  # OpenBLAS with its thread pool and its pthread_atfork handler
+    import envpool
+    a = np.random.default_rng(0).random((300, 300))
+    for k in range(3):
+        scipy.linalg.lu_factor(a @ a)  # the BLAS threads are up
+        env = envpool.make("Basic-v1", env_type="gymnasium", num_envs=8, seed=k, stack_num=1)
+        env.reset()  # 8 workers start 8 engines at once
+        env.close()
+    print("ok", flush=True)
+""")
+
+
+def test_engines_start_while_openblas_threads_run() -> None:
+    """Engines were started with fork(), which runs pthread_atfork handlers; OpenBLAS's
+    joins its threads there and deadlocked when several workers forked at once (seen in
+    the full suite after a test had imported scipy). vfork runs no handlers."""
+    pytest.importorskip("scipy")
+    proc = subprocess.run([sys.executable, "-c", _BLAS_CHILD], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"
+

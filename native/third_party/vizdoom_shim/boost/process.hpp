@@ -2,7 +2,7 @@
 // for the four calls the controller makes (execute with set_args and
 // inherit_env, wait_for_exit, terminate, child from a pid), on POSIX.
 //
-// Beyond a plain fork and exec, the engine is owned by the process that runs
+// Beyond a plain vfork and exec, the engine is owned by the process that runs
 // the controller:
 // - PR_SET_PDEATHSIG: the kernel sends the engine SIGKILL when the thread that
 //   launched it ends. That thread waits for the engine for the engine's whole
@@ -48,8 +48,8 @@ inline child execute(const initializers::set_args_& a, initializers::inherit_env
   if (a.args.empty()) {
     throw std::system_error(EINVAL, std::generic_category(), "no engine executable");
   }
-  // Everything the child touches is prepared before fork: after fork in a
-  // threaded process only async-signal-safe calls are allowed.
+  // Everything the child touches is prepared before vfork: the child shares
+  // this memory and may only make system calls.
   std::vector<char*> argv;
   argv.reserve(a.args.size() + 1);
   for (const std::string& s : a.args) {
@@ -57,14 +57,18 @@ inline child execute(const initializers::set_args_& a, initializers::inherit_env
   }
   argv.push_back(nullptr);
   const pid_t parent = getpid();
-  const pid_t pid = fork();
+  // vfork, not fork: fork runs the process's pthread_atfork handlers, and
+  // OpenBLAS's (numpy's, scipy's) joins its threads there, which deadlocks
+  // when several pool workers start engines at once. The child only makes
+  // system calls until execv.
+  const pid_t pid = vfork();
   if (pid < 0) {
-    throw std::system_error(errno, std::generic_category(), "fork");
+    throw std::system_error(errno, std::generic_category(), "vfork");
   }
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) {
-      _exit(127);  // the owner died between fork and prctl
+      _exit(127);  // the owner died between vfork and prctl
     }
     setpgid(0, 0);
     execv(argv[0], argv.data());

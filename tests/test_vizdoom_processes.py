@@ -126,7 +126,12 @@ _CHILD = textwrap.dedent("""
             env.step(np.zeros((3, 3)))
     except KeyboardInterrupt:
         # The engines did not get the terminal's SIGINT (own process group): the pool
-        # still steps after Ctrl-C.
+        # still steps after Ctrl-C. A step cut in its recv left its batch in flight;
+        # recv() collects it (docs/api.md); Ctrl-C between two steps left nothing.
+        try:
+            env.recv()
+        except RuntimeError:
+            pass
         env.step(np.zeros((3, 3)))
         print("interrupted, still stepping", flush=True)
         if sys.argv[1] == "hold":

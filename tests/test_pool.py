@@ -222,7 +222,10 @@ def test_recv_timeout() -> None:
 def test_ctrl_c_interrupts_a_blocking_recv() -> None:
     script = textwrap.dedent(
         """
-        import sys, traceback, numpy as np, envpool
+        import signal, sys, traceback, numpy as np, envpool
+        # Python keeps SIGINT ignored when it starts with it ignored (a job started in
+        # the background of a non-interactive shell): take Ctrl-C as a terminal does.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         envpool.register("Slow-v0", "_Faulty")
         env = envpool.make_gymnasium("Slow-v0", num_envs=2, batch_size=1,
                                      step_sleep_us=4_000_000)

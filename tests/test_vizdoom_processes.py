@@ -115,9 +115,12 @@ def test_an_engine_killed_under_a_worker_is_an_error_not_a_hang(shm_before) -> N
 
 
 _CHILD = textwrap.dedent("""
-    import os, sys, time
+    import os, signal, sys, time
     import numpy as np
     import envpool
+    # Python keeps SIGINT ignored when it starts with it ignored (a job started in the
+    # background of a non-interactive shell): take Ctrl-C as a terminal does.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     env = envpool.make("Basic-v1", env_type="gymnasium", num_envs=3, seed=0, stack_num=1)
     env.reset()
     print("ready", flush=True)

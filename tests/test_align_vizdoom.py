@@ -12,6 +12,7 @@ wrapper, and EnvPool's combined action sets, keywords and errors.
 from __future__ import annotations
 
 import os
+import tempfile
 
 import cv2
 import numpy as np
@@ -49,6 +50,8 @@ class Reference:
         g.load_config(os.path.join(d, f"{scenario}.cfg"))
         g.set_vizdoom_path(vizdoom_tasks.ENGINE_PATH)
         g.set_doom_game_path(vizdoom_tasks.IWAD_PATH)
+        # The engine writes its ini file; keep it out of the working directory.
+        g.set_doom_config_path(os.path.join(tempfile.gettempdir(), "envpool_test_vizdoom.ini"))
         g.set_window_visible(False)
         g.set_mode(vzd.Mode.PLAYER)
         g.set_episode_timeout(0)

@@ -165,10 +165,11 @@ _DEATHMATCH_ONLY = {"cig", "multi_duel"}
 NEEDS_USER_FILES = {scenario_id(s) for s in DFP_SCENARIOS + ["vizdoom_custom"]}
 
 SCENARIOS: dict[str, str] = {}
-for _scenario in _scenarios() + DFP_SCENARIOS + ["vizdoom_custom"]:
+_PACKAGE_SCENARIOS = _scenarios()  # one listing of the package's folder, at import
+for _scenario in _PACKAGE_SCENARIOS + DFP_SCENARIOS + ["vizdoom_custom"]:
     _id = scenario_id(_scenario)
     SCENARIOS[_id] = _scenario
-    _in_package = bool(SCENARIOS_DIR) and _scenario in _scenarios()
+    _in_package = bool(SCENARIOS_DIR) and _scenario in _PACKAGE_SCENARIOS
     register(
         _id,
         "ViZDoom",

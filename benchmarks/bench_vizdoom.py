@@ -25,8 +25,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
+import multiprocessing.util
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
@@ -113,11 +117,21 @@ def envpool_runner(task_id: str, n: int, batch: int, seed: int) -> tuple[Runner,
     return run, env.close
 
 
+def _gym_env(gym_id: str) -> gymnasium.Env:
+    if multiprocessing.parent_process() is not None:
+        # An AsyncVectorEnv worker: engines that start together in one folder race for
+        # ./_vizdoom/ and ./_vizdoom.ini (one exits, or the reset hangs); own folder each.
+        folder = tempfile.mkdtemp(prefix="vizdoom_worker_")
+        multiprocessing.util.Finalize(None, shutil.rmtree, (folder, True), exitpriority=0)
+        os.chdir(folder)
+    return gymnasium.make(gym_id, frame_skip=FRAME_SKIP)
+
+
 def gym_vector_runner(task_id: str, n: int, seed: int, asynchronous: bool) -> tuple[Runner,
                                                                                     Callable]:
     cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
     gym_id = GYM_IDS[task_id]
-    env = cls([lambda: gymnasium.make(gym_id, frame_skip=FRAME_SKIP) for _ in range(n)])
+    env = cls([lambda: _gym_env(gym_id) for _ in range(n)])
     env.reset(seed=seed)
     actions = itertools.cycle(
         _actions((n, *env.single_action_space.shape), seed, np.int8))

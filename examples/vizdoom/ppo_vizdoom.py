@@ -23,7 +23,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
+import multiprocessing.util
 import os
+import shutil
+import tempfile
 import time
 from typing import Any
 
@@ -95,8 +99,25 @@ class ScreenToStackedFrame(gymnasium.ObservationWrapper):
                                     interpolation=cv2.INTER_AREA) for c in range(3)])
 
 
+def _own_folder() -> None:
+    """Give this worker process its own working folder.
+
+    Each vizdoom engine makes ``./_vizdoom/`` and rewrites ``./_vizdoom.ini`` in the working
+    folder at start; engines starting together in one fresh folder race for both (one exits
+    with "Failed to create ./_vizdoom/ directory: File exists", or the reset hangs).
+    """
+    folder = tempfile.mkdtemp(prefix="vizdoom_worker_")
+    # multiprocessing children leave through os._exit, which skips atexit; its own
+    # finalizers run.
+    multiprocessing.util.Finalize(None, shutil.rmtree, (folder, True), exitpriority=0)
+    os.chdir(folder)
+
+
 def _vizdoom_env(env_id: str) -> gymnasium.Env:
     from vizdoom import gymnasium_wrapper  # noqa: F401  (registers the Vizdoom* ids)
+
+    if multiprocessing.parent_process() is not None:  # an AsyncVectorEnv worker
+        _own_folder()
 
     env = gymnasium.make(GYM_IDS[env_id], frame_skip=FRAME_SKIP)
     return gymnasium.wrappers.FrameStackObservation(ScreenToStackedFrame(env), STACK)

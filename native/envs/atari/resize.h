@@ -19,6 +19,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
 namespace envpool::atari {
 
 class AreaResizer {
@@ -28,38 +32,65 @@ class AreaResizer {
     // cv::resize: inv_scale = dsize / ssize, then scale = 1 / inv_scale.
     const double scale_x = 1.0 / (static_cast<double>(dst_w) / src_w);
     const double scale_y = 1.0 / (static_cast<double>(dst_h) / src_h);
-    xtab_ = Tab(src_w, dst_w, scale_x);
     ytab_ = Tab(src_h, dst_h, scale_y);
+    // The horizontal table as taps_ planes of dst_w entries: plane k holds
+    // each output column's k-th source pixel and weight in OpenCV's order,
+    // with weight-0 pads for columns that have fewer. A pad adds +0.0f to a
+    // sum that is >= +0.0f, which leaves it bit for bit as it was, so every
+    // column gets OpenCV's float sums in OpenCV's order, while the loop over
+    // columns has no store-to-load chain and vectorises.
+    const std::vector<Alpha> xtab = Tab(src_w, dst_w, scale_x);
+    std::vector<int> count(dst_w, 0);
+    for (const Alpha& x : xtab) ++count[x.di];
+    taps_ = *std::max_element(count.begin(), count.end());
+    const auto size = static_cast<std::size_t>(dst_w) * taps_;
+    xsrc_.assign(size, -1);
+    xalpha_.assign(size, 0.0f);
+    std::fill(count.begin(), count.end(), 0);
+    for (const Alpha& x : xtab) {
+      const std::size_t k = static_cast<std::size_t>(count[x.di]++) * dst_w + x.di;
+      xsrc_[k] = x.si;
+      xalpha_[k] = x.alpha;
+    }
+    for (std::size_t k = 0; k < size; ++k) {
+      if (xsrc_[k] < 0) xsrc_[k] = xsrc_[k % dst_w];  // a pad reads the column's first pixel
+    }
+    row_.resize(src_w);
     buf_.resize(dst_w);
     sum_.resize(dst_w);
   }
 
   // src: src_h x src_w plane with row stride src_stride (elements) and
   // element step src_step (channels interleaved); dst: dst_h x dst_w plane.
+  // OpenCV's resizeArea_: per table row, the horizontal sums of that source
+  // row (buf), then sum += beta * buf, and for the first table row of each
+  // later output row sum = beta * buf after the previous row is rounded.
   void Resize(const std::uint8_t* src, int src_step, std::uint8_t* dst) {
     const int src_stride = src_w_ * src_step;
     std::fill(sum_.begin(), sum_.end(), 0.0f);
+    float* sum = sum_.data();
+    const float* buf = buf_.data();
     int prev_dy = ytab_.empty() ? 0 : ytab_[0].di;
+    int buf_row = -1;  // the source row in buf_: a row two output rows share is summed once
     for (const Alpha& y : ytab_) {
-      const float beta = y.alpha;
-      const std::uint8_t* s = src + static_cast<std::ptrdiff_t>(y.si) * src_stride;
-      std::fill(buf_.begin(), buf_.end(), 0.0f);
-      for (const Alpha& x : xtab_) {
-        buf_[x.di] += static_cast<float>(s[x.si * src_step]) * x.alpha;
+      if (y.si != buf_row) {
+        HorizontalSums(src + static_cast<std::ptrdiff_t>(y.si) * src_stride, src_step);
+        buf_row = y.si;
       }
+      const float beta = y.alpha;
       if (y.di != prev_dy) {
         std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
         for (int dx = 0; dx < dst_w_; ++dx) {
-          d[dx] = SaturateU8(sum_[dx]);
-          sum_[dx] = beta * buf_[dx];
+          d[dx] = SaturateU8(sum[dx]);
+          sum[dx] = beta * buf[dx];
         }
         prev_dy = y.di;
       } else {
-        for (int dx = 0; dx < dst_w_; ++dx) sum_[dx] += beta * buf_[dx];
+        for (int dx = 0; dx < dst_w_; ++dx) sum[dx] += beta * buf[dx];
       }
     }
     std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
-    for (int dx = 0; dx < dst_w_; ++dx) d[dx] = SaturateU8(sum_[dx]);
+    for (int dx = 0; dx < dst_w_; ++dx) d[dx] = SaturateU8(sum[dx]);
   }
 
   int src_h() const { return src_h_; }
@@ -70,10 +101,43 @@ class AreaResizer {
     float alpha;
   };
 
+  // buf_[dx] = ((0 + s[x0] * a0) + s[x1] * a1) + ... over the column's taps.
+  void HorizontalSums(const std::uint8_t* s, int step) {
+    float* row = row_.data();
+    for (int x = 0; x < src_w_; ++x) row[x] = static_cast<float>(s[x * step]);
+    const int* xs = xsrc_.data();
+    const float* xa = xalpha_.data();
+    float* buf = buf_.data();
+    switch (taps_) {  // a constant tap count lets the compiler unroll the planes
+      case 2: return SumTaps<2>(row, xs, xa, buf, dst_w_, 2);
+      case 3: return SumTaps<3>(row, xs, xa, buf, dst_w_, 3);
+      case 4: return SumTaps<4>(row, xs, xa, buf, dst_w_, 4);
+      case 5: return SumTaps<5>(row, xs, xa, buf, dst_w_, 5);
+      default: return SumTaps<0>(row, xs, xa, buf, dst_w_, taps_);
+    }
+  }
+
+  // (restrict on parameters, where GCC honours it)
+  template <int kTaps>
+  static void SumTaps(const float* __restrict row, const int* __restrict xs,
+                      const float* __restrict xa, float* __restrict buf, int w, int taps) {
+    if (kTaps > 0) taps = kTaps;
+    for (int dx = 0; dx < w; ++dx) buf[dx] = 0.0f + row[xs[dx]] * xa[dx];
+    for (int k = 1; k < taps; ++k) {
+      xs += w;
+      xa += w;
+      for (int dx = 0; dx < w; ++dx) buf[dx] += row[xs[dx]] * xa[dx];
+    }
+  }
+
   // saturate_cast<uchar>(float): cvRound (round half to even), then clamp.
   static std::uint8_t SaturateU8(float v) {
+#if defined(__SSE__) || defined(__x86_64__)
+    const int r = _mm_cvtss_si32(_mm_set_ss(v));  // the current rounding mode, as lrint
+#else
     const long r = std::lrint(v);
-    return static_cast<std::uint8_t>(std::clamp<long>(r, 0, 255));
+#endif
+    return static_cast<std::uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
   }
 
   // OpenCV's computeResizeAreaTab (cn = 1).
@@ -103,8 +167,11 @@ class AreaResizer {
   }
 
   int src_h_, src_w_, dst_h_, dst_w_;
-  std::vector<Alpha> xtab_, ytab_;
-  std::vector<float> buf_, sum_;
+  std::vector<Alpha> ytab_;
+  int taps_ = 1;                // source pixels of the widest output column
+  std::vector<int> xsrc_;       // taps_ x dst_w source columns
+  std::vector<float> xalpha_;   // taps_ x dst_w weights (0 for pads)
+  std::vector<float> row_, buf_, sum_;
 };
 
 // OpenCV's INTER_LINEAR for 8-bit images (HResizeLinear + VResizeLinear with

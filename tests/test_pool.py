@@ -219,22 +219,32 @@ def test_recv_timeout() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_interrupts_a_blocking_recv() -> None:
+@pytest.mark.parametrize(("recv_call", "step_s", "within_s"), [
+    # recv(timeout=...) only waits for the workers: Ctrl-C lands within its 20 ms poll,
+    # long before the 4 s steps end.
+    ("env.recv(timeout=60)", 4.0, 2.0),
+    # recv() steps queued envs on the calling thread while it waits (no thread wake-up
+    # per round): Ctrl-C lands between two env steps, so at the end of the 2 s step
+    # it is in, 1.5 s after the signal, not when the other steps end.
+    ("env.recv()", 2.0, 3.0),
+])
+def test_ctrl_c_interrupts_a_blocking_recv(recv_call: str, step_s: float,
+                                           within_s: float) -> None:
     script = textwrap.dedent(
-        """
+        f"""
         import signal, sys, traceback, numpy as np, envpool
         # Python keeps SIGINT ignored when it starts with it ignored (a job started in
         # the background of a non-interactive shell): take Ctrl-C as a terminal does.
         signal.signal(signal.SIGINT, signal.default_int_handler)
         envpool.register("Slow-v0", "_Faulty")
-        env = envpool.make_gymnasium("Slow-v0", num_envs=2, batch_size=1,
-                                     step_sleep_us=4_000_000)
+        env = envpool.make_gymnasium("Slow-v0", num_envs=3, batch_size=1, num_threads=1,
+                                     step_sleep_us={int(step_s * 1e6)})
         env.async_reset()
-        env.recv(); env.recv()
-        env.send(np.zeros(2, np.int32), [0, 1])
+        env.recv(); env.recv(); env.recv()
+        env.send(np.zeros(3, np.int32), [0, 1, 2])
         try:
             print("waiting", flush=True)
-            env.recv()
+            {recv_call}
         except KeyboardInterrupt as e:
             frames = [f.name for f in traceback.extract_tb(e.__traceback__)]
             print("interrupted in recv" if "recv_raw" in frames else "interrupted elsewhere",
@@ -245,12 +255,12 @@ def test_ctrl_c_interrupts_a_blocking_recv() -> None:
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout.readline().strip() == "waiting"
-    time.sleep(1.0)  # let it enter recv, where it waits for the 4 s steps
+    time.sleep(0.5)  # let it enter recv
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     assert proc.stdout.readline().strip() == "interrupted in recv"
-    # recv polls for signals every 20 ms; the steps it waits for end 4 s after the send.
-    assert time.monotonic() - start < 2.0
-    # At exit the pool joins its workers, which finish the 4 s step they are in.
+    # Three steps on one worker (and the caller) take at least 2 x step_s in all.
+    assert time.monotonic() - start < within_s
+    # At exit the pool joins its workers, which finish the step they are in.
     proc.communicate(timeout=30)
     assert proc.returncode == 3

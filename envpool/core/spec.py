@@ -19,7 +19,7 @@ from envpool.core.registry import get_task
 POOL_DEFAULTS: dict[str, Any] = {
     "num_envs": 1,
     "batch_size": 0,  # 0: num_envs (sync mode)
-    "num_threads": 0,  # 0: min(batch_size, cores)
+    "num_threads": 0,  # 0: min(batch_size, cores - 1), at least 1
     "seed": 42,
     "max_episode_steps": None,  # None: the task's limit
     "thread_affinity_offset": -1,

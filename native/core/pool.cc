@@ -17,6 +17,32 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(20);
+// How long a worker that ran out of tasks, or a recv that has nothing left to
+// step, keeps looking before it sleeps on its condition variable. A round of
+// a fast env (send, a few microseconds of stepping, recv) then needs no thread
+// wake-up at all (each costs tens of microseconds on a loaded machine), and a
+// pool left alone sleeps after this long: idle, it uses no CPU.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+// One round of a spin-wait: a pause, and every few rounds a yield, so that on
+// a machine with fewer cores than threads the thread being waited for runs.
+inline void SpinPause(int round) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+  if (round % 16 == 15) std::this_thread::yield();
+}
+
+// Spins until `ready()` or kSpin has passed; returns ready().
+template <class Ready>
+bool SpinUntil(const Ready& ready) {
+  const Clock::time_point until = Clock::now() + kSpin;
+  for (int round = 0;; ++round) {
+    if (ready()) return true;
+    if ((round & 15) == 15 && Clock::now() >= until) return ready();
+    SpinPause(round);
+  }
+}
 
 template <class Src, class Dst>
 void ConvertDiscrete(const Src* src, Dst* dst, std::int64_t count, const ArraySpec& spec,
@@ -97,10 +123,10 @@ Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
   }
   if (o.num_threads < 0) throw std::invalid_argument("num_threads must be >= 0");
   if (o.num_threads == 0) {
-    // In sync mode the calling thread steps envs too, so leave it a core.
+    // The calling thread steps envs too while it waits in recv (and computes
+    // the next actions meanwhile), so leave it a core.
     const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-    const bool sync = o.batch_size == o.num_envs;
-    o.num_threads = std::max(1, std::min(o.batch_size, sync ? cores - 1 : cores));
+    o.num_threads = std::max(1, std::min(o.batch_size, cores - 1));
   }
   o.num_threads = std::min(o.num_threads, o.num_envs);
   if (o.max_episode_steps < 0) throw std::invalid_argument("max_episode_steps must be >= 0");
@@ -139,7 +165,9 @@ void Pool::Close() {
   {
     std::lock_guard<std::mutex> lock(task_mu_);
     stop_ = true;
+    stopping_.store(true, std::memory_order_release);
     tasks_.clear();
+    queued_.store(0, std::memory_order_release);
   }
   task_cv_.notify_all();
   for (std::thread& w : workers_) {
@@ -196,6 +224,7 @@ void Pool::Admit(const std::int64_t* env_ids, int n) {
 
 void Pool::Enqueue(const std::int64_t* env_ids, int n) {
   if (is_sync() && !pending_) pending_ = AcquireBatch(0);
+  int sleeping = 0;
   {
     std::lock_guard<std::mutex> lock(task_mu_);
     for (int k = 0; k < n; ++k) {
@@ -208,11 +237,13 @@ void Pool::Enqueue(const std::int64_t* env_ids, int n) {
         tasks_.push_back(Task{id, nullptr, -1});
       }
     }
+    queued_.store(static_cast<int>(tasks_.size()), std::memory_order_release);
+    sleeping = sleepers_;
   }
   outstanding_ += n;
-  // In sync mode the caller steps too while it waits in Recv, so one task
-  // needs no worker at all.
-  const int wake = std::min(is_sync() ? n - 1 : n, num_threads());
+  // Workers still spinning take tasks without a wake-up. In sync mode the
+  // caller steps too while it waits in Recv, so one task needs no worker.
+  const int wake = std::min(is_sync() ? n - 1 : n, sleeping);
   for (int k = 0; k < wake; ++k) task_cv_.notify_one();
 }
 
@@ -369,7 +400,8 @@ void Pool::Run(const Task& task, Scratch& scratch) {
   if (filled == batch->size.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(done_mu_);
     if (async) ready_.push_back(std::move(batch));
-    done_cv_.notify_all();
+    completed_.fetch_add(1, std::memory_order_release);
+    if (recv_waiting_) done_cv_.notify_all();
   }
 }
 
@@ -380,12 +412,14 @@ bool Pool::RunOneQueued(Scratch& scratch) {
     if (tasks_.empty()) return false;
     task = std::move(tasks_.front());
     tasks_.pop_front();
+    queued_.store(static_cast<int>(tasks_.size()), std::memory_order_release);
   }
   try {
     Run(task, scratch);
   } catch (...) {
     std::lock_guard<std::mutex> lock(done_mu_);
     if (!error_) error_ = std::current_exception();
+    completed_.fetch_add(1, std::memory_order_release);
     done_cv_.notify_all();
   }
   return true;
@@ -394,12 +428,20 @@ bool Pool::RunOneQueued(Scratch& scratch) {
 void Pool::WorkerLoop(int /*index*/) {
   Scratch scratch;
   for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(task_mu_);
-      task_cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
-      if (stop_) return;
+    if (RunOneQueued(scratch)) continue;
+    // Out of tasks: look a little longer before sleeping (see kSpin).
+    if (SpinUntil([this] {
+          return queued_.load(std::memory_order_acquire) > 0 ||
+                 stopping_.load(std::memory_order_acquire);
+        })) {
+      if (stopping_.load(std::memory_order_acquire)) return;
+      continue;
     }
-    RunOneQueued(scratch);
+    std::unique_lock<std::mutex> lock(task_mu_);
+    ++sleepers_;
+    task_cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+    --sleepers_;
+    if (stop_) return;
   }
 }
 
@@ -417,10 +459,13 @@ std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<vo
       forever ? Clock::time_point::max()
               : Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                    std::chrono::duration<double>(timeout_seconds));
-  // In sync mode without a timeout the caller steps queued envs itself
-  // rather than sleep. With a timeout it only waits (a step it ran could
-  // outlast the timeout), so every queued env needs a worker.
-  const bool help = is_sync() && forever;
+  // Without a timeout the caller steps queued envs itself rather than sleep,
+  // in both modes: a round that a worker would need two thread wake-ups for
+  // (the send's, then the recv's) costs none. In async mode a row is claimed
+  // when its env finishes, whoever ran it, so the first batch_size envs to
+  // finish still make the batch. With a timeout it only waits (a step it ran
+  // could outlast the timeout), so every queued env needs a worker.
+  const bool help = forever;
   if (!help) task_cv_.notify_all();
   std::shared_ptr<Batch> result;
   auto ready = [&]() -> bool {  // done_mu_ held
@@ -441,9 +486,17 @@ std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<vo
           }
           continue;
         }
+        // Nothing left to step: the last envs are on workers. Watch for
+        // them a little before sleeping (see kSpin).
+        const int seen = completed_.load(std::memory_order_acquire);
+        SpinUntil([&] { return completed_.load(std::memory_order_acquire) != seen; });
         lock.lock();
-        const Clock::time_point until = std::min(deadline, Clock::now() + kPollInterval);
-        done_cv_.wait_until(lock, until, ready);
+        if (!ready()) {
+          const Clock::time_point until = std::min(deadline, Clock::now() + kPollInterval);
+          recv_waiting_ = true;
+          done_cv_.wait_until(lock, until, ready);
+          recv_waiting_ = false;
+        }
       }
       if (error_) {
         try {

@@ -11,12 +11,14 @@
 // between steps, not during one).
 // Async mode (batch_size < num_envs): a row is claimed when an env finishes,
 // so recv returns the first batch_size envs to finish, with their env_id.
+// A recv without timeout steps queued envs on the calling thread here too.
 //
 // Threading contract: Send/Recv/Close are called from one thread at a time
 // (the Python binding holds the GIL for them). Workers only touch an env
 // between the send that queued it and the recv that delivers it.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -44,7 +46,7 @@ enum class AutoresetMode : std::uint8_t {
 struct PoolOptions {
   int num_envs = 1;
   int batch_size = 0;            // 0: num_envs
-  int num_threads = 0;           // 0: min(batch_size, cores), less one in sync mode
+  int num_threads = 0;           // 0: min(batch_size, cores - 1), at least 1
   int max_episode_steps = 0;     // 0: no time limit from the pool
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::vector<std::uint64_t> seeds;  // one per env (its Rng and Env::Seed); empty: 0, 1, 2, ...
@@ -138,6 +140,9 @@ class Pool {
   std::condition_variable task_cv_;
   std::deque<Task> tasks_;
   bool stop_ = false;
+  int sleepers_ = 0;                  // workers waiting on task_cv_
+  std::atomic<int> queued_{0};        // tasks_.size(), for spinning workers
+  std::atomic<bool> stopping_{false};  // stop_, for spinning workers
 
   // Batches: recycled once nothing outside the pool holds them.
   std::mutex batch_mu_;
@@ -149,6 +154,8 @@ class Pool {
   std::condition_variable done_cv_;
   std::deque<std::shared_ptr<Batch>> ready_;  // async mode: complete batches
   std::exception_ptr error_;
+  std::atomic<int> completed_{0};  // batches completed (and errors): what a spinning recv watches
+  bool recv_waiting_ = false;      // Recv sleeps on done_cv_
 
   std::vector<std::thread> workers_;
   Scratch caller_scratch_;

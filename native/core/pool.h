@@ -116,7 +116,7 @@ class Pool {
   std::shared_ptr<Batch> AcquireBatch(int size);
   std::shared_ptr<Batch> AcquireBatchLocked(int size);  // batch_mu_ held
   std::pair<std::shared_ptr<Batch>, int> ClaimRow();
-  bool RunOneQueued(Scratch& scratch);
+  bool RunQueued(Scratch& scratch);  // runs a few queued tasks; false if none
   void Run(const Task& task, Scratch& scratch);
   void WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch);
   void WorkerLoop(int index);

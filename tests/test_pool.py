@@ -264,3 +264,23 @@ def test_ctrl_c_interrupts_a_blocking_recv(recv_call: str, step_s: float,
     # At exit the pool joins its workers, which finish the step they are in.
     proc.communicate(timeout=30)
     assert proc.returncode == 3
+
+
+@pytest.mark.parametrize("batch_size", [8, 4])
+def test_an_idle_pool_uses_no_cpu(batch_size: int) -> None:
+    # Workers (and recv) spin briefly before they sleep, so that a fast env's next send
+    # finds them awake; a pool left alone must still go to sleep. Measured as this
+    # process's CPU time over half a second of sleep right after a busy stretch.
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=8, batch_size=batch_size,
+                                 num_threads=2)
+    env.async_reset()
+    for _ in range(2000):
+        ids = env.recv()[4]["env_id"]
+        env.send(np.zeros(len(ids), np.int32), ids)
+    env.recv()
+    time.sleep(0.05)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    time.sleep(0.5)
+    share = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+    env.close()
+    assert share < 0.05, f"an idle pool used {share:.1%} of a core"

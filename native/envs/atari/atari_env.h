@@ -19,7 +19,6 @@
 #include <ale/ale_interface.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -244,18 +243,10 @@ class AtariEnv final : public Env {
  private:
   void Grab(std::vector<std::uint8_t>* out) const {
     if (p_.gray_scale) {
-      GrayInto(out->data(), ale_->getScreen().getArray(), gray_.data(), raw_size_);
+      ale_->getScreenGrayscale(*out);
     } else {
       ale_->getScreenRGB(*out);
     }
-  }
-
-  // The ALE's getScreenGrayscale (its palette's grayscale entry per screen
-  // byte) through a 256-byte table and restrict pointers: the ALE's own loop
-  // reloads its palette pointer per pixel and took 12.7% of a Pong step.
-  static void GrayInto(std::uint8_t* __restrict dst, const std::uint8_t* __restrict screen,
-                       const std::uint8_t* __restrict table, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) dst[i] = table[screen[i]];
   }
 
   // ale-py's reset(seed=): seed_game, then load_game (loadROM reseeds the
@@ -272,15 +263,6 @@ class AtariEnv final : public Env {
     ale_->setInt("random_seed", seed_);
     ale_->loadROM(p_.rom_path);
     reload_ = false;
-    // The palette follows the ROM's display format. The ALE reads a screen
-    // byte v's grayscale at palette[v + 1], which is meaningful for even v
-    // only; the TIA masks every colour to an even value (TIA.cxx: & 0xfe),
-    // so odd bytes never occur and get their even neighbour's value here
-    // (the ALE's would read past the palette for 255).
-    const ale::ColourPalette& palette = ale_->theOSystem->colourPalette();
-    for (int v = 0; v < 256; ++v) {
-      gray_[static_cast<std::size_t>(v)] = palette.getGrayscale(v & 0xFE);
-    }
   }
 
   // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place (when frame_skip
@@ -327,7 +309,6 @@ class AtariEnv final : public Env {
   bool reload_ = true;
   int noops_ = 0;
   std::vector<std::uint8_t> buf_[2];
-  std::array<std::uint8_t, 256> gray_{};  // screen byte -> grayscale, the ROM's palette
   std::vector<std::uint8_t> stack_;
   int lives_ = 0;
   bool life_lost_ = false;

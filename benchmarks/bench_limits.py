@@ -93,15 +93,15 @@ def idle_cpu_share(seconds: float) -> float:
 
 
 # name -> (factory of (runner, close)); measured in every round
-def measurements(cores: int) -> dict[str, Callable[[], tuple[Runner, Callable[[], None]]]]:
-    atari_async = bench_atari.envpool_runner
-    m: dict[str, Callable[[], tuple[Runner, Callable[[], None]]]] = {
+def measurements() -> dict[str, Callable[[], tuple[Runner, Callable[[], None]]]]:
+    pong = bench_atari.envpool_runner  # (task, num_envs, asynchronous, seed)
+    return {
         "raw emulator": lambda: bench_atari.raw_runner("Pong", grabs=True),
-        "Pong sync 1": lambda: atari_async("Pong-v5", 1, False, 0),
-        "Pong sync 8": lambda: atari_async("Pong-v5", 8, False, 0),
-        "Pong sync 16": lambda: atari_async("Pong-v5", 16, False, 0),
-        "Pong async 8/4": lambda: atari_async("Pong-v5", 8, True, 0),
-        "Pong async 16/8": lambda: atari_async("Pong-v5", 16, True, 0),
+        "Pong sync 1": lambda: pong("Pong-v5", 1, False, 0),
+        "Pong sync 8": lambda: pong("Pong-v5", 8, False, 0),
+        "Pong sync 16": lambda: pong("Pong-v5", 16, False, 0),
+        "Pong async 8/4": lambda: pong("Pong-v5", 8, True, 0),
+        "Pong async 16/8": lambda: pong("Pong-v5", 16, True, 0),
         "ale-py AtariEnv + preprocessing": lambda: bench_classic.single_env_runner(
             bench_atari.preprocessed_ale_env("Pong"), 0),
         "ale-py AtariEnv bare": lambda: bench_classic.single_env_runner(
@@ -111,7 +111,6 @@ def measurements(cores: int) -> dict[str, Callable[[], tuple[Runner, Callable[[]
         "raw mj_step (Ant)": lambda: raw_mujoco("Ant-v5"),
         "Ant sync 32": lambda: bench_classic.envpool_sync("Ant-v5", 32, 0, 0),
     }
-    return m
 
 
 def ratios(cores: int) -> list[tuple[str, str, float, float]]:
@@ -139,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     cores = os.cpu_count() or 1
     gymnasium.register_envs(ale_py)
-    todo = measurements(cores)
+    todo = measurements()
     rates: dict[str, list[float]] = {k: [] for k in todo}
     cpu_rates: dict[str, list[float]] = {k: [] for k in todo}
     idle: list[float] = []

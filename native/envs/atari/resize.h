@@ -109,19 +109,21 @@ class AreaResizer {
     const float* xa = xalpha_.data();
     float* buf = buf_.data();
     switch (taps_) {  // a constant tap count lets the compiler unroll the planes
-      case 2: return SumTaps<2>(row, xs, xa, buf, dst_w_, 2);
-      case 3: return SumTaps<3>(row, xs, xa, buf, dst_w_, 3);
-      case 4: return SumTaps<4>(row, xs, xa, buf, dst_w_, 4);
-      case 5: return SumTaps<5>(row, xs, xa, buf, dst_w_, 5);
+      case 2: return SumTaps<2>(row, xs, xa, buf, dst_w_, taps_);
+      case 3: return SumTaps<3>(row, xs, xa, buf, dst_w_, taps_);
+      case 4: return SumTaps<4>(row, xs, xa, buf, dst_w_, taps_);
+      case 5: return SumTaps<5>(row, xs, xa, buf, dst_w_, taps_);
       default: return SumTaps<0>(row, xs, xa, buf, dst_w_, taps_);
     }
   }
 
+  // kTaps: the tap count when known at compile time, 0 for `runtime_taps`.
   // (restrict on parameters, where GCC honours it)
   template <int kTaps>
   static void SumTaps(const float* __restrict row, const int* __restrict xs,
-                      const float* __restrict xa, float* __restrict buf, int w, int taps) {
-    if (kTaps > 0) taps = kTaps;
+                      const float* __restrict xa, float* __restrict buf, int w,
+                      int runtime_taps) {
+    const int taps = kTaps > 0 ? kTaps : runtime_taps;
     for (int dx = 0; dx < w; ++dx) buf[dx] = 0.0f + row[xs[dx]] * xa[dx];
     for (int k = 1; k < taps; ++k) {
       xs += w;
@@ -137,7 +139,7 @@ class AreaResizer {
 #else
     const long r = std::lrint(v);
 #endif
-    return static_cast<std::uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
+    return static_cast<std::uint8_t>(std::clamp<long>(r, 0, 255));
   }
 
   // OpenCV's computeResizeAreaTab (cn = 1).

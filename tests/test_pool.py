@@ -225,7 +225,8 @@ def test_recv_timeout() -> None:
     ("env.recv(timeout=60)", 4.0, 2.0),
     # recv() steps queued envs on the calling thread while it waits (no thread wake-up
     # per round): Ctrl-C lands between two env steps, so at the end of the 2 s step
-    # it is in, 1.5 s after the signal, not when the other steps end.
+    # it is in, 1.5 s after the signal, not when the batch is complete (its third
+    # step ends 4 s after the send, 3.5 s after the signal).
     ("env.recv()", 2.0, 3.0),
 ])
 def test_ctrl_c_interrupts_a_blocking_recv(recv_call: str, step_s: float,
@@ -237,11 +238,13 @@ def test_ctrl_c_interrupts_a_blocking_recv(recv_call: str, step_s: float,
         # the background of a non-interactive shell): take Ctrl-C as a terminal does.
         signal.signal(signal.SIGINT, signal.default_int_handler)
         envpool.register("Slow-v0", "_Faulty")
-        env = envpool.make_gymnasium("Slow-v0", num_envs=3, batch_size=1, num_threads=1,
+        env = envpool.make_gymnasium("Slow-v0", num_envs=5, batch_size=4, num_threads=1,
                                      step_sleep_us={int(step_s * 1e6)})
         env.async_reset()
-        env.recv(); env.recv(); env.recv()
-        env.send(np.zeros(3, np.int32), [0, 1, 2])
+        ids = env.recv()[4]["env_id"]  # one reset stays done in flight
+        # The next batch needs three of these four steps; one worker and the caller
+        # run two at a time.
+        env.send(np.zeros(4, np.int32), ids)
         try:
             print("waiting", flush=True)
             {recv_call}
@@ -259,7 +262,6 @@ def test_ctrl_c_interrupts_a_blocking_recv(recv_call: str, step_s: float,
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     assert proc.stdout.readline().strip() == "interrupted in recv"
-    # Three steps on one worker (and the caller) take at least 2 x step_s in all.
     assert time.monotonic() - start < within_s
     # At exit the pool joins its workers, which finish the step they are in.
     proc.communicate(timeout=30)

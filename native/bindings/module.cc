@@ -137,7 +137,8 @@ class PyPool {
          const std::vector<std::map<std::string, ConfigValue>>& env_configs,
          const std::vector<std::vector<std::tuple<std::string, double, double>>>& ranges,
          PoolOptions options) {
-    const EnvEntry& entry = FindEntry(BuildRegistry(), name);
+    const Registry registry = BuildRegistry();
+    const EnvEntry& entry = FindEntry(registry, name);
     const std::size_t n = static_cast<std::size_t>(std::max(options.num_envs, 1));
     if ((!env_configs.empty() && env_configs.size() != n) || (!ranges.empty() && ranges.size() != n)) {
       throw std::invalid_argument("env_configs and ranges need one entry per env");

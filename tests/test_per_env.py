@@ -319,3 +319,25 @@ def test_uniform_checks_its_bounds() -> None:
         envpool.Uniform(0.0, float("inf"))
     with pytest.raises(TypeError, match=r"finite number"):
         envpool.Uniform("a", 1.0)  # type: ignore[arg-type]
+
+
+def test_flavours_and_adapters_take_env_kwargs() -> None:
+    """gym and dm flavours and an adapter pass env_kwargs on; the dm flavour refuses
+    info_env_kwargs (its State has fixed fields) rather than dropping it."""
+    gym_env = envpool.make_gym("Pendulum-v1", num_envs=2, env_kwargs={"g": [1.0, 2.0]},
+                               info_env_kwargs=True)
+    np.testing.assert_array_equal(gym_env.reset()[1]["env_kwargs"]["g"], [1.0, 2.0])
+    gym_env.close()
+    dm = envpool.make_dm("Pendulum-v1", num_envs=2, env_kwargs={"g": [1.0, 2.0]})
+    assert [c["g"] for c in dm.spec.env_configs] == [1.0, 2.0]
+    dm.close()
+    with pytest.raises(TypeError, match=r"info_env_kwargs is not available in the dm flavour"):
+        envpool.make_dm("Pendulum-v1", num_envs=2, info_env_kwargs=True)
+    pytest.importorskip("stable_baselines3")
+    from envpool.integrations.sb3 import make_vec_env
+
+    venv = make_vec_env("Pendulum-v1", n_envs=2, seed=0, env_kwargs={"g": [1.0, 20.0]})
+    assert [c["g"] for c in venv.pool.spec.env_configs] == [1.0, 20.0]
+    venv.close()
+    with pytest.raises(TypeError, match=r"a value for every env is a plain keyword \(g=\.\.\.\)"):
+        make_vec_env("Pendulum-v1", n_envs=2, env_kwargs={"g": 9.0})

@@ -49,7 +49,8 @@ def per_env_dicts(env_kwargs: Any, num_envs: int) -> list[dict[str, Any]]:
         for key, values in env_kwargs.items():
             if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
                 raise TypeError(f"env_kwargs[{key!r}] must be a sequence of {num_envs} values "
-                                f"(one per env), got {values!r}")
+                                f"(one per env), got {values!r}; a value for every env is a "
+                                f"plain keyword ({key}=...)")
             if len(values) != num_envs:
                 raise ValueError(f"env_kwargs[{key!r}] needs {num_envs} values (one per env, "
                                  f"num_envs={num_envs}), got {len(values)}")

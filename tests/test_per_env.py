@@ -341,3 +341,35 @@ def test_flavours_and_adapters_take_env_kwargs() -> None:
     venv.close()
     with pytest.raises(TypeError, match=r"a value for every env is a plain keyword \(g=\.\.\.\)"):
         make_vec_env("Pendulum-v1", n_envs=2, env_kwargs={"g": 9.0})
+
+
+def _g_per_episode(autoreset_mode: str, reseed: int | None = None) -> list[float]:
+    """Env 0's drawn g of each episode over 12 steps of 3-step episodes."""
+    env = envpool.make_gymnasium("Pendulum-v1", num_envs=2, seed=4, max_episode_steps=3,
+                                 autoreset_mode=autoreset_mode, info_env_kwargs=True,
+                                 env_kwargs={"g": [envpool.Uniform(5.0, 15.0)] * 2})
+    _, info = env.reset(seed=reseed)
+    draws = [float(info["env_kwargs"]["g"][0])]
+    for _ in range(12):
+        _, _, terminated, truncated, info = env.step(np.zeros((2, 1), np.float32))
+        g = float(info["env_kwargs"]["g"][0])
+        if autoreset_mode == "same_step" and truncated[0]:
+            draws.append(g)  # the done step already reset: the new episode's draw
+        elif autoreset_mode == "next_step" and info["elapsed_step"][0] == 0:
+            draws.append(g)
+        else:
+            assert g == draws[-1]
+    env.close()
+    return draws
+
+
+def test_uniform_draws_at_every_reset_in_both_autoreset_modes() -> None:
+    """Same-step and next-step autoreset draw the same values (each reset draws once, from
+    the env's Rng); reset(seed=s) reseeds the draws too."""
+    next_step = _g_per_episode("next_step")
+    assert len(next_step) >= 4 and len(set(next_step)) == len(next_step)
+    same_step = _g_per_episode("same_step")
+    assert same_step[:len(next_step)] == next_step[:len(same_step)]
+    assert len(same_step) >= 5
+    assert _g_per_episode("next_step", reseed=4) == next_step  # make(seed=4): env 0 gets 4
+    assert _g_per_episode("next_step", reseed=5)[0] != next_step[0]

@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode
 from envpool import _native
 from envpool.core import spaces as envpool_spaces
 from envpool.core.per_env import Uniform, check_keys, per_env_dicts
-from envpool.core.registry import get_task
+from envpool.core.registry import TaskSpec, get_task
 
 # Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
 POOL_DEFAULTS: dict[str, Any] = {
@@ -186,7 +186,7 @@ class EnvSpec:
         self._resolve_per_env(task_id, task, env_kwargs, pool["num_envs"], env_defaults,
                               {**env_config, **python_config})
 
-    def _resolve_per_env(self, task_id: str, task: Any, env_kwargs: Any, num_envs: int,
+    def _resolve_per_env(self, task_id: str, task: TaskSpec, env_kwargs: Any, num_envs: int,
                          env_defaults: dict[str, Any], base: dict[str, Any]) -> None:
         """Sets ``env_configs`` (each env's keywords), ``env_kwargs_keys`` (those that
         vary), and what the native pool takes: ``native_env_configs`` (one per env, or

@@ -133,7 +133,10 @@ Pool::Pool(std::vector<EnvSetup> setups, PoolOptions options)
   }
   for (std::size_t i = 0; i < setups_.size(); ++i) {
     if (!setups_[i].factory) throw std::invalid_argument("env setup without a factory");
-    const std::string diff = SpaceDifference(setups_[0].factory->Spec(), setups_[i].factory->Spec());
+    const std::string diff =
+        setups_[i].factory == setups_[0].factory
+            ? std::string()
+            : SpaceDifference(setups_[0].factory->Spec(), setups_[i].factory->Spec());
     if (!diff.empty()) {
       throw std::invalid_argument("env " + std::to_string(i) + " has other spaces than env 0 (" +
                                   diff + "): the envs of a pool must share their spaces");

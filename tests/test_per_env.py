@@ -307,9 +307,10 @@ def test_space_changing_keyword_is_refused_by_the_spec_check() -> None:
                           env_kwargs=[{"map_name": "4x4"}, {"map_name": "8x8"}])
     base = _native.default_config("FrozenLake")
     with pytest.raises(ValueError, match=r"env 1 has other spaces than env 0 \(obs"):
-        _native.Pool("FrozenLake", base, [base, {**base, "map_name": "8x8"}], [], num_envs=2)
+        _native.Pool("FrozenLake", base, num_envs=2,
+                     env_configs=[base, {**base, "map_name": "8x8"}])
     with pytest.raises(ValueError, match=r"one entry per env"):
-        _native.Pool("FrozenLake", base, [base], [], num_envs=2)
+        _native.Pool("FrozenLake", base, num_envs=2, env_configs=[base])
 
 
 def test_uniform_checks_its_bounds() -> None:

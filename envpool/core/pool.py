@@ -64,8 +64,6 @@ class EnvPoolBase:
         self._pool = _native.Pool(
             spec.native_env,
             spec.env_config,
-            spec.native_env_configs,
-            spec.native_ranges,
             num_envs=config.num_envs,
             batch_size=config.batch_size,
             num_threads=config.num_threads,
@@ -73,6 +71,8 @@ class EnvPoolBase:
             autoreset_mode=spec.native_autoreset(),
             seeds=spec.seeds,
             thread_affinity_offset=config.thread_affinity_offset,
+            env_configs=spec.native_env_configs,
+            ranges=spec.native_ranges,
         )
         self.config: dict[str, Any] = config._asdict()
         self.num_envs: int = config.num_envs

@@ -140,7 +140,8 @@ class PyPool {
     const Registry registry = BuildRegistry();
     const EnvEntry& entry = FindEntry(registry, name);
     const std::size_t n = static_cast<std::size_t>(std::max(options.num_envs, 1));
-    if ((!env_configs.empty() && env_configs.size() != n) || (!ranges.empty() && ranges.size() != n)) {
+    if ((!env_configs.empty() && env_configs.size() != n) ||
+        (!ranges.empty() && ranges.size() != n)) {
       throw std::invalid_argument("env_configs and ranges need one entry per env");
     }
     std::map<std::map<std::string, ConfigValue>, std::shared_ptr<const EnvFactory>> factories;
@@ -300,12 +301,12 @@ PYBIND11_MODULE(_native, m) {
 
   py::class_<PyPool>(m, "Pool")
       .def(py::init([](const std::string& name, const std::map<std::string, ConfigValue>& config,
-                       const std::vector<std::map<std::string, ConfigValue>>& env_configs,
-                       const std::vector<std::vector<std::tuple<std::string, double, double>>>&
-                           ranges,
                        int num_envs, int batch_size, int num_threads, int max_episode_steps,
                        const std::string& autoreset_mode, std::vector<std::uint64_t> seeds,
-                       int thread_affinity_offset) {
+                       int thread_affinity_offset,
+                       const std::vector<std::map<std::string, ConfigValue>>& env_configs,
+                       const std::vector<std::vector<std::tuple<std::string, double, double>>>&
+                           ranges) {
              PoolOptions o;
              o.num_envs = num_envs;
              o.batch_size = batch_size;
@@ -316,11 +317,12 @@ PYBIND11_MODULE(_native, m) {
              o.thread_affinity_offset = thread_affinity_offset;
              return std::make_unique<PyPool>(name, config, env_configs, ranges, std::move(o));
            }),
-           py::arg("name"), py::arg("config"), py::arg("env_configs"), py::arg("ranges"),
-           py::arg("num_envs"), py::arg("batch_size") = 0,
+           py::arg("name"), py::arg("config"), py::arg("num_envs"), py::arg("batch_size") = 0,
            py::arg("num_threads") = 0, py::arg("max_episode_steps") = 0,
            py::arg("autoreset_mode") = "next_step", py::arg("seeds") = std::vector<std::uint64_t>{},
-           py::arg("thread_affinity_offset") = -1)
+           py::arg("thread_affinity_offset") = -1,
+           py::arg("env_configs") = std::vector<std::map<std::string, ConfigValue>>{},
+           py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{})
       .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
       .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
       .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })

@@ -8,11 +8,13 @@
 
 from envpool import tasks as _tasks  # noqa: F401  (registers the task ids)
 from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec
+from envpool.core.per_env import Uniform
 from envpool.core.registry import list_all_envs, register
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Uniform",
     "list_all_envs",
     "make",
     "make_dm",

@@ -47,6 +47,9 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """A pool of native envs as a batched dm_env.Environment."""
 
     def __init__(self, spec: EnvSpec) -> None:
+        if spec.config.info_env_kwargs:
+            raise TypeError("info_env_kwargs is not available in the dm flavour (its State has "
+                            "fixed fields); spec.env_configs lists each env's settings")
         EnvPoolBase.__init__(self, spec)
         native = spec.native_spec
         obs_names = ["obs"] if native["obs_layout"] == "array" else self._obs_names

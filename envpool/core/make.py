@@ -26,6 +26,10 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
     ``seed`` (int: env i gets seed + i; or one per env), ``max_episode_steps``,
     ``thread_affinity_offset``, ``autoreset_mode`` (gymnasium flavour), and the
     env's own keywords (``make_spec(task_id).config`` lists them all).
+    ``env_kwargs`` gives envs different settings (one dict per env, or a dict of
+    sequences with one value per env; ``envpool.Uniform`` draws a value at each
+    reset where the task allows it) and ``info_env_kwargs=True`` reports them in
+    ``info["env_kwargs"]``: see docs/api.md, "Different settings per env".
 
     As in sail-sg EnvPool, ``observation_space`` / ``action_space`` of the result
     describe ONE env (``single_observation_space`` / ``single_action_space``,

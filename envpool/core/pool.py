@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from envpool import _native
+from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
 
 
@@ -70,6 +71,8 @@ class EnvPoolBase:
             autoreset_mode=spec.native_autoreset(),
             seeds=spec.seeds,
             thread_affinity_offset=config.thread_affinity_offset,
+            env_configs=spec.native_env_configs,
+            ranges=spec.native_ranges,
         )
         self.config: dict[str, Any] = config._asdict()
         self.num_envs: int = config.num_envs
@@ -87,6 +90,15 @@ class EnvPoolBase:
         # env's info, as the reference env would report it (not elapsed_step nor
         # the pool's bookkeeping: env_id, players, final_obs, final_info).
         self.info_keys: tuple[str, ...] = tuple(self._info_names)
+        # info["env_kwargs"] (opt-in): each env's value of every keyword that varies,
+        # indexed by env id; drawn values (envpool.Uniform) are read at each batch.
+        self._env_kwargs_info: dict[str, np.ndarray] | None = None
+        self._drawn: dict[int, list[str]] = {}
+        if config.info_env_kwargs:
+            self._env_kwargs_info = {k: info_column([c[k] for c in spec.env_configs])
+                                     for k in spec.env_kwargs_keys}
+            self._drawn = {i: [r[0] for r in ranges]
+                           for i, ranges in enumerate(spec.native_ranges) if ranges}
 
     # -- the native calls -------------------------------------------------
     def _ids(self, env_id: Any) -> np.ndarray:
@@ -192,4 +204,17 @@ class EnvPoolBase:
             "elapsed_step": raw.elapsed_step,
         }
         info.update(raw.info)
+        if self._env_kwargs_info is not None:
+            info["env_kwargs"] = self._env_kwargs(raw.env_id)
         return info
+
+    def _env_kwargs(self, env_id: np.ndarray) -> dict[str, np.ndarray]:
+        assert self._env_kwargs_info is not None
+        values = {k: v[env_id] for k, v in self._env_kwargs_info.items()}
+        if self._drawn:
+            for row, env in enumerate(env_id.tolist()):
+                keys = self._drawn.get(env)
+                if keys:
+                    for key, value in zip(keys, self._pool.drawn(env), strict=True):
+                        values[key][row] = value
+        return values

@@ -29,6 +29,11 @@ class TaskSpec:
     # The env's step mostly waits on another process (a game engine): by default a
     # pool runs one thread per env, so that every engine can work at once.
     thread_per_env: bool = False
+    # Keywords that may differ between the envs of one pool (make's env_kwargs):
+    # those that change neither a space nor what the envs share.
+    per_env_kwargs: frozenset[str] = frozenset()
+    # Of those, the ones that can be drawn anew at each reset (envpool.Uniform).
+    random_kwargs: frozenset[str] = frozenset()
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -43,6 +48,8 @@ def register(
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     python_kwargs: dict[str, Any] | None = None,
     thread_per_env: bool = False,
+    per_env_kwargs: tuple[str, ...] = (),
+    random_kwargs: tuple[str, ...] = (),
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -54,7 +61,9 @@ def register(
     made. ``python_kwargs`` are keywords with their defaults that only ``prepare``
     reads (values the native config cannot hold, such as dicts). ``thread_per_env``: the
     env's step mostly waits on another process, so ``num_threads=0`` means one thread
-    per env instead of one per core. The id
+    per env instead of one per core. ``per_env_kwargs`` may differ between the envs of a
+    pool (``make(..., env_kwargs=...)``); ``random_kwargs`` (a subset of them) may be drawn
+    at each reset (:class:`envpool.Uniform`). The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -77,9 +86,15 @@ def register(
     if clash or (python_kwargs and prepare is None):
         raise ValueError(f"python_kwargs need a prepare hook and must not be native keywords "
                          f"({', '.join(clash)})")
+    stray = sorted(set(per_env_kwargs) - set(defaults) - set(python_kwargs or {})
+                   | set(random_kwargs) - set(per_env_kwargs))
+    if stray:
+        raise ValueError(f"per_env_kwargs must be keywords of {native_env} and random_kwargs "
+                         f"some of them: {', '.join(stray)}")
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold, prepare, dict(python_kwargs or {}),
-                               thread_per_env)
+                               thread_per_env, frozenset(per_env_kwargs),
+                               frozenset(random_kwargs))
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 

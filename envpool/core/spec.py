@@ -13,7 +13,8 @@ from gymnasium.vector import AutoresetMode
 
 from envpool import _native
 from envpool.core import spaces as envpool_spaces
-from envpool.core.registry import get_task
+from envpool.core.per_env import Uniform, check_keys, per_env_dicts
+from envpool.core.registry import TaskSpec, get_task
 
 # Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
 POOL_DEFAULTS: dict[str, Any] = {
@@ -27,6 +28,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "max_num_players": 1,
     "gym_reset_return_info": True,
     "render_mode": None,
+    "info_env_kwargs": False,  # info["env_kwargs"]: each row's values of the env_kwargs keys
 }
 
 _AUTORESET = {
@@ -115,7 +117,7 @@ class EnvSpec:
     EnvSpec; ``config`` is a namedtuple like sail-sg EnvPool's.
     """
 
-    def __init__(self, task_id: str, **kwargs: Any) -> None:
+    def __init__(self, task_id: str, env_kwargs: Any = None, **kwargs: Any) -> None:
         task = get_task(task_id)
         native_defaults = _native.default_config(task.native_env)
         # Keywords starting with "_" are the env's hidden ones, filled by the task's
@@ -139,6 +141,7 @@ class EnvSpec:
         if task.prepare is not None:
             hidden.update(task.prepare({**env_config, **python_config}))
         native_config = {**env_config, **hidden}
+        self.native_spec = _native.spec(task.native_env, native_config)
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
         if pool["max_episode_steps"] is None:
             pool["max_episode_steps"] = task.max_episode_steps or 0
@@ -167,6 +170,8 @@ class EnvSpec:
         pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
         seed = secrets.randbits(31) if pool["seed"] is None else pool["seed"]
         self.seeds = expand_seeds(seed, range(pool["num_envs"]))
+        if not isinstance(pool["info_env_kwargs"], (bool, np.bool_)):
+            raise TypeError(f"info_env_kwargs must be a bool, got {pool['info_env_kwargs']!r}")
 
         self.id = task_id
         self.task = task
@@ -174,11 +179,54 @@ class EnvSpec:
         self.env_config = native_config
         self.max_episode_steps = pool["max_episode_steps"] or None
         self.reward_threshold = task.reward_threshold
-        self.native_spec = _native.spec(task.native_env, native_config)
         merged = {**pool, **env_config, **python_config}
         self.config = collections.namedtuple("Config", sorted(merged))(
             **{k: merged[k] for k in sorted(merged)}
         )
+        self._resolve_per_env(task_id, task, env_kwargs, pool["num_envs"], env_defaults,
+                              {**env_config, **python_config})
+
+    def _resolve_per_env(self, task_id: str, task: TaskSpec, env_kwargs: Any, num_envs: int,
+                         env_defaults: dict[str, Any], base: dict[str, Any]) -> None:
+        """Sets ``env_configs`` (each env's keywords), ``env_kwargs_keys`` (those that
+        vary), and what the native pool takes: ``native_env_configs`` (one per env, or
+        [] when every env has the base config) and ``native_ranges``."""
+        self.env_configs: list[dict[str, Any]] = [dict(base) for _ in range(num_envs)]
+        self.env_kwargs_keys: tuple[str, ...] = ()
+        self.native_env_configs: list[dict[str, Any]] = []
+        self.native_ranges: list[list[tuple[str, float, float]]] = []
+        if env_kwargs is None:
+            return
+        per_env = per_env_dicts(env_kwargs, num_envs)
+        defaults = {**env_defaults, **task.python_kwargs}
+        check_keys(task_id, per_env, set(defaults), set(POOL_DEFAULTS), task.per_env_kwargs,
+                   task.random_kwargs)
+        self.env_kwargs_keys = tuple(sorted(set().union(*per_env)))
+        native_by_key: dict[str, dict[str, Any]] = {}
+        for i, overrides in enumerate(per_env):
+            config = self.env_configs[i]
+            ranges = []
+            for key, value in overrides.items():
+                if isinstance(value, Uniform):
+                    ranges.append((key, value.low, value.high))
+                    config[key] = value
+                else:
+                    config[key] = _coerce(key, value, defaults[key])
+            # The native config holds a range's low end until the first reset draws.
+            resolved = {k: v.low if isinstance(v, Uniform) else v for k, v in config.items()}
+            native = {k: v for k, v in resolved.items() if k in env_defaults}
+            native.update({k: v for k, v in self.env_config.items() if k[:1] == "_"})
+            if task.prepare is not None:
+                native.update(task.prepare(resolved))
+            key = repr(sorted(native.items()))
+            if key not in native_by_key:
+                changed = sorted(k for k in overrides if base[k] != resolved[k])
+                if _native.spec(task.native_env, native) != self.native_spec:
+                    raise ValueError(f"{task_id}: env_kwargs {', '.join(changed)} would change "
+                                     "the spaces of env " f"{i}; the envs of a pool share them")
+                native_by_key[key] = native
+            self.native_env_configs.append(native_by_key[key])
+            self.native_ranges.append(ranges)
 
     @property
     def observation_space(self) -> spaces.Space:

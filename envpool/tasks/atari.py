@@ -75,11 +75,18 @@ GAMES: dict[str, str] = {
     rom_id_to_name(r): r for r in _rom_ids() if r not in MULTIPLAYER_ONLY_ROMS
 }
 
+# Keywords that may differ per env: each env has its own emulator, and these change
+# neither the frames' shape nor the action set (game, full_action_space, frame_skip, the
+# image keywords and stack_num do, or change what a step is).
+PER_ENV_KWARGS = ("repeat_action_probability", "noop_max", "episodic_life", "reward_clip",
+                  "use_fire_reset", "zero_discount_on_life_loss")
+
 for _name, _rom in GAMES.items():
     register(
         f"{_name}-v5",
         "Atari",
         max_episode_steps=27000,
+        per_env_kwargs=PER_ENV_KWARGS,
         game=_rom,
         rom_path=rom_path(_rom),
     )

@@ -2,14 +2,22 @@
 
 from envpool.core.registry import register
 
-register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0)
-register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0)
-register("MountainCar-v0", "MountainCar", max_episode_steps=200, reward_threshold=-110.0)
+# Every keyword may differ per env (make's env_kwargs); the numeric ones may also be
+# drawn at each reset (envpool.Uniform): the envs hold nothing else.
+_CARTPOLE = {"per_env_kwargs": ("sutton_barto_reward",)}
+_GOAL = {"per_env_kwargs": ("goal_velocity",), "random_kwargs": ("goal_velocity",)}
+
+register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0, **_CARTPOLE)
+register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0, **_CARTPOLE)
+register("MountainCar-v0", "MountainCar", max_episode_steps=200, reward_threshold=-110.0,
+         **_GOAL)
 register(
     "MountainCarContinuous-v0",
     "MountainCarContinuous",
     max_episode_steps=999,
     reward_threshold=90.0,
+    **_GOAL,
 )
-register("Pendulum-v1", "Pendulum", max_episode_steps=200)
+register("Pendulum-v1", "Pendulum", max_episode_steps=200, per_env_kwargs=("g",),
+         random_kwargs=("g",))
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 
+from envpool import _native
 from envpool.core.registry import register
 
 
@@ -38,6 +39,19 @@ _TASKS: list[tuple[str, str, int, float | None]] = [
     ("Reacher", "Reacher", 50, -3.75),
 ]
 
+# Keywords that cannot differ between the envs of a pool: the model (files, the body
+# read), the time step, and what shapes the observation.
+_SHARED = frozenset({"assets_dir", "xml_file", "frame_skip", "main_body"})
+
+
+def per_env_kwargs(native_name: str) -> tuple[str, ...]:
+    """The keywords of a MuJoCo env that may differ per env: reward and cost weights,
+    reset noise, health limits, termination (all but the model, the time step and the
+    observation's ``exclude_*`` / ``include_*`` switches)."""
+    return tuple(k for k in _native.default_config(native_name) if k[:1] != "_"
+                 and k not in _SHARED and not k.startswith(("exclude_", "include_")))
+
+
 for _task, _native_name, _steps, _threshold in _TASKS:
     for _version in (4, 5):
         register(
@@ -45,9 +59,10 @@ for _task, _native_name, _steps, _threshold in _TASKS:
             f"{_native_name}V{_version}",
             max_episode_steps=_steps,
             reward_threshold=_threshold,
+            per_env_kwargs=per_env_kwargs(f"{_native_name}V{_version}"),
             assets_dir=ASSETS_DIR,
         )
 
 # gymnasium refuses Pusher-v4 on mujoco >= 3 (its issue 950): v5 only.
 register("Pusher-v5", "PusherV5", max_episode_steps=100, reward_threshold=0.0,
-         assets_dir=ASSETS_DIR)
+         per_env_kwargs=per_env_kwargs("PusherV5"), assets_dir=ASSETS_DIR)

@@ -5,9 +5,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -127,10 +130,36 @@ py::array_t<std::int64_t> EnvIds(const py::array& ids) {
 
 class PyPool {
  public:
+  // `env_configs`: one configuration per env, or none for a uniform pool of
+  // `config`; envs with equal configurations share a factory. `ranges`: none,
+  // or per env the keywords drawn at each of its resets, as (key, low, high).
   PyPool(const std::string& name, const std::map<std::string, ConfigValue>& config,
-         PoolOptions options)
-      : pool_(std::make_unique<Pool>(FindEntry(BuildRegistry(), name).make_factory(Config(config)),
-                                     std::move(options))) {}
+         const std::vector<std::map<std::string, ConfigValue>>& env_configs,
+         const std::vector<std::vector<std::tuple<std::string, double, double>>>& ranges,
+         PoolOptions options) {
+    const Registry registry = BuildRegistry();
+    const EnvEntry& entry = FindEntry(registry, name);
+    const std::size_t n = static_cast<std::size_t>(std::max(options.num_envs, 1));
+    if ((!env_configs.empty() && env_configs.size() != n) ||
+        (!ranges.empty() && ranges.size() != n)) {
+      throw std::invalid_argument("env_configs and ranges need one entry per env");
+    }
+    std::map<std::map<std::string, ConfigValue>, std::shared_ptr<const EnvFactory>> factories;
+    std::vector<EnvSetup> setups(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& values = env_configs.empty() ? config : env_configs[i];
+      auto it = factories.find(values);
+      if (it == factories.end()) {
+        it = factories.emplace(values, entry.make_factory(Config(values))).first;
+      }
+      setups[i].factory = it->second;
+      if (!ranges.empty() && !ranges[i].empty()) {
+        setups[i].config = Config(values);
+        for (const auto& [key, low, high] : ranges[i]) setups[i].ranges.push_back({key, low, high});
+      }
+    }
+    pool_ = std::make_unique<Pool>(std::move(setups), std::move(options));
+  }
 
   Pool& pool() {
     if (!pool_) throw std::runtime_error("the pool is closed");
@@ -274,7 +303,10 @@ PYBIND11_MODULE(_native, m) {
       .def(py::init([](const std::string& name, const std::map<std::string, ConfigValue>& config,
                        int num_envs, int batch_size, int num_threads, int max_episode_steps,
                        const std::string& autoreset_mode, std::vector<std::uint64_t> seeds,
-                       int thread_affinity_offset) {
+                       int thread_affinity_offset,
+                       const std::vector<std::map<std::string, ConfigValue>>& env_configs,
+                       const std::vector<std::vector<std::tuple<std::string, double, double>>>&
+                           ranges) {
              PoolOptions o;
              o.num_envs = num_envs;
              o.batch_size = batch_size;
@@ -283,12 +315,14 @@ PYBIND11_MODULE(_native, m) {
              o.autoreset = ParseAutoreset(autoreset_mode);
              o.seeds = std::move(seeds);
              o.thread_affinity_offset = thread_affinity_offset;
-             return std::make_unique<PyPool>(name, config, std::move(o));
+             return std::make_unique<PyPool>(name, config, env_configs, ranges, std::move(o));
            }),
            py::arg("name"), py::arg("config"), py::arg("num_envs"), py::arg("batch_size") = 0,
            py::arg("num_threads") = 0, py::arg("max_episode_steps") = 0,
            py::arg("autoreset_mode") = "next_step", py::arg("seeds") = std::vector<std::uint64_t>{},
-           py::arg("thread_affinity_offset") = -1)
+           py::arg("thread_affinity_offset") = -1,
+           py::arg("env_configs") = std::vector<std::map<std::string, ConfigValue>>{},
+           py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{})
       .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
       .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
       .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })
@@ -301,5 +335,6 @@ PYBIND11_MODULE(_native, m) {
       .def("set_state", [](PyPool& self, int env_id, const std::vector<double>& state) {
         self.pool().SetState(env_id, state);
       })
+      .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
       .def("close", &PyPool::Close);
 }

@@ -103,6 +103,16 @@ class EnvFactory {
   virtual ~EnvFactory() = default;
   virtual const EnvSpec& Spec() const = 0;
   virtual std::unique_ptr<Env> Create() const = 0;
+  // An env built from `config` instead of the factory's own configuration:
+  // the pool calls it before a Reset when some keywords are drawn anew for
+  // each episode (domain randomisation). `config` differs from the factory's
+  // only in keywords that leave the spec and the shared data as they are.
+  // The new env is not given Env::Seed: only envs that draw from their Rng
+  // alone can be rebuilt this way.
+  // Factories whose envs cannot be rebuilt this way keep the default.
+  virtual std::unique_ptr<Env> CreateWith(const Config& /*config*/) const {
+    throw std::logic_error("this environment cannot draw its settings at reset");
+  }
 };
 
 // The usual factory: E has a nested `Params` built from a Config, a static
@@ -113,6 +123,9 @@ class BasicFactory final : public EnvFactory {
   explicit BasicFactory(const Config& config) : params_(config), spec_(E::MakeSpec(params_)) {}
   const EnvSpec& Spec() const override { return spec_; }
   std::unique_ptr<Env> Create() const override { return std::make_unique<E>(params_); }
+  std::unique_ptr<Env> CreateWith(const Config& config) const override {
+    return std::make_unique<E>(typename E::Params(config));
+  }
 
  private:
   typename E::Params params_;

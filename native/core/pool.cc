@@ -110,12 +110,43 @@ void PinThread(std::thread& thread, int core) {
 #endif
 }
 
+std::vector<EnvSetup> UniformSetups(std::unique_ptr<EnvFactory> factory, int num_envs) {
+  const std::shared_ptr<const EnvFactory> shared(std::move(factory));
+  std::vector<EnvSetup> setups(static_cast<std::size_t>(std::max(num_envs, 1)));
+  for (EnvSetup& s : setups) s.factory = shared;
+  return setups;
+}
+
 }  // namespace
 
 Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
-    : factory_(std::move(factory)), options_(std::move(options)) {
+    : Pool(UniformSetups(std::move(factory), options.num_envs), options) {}
+
+Pool::Pool(std::vector<EnvSetup> setups, PoolOptions options)
+    : setups_(std::move(setups)), options_(std::move(options)) {
   PoolOptions& o = options_;
   if (o.num_envs < 1) throw std::invalid_argument("num_envs must be >= 1");
+  if (setups_.size() != static_cast<std::size_t>(o.num_envs)) {
+    throw std::invalid_argument("need one env setup per env: got " +
+                                std::to_string(setups_.size()) + " for " +
+                                std::to_string(o.num_envs) + " envs");
+  }
+  for (std::size_t i = 0; i < setups_.size(); ++i) {
+    if (!setups_[i].factory) throw std::invalid_argument("env setup without a factory");
+    const std::string diff =
+        setups_[i].factory == setups_[0].factory
+            ? std::string()
+            : SpaceDifference(setups_[0].factory->Spec(), setups_[i].factory->Spec());
+    if (!diff.empty()) {
+      throw std::invalid_argument("env " + std::to_string(i) + " has other spaces than env 0 (" +
+                                  diff + "): the envs of a pool must share their spaces");
+    }
+    for (const ParamRange& r : setups_[i].ranges) {
+      if (!std::isfinite(r.low) || !std::isfinite(r.high) || r.low > r.high) {
+        throw std::invalid_argument("range of '" + r.key + "' must be finite with low <= high");
+      }
+    }
+  }
   if (o.batch_size == 0) o.batch_size = o.num_envs;
   if (o.batch_size < 1 || o.batch_size > o.num_envs) {
     throw std::invalid_argument("batch_size must be in 1 .. num_envs (" +
@@ -139,14 +170,15 @@ Pool::Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options)
                                 " for " + std::to_string(o.num_envs) + " envs");
   }
 
-  const EnvSpec& spec = factory_->Spec();
+  const EnvSpec& spec = setups_.front().factory->Spec();
   action_bytes_ = spec.action.NumBytes();
   actions_.resize(action_bytes_ * static_cast<std::size_t>(o.num_envs));
   envs_.resize(static_cast<std::size_t>(o.num_envs));
   for (int i = 0; i < o.num_envs; ++i) {
-    envs_[i].env = factory_->Create();
+    envs_[i].env = setups_[i].factory->Create();
     envs_[i].rng.Seed(o.seeds[i]);
     envs_[i].env->Seed(o.seeds[i]);
+    envs_[i].drawn.assign(setups_[i].ranges.size(), 0.0);
   }
   busy_.assign(o.num_envs, 0);
   done_.assign(o.num_envs, 0);
@@ -348,6 +380,27 @@ void Pool::WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, S
   e.env->Write(Slot(scratch.obs.data(), scratch.info.data()));
 }
 
+void Pool::ResetEnv(int env_id) {
+  EnvState& e = envs_[env_id];
+  const EnvSetup& setup = setups_[env_id];
+  if (!setup.ranges.empty()) {
+    // Only envs with ranges draw here, so the others' random streams stay as
+    // they are without randomisation. Draws come from the env's own Rng, in
+    // the order of its ranges: the same seed gives the same settings.
+    Config config = setup.config;
+    for (std::size_t k = 0; k < setup.ranges.size(); ++k) {
+      const ParamRange& r = setup.ranges[k];
+      e.drawn[k] = e.rng.Uniform(r.low, r.high);
+      config.Set(r.key, e.drawn[k]);
+    }
+    e.env = setup.factory->CreateWith(config);
+  }
+  e.env->Reset(e.rng);
+  e.elapsed = 0;
+}
+
+const std::vector<double>& Pool::Drawn(int env_id) const { return IdleEnv(env_id).drawn; }
+
 void Pool::Run(const Task& task, Scratch& scratch) {
   EnvState& e = envs_[task.env_id];
   StepOutcome out;
@@ -357,8 +410,7 @@ void Pool::Run(const Task& task, Scratch& scratch) {
       e.env->Seed(*e.reseed);
       e.reseed.reset();
     }
-    e.env->Reset(e.rng);
-    e.elapsed = 0;
+    ResetEnv(task.env_id);
   } else {
     const std::byte* action = actions_.data() + action_bytes_ * static_cast<std::size_t>(task.env_id);
     out = e.env->Step(ActionView(action), e.rng);
@@ -380,8 +432,7 @@ void Pool::Run(const Task& task, Scratch& scratch) {
     if (done) {
       WriteRow(*batch, row, /*final_part=*/true, e, scratch);
       batch->final_elapsed_step.At<std::int32_t>(row) = e.elapsed;
-      e.env->Reset(e.rng);
-      e.elapsed = 0;
+      ResetEnv(task.env_id);
     } else {
       for (Column& c : batch->final_obs) std::memset(c.Row(row), 0, c.row_bytes());
       for (Column& c : batch->final_info) std::memset(c.Row(row), 0, c.row_bytes());

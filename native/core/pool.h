@@ -53,6 +53,24 @@ struct PoolOptions {
   int thread_affinity_offset = -1;   // >= 0: pin worker i to core offset + i
 };
 
+// A keyword drawn uniformly from [low, high) out of the env's Rng before each
+// of its resets (domain randomisation).
+struct ParamRange {
+  std::string key;
+  double low = 0.0;
+  double high = 0.0;
+};
+
+// How one env of a pool is built. Envs with equal configurations share one
+// factory (and what it holds); every factory must give the same spaces.
+struct EnvSetup {
+  std::shared_ptr<const EnvFactory> factory;
+  // With ranges only: the env's configuration, into which the drawn values
+  // go before EnvFactory::CreateWith rebuilds the env for the next episode.
+  Config config;
+  std::vector<ParamRange> ranges;
+};
+
 // Raised by Recv when the timeout passes first.
 class TimeoutError : public std::runtime_error {
  public:
@@ -61,12 +79,15 @@ class TimeoutError : public std::runtime_error {
 
 class Pool {
  public:
+  // One setup per env (options.num_envs of them); see EnvSetup.
+  Pool(std::vector<EnvSetup> setups, PoolOptions options);
+  // Every env from one factory: the uniform pool.
   Pool(std::unique_ptr<EnvFactory> factory, PoolOptions options);
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
   ~Pool();
 
-  const EnvSpec& spec() const { return factory_->Spec(); }
+  const EnvSpec& spec() const { return setups_.front().factory->Spec(); }
   const PoolOptions& options() const { return options_; }
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
   int num_threads() const { return static_cast<int>(workers_.size()); }
@@ -87,6 +108,9 @@ class Pool {
   // The internal state of an env that is not in flight (Env::GetState).
   std::vector<double> GetState(int env_id) const;
   void SetState(int env_id, const std::vector<double>& state);
+  // The values drawn for an idle env's current episode, in the order of its
+  // ranges (empty for an env without ranges).
+  const std::vector<double>& Drawn(int env_id) const;
   // Stops the workers; idempotent. Every later call throws.
   void Close();
 
@@ -98,6 +122,7 @@ class Pool {
     bool needs_reset = false;     // next-step mode: the last step ended an episode
     bool reset_requested = false;  // the queued task is a reset
     std::optional<std::uint64_t> reseed;
+    std::vector<double> drawn;  // this episode's values of the env's ranges
   };
   struct Task {
     int env_id;
@@ -118,10 +143,11 @@ class Pool {
   std::pair<std::shared_ptr<Batch>, int> ClaimRow();
   bool RunQueued(Scratch& scratch);  // runs a few queued tasks; false if none
   void Run(const Task& task, Scratch& scratch);
+  void ResetEnv(int env_id);  // draws the env's ranges (if any), then Env::Reset
   void WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch);
   void WorkerLoop(int index);
 
-  std::unique_ptr<EnvFactory> factory_;
+  std::vector<EnvSetup> setups_;  // one per env
   PoolOptions options_;
   std::vector<EnvState> envs_;
   std::vector<std::byte> actions_;  // one action row per env

@@ -74,4 +74,25 @@ struct EnvSpec {
   double reward_high = 1e300;
 };
 
+inline bool SameArray(const ArraySpec& a, const ArraySpec& b) {
+  return a.name == b.name && a.dtype == b.dtype && a.shape == b.shape && a.low == b.low &&
+         a.high == b.high && a.n == b.n && a.start == b.start;
+}
+
+// Where two specs differ in what a batch holds (the action, observation and
+// info arrays, their layout): the name of the first array that differs, or
+// "" when the spaces are the same (a pool's envs must agree on them).
+inline std::string SpaceDifference(const EnvSpec& a, const EnvSpec& b) {
+  if (!SameArray(a.action, b.action)) return "action";
+  if (a.obs_layout != b.obs_layout || a.obs.size() != b.obs.size()) return "obs";
+  for (std::size_t i = 0; i < a.obs.size(); ++i) {
+    if (!SameArray(a.obs[i], b.obs[i])) return "obs '" + a.obs[i].name + "'";
+  }
+  if (a.info.size() != b.info.size()) return "info";
+  for (std::size_t i = 0; i < a.info.size(); ++i) {
+    if (!SameArray(a.info[i], b.info[i])) return "info '" + a.info[i].name + "'";
+  }
+  return "";
+}
+
 }  // namespace envpool

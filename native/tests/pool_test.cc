@@ -999,6 +999,91 @@ TEST(get_and_set_state) {
 }
 
 // ---------------------------------------------------------------------------
+// Per-env setups: envs built from different configurations, ranges drawn at
+// reset.
+
+// Writes its config's "x" and the first draw of its Rng at the last reset;
+// its observation has "size" elements (so a config can change the spec).
+class DrawEnv final : public Env {
+ public:
+  struct Params {
+    explicit Params(const Config& c) : x(c.GetDouble("x")), size(c.GetInt("size")) {}
+    double x;
+    std::int64_t size;
+  };
+  static EnvSpec MakeSpec(const Params& p) {
+    EnvSpec spec;
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {p.size}));
+    spec.action = DiscreteSpec("action", 2, DType::kInt32);
+    return spec;
+  }
+  explicit DrawEnv(const Params& p) : x_(p.x) {}
+  void Reset(Rng& rng) override { draw_ = rng.Uniform01(); }
+  StepOutcome Step(const ActionView& /*action*/, Rng& /*rng*/) override { return {}; }
+  void Write(const Slot& slot) const override {
+    slot.Obs<double>()[0] = x_;
+    slot.Obs<double>()[1] = draw_;
+  }
+
+ private:
+  double x_;
+  double draw_ = -1.0;
+};
+
+std::shared_ptr<const EnvFactory> DrawFactory(double x, std::int64_t size = 2) {
+  return std::make_shared<BasicFactory<DrawEnv>>(
+      Config({{"x", ConfigValue(x)}, {"size", ConfigValue(size)}}));
+}
+
+TEST(per_env_setups_and_ranges_drawn_from_the_env_rng) {
+  std::vector<EnvSetup> setups(3);
+  setups[0].factory = DrawFactory(1.0);
+  setups[1].factory = DrawFactory(2.0);
+  setups[2].factory = setups[0].factory;
+  setups[2].config = Config({{"x", ConfigValue(1.0)}, {"size", ConfigValue(std::int64_t{2})}});
+  setups[2].ranges = {{"x", 5.0, 6.0}};
+  PoolOptions o = Options(3, 0, 2);
+  o.seeds = {7, 8, 9};
+  Pool pool(std::move(setups), o);
+  for (int episode = 0; episode < 2; ++episode) {
+    const std::vector<std::int64_t> ids{0, 1, 2};
+    pool.SendReset(ids.data(), 3, nullptr);
+    std::shared_ptr<Batch> batch = pool.Recv(kGuardSeconds, [] {});
+    // Envs without ranges draw nothing more than their Reset: their streams
+    // are those of a uniform pool. Env 2 draws x first, then resets.
+    std::vector<Rng> rngs{Rng(7), Rng(8), Rng(9)};
+    std::vector<double> x{1.0, 2.0, 0.0}, draws(3);
+    for (int e = 0; e < 3; ++e) {
+      for (int k = 0; k <= episode; ++k) {
+        if (e == 2) x[2] = rngs[2].Uniform(5.0, 6.0);
+        draws[e] = rngs[e].Uniform01();
+      }
+    }
+    for (int row = 0; row < 3; ++row) {
+      const int e = batch->env_id.At<std::int32_t>(row);
+      const auto* obs = reinterpret_cast<const double*>(batch->obs[0].Row(row));
+      CHECK_EQ(obs[0], x[e]);
+      CHECK_EQ(obs[1], draws[e]);
+    }
+    CHECK(pool.Drawn(0).empty());
+    CHECK_EQ(pool.Drawn(2).size(), 1u);
+    CHECK_EQ(pool.Drawn(2)[0], x[2]);
+  }
+}
+
+TEST(per_env_setups_must_share_spaces) {
+  std::vector<EnvSetup> setups(2);
+  setups[0].factory = DrawFactory(1.0);
+  setups[1].factory = DrawFactory(1.0, 3);
+  CHECK_THROWS_MSG(Pool(setups, Options(2)), std::invalid_argument,
+                   "env 1 has other spaces than env 0 (obs 'obs')");
+  setups[1].factory = DrawFactory(1.0);
+  setups[1].ranges = {{"x", 2.0, 1.0}};
+  CHECK_THROWS_MSG(Pool(setups, Options(2)), std::invalid_argument, "low <= high");
+  CHECK_THROWS_MSG(Pool(setups, Options(3)), std::invalid_argument, "one env setup per env");
+}
+
+// ---------------------------------------------------------------------------
 // Batch recycling.
 
 TEST(sync_batches_recycled_unless_held) {

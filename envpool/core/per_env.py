@@ -1,0 +1,99 @@
+"""Different settings per env in one pool: ``make(task, num_envs=n, env_kwargs=...)``.
+
+``env_kwargs`` is one dict per env, or a dict of length-``num_envs`` sequences; each
+env's keywords override the global ones. Only the keywords a task lists as varying
+per env (``TaskSpec.per_env_kwargs``: those that change neither a space nor what the
+envs share) are accepted; a value may be :class:`Uniform` for the keywords the task
+can draw anew at each reset (``TaskSpec.random_kwargs``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """A keyword drawn uniformly from ``[low, high)`` out of the env's own random
+    generator before each of its resets (domain randomisation), in ``env_kwargs``::
+
+        envpool.make("Pendulum-v1", num_envs=4, env_kwargs={"g": [envpool.Uniform(8, 12)] * 4})
+
+    The same seeds give the same draws, whatever ``num_threads``.
+    """
+
+    low: float
+    high: float
+
+    def __post_init__(self) -> None:
+        for name in ("low", "high"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
+                raise TypeError(f"Uniform's {name} must be a finite number, got {value!r}")
+            object.__setattr__(self, name, float(value))
+        if self.low > self.high:
+            raise ValueError(f"Uniform needs low <= high, got ({self.low}, {self.high})")
+
+
+def per_env_dicts(env_kwargs: Any, num_envs: int) -> list[dict[str, Any]]:
+    """``env_kwargs`` as one dict per env: a sequence of ``num_envs`` dicts, or a dict
+    whose values are sequences of ``num_envs`` values (one per env)."""
+    if isinstance(env_kwargs, Mapping):
+        per_env: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+        for key, values in env_kwargs.items():
+            if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+                raise TypeError(f"env_kwargs[{key!r}] must be a sequence of {num_envs} values "
+                                f"(one per env), got {values!r}; a value for every env is a "
+                                f"plain keyword ({key}=...)")
+            if len(values) != num_envs:
+                raise ValueError(f"env_kwargs[{key!r}] needs {num_envs} values (one per env, "
+                                 f"num_envs={num_envs}), got {len(values)}")
+            for env, value in zip(per_env, values, strict=True):
+                env[key] = value
+        return per_env
+    if isinstance(env_kwargs, (Sequence, np.ndarray)) and not isinstance(env_kwargs, (str, bytes)):
+        if len(env_kwargs) != num_envs:
+            raise ValueError(f"env_kwargs needs {num_envs} dicts (one per env, num_envs="
+                             f"{num_envs}), got {len(env_kwargs)}")
+        bad = [i for i, d in enumerate(env_kwargs) if not isinstance(d, Mapping)]
+        if bad:
+            raise TypeError(f"env_kwargs[{bad[0]}] must be a dict, got {env_kwargs[bad[0]]!r}")
+        return [dict(d) for d in env_kwargs]
+    raise TypeError("env_kwargs must be a list of dicts (one per env) or a dict of "
+                    f"sequences (one value per env), got {env_kwargs!r}")
+
+
+def check_keys(task_id: str, per_env: list[dict[str, Any]], valid: set[str], pool_keys: set[str],
+               allowed: frozenset[str], random: frozenset[str]) -> None:
+    """Refuses pool keywords, unknown keywords, keywords that cannot vary per env, and
+    ranges where the task cannot draw at reset, naming them."""
+    keys = set().union(*per_env)
+    pool = sorted(keys & pool_keys)
+    if pool:
+        raise TypeError(f"env_kwargs cannot hold {', '.join(pool)}: they are keywords of the "
+                        "whole pool (pass them to make)")
+    unknown = sorted(keys - valid)
+    if unknown:
+        raise TypeError(f"{task_id} got unknown keyword(s) {', '.join(unknown)} in env_kwargs; "
+                        f"valid keywords: {', '.join(sorted(valid))}")
+    fixed = sorted(keys - allowed)
+    if fixed:
+        can = ", ".join(sorted(allowed)) or "none"
+        raise ValueError(f"{task_id} cannot vary {', '.join(fixed)} per env (they change a space "
+                         f"or what the envs share); keywords that can vary: {can}")
+    ranged = sorted({k for d in per_env for k, v in d.items() if isinstance(v, Uniform)} - random)
+    if ranged:
+        can = ", ".join(sorted(random)) or "none"
+        raise ValueError(f"{task_id} cannot draw {', '.join(ranged)} at reset (envpool.Uniform); "
+                         f"keywords that can: {can}")
+
+
+def info_column(values: list[Any]) -> np.ndarray:
+    """One env setting for every env as an array (a row per env)."""
+    return np.asarray([v.low if isinstance(v, Uniform) else v for v in values])

@@ -256,12 +256,28 @@ def test_reset_seed_after_life_loss_is_a_new_game() -> None:
 @pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST]
                          + [("Breakout", 0.25)])
 def test_preprocessing_align(game: str, sticky: float) -> None:
+    _preprocessing_lockstep(game, sticky, steps=200)
+
+
+# A step whose game ends before its last frame skips the grabs, and gymnasium then maxes the
+# previous step's pooled frame with its next-to-last frame in place: the path the envs reach
+# only on game over. Random play ends these games within the step budget.
+@pytest.mark.parametrize("game", ["SpaceInvaders", "Breakout"])
+def test_preprocessing_align_through_game_over(game: str) -> None:
+    game_overs = _preprocessing_lockstep(game, 0.0, steps=6000, stop_after_game_overs=2)
+    assert game_overs >= 1, f"{game}: no game ended in 6000 steps; the test saw no game over"
+
+
+def _preprocessing_lockstep(game: str, sticky: float, steps: int,
+                            stop_after_game_overs: int | None = None) -> int:
+    """Our Pong-style preprocessing against gymnasium's AtariPreprocessing +
+    FrameStackObservation on the same emulator, observation for observation; returns
+    the number of games that ended."""
     pytest.importorskip("cv2")
     import gymnasium
     from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
     gymnasium.register_envs(ale_py)
-    steps = 200
     env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=2, noop_max=0,
                                  use_fire_reset=False, repeat_action_probability=sticky)
     obs, _ = env.reset()
@@ -280,6 +296,7 @@ def test_preprocessing_align(game: str, sticky: float) -> None:
     np.testing.assert_array_equal(obs[0], ref_obs)
     rng = np.random.default_rng(9)
     needs_reset = False
+    game_overs = 0
     n = env.single_action_space.n
     assert n == base.action_space.n
     for t in range(steps):
@@ -293,9 +310,13 @@ def test_preprocessing_align(game: str, sticky: float) -> None:
             assert reward[0] == ref_reward, (game, t)
             assert bool(terminated[0]) == ref_term, (game, t)
             needs_reset = bool(ref_term)
+            game_overs += bool(ref_term)
         np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{game} step {t}")
+        if stop_after_game_overs is not None and game_overs >= stop_after_game_overs:
+            break
     env.close()
     ref.close()
+    return game_overs
 
 
 def test_defaults_make_and_step() -> None:

@@ -55,7 +55,8 @@ def source_hash(cxx: str, version: str) -> str:
     for path in sorted(glob.glob(os.path.join(SHIM, "**", "*.hpp"), recursive=True)):
         with open(path, "rb") as f:
             shims += hashlib.sha256(f.read()).hexdigest()
-    key = f"{version}\n{BOOST_HEADERS}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\n{shims}\nv2"
+    compiler = os.path.realpath(shutil.which(cxx) or cxx)
+    key = f"{version}\n{BOOST_HEADERS}\n{compiler}\n{out}\n{shims}\nv2"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 

@@ -19,6 +19,7 @@
 #include <ale/ale_interface.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -147,6 +148,7 @@ class AtariEnv final : public Env {
         area_(kRawHeight, kRawWidth, p.img_height, p.img_width),
         linear_(kRawHeight, kRawWidth, p.img_height, p.img_width) {
     for (auto& b : buf_) b.assign(raw_size_, 0);
+    raw1_.assign(raw_size_, 0);
     stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
   }
 
@@ -179,7 +181,8 @@ class AtariEnv final : public Env {
     }
     Grab(&buf_[0]);
     std::fill(buf_[1].begin(), buf_[1].end(), 0);
-    PushFrame(full);
+    buf1_pending_ = false;
+    PushFrame(full, false);
     lives_ = ale_->lives();
     life_lost_ = false;
     reward_ = 0;
@@ -191,17 +194,31 @@ class AtariEnv final : public Env {
     const auto a = p_.action_set[static_cast<std::size_t>(action.Scalar<std::int32_t>())];
     double reward = 0;
     bool game_over = false;
+    bool pooled = false;  // buf_[0] already holds this step's max-pool
     for (int t = 0; t < p_.frame_skip; ++t) {
       reward += ale_->act(a);
       game_over = ale_->game_over(false);
       if (game_over) break;
       if (t == p_.frame_skip - 2) {
-        Grab(&buf_[1]);
+        if (p_.gray_scale) {
+          // Only the palette indices now; their grays are pooled at the next frame.
+          const std::uint8_t* screen = ale_->getScreen().getArray();
+          std::copy(screen, screen + raw_size_, raw1_.data());
+          buf1_pending_ = true;
+        } else {
+          Grab(&buf_[1]);
+        }
       } else if (t == p_.frame_skip - 1) {
-        Grab(&buf_[0]);
+        if (p_.gray_scale && p_.frame_skip > 1) {
+          GrayMax(buf_[0].data(), raw1_.data(), ale_->getScreen().getArray(), gray_.data(),
+                  raw_size_);
+          pooled = true;
+        } else {
+          Grab(&buf_[0]);
+        }
       }
     }
-    PushFrame(false);
+    PushFrame(false, pooled);
     const int lives = ale_->lives();
     const bool life_loss = lives < lives_ && lives > 0;
     StepOutcome out;
@@ -267,12 +284,31 @@ class AtariEnv final : public Env {
     ale_->setInt("random_seed", seed_);
     ale_->loadROM(p_.rom_path);
     reload_ = false;
+    // The gray of every palette index, by the ALE's own call (a ROM picks its palette).
+    std::array<std::uint8_t, 256> index;
+    for (std::size_t v = 0; v < index.size(); ++v) index[v] = static_cast<std::uint8_t>(v);
+    ale_->theOSystem->colourPalette().applyPaletteGrayscale(gray_.data(), index.data(),
+                                                            index.size());
   }
 
   // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place (when frame_skip
-  // > 1), resized, pushed on the stack (or filling it after a full reset).
-  void PushFrame(bool fill) {
-    if (p_.frame_skip > 1) MaxInto(buf_[0].data(), buf_[1].data(), raw_size_);
+  // > 1; `pooled`: the step wrote that max already), resized, pushed on the
+  // stack (or filling it after a full reset).
+  //
+  // A grayscale step that reaches its last two frames writes buf0 = max(gray
+  // of frame n-2, gray of frame n-1) in one pass over the two screens' palette
+  // indices (GrayMax), which is what the two grabs and the in-place max give.
+  // buf1 (the gray of frame n-2) is then written only if a later step needs
+  // it: one that ends on game over before its own last frame maxes the old
+  // buf0 with it, as gymnasium's step does.
+  void PushFrame(bool fill, bool pooled) {
+    if (p_.frame_skip > 1 && !pooled) {
+      if (buf1_pending_) {
+        GrayOf(buf_[1].data(), raw1_.data(), gray_.data(), raw_size_);
+        buf1_pending_ = false;
+      }
+      MaxInto(buf_[0].data(), buf_[1].data(), raw_size_);
+    }
     const std::size_t per = static_cast<std::size_t>(channels_) * frame_size_;
     std::copy(stack_.begin() + per, stack_.end(), stack_.begin());
     std::uint8_t* last = stack_.data() + stack_.size() - per;
@@ -299,6 +335,17 @@ class AtariEnv final : public Env {
                       std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) dst[i] = std::max(dst[i], src[i]);
   }
+  // dst = max(gray[a], gray[b]) and dst = gray[a], index by index (restrict: a
+  // store to dst cannot change the table, so it is not reloaded per byte).
+  static void GrayMax(std::uint8_t* __restrict dst, const std::uint8_t* __restrict a,
+                      const std::uint8_t* __restrict b, const std::uint8_t* __restrict gray,
+                      std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = std::max(gray[a[i]], gray[b[i]]);
+  }
+  static void GrayOf(std::uint8_t* __restrict dst, const std::uint8_t* __restrict a,
+                     const std::uint8_t* __restrict gray, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = gray[a[i]];
+  }
 
   Params p_;
   int channels_;
@@ -313,6 +360,9 @@ class AtariEnv final : public Env {
   bool reload_ = true;
   int noops_ = 0;
   std::vector<std::uint8_t> buf_[2];
+  std::vector<std::uint8_t> raw1_;      // palette indices of frame n-2 (grayscale)
+  bool buf1_pending_ = false;           // buf_[1] is the gray of raw1_, not yet written
+  std::array<std::uint8_t, 256> gray_{};  // the ALE palette's gray of each index
   std::vector<std::uint8_t> stack_;
   int lives_ = 0;
   bool life_lost_ = false;

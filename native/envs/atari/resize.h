@@ -19,7 +19,11 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__SSE__) || defined(__x86_64__)
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #endif
 
@@ -65,32 +69,39 @@ class AreaResizer {
   // OpenCV's resizeArea_: per table row, the horizontal sums of that source
   // row (buf), then sum += beta * buf, and for the first table row of each
   // later output row sum = beta * buf after the previous row is rounded.
+  //
+  // buf_ holds the horizontal sums of the source bytes kept in buf_src_, a pure
+  // function of them: a source row whose bytes equal those (a row two output
+  // rows share, or the next row of a band of identical rows, which Atari
+  // screens are full of) reuses buf_ as it is, bit for bit.
   void Resize(const std::uint8_t* src, int src_step, std::uint8_t* dst) {
     const int src_stride = src_w_ * src_step;
+    const std::size_t span = static_cast<std::size_t>(src_w_ - 1) * src_step + 1;
+    if (buf_src_.size() != span) {
+      buf_src_.assign(span, 0);
+      buf_valid_ = false;
+    }
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     float* sum = sum_.data();
     const float* buf = buf_.data();
     int prev_dy = ytab_.empty() ? 0 : ytab_[0].di;
-    int buf_row = -1;  // the source row in buf_: a row two output rows share is summed once
     for (const Alpha& y : ytab_) {
-      if (y.si != buf_row) {
-        HorizontalSums(src + static_cast<std::ptrdiff_t>(y.si) * src_stride, src_step);
-        buf_row = y.si;
+      const std::uint8_t* s = src + static_cast<std::ptrdiff_t>(y.si) * src_stride;
+      if (!buf_valid_ || std::memcmp(s, buf_src_.data(), span) != 0) {
+        HorizontalSums(s, src_step);
+        std::memcpy(buf_src_.data(), s, span);
+        buf_valid_ = true;
       }
       const float beta = y.alpha;
       if (y.di != prev_dy) {
-        std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
-        for (int dx = 0; dx < dst_w_; ++dx) {
-          d[dx] = SaturateU8(sum[dx]);
-          sum[dx] = beta * buf[dx];
-        }
+        RoundRow(sum, dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_);
+        for (int dx = 0; dx < dst_w_; ++dx) sum[dx] = beta * buf[dx];
         prev_dy = y.di;
       } else {
         for (int dx = 0; dx < dst_w_; ++dx) sum[dx] += beta * buf[dx];
       }
     }
-    std::uint8_t* d = dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_;
-    for (int dx = 0; dx < dst_w_; ++dx) d[dx] = SaturateU8(sum[dx]);
+    RoundRow(sum, dst + static_cast<std::ptrdiff_t>(prev_dy) * dst_w_);
   }
 
   int src_h() const { return src_h_; }
@@ -130,6 +141,24 @@ class AreaResizer {
       xa += w;
       for (int dx = 0; dx < w; ++dx) buf[dx] += row[xs[dx]] * xa[dx];
     }
+  }
+
+  // d[dx] = saturate_cast<uchar>(sum[dx]) for one output row. With SSE2,
+  // four at a time: cvtps2dq rounds as cvtss2si does (the current mode,
+  // half to even), and the signed-then-unsigned saturating packs clamp to
+  // 0..255 as std::clamp does (an out-of-range float converts to INT_MIN in
+  // both, which becomes 0).
+  void RoundRow(const float* __restrict sum, std::uint8_t* __restrict d) const {
+    int dx = 0;
+#if defined(__SSE2__)
+    for (; dx + 4 <= dst_w_; dx += 4) {
+      const __m128i r = _mm_cvtps_epi32(_mm_loadu_ps(sum + dx));
+      const __m128i w = _mm_packs_epi32(r, r);
+      const int packed = _mm_cvtsi128_si32(_mm_packus_epi16(w, w));
+      std::memcpy(d + dx, &packed, 4);
+    }
+#endif
+    for (; dx < dst_w_; ++dx) d[dx] = SaturateU8(sum[dx]);
   }
 
   // saturate_cast<uchar>(float): cvRound (round half to even), then clamp.
@@ -174,6 +203,8 @@ class AreaResizer {
   std::vector<int> xsrc_;       // taps_ x dst_w source columns
   std::vector<float> xalpha_;   // taps_ x dst_w weights (0 for pads)
   std::vector<float> row_, buf_, sum_;
+  std::vector<std::uint8_t> buf_src_;  // the source bytes buf_ was summed from
+  bool buf_valid_ = false;
 };
 
 // OpenCV's INTER_LINEAR for 8-bit images (HResizeLinear + VResizeLinear with

@@ -5,9 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from envpool import _native
+from envpool.core.sdk import check_native_module, plugin_failures
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,9 @@ class TaskSpec:
     # The env's step mostly waits on another process (a game engine): by default a
     # pool runs one thread per env, so that every engine can work at once.
     thread_per_env: bool = False
+    # The native module the env lives in: envpool._native, or a module built with the
+    # env SDK (its Pool, spec and default_config make the task's pools).
+    native_module: ModuleType = _native
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -43,6 +48,7 @@ def register(
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     python_kwargs: dict[str, Any] | None = None,
     thread_per_env: bool = False,
+    module: ModuleType | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -54,7 +60,10 @@ def register(
     made. ``python_kwargs`` are keywords with their defaults that only ``prepare``
     reads (values the native config cannot hold, such as dicts). ``thread_per_env``: the
     env's step mostly waits on another process, so ``num_threads=0`` means one thread
-    per env instead of one per core. The id
+    per env instead of one per core. ``module`` is the native module that defines
+    ``native_env`` (default ``envpool._native``): a module built with envpool's env SDK
+    (docs/custom_env.md), refused with an ImportError if it was built against another
+    envpool version. The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -62,11 +71,13 @@ def register(
 
     if task_id in _TASKS:
         raise ValueError(f"task id {task_id!r} is already registered")
-    if native_env not in _native.env_names():
+    native = check_native_module(_native if module is None else module)
+    if native_env not in native.env_names():
         raise ValueError(
-            f"unknown native env {native_env!r}; known: {', '.join(_native.env_names())}"
+            f"unknown native env {native_env!r} in {native.__name__}; known: "
+            f"{', '.join(native.env_names())}"
         )
-    defaults = _native.default_config(native_env)
+    defaults = native.default_config(native_env)
     unknown = sorted(set(env_kwargs) - set(defaults) | {k for k in env_kwargs if k[:1] == "_"})
     if unknown:
         raise TypeError(
@@ -79,7 +90,7 @@ def register(
                          f"({', '.join(clash)})")
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold, prepare, dict(python_kwargs or {}),
-                               thread_per_env)
+                               thread_per_env, native)
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 
@@ -95,7 +106,9 @@ def get_task(task_id: str) -> TaskSpec:
     except KeyError:
         close = difflib.get_close_matches(task_id, _TASKS, n=5)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
+        failed = plugin_failures()
+        plugins = f" Env plugins that failed to load: {'; '.join(failed)}" if failed else ""
         raise ValueError(
             f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists all "
-            f"{len(_TASKS)} ids."
+            f"{len(_TASKS)} ids.{plugins}"
         ) from None

@@ -11,7 +11,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool import _native
 from envpool.core import spaces as envpool_spaces
 from envpool.core.registry import get_task
 
@@ -117,7 +116,7 @@ class EnvSpec:
 
     def __init__(self, task_id: str, **kwargs: Any) -> None:
         task = get_task(task_id)
-        native_defaults = _native.default_config(task.native_env)
+        native_defaults = task.native_module.default_config(task.native_env)
         # Keywords starting with "_" are the env's hidden ones, filled by the task's
         # prepare hook (a generated model's XML, ...), never by users.
         env_defaults = {k: v for k, v in native_defaults.items() if k[:1] != "_"}
@@ -174,7 +173,7 @@ class EnvSpec:
         self.env_config = native_config
         self.max_episode_steps = pool["max_episode_steps"] or None
         self.reward_threshold = task.reward_threshold
-        self.native_spec = _native.spec(task.native_env, native_config)
+        self.native_spec = task.native_module.spec(task.native_env, native_config)
         merged = {**pool, **env_config, **python_config}
         self.config = collections.namedtuple("Config", sorted(merged))(
             **{k: merged[k] for k in sorted(merged)}

@@ -9,6 +9,7 @@ the env and envpool's pool core: about a minute)."""
 from __future__ import annotations
 
 import os
+import site
 import subprocess
 import sys
 import sysconfig
@@ -74,16 +75,22 @@ _USE_SCRIPT = textwrap.dedent("""
 
 
 def _make_venv(path: Path) -> Path:
-    """A venv whose interpreter also sees this interpreter's sys.path (a .pth file)."""
+    """A venv whose interpreter also sees this interpreter's packages, through a .pth file:
+    this interpreter's site dirs as site dirs (so that their own .pth files, an editable
+    install's import hook among them, work there too), its other sys.path entries
+    (PYTHONPATH: a checkout with an in-place build) as plain paths."""
     venv.EnvBuilder(with_pip=False, symlinks=True).create(path)
     python = path / "bin" / "python"
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True).stdout.strip()
-    own = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")}
-    entries = [p for p in sys.path if p and Path(p).is_dir() and p not in own]
-    entries.append(str(Path(envpool.__file__).resolve().parents[1]))
-    (Path(purelib) / "_outer_env.pth").write_text("\n".join(dict.fromkeys(entries)) + "\n")
+    stdlib = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")}
+    site_dirs = [d for d in site.getsitepackages() if Path(d).is_dir()]
+    paths = [p for p in sys.path if p and Path(p).is_dir() and p not in stdlib
+             and p not in site_dirs]
+    lines = [f"import site; site.addsitedir({d!r})" for d in site_dirs]
+    lines += list(dict.fromkeys(paths))
+    (Path(purelib) / "_outer_env.pth").write_text("\n".join(lines) + "\n")
     return python
 
 

@@ -19,7 +19,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from envpool import _native
 from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
 
@@ -61,7 +60,7 @@ class EnvPoolBase:
     def __init__(self, spec: EnvSpec) -> None:
         self.spec = spec
         config = spec.config
-        self._pool = _native.Pool(
+        self._pool = spec.task.native_module.Pool(
             spec.native_env,
             spec.env_config,
             num_envs=config.num_envs,

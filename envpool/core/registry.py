@@ -5,9 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from envpool import _native
+from envpool.core.sdk import check_native_module, plugin_failures
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,9 @@ class TaskSpec:
     per_env_kwargs: frozenset[str] = frozenset()
     # Of those, the ones that can be drawn anew at each reset (envpool.Uniform).
     random_kwargs: frozenset[str] = frozenset()
+    # The native module the env lives in: envpool._native, or a module built with the
+    # env SDK (its Pool, spec and default_config make the task's pools).
+    native_module: ModuleType = _native
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -50,6 +55,7 @@ def register(
     thread_per_env: bool = False,
     per_env_kwargs: tuple[str, ...] = (),
     random_kwargs: tuple[str, ...] = (),
+    module: ModuleType | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -63,7 +69,11 @@ def register(
     env's step mostly waits on another process, so ``num_threads=0`` means one thread
     per env instead of one per core. ``per_env_kwargs`` may differ between the envs of a
     pool (``make(..., env_kwargs=...)``); ``random_kwargs`` (a subset of them) may be drawn
-    at each reset (:class:`envpool.Uniform`). The id
+    at each reset (:class:`envpool.Uniform`).
+    ``module`` is the native module that defines
+    ``native_env`` (default ``envpool._native``): a module built with envpool's env SDK
+    (docs/custom_env.md), refused with an ImportError if it was built against another
+    envpool version. The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
     ``gymnasium.make_vec``).
     """
@@ -71,11 +81,13 @@ def register(
 
     if task_id in _TASKS:
         raise ValueError(f"task id {task_id!r} is already registered")
-    if native_env not in _native.env_names():
+    native = check_native_module(_native if module is None else module)
+    if native_env not in native.env_names():
         raise ValueError(
-            f"unknown native env {native_env!r}; known: {', '.join(_native.env_names())}"
+            f"unknown native env {native_env!r} in {native.__name__}; known: "
+            f"{', '.join(native.env_names())}"
         )
-    defaults = _native.default_config(native_env)
+    defaults = native.default_config(native_env)
     unknown = sorted(set(env_kwargs) - set(defaults) | {k for k in env_kwargs if k[:1] == "_"})
     if unknown:
         raise TypeError(
@@ -94,7 +106,7 @@ def register(
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold, prepare, dict(python_kwargs or {}),
                                thread_per_env, frozenset(per_env_kwargs),
-                               frozenset(random_kwargs))
+                               frozenset(random_kwargs), native)
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 
@@ -110,7 +122,9 @@ def get_task(task_id: str) -> TaskSpec:
     except KeyError:
         close = difflib.get_close_matches(task_id, _TASKS, n=5)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
+        failed = plugin_failures()
+        plugins = f" Env plugins that failed to load: {'; '.join(failed)}" if failed else ""
         raise ValueError(
             f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists all "
-            f"{len(_TASKS)} ids."
+            f"{len(_TASKS)} ids.{plugins}"
         ) from None

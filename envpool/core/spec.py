@@ -11,7 +11,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool import _native
 from envpool.core import spaces as envpool_spaces
 from envpool.core.per_env import Uniform, check_keys, per_env_dicts
 from envpool.core.registry import TaskSpec, get_task
@@ -119,7 +118,7 @@ class EnvSpec:
 
     def __init__(self, task_id: str, env_kwargs: Any = None, **kwargs: Any) -> None:
         task = get_task(task_id)
-        native_defaults = _native.default_config(task.native_env)
+        native_defaults = task.native_module.default_config(task.native_env)
         # Keywords starting with "_" are the env's hidden ones, filled by the task's
         # prepare hook (a generated model's XML, ...), never by users.
         env_defaults = {k: v for k, v in native_defaults.items() if k[:1] != "_"}
@@ -141,7 +140,7 @@ class EnvSpec:
         if task.prepare is not None:
             hidden.update(task.prepare({**env_config, **python_config}))
         native_config = {**env_config, **hidden}
-        self.native_spec = _native.spec(task.native_env, native_config)
+        self.native_spec = task.native_module.spec(task.native_env, native_config)
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
         if pool["max_episode_steps"] is None:
             pool["max_episode_steps"] = task.max_episode_steps or 0
@@ -221,7 +220,7 @@ class EnvSpec:
             key = repr(sorted(native.items()))
             if key not in native_by_key:
                 changed = sorted(k for k in overrides if base[k] != resolved[k])
-                if _native.spec(task.native_env, native) != self.native_spec:
+                if task.native_module.spec(task.native_env, native) != self.native_spec:
                     raise ValueError(f"{task_id}: env_kwargs {', '.join(changed)} would change "
                                      "the spaces of env " f"{i}; the envs of a pool share them")
                 native_by_key[key] = native

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,22 +30,52 @@ struct StepOutcome {
 
 // One row of a batch: where an env writes its observation and info arrays,
 // in the order of EnvSpec::obs and EnvSpec::info.
+//
+// Checked builds (ENVPOOL_CHECKED: CMake defines it for Debug and sanitizer
+// builds, and for an SDK module built in Debug) compare every Obs<T>(i) /
+// Info<T>(i) with the spec the pool passes: an index past the spec's fields
+// or a T that is not the field's dtype throws std::logic_error naming the
+// field and both types, instead of writing past a row. Release builds do no
+// check (the accessors are a single load).
 class Slot {
  public:
-  Slot(std::byte* const* obs, std::byte* const* info) : obs_(obs), info_(info) {}
+  Slot(std::byte* const* obs, std::byte* const* info, const EnvSpec* spec = nullptr)
+      : obs_(obs), info_(info), spec_(spec) {}
 
   template <class T>
   T* Obs(std::size_t field = 0) const {
+#ifdef ENVPOOL_CHECKED
+    if (spec_ != nullptr) Check<T>(spec_->obs, field, "Obs");
+#endif
     return reinterpret_cast<T*>(obs_[field]);
   }
   template <class T>
   T* Info(std::size_t field) const {
+#ifdef ENVPOOL_CHECKED
+    if (spec_ != nullptr) Check<T>(spec_->info, field, "Info");
+#endif
     return reinterpret_cast<T*>(info_[field]);
   }
 
  private:
+  template <class T>
+  static void Check(const std::vector<ArraySpec>& fields, std::size_t field, const char* what) {
+    if (field >= fields.size()) {
+      throw std::logic_error(std::string("Slot::") + what + "(" + std::to_string(field) +
+                             "): the spec has " + std::to_string(fields.size()) + " " + what +
+                             " field(s)");
+    }
+    const ArraySpec& s = fields[field];
+    if (DTypeOf<T>() != s.dtype) {
+      throw std::logic_error(std::string("Slot::") + what + "<" + DTypeName(DTypeOf<T>()) + ">(" +
+                             std::to_string(field) + "): field '" + s.name + "' is " +
+                             DTypeName(s.dtype));
+    }
+  }
+
   std::byte* const* obs_;
   std::byte* const* info_;
+  const EnvSpec* spec_;
 };
 
 // The action of one env, typed by EnvSpec::action.
@@ -116,7 +147,8 @@ class EnvFactory {
 };
 
 // The usual factory: E has a nested `Params` built from a Config, a static
-// `EnvSpec MakeSpec(const Params&)` and a constructor `E(const Params&)`.
+// `EnvSpec MakeSpec(const Params&)` and a constructor `E(const Params&)`
+// (and, for MakeEntry in registry.h, a static `Config Defaults()`).
 template <class E>
 class BasicFactory final : public EnvFactory {
  public:

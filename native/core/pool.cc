@@ -377,7 +377,7 @@ void Pool::WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, S
   scratch.info.clear();
   for (Column& c : obs) scratch.obs.push_back(c.Row(row));
   for (Column& c : info) scratch.info.push_back(c.Row(row));
-  e.env->Write(Slot(scratch.obs.data(), scratch.info.data()));
+  e.env->Write(Slot(scratch.obs.data(), scratch.info.data(), &spec()));
 }
 
 void Pool::ResetEnv(int env_id) {

@@ -9,7 +9,7 @@
 namespace envpool::atari {
 
 inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<AtariEnv>("Atari", AtariEnv::Defaults()));
+  registry.push_back(MakeEntry<AtariEnv>("Atari"));
 }
 
 }  // namespace envpool::atari

@@ -11,12 +11,11 @@
 namespace envpool::classic_control {
 
 inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<CartPole>("CartPole", CartPole::Defaults()));
-  registry.push_back(MakeEntry<MountainCar>("MountainCar", MountainCar::Defaults()));
-  registry.push_back(MakeEntry<MountainCarContinuous>("MountainCarContinuous",
-                                                      MountainCarContinuous::Defaults()));
-  registry.push_back(MakeEntry<Pendulum>("Pendulum", Pendulum::Defaults()));
-  registry.push_back(MakeEntry<Acrobot>("Acrobot", Acrobot::Defaults()));
+  registry.push_back(MakeEntry<CartPole>("CartPole"));
+  registry.push_back(MakeEntry<MountainCar>("MountainCar"));
+  registry.push_back(MakeEntry<MountainCarContinuous>("MountainCarContinuous"));
+  registry.push_back(MakeEntry<Pendulum>("Pendulum"));
+  registry.push_back(MakeEntry<Acrobot>("Acrobot"));
 }
 
 }  // namespace envpool::classic_control

@@ -27,25 +27,25 @@
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<Acrobot>("DmcAcrobot", Acrobot::Defaults()));
-  registry.push_back(MakeEntry<BallInCup>("DmcBallInCup", BallInCup::Defaults()));
-  registry.push_back(MakeEntry<Cartpole>("DmcCartpole", Cartpole::Defaults()));
-  registry.push_back(MakeEntry<Cheetah>("DmcCheetah", Cheetah::Defaults()));
-  registry.push_back(MakeEntry<Dog>("DmcDog", Dog::Defaults()));
-  registry.push_back(MakeEntry<Finger>("DmcFinger", Finger::Defaults()));
-  registry.push_back(MakeEntry<Fish>("DmcFish", Fish::Defaults()));
-  registry.push_back(MakeEntry<Hopper>("DmcHopper", Hopper::Defaults()));
-  registry.push_back(MakeEntry<Humanoid>("DmcHumanoid", Humanoid::Defaults()));
-  registry.push_back(MakeEntry<HumanoidCMU>("DmcHumanoidCMU", HumanoidCMU::Defaults()));
-  registry.push_back(MakeEntry<Lqr>("DmcLqr", Lqr::Defaults()));
-  registry.push_back(MakeEntry<Manipulator>("DmcManipulator", Manipulator::Defaults()));
-  registry.push_back(MakeEntry<Pendulum>("DmcPendulum", Pendulum::Defaults()));
-  registry.push_back(MakeEntry<PointMass>("DmcPointMass", PointMass::Defaults()));
-  registry.push_back(MakeEntry<Quadruped>("DmcQuadruped", Quadruped::Defaults()));
-  registry.push_back(MakeEntry<Reacher>("DmcReacher", Reacher::Defaults()));
-  registry.push_back(MakeEntry<Stacker>("DmcStacker", Stacker::Defaults()));
-  registry.push_back(MakeEntry<Swimmer>("DmcSwimmer", Swimmer::Defaults()));
-  registry.push_back(MakeEntry<Walker>("DmcWalker", Walker::Defaults()));
+  registry.push_back(MakeEntry<Acrobot>("DmcAcrobot"));
+  registry.push_back(MakeEntry<BallInCup>("DmcBallInCup"));
+  registry.push_back(MakeEntry<Cartpole>("DmcCartpole"));
+  registry.push_back(MakeEntry<Cheetah>("DmcCheetah"));
+  registry.push_back(MakeEntry<Dog>("DmcDog"));
+  registry.push_back(MakeEntry<Finger>("DmcFinger"));
+  registry.push_back(MakeEntry<Fish>("DmcFish"));
+  registry.push_back(MakeEntry<Hopper>("DmcHopper"));
+  registry.push_back(MakeEntry<Humanoid>("DmcHumanoid"));
+  registry.push_back(MakeEntry<HumanoidCMU>("DmcHumanoidCMU"));
+  registry.push_back(MakeEntry<Lqr>("DmcLqr"));
+  registry.push_back(MakeEntry<Manipulator>("DmcManipulator"));
+  registry.push_back(MakeEntry<Pendulum>("DmcPendulum"));
+  registry.push_back(MakeEntry<PointMass>("DmcPointMass"));
+  registry.push_back(MakeEntry<Quadruped>("DmcQuadruped"));
+  registry.push_back(MakeEntry<Reacher>("DmcReacher"));
+  registry.push_back(MakeEntry<Stacker>("DmcStacker"));
+  registry.push_back(MakeEntry<Swimmer>("DmcSwimmer"));
+  registry.push_back(MakeEntry<Walker>("DmcWalker"));
 }
 
 }  // namespace envpool::dm_control

@@ -20,8 +20,8 @@ namespace envpool::mujoco {
 
 template <template <int> class E>
 void RegisterVersions(Registry& registry, const std::string& name) {
-  registry.push_back(MakeEntry<E<4>>(name + "V4", E<4>::Defaults()));
-  registry.push_back(MakeEntry<E<5>>(name + "V5", E<5>::Defaults()));
+  registry.push_back(MakeEntry<E<4>>(name + "V4"));
+  registry.push_back(MakeEntry<E<5>>(name + "V5"));
 }
 
 inline void Register(Registry& registry) {
@@ -35,7 +35,7 @@ inline void Register(Registry& registry) {
   RegisterVersions<InvertedPendulum>(registry, "InvertedPendulum");
   RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
   RegisterVersions<Reacher>(registry, "Reacher");
-  registry.push_back(MakeEntry<Pusher<5>>("PusherV5", Pusher<5>::Defaults()));
+  registry.push_back(MakeEntry<Pusher<5>>("PusherV5"));
 }
 
 }  // namespace envpool::mujoco

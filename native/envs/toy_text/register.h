@@ -12,12 +12,12 @@
 namespace envpool::toy_text {
 
 inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<FrozenLake>("FrozenLake", FrozenLake::Defaults()));
-  registry.push_back(MakeEntry<Taxi>("Taxi", Taxi::Defaults()));
-  registry.push_back(MakeEntry<CliffWalking>("CliffWalking", CliffWalking::Defaults()));
-  registry.push_back(MakeEntry<Blackjack>("Blackjack", Blackjack::Defaults()));
-  registry.push_back(MakeEntry<NChain>("NChain", NChain::Defaults()));
-  registry.push_back(MakeEntry<Catch>("Catch", Catch::Defaults()));
+  registry.push_back(MakeEntry<FrozenLake>("FrozenLake"));
+  registry.push_back(MakeEntry<Taxi>("Taxi"));
+  registry.push_back(MakeEntry<CliffWalking>("CliffWalking"));
+  registry.push_back(MakeEntry<Blackjack>("Blackjack"));
+  registry.push_back(MakeEntry<NChain>("NChain"));
+  registry.push_back(MakeEntry<Catch>("Catch"));
 }
 
 }  // namespace envpool::toy_text

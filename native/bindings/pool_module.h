@@ -1,0 +1,335 @@
+// The Python-facing surface of a native env module, shared by envpool._native
+// and every module built with envpool's env SDK: `Pool`, `Batch`,
+// `RecvTimeout`, `env_names()`, `default_config(name)`, `spec(name, config)`
+// and the version attributes the Python side checks when it registers the
+// module's envs. A module calls DefinePoolModule(m, registry) once in its
+// PYBIND11_MODULE; each module compiles its own copy of this code and of the
+// pool core (pool.cc), so no C++ object ever passes between two separately
+// built modules, and every pybind11 type here is module-local.
+//
+// Batches come back as numpy arrays over the pool's own buffers; each array
+// keeps its batch alive, so it stays valid as long as it is held.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/pool.h"
+#include "core/registry.h"
+#include "core/version.h"
+
+namespace envpool::bindings {
+
+namespace py = pybind11;
+
+inline const EnvEntry& FindEntry(const Registry& registry, const std::string& name) {
+  for (const EnvEntry& e : registry) {
+    if (e.name == name) return e;
+  }
+  std::string names;
+  for (const EnvEntry& e : registry) names += (names.empty() ? "" : ", ") + e.name;
+  throw std::invalid_argument("unknown native env '" + name + "'; known: " + names);
+}
+
+inline py::dict ArraySpecToDict(const ArraySpec& s) {
+  py::dict d;
+  d["name"] = s.name;
+  d["dtype"] = DTypeName(s.dtype);
+  d["shape"] = py::tuple(py::cast(s.shape));
+  d["low"] = s.low;
+  d["high"] = s.high;
+  d["n"] = s.n;
+  d["start"] = s.start;
+  return d;
+}
+
+inline py::dict SpecToDict(const EnvSpec& spec) {
+  py::dict d;
+  py::list obs, info;
+  for (const ArraySpec& s : spec.obs) obs.append(ArraySpecToDict(s));
+  for (const ArraySpec& s : spec.info) info.append(ArraySpecToDict(s));
+  d["obs"] = obs;
+  d["info"] = info;
+  d["action"] = ArraySpecToDict(spec.action);
+  d["obs_layout"] = spec.obs_layout == ObsLayout::kArray   ? "array"
+                    : spec.obs_layout == ObsLayout::kTuple ? "tuple"
+                                                           : "dict";
+  return d;
+}
+
+inline py::dtype ToNumpy(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return py::dtype::of<bool>();
+    case DType::kUInt8:
+      return py::dtype::of<std::uint8_t>();
+    case DType::kInt32:
+      return py::dtype::of<std::int32_t>();
+    case DType::kInt64:
+      return py::dtype::of<std::int64_t>();
+    case DType::kFloat32:
+      return py::dtype::of<float>();
+    case DType::kFloat64:
+      return py::dtype::of<double>();
+  }
+  throw std::logic_error("bad dtype");
+}
+
+// A numpy view of the first `rows` rows of a column; `owner` keeps it alive.
+inline py::array View(Column& column, int rows, const py::object& owner) {
+  std::vector<py::ssize_t> shape{rows};
+  for (std::int64_t d : column.shape()) shape.push_back(d);
+  return py::array(ToNumpy(column.dtype()), shape, {}, column.data(), owner);
+}
+
+inline py::list Views(std::vector<Column>& columns, int rows, const py::object& owner) {
+  py::list out;
+  for (Column& c : columns) out.append(View(c, rows, owner));
+  return out;
+}
+
+inline AutoresetMode ParseAutoreset(const std::string& mode) {
+  if (mode == "next_step") return AutoresetMode::kNextStep;
+  if (mode == "same_step") return AutoresetMode::kSameStep;
+  if (mode == "disabled") return AutoresetMode::kDisabled;
+  throw std::invalid_argument("autoreset_mode must be one of 'next_step', 'same_step', "
+                              "'disabled', got '" + mode + "'");
+}
+
+// The env ids as a contiguous int64 array, refusing non-integers.
+inline py::array_t<std::int64_t> EnvIds(const py::array& ids) {
+  const char kind = ids.dtype().kind();
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("env_id must be integers, got dtype " +
+                         std::string(py::str(ids.dtype())));
+  }
+  if (ids.ndim() != 1) throw std::invalid_argument("env_id must be one-dimensional");
+  return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
+}
+
+class PyPool {
+ public:
+  // `env_configs`: one configuration per env, or none for a uniform pool of
+  // `config`; envs with equal configurations share a factory. `ranges`: none,
+  // or per env the keywords drawn at each of its resets, as (key, low, high).
+  PyPool(const EnvEntry& entry, const std::map<std::string, ConfigValue>& config,
+         const std::vector<std::map<std::string, ConfigValue>>& env_configs,
+         const std::vector<std::vector<std::tuple<std::string, double, double>>>& ranges,
+         PoolOptions options) {
+    const std::size_t n = static_cast<std::size_t>(std::max(options.num_envs, 1));
+    if ((!env_configs.empty() && env_configs.size() != n) ||
+        (!ranges.empty() && ranges.size() != n)) {
+      throw std::invalid_argument("env_configs and ranges need one entry per env");
+    }
+    std::map<std::map<std::string, ConfigValue>, std::shared_ptr<const EnvFactory>> factories;
+    std::vector<EnvSetup> setups(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& values = env_configs.empty() ? config : env_configs[i];
+      auto it = factories.find(values);
+      if (it == factories.end()) {
+        it = factories.emplace(values, entry.make_factory(Config(values))).first;
+      }
+      setups[i].factory = it->second;
+      if (!ranges.empty() && !ranges[i].empty()) {
+        setups[i].config = Config(values);
+        for (const auto& [key, low, high] : ranges[i]) setups[i].ranges.push_back({key, low, high});
+      }
+    }
+    pool_ = std::make_unique<Pool>(std::move(setups), std::move(options));
+  }
+
+  Pool& pool() {
+    if (!pool_) throw std::runtime_error("the pool is closed");
+    return *pool_;
+  }
+
+  void Send(const py::array& actions, const py::array& env_ids) {
+    Pool& p = pool();
+    const py::array_t<std::int64_t> ids = EnvIds(env_ids);
+    const ArraySpec& aspec = p.spec().action;
+    const char kind = actions.dtype().kind();
+    py::array a;
+    DType dtype;
+    if (aspec.IsDiscrete()) {
+      if (kind != 'i' && kind != 'u') {
+        throw py::type_error("discrete actions must be integers, got dtype " +
+                             std::string(py::str(actions.dtype())));
+      }
+      if (actions.dtype().is(py::dtype::of<std::int32_t>())) {
+        a = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(actions);
+        dtype = DType::kInt32;
+      } else {
+        a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(actions);
+        dtype = DType::kInt64;
+      }
+    } else {
+      if (kind != 'f' && kind != 'i' && kind != 'u') {
+        throw py::type_error("continuous actions must be numbers, got dtype " +
+                             std::string(py::str(actions.dtype())));
+      }
+      if (actions.dtype().is(py::dtype::of<float>())) {
+        a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(actions);
+        dtype = DType::kFloat32;
+      } else {
+        a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(actions);
+        dtype = DType::kFloat64;
+      }
+    }
+    const auto n = ids.shape(0);
+    bool ok = a.ndim() == static_cast<py::ssize_t>(1 + aspec.shape.size()) && a.shape(0) == n;
+    for (std::size_t k = 0; ok && k < aspec.shape.size(); ++k) {
+      ok = a.shape(static_cast<py::ssize_t>(k + 1)) == aspec.shape[k];
+    }
+    if (!ok) {
+      std::string want = "(" + std::to_string(n);
+      for (std::int64_t d : aspec.shape) want += ", " + std::to_string(d);
+      want += aspec.shape.empty() ? ",)" : ")";
+      std::string got = "(";
+      for (py::ssize_t k = 0; k < a.ndim(); ++k) got += std::to_string(a.shape(k)) + ", ";
+      got += ")";
+      throw std::invalid_argument("actions must have shape " + want + " (one row per env_id), got " + got);
+    }
+    p.Send(a.data(), dtype, ids.data(), static_cast<int>(n));
+  }
+
+  void SendReset(const py::array& env_ids, const py::object& seeds) {
+    Pool& p = pool();
+    const py::array_t<std::int64_t> ids = EnvIds(env_ids);
+    std::vector<std::uint64_t> seed_list;
+    if (!seeds.is_none()) {
+      seed_list = seeds.cast<std::vector<std::uint64_t>>();
+      if (seed_list.size() != static_cast<std::size_t>(ids.shape(0))) {
+        throw std::invalid_argument("need one seed per env_id");
+      }
+    }
+    p.SendReset(ids.data(), static_cast<int>(ids.shape(0)),
+                seeds.is_none() ? nullptr : seed_list.data());
+  }
+
+  py::tuple Recv(double timeout) {
+    Pool& p = pool();
+    std::shared_ptr<Batch> batch;
+    {
+      py::gil_scoped_release release;
+      batch = p.Recv(timeout, [] {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      });
+    }
+    const int rows = batch->size.load();
+    py::object owner = py::cast(batch);
+    py::object final_obs = py::none(), final_info = py::none(), final_elapsed = py::none();
+    if (batch->keeps_final()) {
+      final_obs = Views(batch->final_obs, rows, owner);
+      final_info = Views(batch->final_info, rows, owner);
+      final_elapsed = View(batch->final_elapsed_step, rows, owner);
+    }
+    return py::make_tuple(Views(batch->obs, rows, owner), Views(batch->info, rows, owner),
+                          View(batch->env_id, rows, owner), View(batch->reward, rows, owner),
+                          View(batch->terminated, rows, owner), View(batch->truncated, rows, owner),
+                          View(batch->elapsed_step, rows, owner), final_obs, final_info,
+                          final_elapsed);
+  }
+
+  void Close() {
+    if (pool_) {
+      py::gil_scoped_release release;
+      pool_.reset();
+    }
+  }
+  bool closed() const { return !pool_; }
+
+ private:
+  std::unique_ptr<Pool> pool_;
+};
+
+// The C++ ABI of the compiler that built the module: informative only (no
+// C++ object crosses modules), shown when a module is refused.
+inline std::string CompilerAbi() {
+#if defined(__GXX_ABI_VERSION)
+  std::string abi = "gxx-abi-" + std::to_string(__GXX_ABI_VERSION);
+#else
+  std::string abi = "unknown-abi";
+#endif
+#if defined(_GLIBCXX_USE_CXX11_ABI)
+  abi += "-cxx11abi-" + std::to_string(_GLIBCXX_USE_CXX11_ABI);
+#endif
+  return abi;
+}
+
+// Defines the module's surface over `registry` (the module's envs).
+inline void DefinePoolModule(py::module_& m, Registry registry) {
+  auto reg = std::make_shared<const Registry>(std::move(registry));
+  m.attr("__envpool_version__") = ENVPOOL_VERSION;
+  m.attr("__envpool_sdk_abi__") = ENVPOOL_SDK_ABI;
+  m.attr("__envpool_compiler_abi__") = CompilerAbi();
+  py::register_local_exception<TimeoutError>(m, "RecvTimeout", PyExc_TimeoutError);
+
+  m.def("env_names", [reg] {
+    std::vector<std::string> names;
+    for (const EnvEntry& e : *reg) names.push_back(e.name);
+    return names;
+  });
+  m.def("default_config", [reg](const std::string& name) {
+    return FindEntry(*reg, name).defaults.Values();
+  });
+  m.def("spec", [reg](const std::string& name, const std::map<std::string, ConfigValue>& config) {
+    return SpecToDict(FindEntry(*reg, name).make_factory(Config(config))->Spec());
+  });
+
+  py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch", py::module_local());
+
+  py::class_<PyPool>(m, "Pool", py::module_local())
+      .def(py::init([reg](const std::string& name,
+                          const std::map<std::string, ConfigValue>& config, int num_envs,
+                          int batch_size, int num_threads, int max_episode_steps,
+                          const std::string& autoreset_mode, std::vector<std::uint64_t> seeds,
+                          int thread_affinity_offset,
+                          const std::vector<std::map<std::string, ConfigValue>>& env_configs,
+                          const std::vector<std::vector<std::tuple<std::string, double, double>>>&
+                              ranges) {
+             PoolOptions o;
+             o.num_envs = num_envs;
+             o.batch_size = batch_size;
+             o.num_threads = num_threads;
+             o.max_episode_steps = max_episode_steps;
+             o.autoreset = ParseAutoreset(autoreset_mode);
+             o.seeds = std::move(seeds);
+             o.thread_affinity_offset = thread_affinity_offset;
+             return std::make_unique<PyPool>(FindEntry(*reg, name), config, env_configs, ranges,
+                                             std::move(o));
+           }),
+           py::arg("name"), py::arg("config"), py::arg("num_envs"), py::arg("batch_size") = 0,
+           py::arg("num_threads") = 0, py::arg("max_episode_steps") = 0,
+           py::arg("autoreset_mode") = "next_step", py::arg("seeds") = std::vector<std::uint64_t>{},
+           py::arg("thread_affinity_offset") = -1,
+           py::arg("env_configs") = std::vector<std::map<std::string, ConfigValue>>{},
+           py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{})
+      .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
+      .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
+      .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })
+      .def_property_readonly("num_threads", [](PyPool& self) { return self.pool().num_threads(); })
+      .def_property_readonly("closed", &PyPool::closed)
+      .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_ids"))
+      .def("send_reset", &PyPool::SendReset, py::arg("env_ids"), py::arg("seeds") = py::none())
+      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
+      .def("get_state", [](PyPool& self, int env_id) { return self.pool().GetState(env_id); })
+      .def("set_state", [](PyPool& self, int env_id, const std::vector<double>& state) {
+        self.pool().SetState(env_id, state);
+      })
+      .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
+      .def("close", &PyPool::Close);
+}
+
+}  // namespace envpool::bindings

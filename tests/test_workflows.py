@@ -1,9 +1,11 @@
 """The GitHub workflows (.github/workflows/) are valid and run what the project has.
 
-* Both files validate against GitHub's workflow schema (check-jsonschema's vendored copy, so
-  offline), and every ``${{ matrix.<key> }}`` and ``${{ steps.<id>.* }}`` a job uses exists in
-  that job. (actionlint would check more, but its PyPI wrapper downloads the binary from GitHub
-  at install time, which a registry-only install cannot do.)
+* Both files validate against GitHub's workflow schema, and the composite action they share
+  (.github/actions/native-cache, the ~/.cache/envpool cache) against the action schema
+  (check-jsonschema's vendored copies, so offline); every job has a runner, and every
+  ``${{ matrix.<key> }}`` and ``${{ steps.<id>.* }}`` a job (or the action) uses exists there.
+  (actionlint would check more, but its PyPI wrapper downloads the binary from GitHub at
+  install time, which a registry-only install cannot do.)
 * ci.yml runs the README's test command, ``bash .ci/run``.
 * nightly.yml runs every test function marked ``nightly`` (found in the test sources): the
   learning ones one job each, the sanitizer ones through scripts/check_native.sh, one job per
@@ -27,15 +29,16 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 CI, NIGHTLY = WORKFLOWS / "ci.yml", WORKFLOWS / "nightly.yml"
+ACTION = ROOT / ".github" / "actions" / "native-cache" / "action.yml"
 SANITIZER_TEST = "tests/test_native_core.py::test_native_core_sanitizers"
 
 _MATRIX_REF = re.compile(r"\$\{\{[^}]*?\bmatrix\.([A-Za-z_][\w-]*)")
 _STEPS_REF = re.compile(r"\$\{\{[^}]*?\bsteps\.([A-Za-z_][\w-]*)\.")
 
 
-def _schema_problems(path: pathlib.Path) -> list[str]:
+def _schema_problems(path: pathlib.Path, schema: str) -> list[str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", f"vendor.{schema}",
          str(path)], capture_output=True, text=True, timeout=120)
     return [] if proc.returncode == 0 else [f"{path.name}: schema: {proc.stdout}{proc.stderr}"]
 
@@ -61,7 +64,11 @@ def _matrix_keys(job: dict[str, Any]) -> set[str]:
 
 def _reference_problems(path: pathlib.Path, workflow: dict[str, Any]) -> list[str]:
     out = []
-    for name, job in (workflow.get("jobs") or {}).items():
+    jobs = workflow.get("jobs") or {}
+    if "runs" in workflow:  # a composite action: its steps are one job without a matrix
+        jobs = {"(action)": {"runs-on": "-", "steps": workflow["runs"].get("steps"),
+                             "with": workflow["runs"]}}
+    for name, job in jobs.items():
         if "runs-on" not in job and "uses" not in job:
             out.append(f"{path.name}: job {name} has no runs-on (nor uses)")
         text = _strings(job)
@@ -77,15 +84,16 @@ def _reference_problems(path: pathlib.Path, workflow: dict[str, Any]) -> list[st
     return out
 
 
-def workflow_problems(path: pathlib.Path) -> list[str]:
-    """Why the workflow file at ``path`` is not valid (empty: it is)."""
+def workflow_problems(path: pathlib.Path, schema: str = "github-workflows") -> list[str]:
+    """Why the workflow (or, with ``schema="github-actions"``, action) file at ``path`` is not
+    valid (empty: it is)."""
     try:
         workflow = yaml.safe_load(path.read_text())
     except yaml.YAMLError as e:
         return [f"{path.name}: not YAML: {e}"]
     if not isinstance(workflow, dict):
         return [f"{path.name}: not a mapping"]
-    return _schema_problems(path) + _reference_problems(path, workflow)
+    return _schema_problems(path, schema) + _reference_problems(path, workflow)
 
 
 @dataclass
@@ -138,9 +146,22 @@ def _load(path: pathlib.Path) -> dict[str, Any]:
     return yaml.safe_load(path.read_text())
 
 
-@pytest.mark.parametrize("path", [CI, NIGHTLY], ids=["ci", "nightly"])
-def test_workflow_is_valid(path: pathlib.Path) -> None:
-    assert workflow_problems(path) == []
+@pytest.mark.parametrize(("path", "schema"), [(CI, "github-workflows"),
+                                              (NIGHTLY, "github-workflows"),
+                                              (ACTION, "github-actions")],
+                         ids=["ci", "nightly", "native-cache"])
+def test_workflow_is_valid(path: pathlib.Path, schema: str) -> None:
+    assert workflow_problems(path, schema) == []
+
+
+def test_a_broken_action_is_rejected(tmp_path: pathlib.Path) -> None:
+    text = ACTION.read_text()
+    for old, new, expected in [("using: composite", "using: compost", "schema"),
+                               ("${{ steps.key.outputs", "${{ steps.kye.outputs", "steps.kye")]:
+        assert old in text
+        (tmp_path / "action.yml").write_text(text.replace(old, new, 1))
+        problems = workflow_problems(tmp_path / "action.yml", "github-actions")
+        assert problems and expected in "\n".join(problems), problems
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
@@ -149,7 +170,6 @@ def test_workflow_is_valid(path: pathlib.Path) -> None:
     ("timeout-minutes: 120", "timeout-minutes: soon", "schema"),
     ("uses: actions/checkout@v4", "uses: [actions/checkout@v4]", "schema"),
     ("${{ matrix.python }}", "${{ matrix.pyhton }}", "matrix.pyhton"),
-    ("restore-keys: ${{ steps.cache-key", "restore-keys: ${{ steps.cache-kye", "steps.cache-kye"),
     ("    runs-on:", "   runs-on:", "not YAML"),
 ])
 def test_a_broken_workflow_is_rejected(tmp_path: pathlib.Path, old: str, new: str,

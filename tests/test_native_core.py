@@ -31,6 +31,7 @@ def test_native_core_plain() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1200)  # above the build-and-ctest subprocess's own 900 s
 @pytest.mark.parametrize("variant", ["address", "thread"])
 def test_native_core_sanitizers(variant: str) -> None:
     _check_native(variant)

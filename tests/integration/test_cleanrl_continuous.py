@@ -22,6 +22,7 @@ def test_ppo_continuous_runs_and_writes_a_curve(tmp_path: pathlib.Path, load_exa
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1800)  # 100k MuJoCo steps of PPO, one process: minutes, not 10
 def test_ppo_continuous_learns_inverted_pendulum(tmp_path: pathlib.Path, load_example: Any) -> None:
     example = load_example("cleanrl/ppo_continuous.py")
     args = example.parse_args(["--total-timesteps", "100000", "--no-progress"])

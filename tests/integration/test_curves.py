@@ -37,6 +37,7 @@ def test_random_policy_curves_agree_and_are_written(tmp_path: pathlib.Path) -> N
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(2400)  # 6 PPO runs of 100k steps (~85 s each alone on 2 cores)
 def test_ppo_cartpole_curve_matches_reference(tmp_path: pathlib.Path) -> None:
     trainer = sb3_trainer("PPO", "CartPole-v1", 100_000, n_envs=8, n_steps=32, batch_size=256,
                           gae_lambda=0.8, gamma=0.98, n_epochs=20, ent_coef=0.0,

@@ -239,6 +239,7 @@ def test_ppo_learns_cartpole() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1200)  # per seed: 2 PPO runs of 100k steps (~85 s each alone on 2 cores)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ppo_cartpole_matches_dummy_vec_env(seed: int) -> None:
     torch.set_num_threads(1)
@@ -264,6 +265,7 @@ def test_sac_learns_pendulum() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1800)  # per seed: 2 SAC runs of 15k steps (~140 s each alone on 2 cores)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_sac_pendulum_matches_dummy_vec_env(seed: int) -> None:
     torch.set_num_threads(1)

@@ -31,6 +31,7 @@
 #include "core/env.h"
 #include "core/seed_sequence.h"
 #include "envs/atari/resize.h"
+#include "envs/common/keywords.h"
 
 namespace envpool::atari {
 
@@ -53,22 +54,8 @@ inline std::int32_t AleSeed(std::uint64_t seed) {
 class AtariEnv final : public Env {
  public:
   struct Params {
-    explicit Params(const Config& c)
-        : game(c.GetString("game")),
-          rom_path(c.GetString("rom_path")),
-          frame_skip(static_cast<int>(c.GetInt("frame_skip"))),
-          noop_max(static_cast<int>(c.GetInt("noop_max"))),
-          stack_num(static_cast<int>(c.GetInt("stack_num"))),
-          img_height(static_cast<int>(c.GetInt("img_height"))),
-          img_width(static_cast<int>(c.GetInt("img_width"))),
-          episodic_life(c.GetBool("episodic_life")),
-          zero_discount_on_life_loss(c.GetBool("zero_discount_on_life_loss")),
-          reward_clip(c.GetBool("reward_clip")),
-          gray_scale(c.GetBool("gray_scale")),
-          use_inter_area_resize(c.GetBool("use_inter_area_resize")),
-          use_fire_reset(c.GetBool("use_fire_reset")),
-          full_action_space(c.GetBool("full_action_space")),
-          repeat_action_probability(c.GetDouble("repeat_action_probability")) {
+    explicit Params(const Config& c) {
+      Keys().Read(c, *this);
       if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
       if (noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
       if (stack_num < 1) throw std::invalid_argument("stack_num must be >= 1");
@@ -101,25 +88,26 @@ class AtariEnv final : public Env {
     bool has_fire = false;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("game", std::string("pong"));
-    c.Set("rom_path", std::string());
-    c.Set("frame_skip", std::int64_t{4});
-    c.Set("noop_max", std::int64_t{30});
-    c.Set("stack_num", std::int64_t{4});
-    c.Set("img_height", std::int64_t{84});
-    c.Set("img_width", std::int64_t{84});
-    c.Set("episodic_life", false);
-    c.Set("zero_discount_on_life_loss", false);
-    c.Set("reward_clip", false);
-    c.Set("gray_scale", true);
-    c.Set("use_inter_area_resize", true);
-    c.Set("use_fire_reset", true);
-    c.Set("full_action_space", false);
-    c.Set("repeat_action_probability", 0.0);
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k;
+    k.Add("game", std::string("pong"), &Params::game);
+    k.Add("rom_path", std::string(), &Params::rom_path);
+    k.Add("frame_skip", 4, &Params::frame_skip);
+    k.Add("noop_max", 30, &Params::noop_max);
+    k.Add("stack_num", 4, &Params::stack_num);
+    k.Add("img_height", 84, &Params::img_height);
+    k.Add("img_width", 84, &Params::img_width);
+    k.Add("episodic_life", false, &Params::episodic_life);
+    k.Add("zero_discount_on_life_loss", false, &Params::zero_discount_on_life_loss);
+    k.Add("reward_clip", false, &Params::reward_clip);
+    k.Add("gray_scale", true, &Params::gray_scale);
+    k.Add("use_inter_area_resize", true, &Params::use_inter_area_resize);
+    k.Add("use_fire_reset", true, &Params::use_fire_reset);
+    k.Add("full_action_space", false, &Params::full_action_space);
+    k.Add("repeat_action_probability", 0.0, &Params::repeat_action_probability);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;

@@ -13,60 +13,43 @@ namespace envpool::mujoco {
 template <int V>
 class Ant final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "ant.xml")),
-          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
-          forward_reward_weight(V == 4 ? 1.0 : c.GetDouble("forward_reward_weight")),
-          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
-          contact_cost_weight(c.GetDouble("contact_cost_weight")),
-          healthy_reward(c.GetDouble("healthy_reward")),
-          main_body(V == 4 ? -1 : static_cast<int>(c.GetInt("main_body"))),
-          terminate_when_unhealthy(c.GetBool("terminate_when_unhealthy")),
-          healthy_z_range(GetRange(c, "healthy_z_range")),
-          contact_force_range(GetRange(c, "contact_force_range")),
-          reset_noise_scale(c.GetDouble("reset_noise_scale")),
-          exclude_current_positions(c.GetBool("exclude_current_positions_from_observation")),
-          contact_forces_in_obs(V == 4 ? c.GetBool("use_contact_forces")
-                                       : c.GetBool("include_cfrc_ext_in_observation")) {
+  struct Params : ModelParams {
+    explicit Params(const Config& c) {
+      ReadParams(Keys(), c, *this);
       if (V == 4) main_body = mj_name2id(model.get(), mjOBJ_BODY, "torso");
       if (main_body < 0 || main_body >= model->nbody) {
         throw std::invalid_argument("main_body " + std::to_string(main_body) +
                                     " is not a body of the model");
       }
     }
-    ModelPtr model;
     int frame_skip;
     double forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward;
     int main_body;
     bool terminate_when_unhealthy;
-    std::pair<double, double> healthy_z_range, contact_force_range;
+    Range healthy_z_range, contact_force_range;
     double reset_noise_scale;
     bool exclude_current_positions, contact_forces_in_obs;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    c.Set("xml_file", std::string("ant.xml"));
-    if (V == 5) {
-      c.Set("frame_skip", std::int64_t{5});
-      c.Set("forward_reward_weight", 1.0);
-    }
-    c.Set("ctrl_cost_weight", 0.5);
-    if (V == 4) c.Set("use_contact_forces", false);
-    c.Set("contact_cost_weight", 5e-4);
-    c.Set("healthy_reward", 1.0);
-    // gymnasium also takes a body name; here the body id.
-    if (V == 5) c.Set("main_body", std::int64_t{1});
-    c.Set("terminate_when_unhealthy", true);
-    c.Set("healthy_z_range", std::vector<double>{0.2, 1.0});
-    c.Set("contact_force_range", std::vector<double>{-1.0, 1.0});
-    c.Set("reset_noise_scale", 0.1);
-    c.Set("exclude_current_positions_from_observation", true);
-    if (V == 5) c.Set("include_cfrc_ext_in_observation", true);
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("ant.xml", true);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight, V == 5);
+    k.Add("ctrl_cost_weight", 0.5, &Params::ctrl_cost_weight);
+    if (V == 4) k.Add("use_contact_forces", false, &Params::contact_forces_in_obs);
+    k.Add("contact_cost_weight", 5e-4, &Params::contact_cost_weight);
+    k.Add("healthy_reward", 1.0, &Params::healthy_reward);
+    // gymnasium also takes a body name; here the body id (v4: the torso, found by name).
+    k.Add("main_body", 1, &Params::main_body, V == 5);
+    k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
+    k.Add("healthy_z_range", Range{0.2, 1.0}, &Params::healthy_z_range);
+    k.Add("contact_force_range", Range{-1.0, 1.0}, &Params::contact_force_range);
+    k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);
+    k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
+    if (V == 5) k.Add("include_cfrc_ext_in_observation", true, &Params::contact_forces_in_obs);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) {

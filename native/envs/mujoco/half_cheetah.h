@@ -11,33 +11,23 @@ namespace envpool::mujoco {
 template <int V>
 class HalfCheetah final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "half_cheetah.xml")),
-          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
-          forward_reward_weight(c.GetDouble("forward_reward_weight")),
-          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
-          reset_noise_scale(c.GetDouble("reset_noise_scale")),
-          exclude_current_positions(c.GetBool("exclude_current_positions_from_observation")) {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) { ReadParams(Keys(), c, *this); }
     int frame_skip;
     double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
     bool exclude_current_positions;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("half_cheetah.xml"));
-      c.Set("frame_skip", std::int64_t{5});
-    }
-    c.Set("forward_reward_weight", 1.0);
-    c.Set("ctrl_cost_weight", 0.1);
-    c.Set("reset_noise_scale", 0.1);
-    c.Set("exclude_current_positions_from_observation", true);
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("half_cheetah.xml", V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight);
+    k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight);
+    k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);
+    k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"x_position", "x_velocity", "reward_run", "reward_ctrl"};

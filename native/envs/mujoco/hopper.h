@@ -14,52 +14,35 @@ namespace envpool::mujoco {
 template <int V, bool kWalker>
 class HopperWalker final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, kWalker ? "walker2d.xml" : "hopper.xml")),
-          frame_skip(V == 4 ? 4 : static_cast<int>(c.GetInt("frame_skip"))),
-          forward_reward_weight(c.GetDouble("forward_reward_weight")),
-          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
-          healthy_reward(c.GetDouble("healthy_reward")),
-          terminate_when_unhealthy(c.GetBool("terminate_when_unhealthy")),
-          healthy_state_range(kWalker ? std::pair<double, double>{0, 0}
-                                      : GetRange(c, "healthy_state_range")),
-          healthy_z_range(GetRange(c, "healthy_z_range")),
-          healthy_angle_range(GetRange(c, "healthy_angle_range")),
-          reset_noise_scale(c.GetDouble("reset_noise_scale")),
-          exclude_current_positions(c.GetBool("exclude_current_positions_from_observation")) {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) { ReadParams(Keys(), c, *this); }
     int frame_skip;
     double forward_reward_weight, ctrl_cost_weight, healthy_reward;
     bool terminate_when_unhealthy;
-    std::pair<double, double> healthy_state_range, healthy_z_range, healthy_angle_range;
+    Range healthy_state_range, healthy_z_range, healthy_angle_range;
     double reset_noise_scale;
     bool exclude_current_positions;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string(kWalker ? "walker2d_v5.xml" : "hopper.xml"));
-      c.Set("frame_skip", std::int64_t{4});
-    }
-    c.Set("forward_reward_weight", 1.0);
-    c.Set("ctrl_cost_weight", 0.001);
-    c.Set("healthy_reward", 1.0);
-    c.Set("terminate_when_unhealthy", true);
-    if (kWalker) {
-      c.Set("healthy_z_range", std::vector<double>{0.8, 2.0});
-      c.Set("healthy_angle_range", std::vector<double>{-1.0, 1.0});
-    } else {
-      c.Set("healthy_state_range", std::vector<double>{-100.0, 100.0});
-      c.Set("healthy_z_range", std::vector<double>{0.7, INFINITY});
-      c.Set("healthy_angle_range", std::vector<double>{-0.2, 0.2});
-    }
-    c.Set("reset_noise_scale", 0.005);
-    c.Set("exclude_current_positions_from_observation", true);
-    return c;
+  static Keywords<Params> Keys() {
+    const char* walker_xml = V == 4 ? "walker2d.xml" : "walker2d_v5.xml";
+    Keywords<Params> k = ModelKeywords<Params>(kWalker ? walker_xml : "hopper.xml", V == 5);
+    k.Add("frame_skip", 4, &Params::frame_skip, V == 5);
+    k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight);
+    k.Add("ctrl_cost_weight", 0.001, &Params::ctrl_cost_weight);
+    k.Add("healthy_reward", 1.0, &Params::healthy_reward);
+    k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
+    k.Add("healthy_state_range", kWalker ? Range{0, 0} : Range{-100.0, 100.0},
+          &Params::healthy_state_range, !kWalker);
+    k.Add("healthy_z_range", kWalker ? Range{0.8, 2.0} : Range{0.7, INFINITY},
+          &Params::healthy_z_range);
+    k.Add("healthy_angle_range", kWalker ? Range{-1.0, 1.0} : Range{-0.2, 0.2},
+          &Params::healthy_angle_range);
+    k.Add("reset_noise_scale", 0.005, &Params::reset_noise_scale);
+    k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"x_position", "x_velocity"};

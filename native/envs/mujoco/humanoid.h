@@ -52,6 +52,15 @@ struct HumanoidObs {
   }
 };
 
+// The v5 keywords that choose the observation's parts (v4 has every part).
+template <class P>
+void AddObservationKeywords(Keywords<P>& k, int version) {
+  k.Add("include_cinert_in_observation", true, &P::cinert, version == 5);
+  k.Add("include_cvel_in_observation", true, &P::cvel, version == 5);
+  k.Add("include_qfrc_actuator_in_observation", true, &P::qfrc_actuator, version == 5);
+  k.Add("include_cfrc_ext_in_observation", true, &P::cfrc_ext, version == 5);
+}
+
 // np.sum(np.square(x)) of n doubles.
 inline double SumOfSquares(const double* x, int n) {
   std::vector<double> sq(n);
@@ -62,61 +71,40 @@ inline double SumOfSquares(const double* x, int n) {
 template <int V>
 class Humanoid final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "humanoid.xml")),
-          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
-          forward_reward_weight(c.GetDouble("forward_reward_weight")),
-          ctrl_cost_weight(c.GetDouble("ctrl_cost_weight")),
-          contact_cost_weight(V == 4 ? 0.0 : c.GetDouble("contact_cost_weight")),
-          contact_cost_range(V == 4 ? std::pair<double, double>{0, 0}
-                                    : GetRange(c, "contact_cost_range")),
-          healthy_reward(c.GetDouble("healthy_reward")),
-          terminate_when_unhealthy(c.GetBool("terminate_when_unhealthy")),
-          healthy_z_range(GetRange(c, "healthy_z_range")),
-          reset_noise_scale(c.GetDouble("reset_noise_scale")),
-          obs{V, c.GetBool("exclude_current_positions_from_observation"),
-              V == 4 || c.GetBool("include_cinert_in_observation"),
-              V == 4 || c.GetBool("include_cvel_in_observation"),
-              V == 4 || c.GetBool("include_qfrc_actuator_in_observation"),
-              V == 4 || c.GetBool("include_cfrc_ext_in_observation")} {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) {
+      ReadParams(Keys(), c, *this);
+      obs = HumanoidObs{V, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext};
+    }
     int frame_skip;
     double forward_reward_weight, ctrl_cost_weight, contact_cost_weight;
-    std::pair<double, double> contact_cost_range;
+    Range contact_cost_range;
     double healthy_reward;
     bool terminate_when_unhealthy;
-    std::pair<double, double> healthy_z_range;
+    Range healthy_z_range;
     double reset_noise_scale;
+    bool exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext;
     HumanoidObs obs;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("humanoid.xml"));
-      c.Set("frame_skip", std::int64_t{5});
-    }
-    c.Set("forward_reward_weight", 1.25);
-    c.Set("ctrl_cost_weight", 0.1);
-    if (V == 5) {
-      c.Set("contact_cost_weight", 5e-7);
-      c.Set("contact_cost_range", std::vector<double>{-INFINITY, 10.0});
-    }
-    c.Set("healthy_reward", 5.0);
-    c.Set("terminate_when_unhealthy", true);
-    c.Set("healthy_z_range", std::vector<double>{1.0, 2.0});
-    c.Set("reset_noise_scale", 1e-2);
-    c.Set("exclude_current_positions_from_observation", true);
-    if (V == 5) {
-      c.Set("include_cinert_in_observation", true);
-      c.Set("include_cvel_in_observation", true);
-      c.Set("include_qfrc_actuator_in_observation", true);
-      c.Set("include_cfrc_ext_in_observation", true);
-    }
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("humanoid.xml", V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("forward_reward_weight", 1.25, &Params::forward_reward_weight);
+    k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight);
+    // v4 has no contact cost.
+    k.Add("contact_cost_weight", V == 4 ? 0.0 : 5e-7, &Params::contact_cost_weight, V == 5);
+    k.Add("contact_cost_range", V == 4 ? Range{0, 0} : Range{-INFINITY, 10.0},
+          &Params::contact_cost_range, V == 5);
+    k.Add("healthy_reward", 5.0, &Params::healthy_reward);
+    k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
+    k.Add("healthy_z_range", Range{1.0, 2.0}, &Params::healthy_z_range);
+    k.Add("reset_noise_scale", 1e-2, &Params::reset_noise_scale);
+    k.Add("exclude_current_positions_from_observation", true, &Params::exclude_positions);
+    AddObservationKeywords(k, V);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) {

@@ -13,50 +13,35 @@ namespace envpool::mujoco {
 template <int V>
 class HumanoidStandup final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "humanoidstandup.xml")),
-          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
-          uph_cost_weight(V == 4 ? 1.0 : c.GetDouble("uph_cost_weight")),
-          ctrl_cost_weight(V == 4 ? 0.1 : c.GetDouble("ctrl_cost_weight")),
-          impact_cost_weight(V == 4 ? 5e-7 : c.GetDouble("impact_cost_weight")),
-          impact_cost_range(V == 4 ? std::pair<double, double>{-INFINITY, 10.0}
-                                   : GetRange(c, "impact_cost_range")),
-          reset_noise_scale(V == 4 ? 0.01 : c.GetDouble("reset_noise_scale")),
-          obs{V, V == 4 || c.GetBool("exclude_current_positions_from_observation"),
-              V == 4 || c.GetBool("include_cinert_in_observation"),
-              V == 4 || c.GetBool("include_cvel_in_observation"),
-              V == 4 || c.GetBool("include_qfrc_actuator_in_observation"),
-              V == 4 || c.GetBool("include_cfrc_ext_in_observation")} {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) {
+      ReadParams(Keys(), c, *this);
+      obs = HumanoidObs{V, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext};
+    }
     int frame_skip;
     // uph_cost_weight is a keyword of gymnasium's v5 that its reward does
     // not use; kept (and unused) the same way.
     double uph_cost_weight, ctrl_cost_weight, impact_cost_weight;
-    std::pair<double, double> impact_cost_range;
+    Range impact_cost_range;
     double reset_noise_scale;
+    bool exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext;
     HumanoidObs obs;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("humanoidstandup.xml"));
-      c.Set("frame_skip", std::int64_t{5});
-      c.Set("uph_cost_weight", 1.0);
-      c.Set("ctrl_cost_weight", 0.1);
-      c.Set("impact_cost_weight", 0.5e-6);
-      c.Set("impact_cost_range", std::vector<double>{-INFINITY, 10.0});
-      c.Set("reset_noise_scale", 1e-2);
-      c.Set("exclude_current_positions_from_observation", true);
-      c.Set("include_cinert_in_observation", true);
-      c.Set("include_cvel_in_observation", true);
-      c.Set("include_qfrc_actuator_in_observation", true);
-      c.Set("include_cfrc_ext_in_observation", true);
-    }
-    return c;
+  // Every keyword is v5's; v4 has the same values, fixed.
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("humanoidstandup.xml", V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("uph_cost_weight", 1.0, &Params::uph_cost_weight, V == 5);
+    k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight, V == 5);
+    k.Add("impact_cost_weight", 0.5e-6, &Params::impact_cost_weight, V == 5);
+    k.Add("impact_cost_range", Range{-INFINITY, 10.0}, &Params::impact_cost_range, V == 5);
+    k.Add("reset_noise_scale", 1e-2, &Params::reset_noise_scale, V == 5);
+    k.Add("exclude_current_positions_from_observation", true, &Params::exclude_positions, V == 5);
+    AddObservationKeywords(k, V);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"reward_linup", "reward_quadctrl", "reward_impact"};

@@ -14,28 +14,20 @@ namespace envpool::mujoco {
 template <int V>
 class InvertedDoublePendulum final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "inverted_double_pendulum.xml")),
-          frame_skip(V == 4 ? 5 : static_cast<int>(c.GetInt("frame_skip"))),
-          healthy_reward(V == 4 ? 10.0 : c.GetDouble("healthy_reward")),
-          reset_noise_scale(V == 4 ? 0.1 : c.GetDouble("reset_noise_scale")) {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) { ReadParams(Keys(), c, *this); }
     int frame_skip;
     double healthy_reward, reset_noise_scale;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("inverted_double_pendulum.xml"));
-      c.Set("frame_skip", std::int64_t{5});
-      c.Set("healthy_reward", 10.0);
-      c.Set("reset_noise_scale", 0.1);
-    }
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("inverted_double_pendulum.xml", V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("healthy_reward", 10.0, &Params::healthy_reward, V == 5);
+    k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale, V == 5);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {};

@@ -12,26 +12,19 @@ namespace envpool::mujoco {
 template <int V>
 class InvertedPendulum final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "inverted_pendulum.xml")),
-          frame_skip(V == 4 ? 2 : static_cast<int>(c.GetInt("frame_skip"))),
-          reset_noise_scale(V == 4 ? 0.01 : c.GetDouble("reset_noise_scale")) {}
-    ModelPtr model;
+  struct Params : ModelParams {
+    explicit Params(const Config& c) { ReadParams(Keys(), c, *this); }
     int frame_skip;
     double reset_noise_scale;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("inverted_pendulum.xml"));
-      c.Set("frame_skip", std::int64_t{2});
-      c.Set("reset_noise_scale", 0.01);
-    }
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("inverted_pendulum.xml", V == 5);
+    k.Add("frame_skip", 2, &Params::frame_skip, V == 5);
+    k.Add("reset_noise_scale", 0.01, &Params::reset_noise_scale, V == 5);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {};

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/keywords.h"
 
 namespace envpool::mujoco {
 
@@ -32,6 +33,7 @@ struct DataDeleter {
 };
 using ModelPtr = std::shared_ptr<const mjModel>;
 using DataPtr = std::unique_ptr<mjData, DataDeleter>;
+using Range = std::pair<double, double>;
 
 // gymnasium's expand_model_path: paths starting with '.' or '/' are taken as
 // they are, '~' is the home directory, anything else names a file of
@@ -54,24 +56,34 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
   return path;
 }
 
-// Compiles the model of `config` (xml_file, or `default_xml` for the v4 tasks
-// that have no xml_file keyword, resolved against assets_dir).
-inline ModelPtr LoadModel(const Config& config, const std::string& default_xml) {
-  const std::string xml = config.Has("xml_file") ? config.GetString("xml_file") : default_xml;
-  const std::string path = ExpandModelPath(xml, config.GetString("assets_dir"));
+// The model keywords of every MuJoCo env: `assets_dir` (gymnasium's assets folder, set by
+// envpool/tasks/mujoco.py) and `xml_file` (a keyword of the v5 tasks and Ant-v4; fixed to the
+// task's model in the other v4 tasks). An env's Params derives from ModelParams and starts
+// its keyword list with ModelKeywords.
+struct ModelParams {
+  std::string assets_dir, xml_file;
+  ModelPtr model;
+};
+
+template <class P>
+Keywords<P> ModelKeywords(const std::string& xml_file, bool xml_file_is_keyword) {
+  Keywords<P> k;
+  k.Add("assets_dir", std::string(), &P::assets_dir);
+  k.Add("xml_file", xml_file, &P::xml_file, xml_file_is_keyword);
+  return k;
+}
+
+// Reads `config` into `params` (its keyword list, `keys`), then compiles the model.
+template <class P>
+void ReadParams(const Keywords<P>& keys, const Config& config, P& params) {
+  keys.Read(config, params);
+  const std::string path = ExpandModelPath(params.xml_file, params.assets_dir);
   char error[1000] = "";
   mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   if (model == nullptr) {
     throw std::runtime_error("MuJoCo could not load " + path + ": " + error);
   }
-  return ModelPtr(model, ModelDeleter());
-}
-
-// A (low, high) keyword: a list of two numbers (inf allowed).
-inline std::pair<double, double> GetRange(const Config& config, const std::string& key) {
-  const std::vector<double> v = config.GetDoubles(key);
-  if (v.size() != 2) throw std::invalid_argument("config key '" + key + "' needs two numbers");
-  return {v[0], v[1]};
+  params.model = ModelPtr(model, ModelDeleter());
 }
 
 // numpy's pairwise summation (add.reduce over a contiguous array of T,

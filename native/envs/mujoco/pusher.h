@@ -15,13 +15,9 @@ class Pusher final : public MujocoEnv {
   static_assert(V == 5, "Pusher-v4 needs mujoco < 3");
 
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "pusher_v5.xml")),
-          frame_skip(static_cast<int>(c.GetInt("frame_skip"))),
-          reward_near_weight(c.GetDouble("reward_near_weight")),
-          reward_dist_weight(c.GetDouble("reward_dist_weight")),
-          reward_control_weight(c.GetDouble("reward_control_weight")) {
+  struct Params : ModelParams {
+    explicit Params(const Config& c) {
+      ReadParams(Keys(), c, *this);
       tips_arm = mj_name2id(model.get(), mjOBJ_BODY, "tips_arm");
       object = mj_name2id(model.get(), mjOBJ_BODY, "object");
       goal = mj_name2id(model.get(), mjOBJ_BODY, "goal");
@@ -29,22 +25,20 @@ class Pusher final : public MujocoEnv {
         throw std::invalid_argument("the Pusher model needs bodies 'tips_arm', 'object', 'goal'");
       }
     }
-    ModelPtr model;
     int frame_skip;
     double reward_near_weight, reward_dist_weight, reward_control_weight;
     int tips_arm = -1, object = -1, goal = -1;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    c.Set("xml_file", std::string("pusher_v5.xml"));
-    c.Set("frame_skip", std::int64_t{5});
-    c.Set("reward_near_weight", 0.5);
-    c.Set("reward_dist_weight", 1.0);
-    c.Set("reward_control_weight", 0.1);
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("pusher_v5.xml", V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip);
+    k.Add("reward_near_weight", 0.5, &Params::reward_near_weight);
+    k.Add("reward_dist_weight", 1.0, &Params::reward_dist_weight);
+    k.Add("reward_control_weight", 0.1, &Params::reward_control_weight);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() { return {"reward_dist", "reward_ctrl", "reward_near"}; }
 

@@ -18,35 +18,28 @@ inline double Norm3(const double* v) {
 template <int V>
 class Reacher final : public MujocoEnv {
  public:
-  struct Params {
-    explicit Params(const Config& c)
-        : model(LoadModel(c, "reacher.xml")),
-          frame_skip(V == 4 ? 2 : static_cast<int>(c.GetInt("frame_skip"))),
-          reward_dist_weight(V == 4 ? 1.0 : c.GetDouble("reward_dist_weight")),
-          reward_control_weight(V == 4 ? 1.0 : c.GetDouble("reward_control_weight")) {
+  struct Params : ModelParams {
+    explicit Params(const Config& c) {
+      ReadParams(Keys(), c, *this);
       fingertip = mj_name2id(model.get(), mjOBJ_BODY, "fingertip");
       target = mj_name2id(model.get(), mjOBJ_BODY, "target");
       if (fingertip < 0 || target < 0) {
         throw std::invalid_argument("the Reacher model needs bodies 'fingertip' and 'target'");
       }
     }
-    ModelPtr model;
     int frame_skip;
     double reward_dist_weight, reward_control_weight;
     int fingertip = -1, target = -1;
   };
 
-  static Config Defaults() {
-    Config c;
-    c.Set("assets_dir", std::string());
-    if (V == 5) {
-      c.Set("xml_file", std::string("reacher.xml"));
-      c.Set("frame_skip", std::int64_t{2});
-      c.Set("reward_dist_weight", 1.0);
-      c.Set("reward_control_weight", 1.0);
-    }
-    return c;
+  static Keywords<Params> Keys() {
+    Keywords<Params> k = ModelKeywords<Params>("reacher.xml", V == 5);
+    k.Add("frame_skip", 2, &Params::frame_skip, V == 5);
+    k.Add("reward_dist_weight", 1.0, &Params::reward_dist_weight, V == 5);
+    k.Add("reward_control_weight", 1.0, &Params::reward_control_weight, V == 5);
+    return k;
   }
+  static Config Defaults() { return Keys().Defaults(); }
 
   static std::vector<std::string> InfoKeys() { return {"reward_dist", "reward_ctrl"}; }
 

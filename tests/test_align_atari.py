@@ -39,12 +39,18 @@ NOOP, FIRE = 0, 1
 STATE_HEAD = 6  # seed, noops, lives, game over, frame number, episode frame number
 
 
-def _ref_ale(seed: int, sticky: float, game: str) -> Any:
+def _ref_ale(seed: int, sticky: float, game: str, mode: int = -1,
+             difficulty: int = -1) -> Any:
+    """The reference emulator, set up as ale-py's ``AtariEnv.load_game`` does it."""
     ale = ale_py.ALEInterface()
     ale.setLoggerMode(ale_py.LoggerMode.Error)
     ale.setInt("random_seed", seed)
     ale.setFloat("repeat_action_probability", sticky)
     ale.loadROM(rom_path(GAMES[game]))
+    if mode != -1:
+        ale.setMode(mode)
+    if difficulty != -1:
+        ale.setDifficulty(difficulty)
     return ale
 
 
@@ -93,6 +99,77 @@ def test_emulator_align(game: str, sticky: float) -> None:
     _step_aligned(env, ale, fire, np.random.default_rng(5), steps, (game, sticky),
                   reward_clip=True)
     env.close()
+
+
+def _other_mode_and_difficulty(game: str) -> tuple[int, int]:
+    """A mode and a difficulty of ``game`` other than the ROM's defaults (the last ones)."""
+    ale = _ref_ale(0, 0.0, game)
+    modes, difficulties = ale.getAvailableModes(), ale.getAvailableDifficulties()
+    assert len(modes) > 1 and len(difficulties) > 1, game
+    return int(modes[-1]), int(difficulties[-1])
+
+
+@pytest.mark.parametrize("game", ["Breakout", "SpaceInvaders"])
+def test_mode_and_difficulty_align(game: str) -> None:
+    """``mode`` / ``difficulty`` (EnvPool's keywords) set the ALE as ale-py's ``AtariEnv(mode=,
+    difficulty=)`` does; the lockstep runs through autoresets, so every reload keeps them."""
+    mode, difficulty = _other_mode_and_difficulty(game)
+    env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=11, mode=mode,
+                                 difficulty=difficulty)
+    env.reset()
+    state = np.array(env.get_state(0))
+    ale = _ref_ale(int(state[0]), 0.0, game, mode, difficulty)
+    actions = ale.getMinimalActionSet()
+    fire = len(actions) >= 3 and actions[1] == ale_py.Action.FIRE
+    _ref_reset(env, ale, fire)
+    _check_state(env, ale, "reset")
+    _step_aligned(env, ale, fire, np.random.default_rng(5), 300, (game, mode, difficulty),
+                  reward_clip=False)
+    env.close()
+
+
+def test_mode_and_difficulty_change_the_game() -> None:
+    """The settings reach the emulator: the same seed and actions give other screens."""
+    mode, difficulty = _other_mode_and_difficulty("SpaceInvaders")
+    screens = []
+    for kw in ({}, {"mode": mode}, {"difficulty": difficulty}):
+        env = envpool.make_gymnasium("SpaceInvaders-v5", num_envs=1, seed=3, **kw)
+        env.reset()
+        for a in np.random.default_rng(0).integers(6, size=100):
+            env.step(np.array([a]))
+        screens.append(np.array(env.get_state(0)[STATE_HEAD:]))
+        env.close()
+    assert not np.array_equal(screens[0], screens[1])
+    assert not np.array_equal(screens[0], screens[2])
+
+
+def test_unavailable_mode_or_difficulty_is_refused() -> None:
+    modes = [int(m) for m in _ref_ale(0, 0.0, "Pong").getAvailableModes()]
+    bad = max(modes) + 1
+    with pytest.raises(ValueError, match=rf"mode {bad} is not one of this game's: "
+                                         + ", ".join(map(str, modes))):
+        envpool.make_gymnasium("Pong-v5", mode=bad)
+    with pytest.raises(ValueError, match="difficulty 99 is not one of"):
+        envpool.make_gymnasium("Pong-v5", difficulty=99)
+
+
+def test_mode_and_difficulty_per_env() -> None:
+    """One pool whose envs play other modes and difficulties: each row is what a pool of
+    that env alone gives."""
+    mode, difficulty = _other_mode_and_difficulty("SpaceInvaders")
+    settings = [{"mode": -1, "difficulty": -1}, {"mode": mode, "difficulty": difficulty}]
+    pool = envpool.make_gymnasium("SpaceInvaders-v5", num_envs=2, seed=[4, 4],
+                                  env_kwargs=settings)
+    singles = [envpool.make_gymnasium("SpaceInvaders-v5", num_envs=1, seed=4, **kw)
+               for kw in settings]
+    obs, _ = pool.reset()
+    for i, single in enumerate(singles):
+        np.testing.assert_array_equal(obs[i], single.reset()[0][0])
+    for a in np.random.default_rng(1).integers(6, size=80):
+        obs = pool.step(np.array([a, a]))[0]
+        for i, single in enumerate(singles):
+            np.testing.assert_array_equal(obs[i], single.step(np.array([a]))[0][0])
+    assert not np.array_equal(obs[0], obs[1])
 
 
 def _step_aligned(env: Any, ale: Any, fire: bool, rng: np.random.Generator, steps: int,
@@ -380,8 +457,7 @@ def test_defaults_equal_envpool_1_2_5() -> None:
     ``tests/data/envpool_1_2_5_pong_config.json``.
 
     Every keyword both have must have the same default. Deliberate differences, documented in
-    docs/atari.md: EnvPool's ``task`` is our ``game`` (and ``rom_path`` ours alone); EnvPool's
-    ``mode`` and ``difficulty`` (-1: the ROM's default) are not offered here yet.
+    docs/atari.md: EnvPool's ``task`` is our ``game`` (and ``rom_path`` ours alone).
     """
     path = pathlib.Path(__file__).parent / "data" / "envpool_1_2_5_pong_config.json"
     ref = json.loads(path.read_text())
@@ -389,5 +465,5 @@ def test_defaults_equal_envpool_1_2_5() -> None:
     shared = sorted(set(ref) & set(ours))
     assert len(shared) >= 20
     assert {k: ours[k] for k in shared} == {k: ref[k] for k in shared}
-    assert set(ref) - set(ours) == {"task", "mode", "difficulty"}
+    assert set(ref) - set(ours) == {"task"}
     assert ref["task"] == ours["game"] == "pong"

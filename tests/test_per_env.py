@@ -277,7 +277,8 @@ def test_bad_env_kwargs(kwargs: dict[str, Any], error: type, match: str) -> None
     ("task_id", "env_kwargs", "error", "match"),
     [
         ("Pong-v5", {"img_height": [84, 64]}, ValueError,
-         r"Pong-v5 cannot vary img_height per env .*can vary: episodic_life, noop_max"),
+         r"Pong-v5 cannot vary img_height per env "
+         r".*can vary: difficulty, episodic_life, mode, noop_max"),
         ("Hopper-v5", {"exclude_current_positions_from_observation": [True, False],
                        "xml_file": ["hopper.xml"] * 2}, ValueError,
          r"cannot vary exclude_current_positions_from_observation, xml_file per env"),

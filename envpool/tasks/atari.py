@@ -78,8 +78,8 @@ GAMES: dict[str, str] = {
 # Keywords that may differ per env: each env has its own emulator, and these change
 # neither the frames' shape nor the action set (game, full_action_space, frame_skip, the
 # image keywords and stack_num do, or change what a step is).
-PER_ENV_KWARGS = ("repeat_action_probability", "noop_max", "episodic_life", "reward_clip",
-                  "use_fire_reset", "zero_discount_on_life_loss")
+PER_ENV_KWARGS = ("repeat_action_probability", "mode", "difficulty", "noop_max",
+                  "episodic_life", "reward_clip", "use_fire_reset", "zero_discount_on_life_loss")
 
 for _name, _rom in GAMES.items():
     register(

@@ -51,6 +51,21 @@ inline std::int32_t AleSeed(std::uint64_t seed) {
                                   std::numeric_limits<std::int32_t>::min();
 }
 
+// A mode or difficulty the ROM does not offer is refused with the ones it does
+// (the ALE itself would throw without naming them); -1 keeps the ROM's default.
+template <class T>
+void CheckAvailable(const std::string& what, int value, const std::vector<T>& available) {
+  if (value == -1) return;
+  std::string list;
+  for (const T& v : available) {
+    if (static_cast<int>(v) == value) return;
+    list += (list.empty() ? "" : ", ") + std::to_string(static_cast<int>(v));
+  }
+  throw std::invalid_argument(what + " " + std::to_string(value) +
+                              " is not one of this game's: " + list +
+                              " (or -1, the game's default)");
+}
+
 class AtariEnv final : public Env {
  public:
   struct Params {
@@ -76,11 +91,14 @@ class AtariEnv final : public Env {
       ale::ALEInterface probe;
       probe.loadROM(rom_path);
       action_set = full_action_space ? probe.getLegalActionSet() : probe.getMinimalActionSet();
+      CheckAvailable("mode", mode, probe.getAvailableModes());
+      CheckAvailable("difficulty", difficulty, probe.getAvailableDifficulties());
       // gymnasium's FireResetEnv condition: action 1 is FIRE and there are >= 3.
       has_fire = action_set.size() >= 3 && action_set[1] == ale::PLAYER_A_FIRE;
     }
     std::string game, rom_path;
     int frame_skip, noop_max, stack_num, img_height, img_width;
+    int mode, difficulty;  // the game's mode and difficulty switch; -1: the ROM's default
     bool episodic_life, zero_discount_on_life_loss, reward_clip, gray_scale,
         use_inter_area_resize, use_fire_reset, full_action_space;
     double repeat_action_probability;
@@ -105,6 +123,8 @@ class AtariEnv final : public Env {
     k.Add("use_fire_reset", true, &Params::use_fire_reset);
     k.Add("full_action_space", false, &Params::full_action_space);
     k.Add("repeat_action_probability", 0.0, &Params::repeat_action_probability);
+    k.Add("mode", -1, &Params::mode);
+    k.Add("difficulty", -1, &Params::difficulty);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -271,6 +291,9 @@ class AtariEnv final : public Env {
     }
     ale_->setInt("random_seed", seed_);
     ale_->loadROM(p_.rom_path);
+    // ale-py's load_game: the mode, then the difficulty, after the ROM (reset_game follows).
+    if (p_.mode >= 0) ale_->setMode(static_cast<ale::game_mode_t>(p_.mode));
+    if (p_.difficulty >= 0) ale_->setDifficulty(static_cast<ale::difficulty_t>(p_.difficulty));
     reload_ = false;
     // The gray of every palette index, by the ALE's own call (a ROM picks its palette).
     std::array<std::uint8_t, 256> index;

@@ -49,7 +49,10 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self.autoreset_mode: AutoresetMode = spec.config.autoreset_mode
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
         self.render_mode = None
-        # DISABLED mode: a partial reset returns every env's obs, so keep the last.
+        # DISABLED mode: a partial reset returns every env's obs, so keep the last. (The
+        # mode is the native pool's, fixed at construction; an enum comparison per recv
+        # costs about 0.15 us, a tenth of the Python share of a small async round.)
+        self._keeps_last = self.autoreset_mode == AutoresetMode.DISABLED
         self._last: tuple[Any, dict[str, Any]] | None = None
 
     def reset(
@@ -125,7 +128,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self, obs: Any, info: dict[str, Any], env_id: np.ndarray
     ) -> tuple[Any, dict[str, Any]]:
         """DISABLED mode: keeps every env's latest obs and info (rows by env id)."""
-        if self.autoreset_mode != AutoresetMode.DISABLED:
+        if not self._keeps_last:
             return obs, info
         if len(env_id) == self.num_envs and (env_id == self.all_env_ids).all():
             self._last = (_tree_copy(obs), _tree_copy(info))

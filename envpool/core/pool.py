@@ -101,6 +101,8 @@ class EnvPoolBase:
 
     # -- the native calls -------------------------------------------------
     def _ids(self, env_id: Any) -> np.ndarray:
+        if env_id is self._last_env_id and env_id is not None:
+            return env_id  # the ids the last recv returned (async mode): checked already
         if env_id is None:
             if not self.is_async:
                 return self._all_ids64

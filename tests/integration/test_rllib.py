@@ -228,22 +228,24 @@ def _final_return(config: PPOConfig, iterations: int) -> float:
 @pytest.mark.timeout(3600)
 def test_learning_matches_rllib_default_vectorization(two_nodes: Cluster) -> None:
     """PPO on CartPole-v1, two runners on two nodes, 4 envs each, same config and
-    budget: envpool runners reach the return that RLlib's default (gymnasium SYNC vector
-    env of CartPole-v1) reaches, over three seeds."""
-    iterations = 25
+    budget (40 iterations of 1000 steps): envpool runners reach the return that RLlib's
+    default (gymnasium SYNC vector env of CartPole-v1) reaches, over three seeds (the mean
+    of each run's last three iterations)."""
+    iterations = 40
 
     def common(config: PPOConfig, seed: int) -> PPOConfig:
         return (config.env_runners(num_env_runners=2, num_envs_per_env_runner=4,
                                    rollout_fragment_length=125)
                 .training(train_batch_size_per_learner=1000, minibatch_size=250,
-                          num_epochs=6, lr=3e-4)
+                          num_epochs=6, lr=3e-4, vf_loss_coeff=0.01)
                 .debugging(seed=seed))
 
     ours, theirs = [], []
     for seed in (0, 1, 2):
         ours.append(_final_return(common(_config(), seed), iterations))
         reference = PPOConfig().environment("CartPole-v1").env_runners(
-            gym_env_vectorize_mode="SYNC")
+            gym_env_vectorize_mode="sync")
         theirs.append(_final_return(common(reference, seed), iterations))
+    print(f"\nCartPole-v1 PPO final returns: envpool {ours}, rllib sync {theirs}")
     assert min(theirs) > 100, theirs  # the budget is enough to learn
     assert np.mean(ours) >= 0.8 * np.mean(theirs), (ours, theirs)

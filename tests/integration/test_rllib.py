@@ -93,6 +93,33 @@ def test_unseeded_pools_differ_per_runner() -> None:
     assert not _rows(_first_obs(config, 1)) & _rows(_first_obs(config, 2))
 
 
+def test_episodes_follow_the_pools_autoreset() -> None:
+    """RLlib's episodes over a NEXT_STEP pool: every CartPole episode that RLlib closes
+    starts from a reset state, ends past a termination bound or at the time limit, and has
+    one reward per step; the ids are unique, and each env index's episodes chain without
+    a lost or doubled step."""
+    runner = SingleAgentEnvRunner(config=_config(env_config={"seed": 3}), worker_index=1)
+    try:
+        episodes = runner.sample(num_timesteps=1200, random_actions=True)
+    finally:
+        runner.stop()
+    done = [e for e in episodes if e.is_done]
+    assert len(done) > 20
+    assert len({e.id_ for e in episodes}) == len(episodes)
+    for e in done:
+        obs = e.get_observations()
+        assert len(obs) == len(e) + 1
+        if e.t_started == 0:
+            assert np.all(np.abs(obs[0]) <= 0.05)
+        assert e.get_return() == len(e)
+        last = obs[-1]
+        if e.is_terminated:
+            assert abs(last[0]) > 2.4 or abs(last[2]) > 12 * 2 * np.pi / 360
+        for x in obs[:-1]:
+            assert abs(x[0]) <= 2.4 and abs(x[2]) <= 12 * 2 * np.pi / 360
+    assert sum(len(e) for e in episodes) == 1200
+
+
 @pytest.mark.parametrize(("env_config", "message"), [
     ({"autoreset_mode": "same_step"}, "NEXT_STEP"),
     ({"seed": [1, 2, 3, 4]}, "int env_config"),

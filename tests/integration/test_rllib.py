@@ -242,11 +242,14 @@ def test_ppo_on_two_nodes_survives_a_killed_env_runner(two_nodes: Cluster) -> No
 
 
 def _final_return(config: PPOConfig, iterations: int) -> float:
+    """The mean of the last five iterations' ``episode_return_mean`` (NaN in an iteration
+    where no episode ended, once episodes last hundreds of steps: left out)."""
     algo = config.build_algo()
     try:
-        returns = [algo.train()["env_runners"]["episode_return_mean"]
+        returns = [algo.train()["env_runners"].get("episode_return_mean", np.nan)
                    for _ in range(iterations)]
-        return float(np.mean(returns[-3:]))
+        assert not np.isnan(returns[-5:]).all(), returns
+        return float(np.nanmean(returns[-5:]))
     finally:
         algo.stop()
 
@@ -255,10 +258,10 @@ def _final_return(config: PPOConfig, iterations: int) -> float:
 @pytest.mark.timeout(3600)
 def test_learning_matches_rllib_default_vectorization(two_nodes: Cluster) -> None:
     """PPO on CartPole-v1, two runners on two nodes, 4 envs each, same config and
-    budget (40 iterations of 1000 steps): envpool runners reach the return that RLlib's
+    budget (50 iterations of 1000 steps): envpool runners reach the return that RLlib's
     default (gymnasium SYNC vector env of CartPole-v1) reaches, over three seeds (the mean
-    of each run's last three iterations)."""
-    iterations = 40
+    of each run's last five iterations)."""
+    iterations = 50
 
     def common(config: PPOConfig, seed: int) -> PPOConfig:
         return (config.env_runners(num_env_runners=2, num_envs_per_env_runner=4,

@@ -96,8 +96,8 @@ def test_unseeded_pools_differ_per_runner() -> None:
 def test_episodes_follow_the_pools_autoreset() -> None:
     """RLlib's episodes over a NEXT_STEP pool: every CartPole episode that RLlib closes
     starts from a reset state, ends past a termination bound or at the time limit, and has
-    one reward per step; the ids are unique, and each env index's episodes chain without
-    a lost or doubled step."""
+    one reward per step; the ids are unique, and the env steps RLlib counts are the ones
+    it asked for."""
     runner = SingleAgentEnvRunner(config=_config(env_config={"seed": 3}), worker_index=1)
     try:
         episodes = runner.sample(num_timesteps=1200, random_actions=True)
@@ -117,7 +117,8 @@ def test_episodes_follow_the_pools_autoreset() -> None:
             assert abs(last[0]) > 2.4 or abs(last[2]) > 12 * 2 * np.pi / 360
         for x in obs[:-1]:
             assert abs(x[0]) <= 2.4 and abs(x[2]) <= 12 * 2 * np.pi / 360
-    assert sum(len(e) for e in episodes) == 1200
+    # RLlib steps all 4 envs until 1200 env steps are in (a reset step does not count).
+    assert 1200 <= sum(len(e) for e in episodes) < 1200 + 4
 
 
 @pytest.mark.parametrize(("env_config", "message"), [
@@ -259,7 +260,7 @@ def _final_return(config: PPOConfig, iterations: int) -> float:
 def test_learning_matches_rllib_default_vectorization(two_nodes: Cluster) -> None:
     """PPO on CartPole-v1, two runners on two nodes, 4 envs each, same config and
     budget (50 iterations of 1000 steps): envpool runners reach the return that RLlib's
-    default (gymnasium SYNC vector env of CartPole-v1) reaches, over three seeds (the mean
+    default (gymnasium SYNC vector env of CartPole-v1) reaches, over five seeds (the mean
     of each run's last five iterations)."""
     iterations = 50
 
@@ -271,7 +272,7 @@ def test_learning_matches_rllib_default_vectorization(two_nodes: Cluster) -> Non
                 .debugging(seed=seed))
 
     ours, theirs = [], []
-    for seed in (0, 1, 2):
+    for seed in range(5):
         ours.append(_final_return(common(_config(), seed), iterations))
         reference = PPOConfig().environment("CartPole-v1").env_runners(
             gym_env_vectorize_mode="sync")

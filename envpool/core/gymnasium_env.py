@@ -54,6 +54,11 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         # costs about 0.15 us, a tenth of the Python share of a small async round.)
         self._keeps_last = self.autoreset_mode == AutoresetMode.DISABLED
         self._last: tuple[Any, dict[str, Any]] | None = None
+        #: ``reset(seed=s)`` (an int) seeds env i with ``s * seed_stride + i``: 1 by
+        #: default (gymnasium's ``s + i``); a framework that hands consecutive ints to
+        #: its workers' pools (RLlib's runners) sets it to ``num_envs`` so that the
+        #: pools get disjoint seed blocks.
+        self.seed_stride: int = 1
 
     def reset(
         self,
@@ -69,6 +74,10 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         if options:
             raise ValueError(f"unknown reset option(s) {', '.join(map(repr, options))}; "
                              "envpool takes reset_mask only (set keywords at make time)")
+        if self.seed_stride != 1 and isinstance(seed, (int, np.integer)):
+            seed = [int(seed) * self.seed_stride + int(i) for i in self._all_ids64]
+            if env_id is not None:
+                seed = [seed[int(i)] for i in np.asarray(env_id).reshape(-1)]
         if mask is not None:
             if env_id is not None:
                 raise ValueError("pass either env_id or options['reset_mask'], not both")

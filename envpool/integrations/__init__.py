@@ -7,5 +7,6 @@ Each submodule imports its framework, so import only the one you use::
     from envpool.integrations.acme import make_dm_env             # dm_env / Acme
     from envpool.integrations.cleanrl import RecordEpisodeStatistics
     from envpool.integrations.rl_games import register_rl_games   # rl_games
+    from envpool.integrations.rllib import EnvpoolCallback        # Ray RLlib env runners
     from envpool.integrations.curves import compare_curves        # reward curves
 """

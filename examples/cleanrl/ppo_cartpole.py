@@ -15,6 +15,7 @@ import argparse
 import time
 from typing import Any
 
+import gymnasium
 import numpy as np
 import torch
 from torch import nn
@@ -27,6 +28,8 @@ from envpool.integrations.cleanrl import RecordEpisodeStatistics, plot_episode_r
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--env-id", default="CartPole-v1")
+    p.add_argument("--backend", default="envpool", choices=["envpool", "gymnasium"],
+                   help="envpool's pool, or gymnasium's SyncVectorEnv as CleanRL's ppo.py uses")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--total-timesteps", type=int, default=100_000)
     p.add_argument("--learning-rate", type=float, default=1e-3)
@@ -71,13 +74,23 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), self.critic(x)
 
 
+def make_envs(args: argparse.Namespace) -> gymnasium.vector.VectorEnv:
+    """Same-step autoreset envs with episode statistics: envpool's pool, or (``--backend
+    gymnasium``) gymnasium's own SyncVectorEnv and RecordEpisodeStatistics, the reference."""
+    if args.backend == "envpool":
+        return RecordEpisodeStatistics(envpool.make_gymnasium(
+            args.env_id, num_envs=args.num_envs, seed=args.seed, autoreset_mode="same_step"))
+    return gymnasium.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec(
+        args.env_id, num_envs=args.num_envs, vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}))
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     """Runs PPO; returns the finished episodes' returns and the env steps they ended at."""
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    envs = RecordEpisodeStatistics(envpool.make_gymnasium(
-        args.env_id, num_envs=args.num_envs, seed=args.seed, autoreset_mode="same_step"))
+    envs = make_envs(args)
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     agent = Agent(obs_dim, int(envs.single_action_space.n))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -169,7 +182,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     envs.close()
     result = {"returns": returns_log, "steps": steps_log, "seconds": time.time() - start}
     if args.plot:
-        plot_episode_returns(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")
+        plot_episode_returns(steps_log, returns_log, args.plot,
+                             f"PPO {args.env_id} ({args.backend})")
     return result
 
 

@@ -29,6 +29,8 @@ from envpool.integrations.cleanrl import RecordEpisodeStatistics, plot_episode_r
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--env-id", default="InvertedPendulum-v5")
+    p.add_argument("--backend", default="envpool", choices=["envpool", "gymnasium"],
+                   help="envpool's pool, or gymnasium's SyncVectorEnv as CleanRL's script uses")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--total-timesteps", type=int, default=100_000)
     p.add_argument("--learning-rate", type=float, default=3e-4)
@@ -76,9 +78,16 @@ class Agent(nn.Module):
 
 
 def make_envs(args: argparse.Namespace) -> tuple[RecordEpisodeStatistics, Any]:
-    """The pool with raw episode statistics, then CleanRL's normalisation wrappers."""
-    stats = RecordEpisodeStatistics(envpool.make_gymnasium(
-        args.env_id, num_envs=args.num_envs, seed=args.seed))
+    """The pool with raw episode statistics, then CleanRL's normalisation wrappers; with
+    ``--backend gymnasium``, gymnasium's SyncVectorEnv and RecordEpisodeStatistics instead
+    of the pool (the reference: the rest of the stack is the same)."""
+    stats: Any
+    if args.backend == "envpool":
+        stats = RecordEpisodeStatistics(envpool.make_gymnasium(
+            args.env_id, num_envs=args.num_envs, seed=args.seed))
+    else:
+        stats = gymnasium.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec(
+            args.env_id, num_envs=args.num_envs, vectorization_mode="sync"))
     envs = gymnasium.wrappers.vector.ClipAction(stats)
     envs = gymnasium.wrappers.vector.NormalizeObservation(envs)
     envs = gymnasium.wrappers.vector.TransformObservation(
@@ -181,7 +190,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     result = {"returns": returns_log, "steps": steps_log, "seconds": time.time() - start,
               "episodes": stats.episode_count}
     if args.plot:
-        plot_episode_returns(steps_log, returns_log, args.plot, f"PPO {args.env_id} (envpool)")
+        plot_episode_returns(steps_log, returns_log, args.plot,
+                             f"PPO {args.env_id} ({args.backend})")
     return result
 
 

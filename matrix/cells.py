@@ -1,0 +1,135 @@
+"""The cells: which framework trains what on which family, at which budget, judged how.
+
+Budgets are for the 2-core, no-GPU machine the report was made on (see docs/matrix.md):
+``steps`` env steps per run and ``seeds`` runs per stack. Every cell judges the last
+``last`` finished episodes of every seed (pooled) on both stacks:
+
+* the two final bands agree: ``|ours - reference| <= 4 * hypot(sem_ours, sem_ref) + slack``
+  (``slack`` in return units, the seed-to-seed spread of the algorithm at this budget that
+  a handful of seeds cannot average out; each cell says where its number comes from);
+* where the cell trains (``learns_above`` is set): both stacks end above ``learns_above``, a
+  return that a random policy does not reach, so the budget shows learning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from matrix import acme, cleanrl, rl_games, sb3, tianshou
+from matrix.common import Run
+
+FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom")
+FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One framework x family cell."""
+
+    framework: str
+    family: str
+    task: str
+    algo: str
+    reference: str  # the reference stack, in words
+    train: Callable[[str, int, int], Run]
+    steps: int
+    seeds: tuple[int, ...]
+    slack: float
+    learns_above: float | None
+    last: int = 20
+
+    @property
+    def name(self) -> str:
+        return f"{self.framework}/{self.family}"
+
+
+@dataclass(frozen=True)
+class Absent:
+    """A framework x family pair with no cell, and why."""
+
+    framework: str
+    family: str
+    kind: str  # "cannot exist" | "not built" | "budget"
+    reason: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.framework}/{self.family}"
+
+
+_PPO_CARTPOLE_ZOO = dict(n_steps=32, batch_size=256, gae_lambda=0.8, gamma=0.98, n_epochs=20,
+                         ent_coef=0.0, learning_rate=lambda f: 1e-3 * f,
+                         clip_range=lambda f: 0.2 * f)  # rl-baselines3-zoo's CartPole-v1 PPO
+
+CELLS: tuple[Cell, ...] = (
+    Cell("sb3", "classic", "CartPole-v1", "PPO (rl-zoo hyperparameters), 8 envs",
+         "SB3 make_vec_env (DummyVecEnv) of gymnasium envs",
+         sb3.sb3_cell_trainer("PPO", "CartPole-v1", 8, **_PPO_CARTPOLE_ZOO),
+         steps=50_000, seeds=(0, 1, 2), slack=75.0, learns_above=100.0),
+    Cell("sb3", "mujoco", "InvertedPendulum-v5", "SAC, 1 env, learning_starts 1000",
+         "SB3 make_vec_env (DummyVecEnv) of gymnasium's MuJoCo env",
+         sb3.sb3_cell_trainer("SAC", "InvertedPendulum-v5", 1, learning_starts=1000),
+         steps=8_000, seeds=(0, 1), slack=150.0, learns_above=100.0, last=10),
+    Cell("sb3", "dm_control", "CartpoleBalance-v1", "PPO, 8 envs, n_steps 128",
+         "SB3 make_vec_env of dm_control's env through Shimmy",
+         sb3.sb3_cell_trainer("PPO", "CartpoleBalance-v1", 8, n_steps=128),
+         steps=48_000, seeds=(0, 1), slack=100.0, learns_above=None, last=5),
+    Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
+         "Tianshou DummyVectorEnv of gymnasium envs",
+         tianshou.dqn_trainer("CartPole-v1"),
+         steps=30_000, seeds=(0, 1, 2), slack=60.0, learns_above=60.0),
+    Cell("rl_games", "classic", "CartPole-v1", "PPO (examples/rl_games/ppo_cartpole.yaml)",
+         "gymnasium SyncVectorEnv behind rl_games' IVecEnv (rl_games has no in-process one)",
+         rl_games.ppo_yaml_trainer("CartPole-v1"),
+         steps=60 * 16 * 64, seeds=(0, 1), slack=100.0, learns_above=100.0),
+    Cell("acme", "dm_control", "CheetahRun-v1", "random actor in acme.EnvironmentLoop",
+         "dm_control suite.load (a dm_env itself)",
+         acme.random_loop_trainer("CheetahRun-v1"),
+         steps=10_000, seeds=(0, 1, 2), slack=0.0, learns_above=None, last=10),
+    Cell("cleanrl", "classic", "CartPole-v1", "PPO (examples/cleanrl/ppo_cartpole.py)",
+         "gymnasium SyncVectorEnv + RecordEpisodeStatistics (CleanRL's ppo.py stack)",
+         cleanrl.script_trainer("cleanrl/ppo_cartpole.py", "CartPole-v1"),
+         steps=100_000, seeds=(1, 2, 3), slack=75.0, learns_above=100.0),
+    Cell("cleanrl", "mujoco", "InvertedPendulum-v5",
+         "PPO continuous (examples/cleanrl/ppo_continuous.py)",
+         "gymnasium SyncVectorEnv + CleanRL's normalisation wrappers",
+         cleanrl.script_trainer("cleanrl/ppo_continuous.py", "InvertedPendulum-v5"),
+         steps=100_000, seeds=(1, 2, 3), slack=150.0, learns_above=100.0),
+    Cell("cleanrl", "vizdoom", "Basic-v1", "PPO Nature CNN (examples/vizdoom/ppo_vizdoom.py)",
+         "vizdoom's gymnasium envs in AsyncVectorEnv, same preprocessing by wrappers",
+         cleanrl.script_trainer("vizdoom/ppo_vizdoom.py", "Basic-v1", reference_backend="vizdoom",
+                                extra=("--threads", "1")),
+         steps=60_000, seeds=(1, 2), slack=40.0, learns_above=-100.0, last=100),
+)
+
+_CNN_BUDGET = ("a Nature-CNN PPO on 2 CPU cores runs at about 190 env steps/s and Atari shows "
+               "learning only after about 300k steps (Breakout: 9.9 at 300k), so one seed of "
+               "two stacks is hours; ")
+ABSENT: tuple[Absent, ...] = (
+    Absent("sb3", "atari", "budget", _CNN_BUDGET + "the default suite trains PPO CnnPolicy "
+           "through the adapter briefly (tests/integration/test_sb3_atari.py)"),
+    Absent("sb3", "vizdoom", "not built", "the CNN learner of cleanrl/vizdoom covers the family; "
+           "an SB3 one would cost the same 36 min"),
+    Absent("tianshou", "mujoco", "not built", "needs a Tianshou SAC/PPO trainer"),
+    Absent("tianshou", "dm_control", "not built", "needs a Tianshou SAC/PPO trainer"),
+    Absent("tianshou", "atari", "budget", _CNN_BUDGET + "(Tianshou's DQN on Atari: millions)"),
+    Absent("tianshou", "vizdoom", "not built", "as sb3/vizdoom"),
+    Absent("rl_games", "mujoco", "not built", "needs a continuous-action YAML and its reference"),
+    Absent("rl_games", "dm_control", "not built", "as rl_games/mujoco"),
+    Absent("rl_games", "atari", "budget", _CNN_BUDGET.rstrip("; ")),
+    Absent("rl_games", "vizdoom", "not built", "as sb3/vizdoom"),
+    Absent("acme", "classic", "cannot exist", "dm-acme 0.2.4's agents do not import (they need "
+           "dm-launchpad / dm-reverb, which do not install on Python 3.11), and a random-actor "
+           "reference needs a dm_env of gymnasium's env: acme.wrappers.GymWrapper needs chex "
+           "and an old JAX, which do not import"),
+    Absent("acme", "mujoco", "cannot exist", "as acme/classic"),
+    Absent("acme", "atari", "cannot exist", "as acme/classic"),
+    Absent("acme", "vizdoom", "cannot exist", "as acme/classic"),
+    Absent("cleanrl", "atari", "budget", _CNN_BUDGET + "envpool's own Breakout curve to 1.2M "
+           "steps is docs/curves/ppo_atari_breakout.png"),
+    Absent("cleanrl", "dm_control", "not built", "CleanRL's scripts take Box observations; "
+           "the Control Suite's are a Dict"),
+)
+
+BY_NAME: dict[str, Cell] = {c.name: c for c in CELLS}

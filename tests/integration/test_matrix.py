@@ -1,0 +1,88 @@
+"""The integration matrix (``python -m matrix``): the machinery in the default suite, every
+cell at its matrix budget under ``-m nightly`` (the same cells as docs/matrix.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # appended: the installed envpool stays the one imported
+
+from matrix.cells import ABSENT, CELLS, FAMILIES, FRAMEWORKS, Cell  # noqa: E402
+from matrix.run import Band, judge, run_cell  # noqa: E402
+
+
+def _cell(**kw: object) -> Cell:
+    base = dict(framework="f", family="x", task="T", algo="a", reference="r",
+                train=lambda stack, seed, steps: None, steps=1, seeds=(0,), slack=10.0,
+                learns_above=100.0)
+    return Cell(**{**base, **kw})  # type: ignore[arg-type]
+
+
+def test_judge_bands_and_learning() -> None:
+    cell = _cell()
+    # 4 * hypot(3, 4) + 10 = 30 allowed
+    assert judge(cell, Band(400, 3, 20), Band(371, 4, 20))[0]
+    passed, why = judge(cell, Band(400, 3, 20), Band(369, 4, 20))
+    assert not passed and "bands apart" in why and "-31.0" in why
+    passed, why = judge(cell, Band(90, 1, 20), Band(95, 1, 20))
+    assert not passed and "reference did not learn" in why
+    assert judge(_cell(learns_above=None), Band(90, 1, 20), Band(95, 1, 20))[0]
+    assert not judge(cell, Band(math.nan, math.nan, 0), Band(400, 1, 20))[0]
+
+
+def test_every_pair_is_a_cell_or_explained() -> None:
+    names = [c.name for c in CELLS] + [a.name for a in ABSENT]
+    assert len(names) == len(set(names))
+    assert sorted(names) == sorted(f"{f}/{fam}" for f in FRAMEWORKS for fam in FAMILIES)
+    assert all(a.kind in ("cannot exist", "not built", "budget") and a.reason for a in ABSENT)
+
+
+def test_smoke_run_writes_results_plots_and_the_report(tmp_path: pathlib.Path) -> None:
+    """Two cheap cells end to end through the CLI: each trains on both stacks, and the
+    report has their rows, both bands, speeds and plot links, and every absent cell."""
+    out, md = tmp_path / "cells", tmp_path / "matrix.md"
+    proc = subprocess.run([sys.executable, "-m", "matrix", "run", "--budget", "smoke", "--cells",
+                           "cleanrl/classic", "acme/dm_control", "--out", str(out), "--md",
+                           str(md)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)]))})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for stem in ("cleanrl_classic", "acme_dm_control"):
+        result = json.loads((out / f"{stem}.json").read_text())
+        assert result["budget"] == "smoke" and not result["passed"]
+        assert {r["stack"] for r in result["runs"]} == {"reference", "envpool"}
+        for stack in ("reference", "envpool"):
+            assert result["bands"][stack]["episodes"] > 0
+            assert result["steps_per_second"][stack] > 0
+        assert result["environment"]["cores"] == os.cpu_count()
+        assert (out / f"{stem}.png").stat().st_size > 5_000
+    text = md.read_text()
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines()
+            if line.startswith("| ") and "/" in line.split(" | ")[0]}
+    assert "smoke run, not judged" in rows["cleanrl/classic"]
+    assert "cells/cleanrl_classic.png" in rows["cleanrl/classic"]
+    assert "not run in this report" in rows["sb3/classic"]
+    assert all(a.name in rows for a in ABSENT)
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(3600)  # the longest cell (cleanrl/vizdoom) runs ~36 min alone on 2 cores
+@pytest.mark.parametrize("cell", CELLS, ids=[c.name for c in CELLS])
+def test_cell(cell: Cell, tmp_path: pathlib.Path) -> None:
+    """One matrix cell at its matrix budget; ``ENVPOOL_MATRIX_DIR`` keeps its JSON and PNG
+    (the nightly workflow uploads them and renders docs/matrix.md with
+    ``python -m matrix report``)."""
+    from matrix.run import save
+
+    result = run_cell(cell)
+    save(result, pathlib.Path(os.environ.get("ENVPOOL_MATRIX_DIR", tmp_path)))
+    assert result["passed"], result["why"]

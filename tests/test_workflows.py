@@ -31,6 +31,7 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 CI, NIGHTLY = WORKFLOWS / "ci.yml", WORKFLOWS / "nightly.yml"
 ACTION = ROOT / ".github" / "actions" / "native-cache" / "action.yml"
 SANITIZER_TEST = "tests/test_native_core.py::test_native_core_sanitizers"
+MATRIX_TEST = "tests/integration/test_matrix.py::test_cell"
 
 _MATRIX_REF = re.compile(r"\$\{\{[^}]*?\bmatrix\.([A-Za-z_][\w-]*)")
 _STEPS_REF = re.compile(r"\$\{\{[^}]*?\bsteps\.([A-Za-z_][\w-]*)\.")
@@ -137,7 +138,10 @@ def nightly_tests(root: pathlib.Path = ROOT) -> list[NightlyTest]:
                 if name == "timeout" and call is not None:
                     test.timeout = ast.literal_eval(call.args[0])
                 if name == "parametrize" and call is not None and len(call.args) == 2:
-                    test.params = list(ast.literal_eval(call.args[1]))
+                    try:
+                        test.params = list(ast.literal_eval(call.args[1]))
+                    except ValueError:  # computed values (the matrix's cells)
+                        test.params = []
             found.append(test)
     return found
 
@@ -194,13 +198,32 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_nightly_runs_every_nightly_test() -> None:
     tests = nightly_tests()
     assert SANITIZER_TEST in {t.node for t in tests}
+    assert MATRIX_TEST in {t.node for t in tests}
     jobs = _load(NIGHTLY)["jobs"]
     learning = {e["test"] for e in jobs["learning"]["strategy"]["matrix"]["include"]}
-    assert learning == {t.node for t in tests if t.node != SANITIZER_TEST}
+    assert learning == {t.node for t in tests if t.node not in (SANITIZER_TEST, MATRIX_TEST)}
     (sanitizer,) = [t for t in tests if t.node == SANITIZER_TEST]
     assert jobs["sanitizers"]["strategy"]["matrix"]["variant"] == sanitizer.params
     names = [e["name"] for e in jobs["learning"]["strategy"]["matrix"]["include"]]
     assert len(set(names)) == len(names)  # artifact names must differ
+
+
+def test_nightly_runs_every_matrix_cell_as_a_job() -> None:
+    """One job per cell of ``matrix.cells`` (by the test's parametrize id), then the report."""
+    import sys
+
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    from matrix.cells import CELLS
+
+    jobs = _load(NIGHTLY)["jobs"]
+    cells = [e["cell"] for e in jobs["matrix"]["strategy"]["matrix"]["include"]]
+    assert sorted(cells) == sorted(c.name.replace("/", "-") for c in CELLS)
+    runs = "\n".join(step.get("run", "") for step in jobs["matrix"]["steps"])
+    assert f"{MATRIX_TEST}[${{{{ matrix.cell }}}}]" in runs
+    assert jobs["matrix-report"]["needs"] == "matrix"
+    assert "python -m matrix report" in "\n".join(
+        step.get("run", "") for step in jobs["matrix-report"]["steps"])
 
 
 def test_every_nightly_test_has_its_own_timeout() -> None:

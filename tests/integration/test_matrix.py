@@ -76,7 +76,7 @@ def test_smoke_run_writes_results_plots_and_the_report(tmp_path: pathlib.Path) -
 
 @pytest.mark.nightly
 @pytest.mark.timeout(3600)  # the longest cell (cleanrl/vizdoom) runs ~36 min alone on 2 cores
-@pytest.mark.parametrize("cell", CELLS, ids=[c.name for c in CELLS])
+@pytest.mark.parametrize("cell", CELLS, ids=[c.name.replace("/", "-") for c in CELLS])
 def test_cell(cell: Cell, tmp_path: pathlib.Path) -> None:
     """One matrix cell at its matrix budget; ``ENVPOOL_MATRIX_DIR`` keeps its JSON and PNG
     (the nightly workflow uploads them and renders docs/matrix.md with

@@ -62,6 +62,10 @@ def write(out: pathlib.Path, md: pathlib.Path) -> str:
         "over the wall time of the whole training loop (env, learner and framework), so the "
         "speed-up is what a user of the framework sees, not the env alone.",
         "",
+        "Each cell's result (bands, speeds, every episode of every run, versions): "
+        + (", ".join(os.path.relpath(out / f"{c.name.replace('/', '_')}.json", ROOT)
+                     for c in CELLS if c.name in results) or "none yet") + ".",
+        "",
         "| cell | task | algorithm | budget (steps x seeds) | reference | envpool | verdict | "
         "wall time | steps/s ref | steps/s envpool | speed-up | curves |",
         "|---|---|---|---|---|---|---|---:|---:|---:|---:|---|",

@@ -10,9 +10,9 @@ Detection rule (kept simple on purpose):
   Numbers inside inline code (```4```) do not count. Keyword, id, migration and layout
   tables (``keyword | default | meaning``) have neither, so they are not checked.
 * A measurement table must name a results file in its section: the lines from the nearest
-  heading above it down to the table. A results file is a path ``benchmarks/results/...`` or
-  ``docs/curves/...`` ending in .json, .csv, .md or .txt; every such path named there (a
-  curve's PNG too) must exist in the repository.
+  heading above it down to the table. A results file is a path ``benchmarks/results/...``,
+  ``docs/curves/...`` or ``docs/matrix/...`` ending in .json, .csv, .md or .txt; every such
+  path named there (a curve's PNG too) must exist in the repository.
 * When the section names Markdown results files (the benchmark scripts' saved output), every
   thousands-separated number of the table must appear verbatim in one of them.
 """
@@ -32,7 +32,7 @@ _SEPARATOR = re.compile(r"^\|\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _MEASURED_HEADER = re.compile(
     r"steps/s|\b(returns?|scores?|mean|speed|time|seconds|min|eval)\b", re.IGNORECASE)
 _THOUSANDS = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,])")
-_RESULTS_PATH = re.compile(r"(?:benchmarks/results|docs/curves)/[\w.\-/]*\w")
+_RESULTS_PATH = re.compile(r"(?:benchmarks/results|docs/curves|docs/matrix)/[\w.\-/]*\w")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
 

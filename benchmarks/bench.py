@@ -283,7 +283,7 @@ class Row:
 def skip_reason(method: str, n: int, full: bool) -> str | None:
     """Why ``method`` is not run at ``n`` envs on this machine (None: it is run)."""
     cores = os.cpu_count() or 1
-    if method in PROCESS_PER_ENV and not full and n > max(8, 4 * cores):
+    if method in PROCESS_PER_ENV and not full and n > max(16, 8 * cores):
         return f"{n} processes on {cores} cores; --full runs it"
     return None
 
@@ -460,6 +460,8 @@ def write_png(path: str, info: dict[str, Any], args: argparse.Namespace,
         ax.set_title(f"{fam['family']}: {fam['task']}")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("envpool benchmark: " + ("a torch policy's forward pass per step"
+                                          if args.policy else "random actions"), fontsize=10)
     caption = "\n".join(line.removeprefix("- ") for line in header_lines(info, args))
     fig.text(0.01, 0.005, caption, fontsize=7, va="bottom", wrap=True)
     fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))
@@ -486,7 +488,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="envpool worker threads (0: envpool's default)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--full", action="store_true",
-                   help="also run one-process-per-env methods above max(8, 4 x cores) envs")
+                   help="also run one-process-per-env methods above max(16, 8 x cores) envs")
     p.add_argument("--pss-interval", type=float, default=0.05,
                    help="seconds between PSS samples (default 0.05)")
     p.add_argument("--md", metavar="PATH", help="also write the markdown report to PATH")

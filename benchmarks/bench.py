@@ -34,6 +34,7 @@ Run: ``python benchmarks/bench.py --family classic atari [--num-envs 8 16] [--se
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -495,6 +496,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--json", metavar="PATH", help="also write every number to PATH")
     p.add_argument("--png", metavar="PATH", help="also draw a bar chart to PATH")
     args = p.parse_args(argv)
+    if args.policy and importlib.util.find_spec("torch") is None:
+        p.error("--policy needs torch (the sb3 extra)")
     if args.task and len(args.family) != 1:
         p.error("--task needs exactly one --family")
     if args.num_envs and any(n < 1 for n in args.num_envs):

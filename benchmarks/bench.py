@@ -449,9 +449,13 @@ def write_png(path: str, info: dict[str, Any], args: argparse.Namespace,
             xs, ys = [], []
             for j, n in enumerate(ns):
                 r = next(r for r in fam["rows"] if r["num_envs"] == n and r["method"] == m)
+                x = j + (i - (len(methods) - 1) / 2) * width
                 if r["steps_per_s"] is not None:
-                    xs.append(j + (i - (len(methods) - 1) / 2) * width)
+                    xs.append(x)
                     ys.append(r["steps_per_s"])
+                else:  # say why the bar is missing
+                    ax.text(x, 0.02, r["status"], transform=ax.get_xaxis_transform(),
+                            rotation=90, ha="center", va="bottom", fontsize=7)
             label = "limit (min(n, cores) x raw)" if m == "raw" else LABELS[m]
             ax.bar(xs, ys, width, label=label, hatch="//" if m == "raw" else None,
                    fill=m != "raw")
@@ -465,7 +469,7 @@ def write_png(path: str, info: dict[str, Any], args: argparse.Namespace,
                                           if args.policy else "random actions"), fontsize=10)
     caption = "\n".join(line.removeprefix("- ") for line in header_lines(info, args))
     fig.text(0.01, 0.005, caption, fontsize=7, va="bottom", wrap=True)
-    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))
+    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1 - 0.3 / fig.get_figheight()))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 

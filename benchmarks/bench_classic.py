@@ -31,22 +31,18 @@ Run: ``python benchmarks/bench_classic.py [--num-envs 1 8 128] [--seconds 2]
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
-import platform
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import gymnasium
-import numpy as np
-from gymnasium.vector.utils import batch_space
 
-import envpool
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _runners as R  # noqa: E402  (timing and runners, shared with bench.py)
 
 METHODS: tuple[str, ...] = (
     "envpool-sync",
@@ -66,11 +62,6 @@ LABELS: dict[str, str] = {
     "gym-sync-vector": "gymnasium SyncVectorEnv",
     "gym-async-vector": "gymnasium AsyncVectorEnv",
 }
-NUM_ACTION_BATCHES = 1024  # pre-sampled action batches, cycled through
-CHUNK_SECONDS = 0.005  # how often (roughly) the clock is read while timing
-
-# A runner steps its envs ``k`` times and returns how many env-steps that was.
-Runner = Callable[[int], int]
 
 
 @dataclass
@@ -88,165 +79,6 @@ class Result:
     batch_size: int | None = None
     note: str = ""
     ratio_vs_sync_vector: float | None = field(default=None)
-
-
-# -- environment / machine description ---------------------------------------
-def cpu_model() -> str | None:
-    """The CPU model name from /proc/cpuinfo, or None where it is not readable."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
-
-
-def git_revision() -> str | None:
-    """The checkout's short commit hash (+ "-dirty" with local changes), or None."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    try:
-        out = subprocess.run(
-            ["git", "describe", "--always", "--dirty"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
-def machine_info() -> dict[str, Any]:
-    """Versions, core count, CPU model and load average."""
-    try:
-        load: list[float] | None = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = None
-    return {
-        "envpool": envpool.__version__,
-        "git": git_revision(),
-        "gymnasium": gymnasium.__version__,
-        "numpy": np.__version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "cpu_model": cpu_model(),
-        "loadavg_start": load,
-    }
-
-
-# -- timing ------------------------------------------------------------------
-def presample(space: gymnasium.Space, count: int, seed: int) -> list[Any]:
-    """``count`` samples of ``space`` (batched or not), drawn before any timing."""
-    space.seed(seed)
-    return [space.sample() for _ in range(count)]
-
-
-def measure(run: Runner, seconds: float, warmup: float, max_steps: int) -> tuple[int, int, float]:
-    """Warms ``run`` up for ``warmup`` s, then times it for ``seconds`` s.
-
-    Stops early once ``max_steps`` env-steps are done (0: no cap). The clock is
-    read every ``chunk`` calls, ``chunk`` chosen from the warm-up rate so that
-    reading it costs nothing measurable. Returns (env_steps, calls, seconds).
-    """
-    calls = 0
-    t0 = time.perf_counter()
-    while True:
-        run(1)
-        calls += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= warmup:
-            break
-    chunk = max(1, int(calls / max(elapsed, 1e-9) * CHUNK_SECONDS))
-    steps = calls = 0
-    t0 = time.perf_counter()
-    while True:
-        steps += run(chunk)
-        calls += chunk
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds or (max_steps and steps >= max_steps):
-            return steps, calls, elapsed
-
-
-# -- the methods -------------------------------------------------------------
-def envpool_sync(task: str, n: int, threads: int, seed: int) -> tuple[Runner, Callable[[], None]]:
-    """``env.step(actions)`` on a sync pool of ``n`` envs."""
-    env = envpool.make_gymnasium(task, num_envs=n, batch_size=n, num_threads=threads, seed=seed)
-    env.reset()
-    actions: Iterator[Any] = itertools.cycle(presample(
-        batch_space(env.single_action_space, n), NUM_ACTION_BATCHES, seed))
-    step = env.step
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            step(next(actions))
-        return k * n
-
-    return run, env.close
-
-
-def envpool_async(task: str, n: int, threads: int, seed: int) -> tuple[Runner, Callable[[], None]]:
-    """``recv()`` / ``send(actions, env_id)`` on a pool of ``n`` envs, batches of n // 2."""
-    batch = max(1, n // 2)
-    env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=seed)
-    env.async_reset()
-    actions: Iterator[Any] = itertools.cycle(presample(
-        batch_space(env.single_action_space, batch), NUM_ACTION_BATCHES, seed))
-    send, recv = env.send, env.recv
-
-    def run(k: int) -> int:
-        steps = 0
-        for _ in range(k):
-            env_id = recv()[4]["env_id"]
-            send(next(actions), env_id)
-            steps += len(env_id)
-        return steps
-
-    return run, env.close
-
-
-def gym_single(task: str, seed: int) -> tuple[Runner, Callable[[], None]]:
-    """One ``gymnasium.make(task)`` env in a plain loop (``task`` may be an ``envpool/`` id)."""
-    return single_env_runner(gymnasium.make(task), seed)
-
-
-def single_env_runner(env: gymnasium.Env, seed: int) -> tuple[Runner, Callable[[], None]]:
-    """``env.step(action)`` in a plain loop, ``reset()`` when an episode ends."""
-    env.reset(seed=seed)
-    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
-    step, reset = env.step, env.reset
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            _, _, terminated, truncated, _ = step(next(actions))
-            if terminated or truncated:
-                reset()
-        return k
-
-    return run, env.close
-
-
-def gym_vector(
-    task: str, n: int, seed: int, asynchronous: bool
-) -> tuple[Runner, Callable[[], None]]:
-    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` envs."""
-    fns = [lambda: gymnasium.make(task) for _ in range(n)]
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls(fns)
-    env.reset(seed=seed)
-    actions: Iterator[Any] = itertools.cycle(presample(env.action_space, NUM_ACTION_BATCHES, seed))
-    step = env.step
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            step(next(actions))
-        return k * n
-
-    return run, env.close
 
 
 # -- the benchmark -----------------------------------------------------------
@@ -271,21 +103,25 @@ def bench_one(method: str, n: int, args: argparse.Namespace) -> Result:
         res.note = f"{n} processes on {os.cpu_count()} cores; run with --full to include"
         return res
     try:
-        if method == "envpool-sync":
-            run, close = envpool_sync(args.task, n, args.num_threads, args.seed)
-        elif method == "envpool-async":
-            run, close = envpool_async(args.task, n, args.num_threads, args.seed)
+        actor = R.random_actor(args.seed)
+        if method in ("envpool-sync", "envpool-async"):
+            batch = n if method == "envpool-sync" else n // 2
+            run, close = R.envpool_runner(args.task, n, batch, args.seed, actor,
+                                          args.num_threads)
         elif method == "gym-single":
-            run, close = gym_single(args.task, args.seed)
+            run, close = R.single_env_runner(gymnasium.make(args.task), args.seed)
         elif method == "envpool-single":
-            run, close = gym_single(f"envpool/{args.task}", args.seed)
+            run, close = R.single_env_runner(gymnasium.make(f"envpool/{args.task}"), args.seed)
         else:
-            run, close = gym_vector(args.task, n, args.seed, method == "gym-async-vector")
+            task = args.task
+            run, close = R.gym_vector_runner(lambda: gymnasium.make(task), n, args.seed,
+                                             method == "gym-async-vector", actor)
     except Exception as exc:  # an id one library lacks: report it, go on
         res.status, res.note = "error", f"{type(exc).__name__}: {exc}"
         return res
     try:
-        res.env_steps, res.calls, res.seconds = measure(run, args.seconds, args.warmup, args.steps)
+        res.env_steps, res.calls, res.seconds = R.measure(run, args.seconds, args.warmup,
+                                                          args.steps)
     finally:
         close()
     res.steps_per_s = res.env_steps / res.seconds
@@ -405,7 +241,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the benchmark, prints the header and table, optionally writes JSON."""
     args = parse_args(argv)
-    info = machine_info()
+    info = R.machine_info()
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

@@ -25,12 +25,11 @@ Run: ``python benchmarks/bench_dm_control.py [--tasks CheetahRun-v1 ...] [--num-
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import os
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import gymnasium
 import mujoco
@@ -39,10 +38,11 @@ import shimmy
 from dm_control import suite
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _runners as R  # noqa: E402  (timing and runners, shared with bench.py)
 import bench_classic  # noqa: E402
-from bench_classic import Result, Runner, measure  # noqa: E402
+from _runners import Runner, measure  # noqa: E402
+from bench_classic import Result  # noqa: E402
 
-import envpool  # noqa: E402
 from envpool.tasks.dm_control import TASKS  # noqa: E402
 
 gymnasium.register_envs(shimmy)
@@ -58,62 +58,16 @@ LABELS = {
 
 
 def raw_step_rate(task_id: str, seconds: float) -> float:
-    """Control steps per second of one env's bare physics on one thread: a Python loop that
-    sets pre-sampled random controls and calls ``mujoco.mj_step(nstep=n_sub_steps)`` (no
-    observation, no reward), back to the episode's first state every 1000 steps (a reset
-    would add the task's own initialisation, e.g. Cheetah's 200 settling steps). The same
-    definition as the steering side's ``raw_mujoco`` (shared/anchor-bench)."""
-    domain, task_name = TASKS[task_id]
-    env = suite.load(domain, task_name, task_kwargs={"random": 0})
-    env.reset()
-    model, data = env.physics.model.ptr, env.physics.data.ptr
-    sig = mujoco.mjtState.mjSTATE_INTEGRATION
-    start_state = np.empty(mujoco.mj_stateSize(model, sig))
-    mujoco.mj_getState(model, data, start_state, sig)
-    spec = env.action_spec()
-    controls = np.random.default_rng(0).uniform(spec.minimum, spec.maximum, (1000, *spec.shape))
-    n_sub = env._n_sub_steps
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        mujoco.mj_setState(model, data, start_state, sig)
-        for ctrl in controls:
-            data.ctrl[:] = ctrl
-            mujoco.mj_step(model, data, nstep=n_sub)
-        steps += len(controls)
-    return steps / (time.perf_counter() - start)
+    """Control steps per second of one env's bare physics on one thread
+    (``_runners.raw_dm_control_runner``; the same definition as the steering side's
+    ``raw_mujoco`` in shared/anchor-bench)."""
+    return R.rate(R.raw_dm_control_runner(task_id), seconds, 0.2)
 
 
 def _presample(low: np.ndarray, high: np.ndarray, shape: tuple[int, ...],
                seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
-    return [rng.uniform(low, high, shape) for _ in range(bench_classic.NUM_ACTION_BATCHES)]
-
-
-def envpool_runner(task_id: str, n: int, batch: int, seed: int) -> tuple[Runner, Callable]:
-    env = envpool.make_gymnasium(task_id, num_envs=n, batch_size=batch, seed=seed)
-    space = env.single_action_space
-    actions: Iterator[Any] = itertools.cycle(_presample(space.low, space.high,
-                                                        (batch, *space.shape), seed))
-    if batch == n:
-        env.reset()
-
-        def run(k: int) -> int:
-            for _ in range(k):
-                env.step(next(actions))
-            return k * n
-    else:
-        env.async_reset()
-
-        def run(k: int) -> int:
-            steps = 0
-            for _ in range(k):
-                env_id = env.recv()[4]["env_id"]
-                env.send(next(actions), env_id)
-                steps += len(env_id)
-            return steps
-
-    return run, env.close
+    return [rng.uniform(low, high, shape) for _ in range(R.NUM_ACTION_BATCHES)]
 
 
 def dm_single_runner(task_id: str, seed: int) -> tuple[Runner, Callable]:
@@ -132,24 +86,6 @@ def dm_single_runner(task_id: str, seed: int) -> tuple[Runner, Callable]:
     return run, env.close
 
 
-def gym_vector_runner(task_id: str, n: int, seed: int, asynchronous: bool) -> tuple[Runner,
-                                                                                    Callable]:
-    domain, task_name = TASKS[task_id]
-    gym_id = f"dm_control/{domain}-{task_name}-v0"
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls([lambda: gymnasium.make(gym_id) for _ in range(n)])
-    env.reset(seed=seed)
-    space = env.single_action_space
-    actions = itertools.cycle(_presample(space.low, space.high, (n, *space.shape), seed))
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            env.step(next(actions))
-        return k * n
-
-    return run, env.close
-
-
 def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Result:
     res = Result(num_envs=n, method=method, label=LABELS[method], status="ok")
     if method == "envpool-async":
@@ -162,13 +98,16 @@ def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Re
         res.status = "skipped"
         res.note = f"{n} processes on {os.cpu_count()} cores; --full includes it"
         return res
+    actor = R.random_actor(args.seed)
     if method in ("envpool-sync", "envpool-async"):
-        run, close = envpool_runner(task_id, n, n if method == "envpool-sync" else n // 2,
-                                    args.seed)
+        run, close = R.envpool_runner(task_id, n, n if method == "envpool-sync" else n // 2,
+                                      args.seed, actor)
     elif method == "dm-single":
         run, close = dm_single_runner(task_id, args.seed)
     else:
-        run, close = gym_vector_runner(task_id, n, args.seed, method == "gym-async-vector")
+        gym_id = R.shimmy_env_id(task_id)
+        run, close = R.gym_vector_runner(functools.partial(R.shimmy_env, gym_id), n,
+                                         args.seed, method == "gym-async-vector", actor)
     try:
         res.env_steps, res.calls, res.seconds = measure(run, args.seconds, args.warmup, 0)
     finally:
@@ -200,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
     p.add_argument("--full", action="store_true")
     args = p.parse_args(argv)
-    info = bench_classic.machine_info()
+    info = R.machine_info()
     cores = os.cpu_count() or 1
 
     def log(msg: str) -> None:

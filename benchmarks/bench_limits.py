@@ -47,34 +47,11 @@ import gymnasium
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_atari  # noqa: E402
-import bench_classic  # noqa: E402
+import _runners as R  # noqa: E402  (timing and runners, shared with bench.py)
 
 import envpool  # noqa: E402
 
-Runner = Callable[[int], int]
-
-
-def raw_mujoco(task: str) -> tuple[Runner, Callable[[], None]]:
-    """One env's bare ``mj_step`` loop (frame_skip substeps per env step)."""
-    import mujoco
-
-    env = gymnasium.make(task).unwrapped
-    env.reset(seed=0)
-    model, data, frame_skip = env.model, env.data, env.frame_skip
-    ctrl = np.random.default_rng(0).uniform(-1, 1, size=(256, model.nu))
-    state = {"i": 0}
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            i = state["i"] = (state["i"] + 1) % 256
-            data.ctrl[:] = ctrl[i]
-            mujoco.mj_step(model, data, nstep=frame_skip)
-            if i == 0:  # keep the state sane over long runs
-                mujoco.mj_resetData(model, data)
-        return k
-
-    return run, env.close
+Runner = R.Runner
 
 
 def idle_cpu_share(seconds: float) -> float:
@@ -94,22 +71,24 @@ def idle_cpu_share(seconds: float) -> float:
 
 # name -> (factory of (runner, close)); measured in every round
 def measurements() -> dict[str, Callable[[], tuple[Runner, Callable[[], None]]]]:
-    pong = bench_atari.envpool_runner  # (task, num_envs, asynchronous, seed)
+    def pool(task: str, n: int, batch: int) -> tuple[Runner, Callable[[], None]]:
+        return R.envpool_runner(task, n, batch, 0, R.random_actor(0))
+
     return {
-        "raw emulator": lambda: bench_atari.raw_runner("Pong", grabs=True),
-        "Pong sync 1": lambda: pong("Pong-v5", 1, False, 0),
-        "Pong sync 8": lambda: pong("Pong-v5", 8, False, 0),
-        "Pong sync 16": lambda: pong("Pong-v5", 16, False, 0),
-        "Pong async 8/4": lambda: pong("Pong-v5", 8, True, 0),
-        "Pong async 16/8": lambda: pong("Pong-v5", 16, True, 0),
-        "ale-py AtariEnv + preprocessing": lambda: bench_classic.single_env_runner(
-            bench_atari.preprocessed_ale_env("Pong"), 0),
-        "ale-py AtariEnv bare": lambda: bench_classic.single_env_runner(
+        "raw emulator": lambda: R.ale_raw_runner("Pong", grabs=True),
+        "Pong sync 1": lambda: pool("Pong-v5", 1, 1),
+        "Pong sync 8": lambda: pool("Pong-v5", 8, 8),
+        "Pong sync 16": lambda: pool("Pong-v5", 16, 16),
+        "Pong async 8/4": lambda: pool("Pong-v5", 8, 4),
+        "Pong async 16/8": lambda: pool("Pong-v5", 16, 8),
+        "ale-py AtariEnv + preprocessing": lambda: R.single_env_runner(
+            R.preprocessed_ale_env("Pong"), 0),
+        "ale-py AtariEnv bare": lambda: R.single_env_runner(
             gymnasium.make("ALE/Pong-v5", repeat_action_probability=0.0), 0),
-        "CartPole sync 8": lambda: bench_classic.envpool_sync("CartPole-v1", 8, 0, 0),
-        "CartPole async 8/4": lambda: bench_classic.envpool_async("CartPole-v1", 8, 0, 0),
-        "raw mj_step (Ant)": lambda: raw_mujoco("Ant-v5"),
-        "Ant sync 32": lambda: bench_classic.envpool_sync("Ant-v5", 32, 0, 0),
+        "CartPole sync 8": lambda: pool("CartPole-v1", 8, 8),
+        "CartPole async 8/4": lambda: pool("CartPole-v1", 8, 4),
+        "raw mj_step (Ant)": lambda: R.raw_mujoco_runner("Ant-v5"),
+        "Ant sync 32": lambda: pool("Ant-v5", 32, 32),
     }
 
 
@@ -148,9 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in names:
             run, close = todo[name]()
             try:
-                bench_classic.measure(run, args.warmup, 0.05, 0)  # warm-up
+                R.measure(run, args.warmup, 0.05, 0)  # warm-up
                 c0 = time.process_time()
-                steps, _, elapsed = bench_classic.measure(run, args.seconds, 0.0, 0)
+                steps, _, elapsed = R.measure(run, args.seconds, 0.0, 0)
                 cpu = time.process_time() - c0
             finally:
                 close()
@@ -164,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"# envpool {envpool.__version__}, ale-py {version('ale-py')}, mujoco "
           f"{version('mujoco')}, gymnasium {gymnasium.__version__}, numpy {np.__version__}, "
           f"Python {platform.python_version()}")
-    print(f"# {bench_classic.cpu_model() or platform.processor()}, {cores} cores; medians of "
+    print(f"# {R.cpu_model() or platform.processor()}, {cores} cores; medians of "
           f"{args.reps} interleaved rounds of {args.seconds:g} s; raw rates are single-thread, "
           f"the limit is min(N, {cores}) x raw")
     print()

@@ -26,6 +26,7 @@ import gymnasium
 import mujoco
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _runners  # noqa: E402
 import bench_classic  # noqa: E402
 
 
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, rest = p.parse_known_args(argv)
     if not any(a.startswith("--num-envs") for a in rest):
         rest = ["--num-envs", "2", "8", "32", *rest]
-    info = bench_classic.machine_info()
+    info = _runners.machine_info()
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

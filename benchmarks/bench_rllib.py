@@ -47,7 +47,7 @@ from ray.tune.registry import register_env
 from envpool.integrations.rllib import EnvpoolCallback, channels_last_connector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_classic  # noqa: E402
+import _runners  # noqa: E402  (the machine header, shared with bench.py)
 
 ALE_ID = "bench-ale-pong-preprocessed"
 
@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     cores = os.cpu_count() or 1
     threads = args.num_threads or max(1, cores // args.runners)
-    info = bench_classic.machine_info()
+    info = _runners.machine_info()
     register_env(ALE_ID, make_ale_pong)
     ray.init(num_cpus=args.runners * len(args.methods), include_dashboard=False,
              object_store_memory=200 * 2**20, log_to_driver=False)

@@ -24,35 +24,21 @@ Run: ``python benchmarks/bench_vizdoom.py [--tasks Basic-v1 ...] [--num-envs 1 4
 from __future__ import annotations
 
 import argparse
-import itertools
-import multiprocessing
-import multiprocessing.util
+import functools
 import os
-import shutil
 import sys
-import tempfile
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib.metadata import version
 
-import gymnasium
-import numpy as np
-import vizdoom as vzd
 from vizdoom import gymnasium_wrapper  # noqa: F401  (registers the Vizdoom* ids)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_classic  # noqa: E402
-from bench_classic import Result, Runner, measure  # noqa: E402
+import _runners as R  # noqa: E402  (timing and runners, shared with bench.py)
+from _runners import measure  # noqa: E402
+from bench_classic import Result  # noqa: E402
 
-import envpool  # noqa: E402
-from envpool.tasks import vizdoom as vizdoom_tasks  # noqa: E402
-
-FRAME_SKIP = 4
-GYM_IDS = {
-    "Basic-v1": "VizdoomBasic-MultiBinary-v1",
-    "DefendTheCenter-v1": "VizdoomDefendCenter-MultiBinary-v1",
-    "HealthGathering-v1": "VizdoomHealthGathering-MultiBinary-v1",
-}
+FRAME_SKIP = R.VIZDOOM_FRAME_SKIP
+GYM_IDS = R.VIZDOOM_GYM_IDS
 METHODS = ("envpool-sync", "envpool-async", "gym-sync-vector", "gym-async-vector")
 LABELS = {
     "envpool-sync": "envpool sync",
@@ -62,86 +48,10 @@ LABELS = {
 }
 
 
-def _actions(shape: tuple[int, ...], seed: int, dtype: type) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return [(rng.random(shape) < 0.4).astype(dtype)
-            for _ in range(bench_classic.NUM_ACTION_BATCHES)]
-
-
 def raw_step_rate(task_id: str, seconds: float) -> float:
-    """Steps per second of one engine through vizdoom's DoomGame: make_action(a, 4) with
-    pre-sampled button vectors, new_episode() when an episode ends."""
-    scenario = vizdoom_tasks.SCENARIOS[task_id]
-    g = vzd.DoomGame()
-    g.load_config(os.path.join(vizdoom_tasks.SCENARIOS_DIR, f"{scenario}.cfg"))
-    g.set_window_visible(False)
-    g.set_seed(0)
-    g.init()
-    actions = [a.tolist() for a in _actions((1000, g.get_available_buttons_size()), 0, float)[0]]
-    steps = 0
-    start = time.perf_counter()
-    try:
-        while time.perf_counter() - start < seconds:
-            for a in actions:
-                g.make_action(a, FRAME_SKIP)
-                if g.is_episode_finished():
-                    g.new_episode()
-            steps += len(actions)
-        return steps / (time.perf_counter() - start)
-    finally:
-        g.close()
-
-
-def envpool_runner(task_id: str, n: int, batch: int, seed: int) -> tuple[Runner, Callable]:
-    env = envpool.make_gymnasium(task_id, num_envs=n, batch_size=batch, seed=seed,
-                                 frame_skip=FRAME_SKIP)
-    actions = itertools.cycle(_actions((batch, *env.single_action_space.shape), seed, float))
-    if batch == n:
-        env.reset()
-
-        def run(k: int) -> int:
-            for _ in range(k):
-                env.step(next(actions))
-            return k * n
-    else:
-        env.async_reset()
-
-        def run(k: int) -> int:
-            steps = 0
-            for _ in range(k):
-                env_id = env.recv()[4]["env_id"]
-                env.send(next(actions), env_id)
-                steps += len(env_id)
-            return steps
-
-    return run, env.close
-
-
-def _gym_env(gym_id: str) -> gymnasium.Env:
-    if multiprocessing.parent_process() is not None:
-        # An AsyncVectorEnv worker: engines that start together in one folder race for
-        # ./_vizdoom/ and ./_vizdoom.ini (one exits, or the reset hangs); own folder each.
-        folder = tempfile.mkdtemp(prefix="vizdoom_worker_")
-        multiprocessing.util.Finalize(None, shutil.rmtree, (folder, True), exitpriority=0)
-        os.chdir(folder)
-    return gymnasium.make(gym_id, frame_skip=FRAME_SKIP)
-
-
-def gym_vector_runner(task_id: str, n: int, seed: int, asynchronous: bool) -> tuple[Runner,
-                                                                                    Callable]:
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    gym_id = GYM_IDS[task_id]
-    env = cls([lambda: _gym_env(gym_id) for _ in range(n)])
-    env.reset(seed=seed)
-    actions = itertools.cycle(
-        _actions((n, *env.single_action_space.shape), seed, np.int8))
-
-    def run(k: int) -> int:
-        for _ in range(k):
-            env.step(next(actions))
-        return k * n
-
-    return run, env.close
+    """Steps per second of one engine through vizdoom's DoomGame
+    (``_runners.raw_vizdoom_runner``: make_action(a, 4), new_episode() when one ends)."""
+    return R.rate(R.raw_vizdoom_runner(task_id), seconds, 0.0)
 
 
 def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Result:
@@ -151,11 +61,14 @@ def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Re
             res.status, res.note = "n/a", "needs num_envs >= 2"
             return res
         res.label = f"envpool async (batch {n // 2})"
+    actor = R.random_actor(args.seed, binary=True)
     if method.startswith("envpool"):
-        run, close = envpool_runner(task_id, n, n if method == "envpool-sync" else n // 2,
-                                    args.seed)
+        run, close = R.envpool_runner(task_id, n, n if method == "envpool-sync" else n // 2,
+                                      args.seed, actor, frame_skip=FRAME_SKIP)
     else:
-        run, close = gym_vector_runner(task_id, n, args.seed, method == "gym-async-vector")
+        make_env = functools.partial(R.vizdoom_gym_env, GYM_IDS[task_id])
+        run, close = R.gym_vector_runner(make_env, n, args.seed, method == "gym-async-vector",
+                                         actor)
     try:
         res.env_steps, res.calls, res.seconds = measure(run, args.seconds, args.warmup, 0)
     finally:
@@ -185,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
     args = p.parse_args(argv)
-    info = bench_classic.machine_info()
+    info = R.machine_info()
     cores = os.cpu_count() or 1
 
     def log(msg: str) -> None:

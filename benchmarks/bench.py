@@ -1,0 +1,558 @@
+"""One benchmark over the env families: envpool against the usual ways to step many envs.
+
+For each family (``--family classic toy_text atari mujoco dm_control vizdoom``, one or
+several), its task (``--task`` overrides the family's default) and each ``num_envs`` = n:
+
+* ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
+* ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
+  ``send(actions, info["env_id"])``;
+* ``gym-sync`` / ``gym-async``: gymnasium's ``SyncVectorEnv`` / ``AsyncVectorEnv`` of n
+  reference envs (the family's own gymnasium env: ``gymnasium.make(task)``; for Atari ale-py's
+  env with ``AtariPreprocessing`` + ``FrameStackObservation(4)``; for dm_control Shimmy's
+  wrapper; for ViZDoom vizdoom's own gymnasium env);
+* ``sb3-subproc``: Stable-Baselines3's ``SubprocVecEnv`` of n reference envs;
+* ``ale-vector`` (Atari only): ale-py's ``AtariVectorEnv`` (its own C++ threads);
+* ``raw``: the single-thread rate of the bare work (one ``ale_py.ALEInterface``, one
+  ``mujoco.mj_step`` loop, one dm_control physics, one vizdoom ``DoomGame``, one plain
+  gymnasium env for classic and toy text); the limit of n envs is ``min(n, cores) x raw``.
+
+Every measurement runs in a fresh subprocess, so its memory is its own: the peak PSS of the
+subprocess and all its children (vector-env workers, ViZDoom engines) is sampled from
+``/proc/<pid>/smaps_rollup`` every ``--pss-interval`` s. ``--reps`` rounds interleave every
+measurement (the order rotates per round); a rate is the median over rounds and a ratio the
+median of each round's own ratio. A method that cannot run (a package missing, n too small,
+too many processes for the cores) prints ``n/a (reason)`` or ``skipped (reason)``.
+
+``--policy``: each step's actions come from a small torch policy (an MLP, or a
+Nature-CNN-like net for image observations) run on the batch of observations, one torch
+thread; otherwise actions are sampled before timing and cycled through.
+
+Run: ``python benchmarks/bench.py --family classic atari [--num-envs 8 16] [--seconds 2]
+[--reps 3] [--policy] [--md out.md] [--json out.json] [--png out.png]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import gymnasium
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _runners as R  # noqa: E402
+
+
+# -- the families ------------------------------------------------------------
+def _game(task: str) -> str:
+    return task.split("-")[0]
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one family's methods are built."""
+
+    default_task: str
+    default_num_envs: tuple[int, ...]
+    # task -> a picklable zero-argument maker of one reference gymnasium env
+    reference: Callable[[str], Callable[[], gymnasium.Env]]
+    reference_label: str
+    raw: Callable[[str, int], R.Made]
+    raw_label: str
+    extra_methods: tuple[str, ...] = ()
+    envpool_kwargs: dict[str, Any] = field(default_factory=dict)
+    binary_actions: bool = False  # ViZDoom: 0/1 button vectors
+    versions: tuple[str, ...] = ()  # distributions named in the header
+
+
+def _gym_make(task: str) -> Callable[[], gymnasium.Env]:
+    return lambda: gymnasium.make(task)
+
+
+def _plain_env_raw(task: str, seed: int) -> R.Made:
+    return R.single_env_runner(gymnasium.make(task), seed)
+
+
+def _atari_reference(task: str) -> Callable[[], gymnasium.Env]:
+    game = _game(task)
+    return lambda: R.preprocessed_ale_env(game)
+
+
+def _dm_reference(task: str) -> Callable[[], gymnasium.Env]:
+    gym_id = R.shimmy_env_id(task)
+    return lambda: R.shimmy_env(gym_id)
+
+
+def _vizdoom_reference(task: str) -> Callable[[], gymnasium.Env]:
+    gym_id = R.vizdoom_gym_id(task)
+    return lambda: R.vizdoom_gym_env(gym_id)
+
+
+FAMILIES: dict[str, Family] = {
+    "classic": Family("CartPole-v1", (8, 64), _gym_make, "gymnasium.make(task)",
+                      _plain_env_raw, "one gymnasium.make(task) env, plain loop"),
+    "toy_text": Family("FrozenLake-v1", (8, 64), _gym_make, "gymnasium.make(task)",
+                       _plain_env_raw, "one gymnasium.make(task) env, plain loop"),
+    "atari": Family("Pong-v5", (8, 16), _atari_reference,
+                    "ale-py env + AtariPreprocessing + FrameStackObservation(4)",
+                    lambda task, seed: R.ale_raw_runner(_game(task), grabs=True),
+                    "one ale_py.ALEInterface: 4 act + 2 grayscale grabs per step",
+                    extra_methods=("ale-vector",), versions=("ale-py",)),
+    "mujoco": Family("Ant-v5", (8, 32), _gym_make, "gymnasium.make(task)",
+                     lambda task, seed: R.raw_mujoco_runner(task),
+                     "one mujoco.mj_step(nstep=frame_skip) loop", versions=("mujoco",)),
+    "dm_control": Family("CheetahRun-v1", (8, 32), _dm_reference,
+                         "Shimmy's dm_control gymnasium env",
+                         lambda task, seed: R.raw_dm_control_runner(task),
+                         "one dm_control physics: mj_step(nstep=n_sub_steps)",
+                         versions=("dm-control", "shimmy", "mujoco")),
+    "vizdoom": Family("Basic-v1", (4, 8), _vizdoom_reference,
+                      "vizdoom's own gymnasium env (320x240 RGB, no resize)",
+                      lambda task, seed: R.raw_vizdoom_runner(task),
+                      f"one vizdoom DoomGame: make_action(a, {R.VIZDOOM_FRAME_SKIP})",
+                      envpool_kwargs={"frame_skip": R.VIZDOOM_FRAME_SKIP},
+                      binary_actions=True, versions=("vizdoom",)),
+}
+
+BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")
+ALL_METHODS = (*BASE_METHODS, "ale-vector", "raw")
+LABELS = {
+    "envpool-sync": "envpool sync",
+    "envpool-async": "envpool async (batch n//2)",
+    "gym-sync": "gymnasium SyncVectorEnv",
+    "gym-async": "gymnasium AsyncVectorEnv",
+    "sb3-subproc": "SB3 SubprocVecEnv",
+    "ale-vector": "ale-py AtariVectorEnv",
+    "raw": "limit: min(n, cores) x raw single-thread rate",
+}
+PROCESS_PER_ENV = frozenset({"gym-async", "sb3-subproc"})
+REFERENCES = (("gym-async", "vs gym Async"), ("sb3-subproc", "vs SB3 Subproc"),
+              ("raw", "vs limit"))
+HEADER_DISTS = ("envpool", "gymnasium", "ale-py", "mujoco", "stable-baselines3", "torch",
+                "numpy")
+
+
+def family_methods(family: str, wanted: Sequence[str]) -> list[str]:
+    """The methods of ``family`` among ``wanted``, in table order."""
+    own = (*BASE_METHODS, *FAMILIES[family].extra_methods, "raw")
+    return [m for m in own if m in wanted]
+
+
+# -- one measurement, in the child process ------------------------------------
+def build(spec: dict[str, Any]) -> R.Made:
+    """The (run, close) of one measurement; NotAvailable where it cannot run here."""
+    fam = FAMILIES[spec["family"]]
+    task, n, seed, method = spec["task"], spec["n"], spec["seed"], spec["method"]
+    if method == "raw":
+        return fam.raw(task, seed)
+    if spec["policy"]:
+        from _policy import policy_actor
+
+        make_actor = policy_actor(seed)
+    else:
+        make_actor = R.random_actor(seed, binary=fam.binary_actions)
+    if method in ("envpool-sync", "envpool-async"):
+        batch = n if method == "envpool-sync" else n // 2
+        if batch < 1:
+            raise R.NotAvailable("needs num_envs >= 2")
+        return R.envpool_runner(task, n, batch, seed, make_actor, spec["num_threads"],
+                                **fam.envpool_kwargs)
+    if method == "ale-vector":
+        return R.ale_vector_runner(_game(task), n, seed, make_actor)
+    make_env = fam.reference(task)
+    if method == "sb3-subproc":
+        return R.sb3_subproc_runner(make_env, n, seed, make_actor)
+    return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor)
+
+
+def child_main(spec_json: str) -> int:
+    """Measures one spec and prints one JSON line (the parent reads the last line)."""
+    spec = json.loads(spec_json)
+    try:
+        run, close = build(spec)
+    except R.NotAvailable as exc:
+        print(json.dumps({"status": "n/a", "note": str(exc)}), flush=True)
+        return 0
+    try:
+        steps, calls, seconds = R.measure(run, spec["seconds"], spec["warmup"], 0)
+    finally:
+        close()
+    print(json.dumps({"status": "ok", "steps": steps, "calls": calls, "seconds": seconds}),
+          flush=True)
+    return 0
+
+
+# -- the parent: subprocesses and their memory --------------------------------
+def pss_bytes(pid: int) -> int:
+    """The PSS of one process from /proc/<pid>/smaps_rollup (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def tree_pss(pid: int) -> int:
+    """The summed PSS of process ``pid`` and all its descendants."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        pids = [pid, *(c.pid for c in root.children(recursive=True))]
+    except psutil.Error:
+        return 0
+    return sum(pss_bytes(p) for p in pids)
+
+
+def kill_tree(pid: int) -> None:
+    """Kills process ``pid`` and its descendants (a measurement that ran past its limit)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        procs = [*root.children(recursive=True), root]
+    except psutil.Error:
+        return
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+
+
+def run_child(spec: dict[str, Any], interval: float, timeout: float) -> dict[str, Any]:
+    """Runs one measurement in a fresh interpreter, sampling its tree's PSS meanwhile."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child",
+                                 json.dumps(spec)], stdout=out, stderr=err, text=True)
+        peak = 0
+        start = time.monotonic()
+        timed_out = False
+        while proc.poll() is None:
+            peak = max(peak, tree_pss(proc.pid))
+            if time.monotonic() - start > timeout:
+                kill_tree(proc.pid)
+                timed_out = True
+                proc.wait()
+                break
+            time.sleep(interval)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    lines = [ln for ln in stdout.splitlines() if ln.startswith("{")]
+    if timed_out:
+        res: dict[str, Any] = {"status": "error", "note": f"ran past {timeout:.0f} s"}
+    elif proc.returncode != 0 or not lines:
+        tail = [ln for ln in stderr.strip().splitlines() if ln.strip()]
+        res = {"status": "error",
+               "note": (tail[-1] if tail else f"exit status {proc.returncode}")[:200]}
+    else:
+        res = json.loads(lines[-1])
+    res["peak_pss"] = peak
+    return res
+
+
+# -- the run -----------------------------------------------------------------
+@dataclass
+class Row:
+    """One row of a family's table: a method at one num_envs, over the rounds."""
+
+    num_envs: int
+    method: str
+    label: str
+    status: str = "ok"
+    note: str = ""
+    rates: list[float] = field(default_factory=list)
+    peak_pss: list[int] = field(default_factory=list)
+    steps_per_s: float | None = None
+    peak_pss_mib: float | None = None
+    ratios: dict[str, float | None] = field(default_factory=dict)
+
+
+def skip_reason(method: str, n: int, full: bool) -> str | None:
+    """Why ``method`` is not run at ``n`` envs on this machine (None: it is run)."""
+    cores = os.cpu_count() or 1
+    if method in PROCESS_PER_ENV and not full and n > max(16, 8 * cores):
+        return f"{n} processes on {cores} cores; --full runs it"
+    return None
+
+
+def run_family(family: str, task: str, args: argparse.Namespace,
+               log: Callable[[str], None]) -> dict[str, Any]:
+    """Every method of ``family`` at every num_envs, ``args.reps`` interleaved rounds."""
+    methods = family_methods(family, args.methods)
+    num_envs = args.num_envs or list(FAMILIES[family].default_num_envs)
+    cores = os.cpu_count() or 1
+    rows = {(n, m): Row(n, m, LABELS[m]) for n in num_envs for m in methods}
+    raw: list[float] = []
+    raw_pss: list[int] = []
+    raw_status = ("ok", "")
+    timeout = max(120.0, 4 * (args.seconds + args.warmup) + 90)
+    base = {"family": family, "task": task, "seed": args.seed, "seconds": args.seconds,
+            "warmup": args.warmup, "policy": args.policy, "num_threads": args.num_threads}
+    for rep in range(args.reps):
+        todo: list[tuple[int, str]] = []
+        if "raw" in methods:
+            todo.append((1, "raw"))
+        todo += [(n, m) for n in num_envs for m in methods if m != "raw"]
+        shift = rep % len(todo) if todo else 0
+        for n, m in todo[shift:] + todo[:shift]:
+            if m != "raw" and rows[(n, m)].status != "ok":
+                continue  # n/a or skipped in an earlier round
+            reason = None if m == "raw" else skip_reason(m, n, args.full)
+            if reason:
+                rows[(n, m)].status, rows[(n, m)].note = "skipped", reason
+                continue
+            log(f"  round {rep + 1}/{args.reps}: {family} {task} {m}"
+                + ("" if m == "raw" else f" n={n}") + " ...")
+            res = run_child({**base, "method": m, "n": n}, args.pss_interval, timeout)
+            if m == "raw":
+                if res["status"] == "ok":
+                    raw.append(res["steps"] / res["seconds"])
+                    raw_pss.append(res["peak_pss"])
+                else:
+                    raw_status = (res["status"], res["note"])
+                continue
+            row = rows[(n, m)]
+            if res["status"] == "ok":
+                row.rates.append(res["steps"] / res["seconds"])
+                row.peak_pss.append(res["peak_pss"])
+            else:
+                row.status, row.note = res["status"], res["note"]
+                log(f"    {res['status']}: {res['note']}")
+    out_rows: list[Row] = []
+    for n in num_envs:
+        mult = min(n, cores)
+        if "raw" in methods:
+            limit_row = rows[(n, "raw")]
+            limit_row.label = f"limit: min(n, cores) = {mult} x raw"
+            limit_row.rates = [r * mult for r in raw]
+            limit_row.peak_pss = list(raw_pss)
+            limit_row.status, limit_row.note = raw_status if not raw else ("ok", "")
+        for m in methods:
+            row = rows[(n, m)]
+            if row.status == "ok" and len(row.rates) == args.reps:
+                row.steps_per_s = statistics.median(row.rates)
+                row.peak_pss_mib = max(row.peak_pss) / 2**20
+            elif row.status == "ok":
+                row.status, row.note = "error", "not every round measured"
+        for m in methods:
+            row = rows[(n, m)]
+            for ref, _ in REFERENCES:
+                other = rows.get((n, ref))
+                if row.steps_per_s is None or other is None or other.steps_per_s is None:
+                    row.ratios[ref] = None
+                else:
+                    row.ratios[ref] = statistics.median(
+                        a / b for a, b in zip(row.rates, other.rates, strict=True))
+            out_rows.append(row)
+    fam = FAMILIES[family]
+    return {
+        "family": family,
+        "task": task,
+        "reference": fam.reference_label,
+        "raw_label": fam.raw_label,
+        "raw_steps_per_s": statistics.median(raw) if raw else None,
+        "raw_status": raw_status,
+        "num_envs": num_envs,
+        "rows": [asdict(r) for r in out_rows],
+    }
+
+
+# -- output ------------------------------------------------------------------
+def header_lines(info: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """Versions, machine, settings: the lines above the tables (and in the PNG)."""
+    versions = ", ".join(f"{d} {info['versions'][d] or 'not installed'}"
+                         for d in info["versions"])
+    actions = ("a small torch policy's forward pass per step (1 thread)" if args.policy
+               else "random, sampled before timing")
+    return [
+        f"- {versions}, python {info['python']} (checkout {info['git']})",
+        f"- os.cpu_count(): {info['cpu_count']}; CPU: {info['cpu_model'] or 'unknown'}; "
+        f"load average at start {info['loadavg_start']}, at end {info.get('loadavg_end')}",
+        f"- {args.reps} interleaved round(s) of {args.seconds:g} s after {args.warmup:g} s "
+        f"warm-up per measurement, each in a fresh subprocess; actions: {actions}; envpool "
+        f"num_threads: {args.num_threads or 'the default'}",
+    ]
+
+
+def _fmt_ratio(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def family_table(fam: dict[str, Any]) -> str:
+    """The markdown section of one family."""
+    raw = fam["raw_steps_per_s"]
+    raw_text = (f"{raw:,.0f} steps/s" if raw is not None
+                else f"{fam['raw_status'][0]} ({fam['raw_status'][1]})")
+    lines = [
+        f"## {fam['family']}: {fam['task']}",
+        "",
+        f"- reference env: {fam['reference']}",
+        f"- raw single-thread rate ({fam['raw_label']}): {raw_text}",
+        "",
+        "| num_envs | method | steps/s | " + " | ".join(lbl for _, lbl in REFERENCES)
+        + " | peak PSS (MiB) |",
+        "|---:|---|---:|" + "---:|" * len(REFERENCES) + "---:|",
+    ]
+    for r in fam["rows"]:
+        if r["steps_per_s"] is not None:
+            sps = f"{r['steps_per_s']:,.0f}"
+        else:
+            sps = f"{r['status']} ({r['note']})" if r["note"] else r["status"]
+        ratios = " | ".join(_fmt_ratio(r["ratios"].get(ref)) for ref, _ in REFERENCES)
+        pss = "-" if r["peak_pss_mib"] is None else f"{r['peak_pss_mib']:,.0f}"
+        lines.append(f"| {r['num_envs']} | {r['label']} | {sps} | {ratios} | {pss} |")
+    return "\n".join(lines)
+
+
+def markdown(info: dict[str, Any], args: argparse.Namespace,
+             families: list[dict[str, Any]]) -> str:
+    """The whole report: title, header lines, one section per family."""
+    title = "# envpool benchmark" + (" (policy forward pass per step)" if args.policy else "")
+    parts = [title, "", *header_lines(info, args), ""]
+    for fam in families:
+        parts += [family_table(fam), ""]
+    parts.append("PSS: the peak over the measurement's subprocess and all its children, "
+                 f"sampled every {args.pss_interval:g} s; the limit row's PSS is the raw "
+                 "loop's.")
+    return "\n".join(parts) + "\n"
+
+
+def write_png(path: str, info: dict[str, Any], args: argparse.Namespace,
+              families: list[dict[str, Any]]) -> None:
+    """A bar chart of steps/s per method per num_envs, one panel per family (log scale)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(families), 1, figsize=(11, 4.2 * len(families) + 0.6),
+                             squeeze=False)
+    for ax, fam in zip(axes[:, 0], families, strict=True):
+        methods = list(dict.fromkeys(r["method"] for r in fam["rows"]))
+        ns = fam["num_envs"]
+        width = 0.8 / max(1, len(methods))
+        for i, m in enumerate(methods):
+            xs, ys = [], []
+            for j, n in enumerate(ns):
+                r = next(r for r in fam["rows"] if r["num_envs"] == n and r["method"] == m)
+                x = j + (i - (len(methods) - 1) / 2) * width
+                if r["steps_per_s"] is not None:
+                    xs.append(x)
+                    ys.append(r["steps_per_s"])
+                else:  # say why the bar is missing
+                    ax.text(x, 0.02, r["status"], transform=ax.get_xaxis_transform(),
+                            rotation=90, ha="center", va="bottom", fontsize=7)
+            label = "limit (min(n, cores) x raw)" if m == "raw" else LABELS[m]
+            ax.bar(xs, ys, width, label=label, hatch="//" if m == "raw" else None,
+                   fill=m != "raw")
+        ax.set_xticks(range(len(ns)), [f"num_envs={n}" for n in ns])
+        ax.set_yscale("log")
+        ax.set_ylabel("env steps/s")
+        ax.set_title(f"{fam['family']}: {fam['task']}")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("envpool benchmark: " + ("a torch policy's forward pass per step"
+                                          if args.policy else "random actions"), fontsize=10)
+    caption = "\n".join(line.removeprefix("- ") for line in header_lines(info, args))
+    fig.text(0.01, 0.005, caption, fontsize=7, va="bottom", wrap=True)
+    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1 - 0.3 / fig.get_figheight()))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# -- command line --------------------------------------------------------------
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--family", nargs="+", choices=list(FAMILIES), default=["classic"],
+                   help="one or several families (default classic)")
+    p.add_argument("--task", help="override the family's default task (one family only)")
+    p.add_argument("--num-envs", type=int, nargs="+", metavar="N",
+                   help="pool sizes (default: the family's, e.g. 8 64 for classic)")
+    p.add_argument("--seconds", type=float, default=2.0, help="timed seconds per measurement")
+    p.add_argument("--warmup", type=float, default=0.5, help="untimed warm-up seconds")
+    p.add_argument("--reps", type=int, default=1, help="interleaved rounds (median taken)")
+    p.add_argument("--methods", nargs="+", choices=ALL_METHODS, default=list(ALL_METHODS))
+    p.add_argument("--policy", action="store_true",
+                   help="actions from a small torch policy's forward pass per step")
+    p.add_argument("--num-threads", type=int, default=0,
+                   help="envpool worker threads (0: envpool's default)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--full", action="store_true",
+                   help="also run one-process-per-env methods above max(16, 8 x cores) envs")
+    p.add_argument("--pss-interval", type=float, default=0.05,
+                   help="seconds between PSS samples (default 0.05)")
+    p.add_argument("--md", metavar="PATH", help="also write the markdown report to PATH")
+    p.add_argument("--json", metavar="PATH", help="also write every number to PATH")
+    p.add_argument("--png", metavar="PATH", help="also draw a bar chart to PATH")
+    args = p.parse_args(argv)
+    if args.policy and importlib.util.find_spec("torch") is None:
+        p.error("--policy needs torch (the sb3 extra)")
+    if args.task and len(args.family) != 1:
+        p.error("--task needs exactly one --family")
+    if args.num_envs and any(n < 1 for n in args.num_envs):
+        p.error("--num-envs must be >= 1")
+    if args.seconds <= 0 or args.warmup < 0 or args.reps < 1 or args.pss_interval <= 0:
+        p.error("--seconds and --pss-interval must be > 0, --warmup >= 0, --reps >= 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the benchmark and writes the report where asked."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--child"]:
+        return child_main(argv[1])
+    args = parse_args(argv)
+    if args.task:  # fail fast on an id envpool lacks, before any subprocess
+        import envpool
+
+        if args.task not in envpool.list_all_envs():
+            raise SystemExit(f"bench.py: --task {args.task!r} is not an envpool id")
+    info = R.machine_info()
+    dists = [*HEADER_DISTS]
+    for f in args.family:
+        dists += [d for d in FAMILIES[f].versions if d not in dists]
+    info["versions"] = {d: R.dist_version(d) for d in dists}
+    info["versions"]["envpool"] = info["envpool"]  # also when run from a checkout
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    families = [run_family(f, args.task or FAMILIES[f].default_task, args, log)
+                for f in args.family]
+    info["loadavg_end"] = R.load_average()
+    info["total_seconds"] = round(time.perf_counter() - t0, 1)
+    report = markdown(info, args, families)
+    print(report, end="")
+    if args.md:
+        with open(args.md, "w", encoding="utf-8") as f:
+            f.write(report)
+    if args.json:
+        payload = {"machine": info, "settings": {k: v for k, v in vars(args).items()},
+                   "families": families}
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(payload, f, indent=2)
+            f.write("\n")
+    if args.png:
+        write_png(args.png, info, args, families)
+    log(f"done in {info['total_seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

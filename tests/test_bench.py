@@ -1,0 +1,118 @@
+"""benchmarks/bench.py, the one benchmark entry point, run for real with tiny budgets.
+
+Every method of a family must give a row with a positive rate or an explicit ``n/a`` /
+``skipped``, a positive peak PSS where it ran, and the JSON, markdown and PNG must be written.
+The PSS of a measurement covers its whole process tree (vector-env workers included).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("psutil", reason="bench.py samples PSS with psutil (test extra)")
+pytest.importorskip("matplotlib", reason="bench.py --png draws with matplotlib (test extra)")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "bench.py"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import bench  # noqa: E402
+
+
+def _run(*args: str, timeout: float = 150) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=ROOT)
+
+
+def _table_rows(md: str, family: str) -> list[list[str]]:
+    section = md.split(f"## {family}:", 1)[1].split("\n## ", 1)[0]
+    return [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if re.match(r"\|\s*\d", line)]
+
+
+@pytest.mark.timeout(180)
+def test_every_method_of_two_families_has_a_rate_and_a_pss(tmp_path: pathlib.Path) -> None:
+    out = {k: tmp_path / f"bench.{k}" for k in ("json", "md", "png")}
+    families = ("classic", "mujoco")
+    result = _run("--family", *families, "--num-envs", "2", "--seconds", "0.2", "--warmup",
+                  "0.05", "--reps", "1", "--json", str(out["json"]), "--md", str(out["md"]),
+                  "--png", str(out["png"]))
+    assert result.returncode == 0, result.stderr[-3000:]
+    md = out["md"].read_text()
+    assert md == result.stdout
+    assert out["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    payload = json.loads(out["json"].read_text())
+    assert payload["machine"]["cpu_count"] == os.cpu_count()
+    assert {"envpool", "gymnasium", "ale-py", "mujoco", "stable-baselines3", "torch",
+            "numpy"} <= set(payload["machine"]["versions"])
+    for fam, family in zip(payload["families"], families, strict=True):
+        assert fam["family"] == family and fam["raw_steps_per_s"] > 0
+        methods = bench.family_methods(family, bench.ALL_METHODS)
+        assert [r["method"] for r in fam["rows"]] == methods
+        rows = _table_rows(md, family)
+        assert len(rows) == len(methods)
+        for row, md_row in zip(fam["rows"], rows, strict=True):
+            # n/a only where Stable-Baselines3 (the sb3 extra) is not installed
+            if row["method"] == "sb3-subproc" and importlib.util.find_spec(
+                    "stable_baselines3") is None:
+                assert row["status"] == "n/a" and md_row[2].startswith("n/a ("), row
+                continue
+            assert row["status"] == "ok", row
+            assert row["steps_per_s"] > 0 and row["peak_pss_mib"] > 0, row
+            assert float(md_row[2].replace(",", "")) > 0, md_row
+            assert float(md_row[-1].replace(",", "")) > 0, md_row
+        limit = next(r for r in fam["rows"] if r["method"] == "raw")
+        assert limit["steps_per_s"] == pytest.approx(2 * fam["raw_steps_per_s"]) or \
+            os.cpu_count() == 1
+        assert limit["ratios"]["raw"] == pytest.approx(1.0)
+        for ref in ("gym-async", "sb3-subproc"):
+            r = next(r for r in fam["rows"] if r["method"] == ref)
+            if r["status"] == "ok":
+                assert r["ratios"][ref] == pytest.approx(1.0)
+
+
+@pytest.mark.timeout(60)
+def test_a_method_that_cannot_run_says_so() -> None:
+    result = _run("--family", "classic", "--num-envs", "1", "--methods", "envpool-async",
+                  "gym-async", "--seconds", "0.1", "--warmup", "0", "--reps", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = {r[1]: r for r in _table_rows(result.stdout, "classic")}
+    assert rows["envpool async (batch n//2)"][2] == "n/a (needs num_envs >= 2)"
+    assert rows["envpool async (batch n//2)"][-1] == "-"
+    assert float(rows["gymnasium AsyncVectorEnv"][2].replace(",", "")) > 0
+
+
+def test_bad_arguments_are_refused() -> None:
+    result = _run("--family", "classic", "--task", "NoSuchTask-v0", "--seconds", "0.1")
+    assert result.returncode != 0 and "NoSuchTask-v0" in result.stderr
+    result = _run("--family", "classic", "atari", "--task", "Pong-v5")
+    assert result.returncode != 0 and "--task needs exactly one --family" in result.stderr
+
+
+def test_tree_pss_counts_the_children() -> None:
+    # a parent that starts a child holding ~80 MB of touched memory
+    child = ("import numpy, time; a = numpy.ones(10_000_000); print('ready', flush=True); "
+             "time.sleep(60)")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys; "
+         f"subprocess.run([sys.executable, '-c', {child!r}])"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        time.sleep(0.2)
+        own = bench.pss_bytes(parent.pid)
+        assert own > 0
+        assert bench.tree_pss(parent.pid) - own > 70 * 2**20
+    finally:
+        bench.kill_tree(parent.pid)
+        parent.wait(timeout=10)

@@ -26,6 +26,14 @@ from envpool.core.pool import EnvPoolBase, obs_row
 from envpool.core.spec import EnvSpec
 
 
+def render_metadata(spec: EnvSpec) -> dict[str, Any]:
+    """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
+    modes the env draws ("rgb_array" for the envs that render) and the fps of its videos."""
+    if spec.render_frame is None:
+        return {"render_modes": []}
+    return {"render_modes": ["rgb_array"], "render_fps": spec.render_frame[2]}
+
+
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
     """A pool of ``num_envs`` native envs as a gymnasium vector env, with EnvPool's
     single-env ``observation_space`` / ``action_space``.
@@ -47,8 +55,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self.autoreset_mode: AutoresetMode = spec.config.autoreset_mode
-        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
-        self.render_mode = None
+        self.metadata = {"autoreset_mode": self.autoreset_mode,
+                         **render_metadata(spec)}
         # DISABLED mode: a partial reset returns every env's obs, so keep the last. (The
         # mode is the native pool's, fixed at construction; an enum comparison per recv
         # costs about 0.15 us, a tenth of the Python share of a small async round.)
@@ -128,10 +136,6 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self._remember(raw.obs, info, raw.env_id)
         return raw.obs, raw.reward, raw.terminated, raw.truncated, info
 
-    def render(self) -> None:
-        """These envs do not render."""
-        return None
-
     # -- DISABLED mode bookkeeping -------------------------------------------
     def _remember(
         self, obs: Any, info: dict[str, Any], env_id: np.ndarray
@@ -163,6 +167,12 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         super().__init__(spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> np.ndarray:
+        """gymnasium's vector ``render()``: one frame per env, ``(num_envs, H, W, 3)``
+        uint8 (``env_ids`` None is every env here, not EnvPool's ``render_env_id``); see
+        :meth:`EnvPoolBase.render`."""
+        return super().render(self.all_env_ids if env_ids is None else env_ids, camera_id)
 
     def recv(
         self, timeout: float | None = None

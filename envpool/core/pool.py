@@ -78,6 +78,8 @@ class EnvPoolBase:
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+        #: "rgb_array" when made with it (the pool draws frames), else None.
+        self.render_mode: str | None = config.render_mode
         self.is_async = config.batch_size < config.num_envs
         self._all_ids64 = self.all_env_ids.astype(np.int64)
         self._last_env_id: np.ndarray | None = None
@@ -153,6 +155,42 @@ class EnvPoolBase:
         (the others stay in flight, as after ``async_reset``)."""
         self.send_reset(env_id, seed)
         return self.recv_raw()
+
+    # -- rendering -----------------------------------------------------------
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> np.ndarray:
+        """The current frames of ``env_ids`` as a ``(len(env_ids), H, W, 3)`` uint8 array
+        (EnvPool's ``render``): ``env_ids`` None draws env ``render_env_id`` (a make
+        keyword, default 0) alone, an int that env; ``camera_id`` None is the make
+        keyword ``render_camera_id``. The size is ``render_height`` x ``render_width``
+        (0: the env's own). The worker threads draw the frames; envs in flight (async
+        mode, or sent and not yet received) cannot be drawn. Needs
+        ``make(..., render_mode="rgb_array")``. The array is a view of the pool's frame
+        buffer, valid as long as it is held (a later call draws into a new one)."""
+        if self.render_mode != "rgb_array":
+            raise RuntimeError(f"{self.spec.id} was made without render_mode: pass "
+                               "render_mode='rgb_array' to make() to render")
+        if env_ids is None:
+            ids = np.array([self.config["render_env_id"]], dtype=np.int64)
+        else:
+            ids = np.asarray(env_ids)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+            if ids.dtype.kind not in "iu":
+                raise TypeError(f"env_ids must be integers, got {ids.dtype}")
+        camera = self.config["render_camera_id"] if camera_id is None else camera_id
+        if not isinstance(camera, (int, np.integer)) or isinstance(camera, (bool, np.bool_)):
+            raise TypeError(f"camera_id must be an int, got {camera!r}")
+        try:
+            return self._pool.render(ids, self.config["render_width"],
+                                     self.config["render_height"], int(camera))
+        except ValueError as error:
+            raise ValueError(f"{self.spec.id}: {error}") from None
+
+    @property
+    def render_fps(self) -> float | None:
+        """Frames per second of a video of successive steps (None without render_mode)."""
+        frame = self.spec.render_frame
+        return None if frame is None else frame[2]
 
     # -- state access (for alignment with reference implementations) -----
     def get_state(self, env_id: int) -> list[float]:

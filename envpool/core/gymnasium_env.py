@@ -28,10 +28,12 @@ from envpool.core.spec import EnvSpec
 
 def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
-    modes the env draws ("rgb_array" for the envs that render) and the fps of its videos."""
-    if spec.render_frame is None:
+    modes the env can draw ("rgb_array" for the envs that render, whatever ``render_mode``
+    the pool was made with) and the fps of its videos."""
+    frame = spec.native_spec.get("render")
+    if frame is None:
         return {"render_modes": []}
-    return {"render_modes": ["rgb_array"], "render_fps": spec.render_frame[2]}
+    return {"render_modes": ["rgb_array"], "render_fps": float(frame[2])}
 
 
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):

@@ -69,6 +69,12 @@ inline py::dict SpecToDict(const EnvSpec& spec) {
   return d;
 }
 
+// (height, width, fps) of a frame, or None for an env that does not render.
+inline py::object RenderInfo(const std::optional<FrameSize>& size) {
+  if (!size) return py::none();
+  return py::make_tuple(size->height, size->width, size->fps);
+}
+
 inline py::dtype ToNumpy(DType t) {
   switch (t) {
     case DType::kBool:
@@ -299,8 +305,13 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
   m.def("default_config", [reg](const std::string& name) {
     return FindEntry(*reg, name).defaults.Values();
   });
+  // The spec dict, with "render": (height, width, fps) of the frames the env
+  // draws at its own size and default view, or None when it does not render.
   m.def("spec", [reg](const std::string& name, const std::map<std::string, ConfigValue>& config) {
-    return SpecToDict(FindEntry(*reg, name).make_factory(Config(config))->Spec());
+    const std::unique_ptr<EnvFactory> factory = FindEntry(*reg, name).make_factory(Config(config));
+    py::dict d = SpecToDict(factory->Spec());
+    d["render"] = RenderInfo(factory->RenderSize(0, 0, -1));
+    return d;
   });
 
   // (height, width, fps) of the frames `name` with `config` renders for these
@@ -309,11 +320,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
       "render_size",
       [reg](const std::string& name, const std::map<std::string, ConfigValue>& config, int width,
             int height, int camera_id) -> py::object {
-        const std::optional<FrameSize> size =
-            FindEntry(*reg, name).make_factory(Config(config))->RenderSize(width, height,
-                                                                           camera_id);
-        if (!size) return py::none();
-        return py::make_tuple(size->height, size->width, size->fps);
+        return RenderInfo(FindEntry(*reg, name).make_factory(Config(config))->RenderSize(
+            width, height, camera_id));
       },
       py::arg("name"), py::arg("config"), py::arg("width") = 0, py::arg("height") = 0,
       py::arg("camera_id") = -1);

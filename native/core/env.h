@@ -176,8 +176,9 @@ class EnvFactory {
   }
   // The frame Env::Render draws for these arguments, or std::nullopt when the
   // envs do not render; throws std::invalid_argument for a size or camera the
-  // envs cannot draw. A pure function of the configuration: called on any
-  // thread, with no env involved.
+  // envs cannot draw ((0, 0, -1), the own size and default view, must be
+  // accepted). A pure function of the configuration: called on any thread,
+  // with no env involved.
   virtual std::optional<FrameSize> RenderSize(int /*width*/, int /*height*/,
                                               int /*camera_id*/) const {
     return std::nullopt;

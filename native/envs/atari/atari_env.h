@@ -171,7 +171,7 @@ class AtariEnv final : public Env {
   }
 
   void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
-    if (!ale_) throw std::runtime_error("render: the env has not been reset yet");
+    if (!ale_) throw std::runtime_error("render: the env has not been reset yet: call reset() first");
     ale_->getScreenRGB(rgb_);
     const int h = height == 0 ? kRawHeight : height;
     const int w = width == 0 ? kRawWidth : width;

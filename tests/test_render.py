@@ -1,0 +1,298 @@
+"""Rendering (``render_mode="rgb_array"``): frames drawn by the worker threads.
+
+1. Atari: ``render()`` is the ALE's RGB screen, equal bitwise to ale-py's
+   ``AtariEnv(render_mode="rgb_array").render()`` after the same actions (lockstep, same
+   seed); ``render_width`` / ``render_height`` shrink it as ``cv2.resize(INTER_AREA)`` does.
+2. The API: EnvPool's ``render(env_ids=None, camera_id=None)`` (env ``render_env_id`` by
+   default, batched ``(B, H, W, 3)`` uint8), gymnasium's vector ``render()`` (every env),
+   the single env's ``render()``, ``metadata["render_modes"]`` / ``render_fps``, and what is
+   refused: envs that do not render, envs in flight, bad ids, sizes and cameras.
+3. The pool: frames are drawn in parallel on the workers, an env's exception in ``Render``
+   reaches Python and leaves the pool usable, a held frame array stays as it was.
+4. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
+   render_mode="rgb_array")`` and SB3's ``VecVideoRecorder`` on the SB3 adapter write videos
+   with the right number of frames.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import time
+
+import cv2
+import gymnasium
+import numpy as np
+import pytest
+
+import envpool
+from envpool.tasks.atari import GAMES
+
+ale_py = pytest.importorskip("ale_py")
+
+SCREEN = (210, 160, 3)
+
+
+def _count_frames(path: pathlib.Path) -> tuple[int, tuple[int, int]]:
+    """The number of frames of a video file, decoded one by one, and their (height, width)."""
+    cap = cv2.VideoCapture(str(path))
+    n, shape = 0, (0, 0)
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        n += 1
+        shape = frame.shape[:2]
+    cap.release()
+    return n, shape
+
+
+# -- 1. Atari against ale-py --------------------------------------------------------------
+@pytest.mark.parametrize("game", ["Pong", "Breakout"])
+def test_atari_render_equals_ale_py(game: str) -> None:
+    """Our frame and ale-py's ``render()`` after a seeded reset and 120 random steps
+    (frame_skip 4, no no-ops, no fire reset, no sticky actions), compared at every step."""
+    seed = 11
+    env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=seed, noop_max=0,
+                                 use_fire_reset=False, repeat_action_probability=0.0,
+                                 render_mode="rgb_array")
+    ref = ale_py.env.AtariEnv(GAMES[game], frameskip=4, repeat_action_probability=0.0,
+                              render_mode="rgb_array")
+    env.reset()
+    ref.reset(seed=seed)
+    frame = env.render()
+    assert frame.shape == (1, *SCREEN) and frame.dtype == np.uint8
+    np.testing.assert_array_equal(frame[0], ref.render())
+    rng = np.random.default_rng(0)
+    for step in range(120):
+        a = int(rng.integers(env.single_action_space.n))
+        _, _, term, trunc, _ = env.step(np.array([a], dtype=np.int32))
+        ref.step(a)
+        assert not (term[0] or trunc[0])
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {step}")
+    env.close()
+    ref.close()
+
+
+def test_atari_render_size_is_area_resize() -> None:
+    """``render_height`` x ``render_width`` is the full frame shrunk by cv2's INTER_AREA."""
+    full = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=3, render_mode="rgb_array")
+    full.reset()
+    frame = full.render()[0]
+    for height, width in ((84, 84), (105, 80), (150, 160)):
+        small = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=3,
+                                       render_mode="rgb_array", render_height=height,
+                                       render_width=width)
+        small.reset()
+        want = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+        got = small.render()
+        assert got.shape == (1, height, width, 3)
+        np.testing.assert_array_equal(got[0], want, err_msg=f"{height} x {width}")
+        small.close()
+    full.close()
+
+
+# -- 2. The API -----------------------------------------------------------------------------
+def _screen(env: object, i: int) -> np.ndarray:
+    """Env i's RGB screen as its state reports it (the ALE's getScreenRGB)."""
+    return np.array(env.get_state(i)[6:]).astype(np.uint8).reshape(SCREEN)
+
+
+def test_render_env_ids_default_and_order() -> None:
+    """``render()`` draws env ``render_env_id``; ``env_ids`` (a list or an int) draws those
+    envs in the order given; every row is that env's own screen."""
+    env = envpool.make("Pong-v5", num_envs=3, seed=0, render_mode="rgb_array",
+                       render_env_id=1)
+    env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(30):  # the envs' screens differ (their own no-ops and actions)
+        env.step(rng.integers(env.action_space.n, size=3).astype(np.int32))
+    screens = [_screen(env, i) for i in range(3)]
+    assert not np.array_equal(screens[0], screens[2])
+    np.testing.assert_array_equal(env.render(), screens[1][None])
+    np.testing.assert_array_equal(env.render(2), screens[2][None])
+    frames = env.render(env_ids=[2, 0, 1], camera_id=0)
+    assert frames.shape == (3, *SCREEN) and frames.dtype == np.uint8
+    for row, i in enumerate([2, 0, 1]):
+        np.testing.assert_array_equal(frames[row], screens[i])
+    env.close()
+
+
+def test_flavours_and_metadata() -> None:
+    """Every flavour renders the same frames; gymnasium's vector env gives one per env; the
+    metadata names the mode and the fps (60 emulator frames per second / frame_skip)."""
+    kw = {"num_envs": 2, "seed": 5, "render_mode": "rgb_array"}
+    gymnasium_pool = envpool.make_gymnasium("Pong-v5", **kw)
+    gym_pool = envpool.make_gym("Pong-v5", **kw)
+    dm_pool = envpool.make_dm("Pong-v5", **kw)
+    vec = gymnasium.make_vec("envpool/Pong-v5", num_envs=2, seed=5, render_mode="rgb_array")
+    for pool in (gymnasium_pool, gym_pool, dm_pool, vec):
+        pool.reset()
+    want = gymnasium_pool.render([0, 1])
+    np.testing.assert_array_equal(gym_pool.render([0, 1]), want)
+    np.testing.assert_array_equal(dm_pool.render([0, 1]), want)
+    np.testing.assert_array_equal(vec.render(), want)
+    assert gymnasium_pool.render().shape == (1, *SCREEN)
+    assert gymnasium_pool.metadata["render_modes"] == ["rgb_array"]
+    assert gymnasium_pool.metadata["render_fps"] == 15.0
+    assert gymnasium_pool.render_mode == vec.render_mode == "rgb_array"
+    skip2 = envpool.make("Pong-v5", frame_skip=2, render_mode="rgb_array")
+    assert skip2.metadata["render_fps"] == 30.0
+    single = gymnasium.make("envpool/Pong-v5", render_mode="rgb_array")
+    single.reset(seed=5)
+    np.testing.assert_array_equal(single.render(), want[0])
+    assert single.metadata["render_modes"] == ["rgb_array"]
+    plain = gymnasium.make("envpool/Pong-v5")
+    plain.reset(seed=0)
+    assert plain.render() is None and plain.unwrapped.metadata["render_modes"] == ["rgb_array"]
+    for e in (gymnasium_pool, gym_pool, dm_pool, vec, skip2, single, plain):
+        e.close()
+
+
+def test_refusals() -> None:
+    """Clear errors: a family that does not render, another mode, render() without a render
+    mode, bad ids (out of range, listed twice, not integers), bad sizes and cameras."""
+    with pytest.raises(ValueError, match=r"CartPole-v1 \(native env 'CartPole'\) does not "
+                                         "render yet"):
+        envpool.make("CartPole-v1", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="HalfCheetah-v5.*does not render yet"):
+        gymnasium.make("envpool/HalfCheetah-v5", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode must be None or 'rgb_array'"):
+        envpool.make("Pong-v5", render_mode="human")
+    with pytest.raises(ValueError, match="render_height must be in 1 .. 210"):
+        envpool.make("Pong-v5", render_mode="rgb_array", render_height=211)
+    with pytest.raises(ValueError, match="render_width and render_height must be >= 0"):
+        envpool.make("Pong-v5", render_mode="rgb_array", render_width=-1)
+    with pytest.raises(ValueError, match="one view: camera_id must be -1 or 0, got 2"):
+        envpool.make("Pong-v5", render_mode="rgb_array", render_camera_id=2)
+    with pytest.raises(ValueError, match="render_env_id must be in 0 .. 1"):
+        envpool.make("Pong-v5", num_envs=2, render_mode="rgb_array", render_env_id=2)
+    plain = envpool.make("Pong-v5")
+    plain.reset()
+    with pytest.raises(RuntimeError, match="made without render_mode"):
+        plain.render()
+    env = envpool.make("Pong-v5", num_envs=2, render_mode="rgb_array")
+    env.reset()
+    with pytest.raises(ValueError, match="env_id 2 is out of range 0 .. 1"):
+        env.render([0, 2])
+    with pytest.raises(ValueError, match="env_id -1 is out of range"):
+        env.render(-1)
+    with pytest.raises(ValueError, match="env_id 1 is listed twice"):
+        env.render([1, 0, 1])
+    with pytest.raises(TypeError, match="env_ids must be integers"):
+        env.render([0.5])
+    with pytest.raises(ValueError, match="camera_id must be -1 or 0, got 7"):
+        env.render(camera_id=7)
+    assert env.render([0, 1]).shape == (2, *SCREEN)  # still usable
+    for e in (plain, env):
+        e.close()
+
+
+def test_envs_in_flight_are_refused() -> None:
+    """Async mode: envs sent and not yet received cannot be drawn; the others can."""
+    env = envpool.make("Pong-v5", num_envs=4, batch_size=2, seed=0, render_mode="rgb_array")
+    env.async_reset()
+    _, _, _, _, info = env.recv()
+    ready = info["env_id"]
+    busy = sorted(set(range(4)) - set(ready.tolist()))
+    with pytest.raises(ValueError, match=f"env_id {busy[0]} is in flight"):
+        env.render(env.all_env_ids)
+    frames = env.render(ready)
+    for row, i in enumerate(ready):
+        np.testing.assert_array_equal(frames[row], _screen(env, int(i)))
+    env.close()
+
+
+# -- 3. The pool ----------------------------------------------------------------------------
+def test_frames_drawn_in_parallel_on_workers() -> None:
+    """Four renders that each sleep 0.3 s, with four worker threads: the frames are drawn at
+    once (about 0.3 s), not one after the other on the calling thread (1.2 s)."""
+    env = envpool.make("Faulty-v0", num_envs=4, num_threads=4, render_mode="rgb_array",
+                       render_sleep_us=300_000)
+    env.reset()
+    start = time.perf_counter()
+    frames = env.render(env.all_env_ids)
+    elapsed = time.perf_counter() - start
+    assert frames.shape == (4, 2, 3, 3)
+    assert elapsed < 0.9, f"{elapsed:.2f} s: the frames were not drawn in parallel"
+    env.close()
+
+
+def test_render_error_reaches_python_and_pool_goes_on() -> None:
+    """An exception in an env's Render (on a worker) is raised by render(); the pool stays
+    usable: it steps, and renders again."""
+    env = envpool.make("Faulty-v0", num_envs=3, render_mode="rgb_array", fail_render_at=0)
+    env.reset()
+    with pytest.raises(RuntimeError, match="faulty env failed to render at step 0"):
+        env.render(env.all_env_ids)
+    obs, *_ = env.step(np.zeros(3, dtype=np.int32))
+    assert (obs[:, 0] == 1).all()
+    np.testing.assert_array_equal(env.render(env.all_env_ids), np.ones((3, 2, 3, 3)))
+    env.close()
+
+
+def test_held_frames_stay_and_sizes_follow_keywords() -> None:
+    """A frame array that is held is not drawn over by the next render; the Faulty frame is
+    every byte = steps since reset, at render_height x render_width."""
+    env = envpool.make("Faulty-v0", num_envs=2, render_mode="rgb_array", render_height=4,
+                       render_width=5)
+    env.reset()
+    first = env.render([0, 1])
+    assert first.shape == (2, 4, 5, 3)
+    for _ in range(3):
+        env.step(np.zeros(2, dtype=np.int32))
+    later = env.render([1, 0])
+    assert (first == 0).all() and (later == 3).all()
+    env.close()
+
+
+def test_atari_render_before_reset_is_refused() -> None:
+    """An Atari env that was never reset has no screen yet: a clear error, not a crash."""
+    env = envpool.make("Pong-v5", render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match="has not been reset yet: call reset"):
+        env.render()
+    env.reset()
+    assert env.render().shape == (1, *SCREEN)
+    env.close()
+
+
+# -- 4. Videos --------------------------------------------------------------------------------
+def test_gymnasium_record_video(tmp_path: pathlib.Path) -> None:
+    """gymnasium's RecordVideo over one envpool env writes the reset frame plus one frame per
+    step, at the env's size."""
+    pytest.importorskip("moviepy")
+    env = gymnasium.make("envpool/Pong-v5", render_mode="rgb_array")
+    env = gymnasium.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda e: e == 0)
+    env.reset(seed=0)
+    for _ in range(20):
+        env.step(env.action_space.sample())
+    env.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1
+    assert _count_frames(videos[0]) == (21, SCREEN[:2])
+
+
+def test_sb3_vec_video_recorder(tmp_path: pathlib.Path) -> None:
+    """SB3's VecVideoRecorder over the SB3 adapter: one tiled frame of every env per step,
+    video_length + 1 frames in all (SB3's own count), at the env's fps."""
+    pytest.importorskip("moviepy")
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import VecVideoRecorder
+    from stable_baselines3.common.vec_env.base_vec_env import tile_images
+
+    from envpool.integrations.sb3 import make_vec_env
+
+    venv = make_vec_env("Pong-v5", n_envs=2, seed=0, render_mode="rgb_array")
+    rec = VecVideoRecorder(venv, str(tmp_path), record_video_trigger=lambda s: s == 0,
+                           video_length=20)
+    assert rec.frames_per_sec == 15.0
+    rec.reset()
+    images = venv.get_images()
+    assert len(images) == 2 and images[0].shape == SCREEN
+    tiled = tile_images(images).shape[:2]
+    for _ in range(20):
+        rec.step(np.zeros(2, dtype=np.int64))
+    rec.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1
+    # (moviepy 2.1 writes one frame less for some counts at 15 fps, 13 for one: 21 is exact)
+    assert _count_frames(videos[0]) == (21, tiled)

@@ -130,7 +130,9 @@ def test_flavours_and_metadata() -> None:
     want = gymnasium_pool.render([0, 1])
     np.testing.assert_array_equal(gym_pool.render([0, 1]), want)
     np.testing.assert_array_equal(dm_pool.render([0, 1]), want)
-    np.testing.assert_array_equal(vec.render(), want)
+    frames = vec.render()  # gymnasium's vector contract: a tuple, one frame per env
+    assert isinstance(frames, tuple) and len(frames) == 2
+    np.testing.assert_array_equal(np.stack(frames), want)
     assert gymnasium_pool.render().shape == (1, *SCREEN)
     assert gymnasium_pool.metadata["render_modes"] == ["rgb_array"]
     assert gymnasium_pool.metadata["render_fps"] == 15.0
@@ -269,6 +271,24 @@ def test_gymnasium_record_video(tmp_path: pathlib.Path) -> None:
     videos = sorted(tmp_path.glob("*.mp4"))
     assert len(videos) == 1
     assert _count_frames(videos[0]) == (21, SCREEN[:2])
+
+
+def test_gymnasium_vector_record_video(tmp_path: pathlib.Path) -> None:
+    """gymnasium's vector RecordVideo over ``make_vec``: one frame of both envs side by side
+    per step, the reset frame plus one per step."""
+    pytest.importorskip("moviepy")
+    envs = gymnasium.make_vec("envpool/Pong-v5", num_envs=2, render_mode="rgb_array")
+    envs = gymnasium.wrappers.vector.RecordVideo(envs, str(tmp_path),
+                                                 episode_trigger=lambda e: e == 0)
+    envs.reset(seed=0)
+    for _ in range(20):
+        envs.step(envs.action_space.sample())
+    envs.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1
+    n, (height, width) = _count_frames(videos[0])
+    assert n == 21 and height % SCREEN[0] == 0 and width % SCREEN[1] == 0
+    assert height * width == 2 * SCREEN[0] * SCREEN[1]
 
 
 def test_sb3_vec_video_recorder(tmp_path: pathlib.Path) -> None:

@@ -170,11 +170,13 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
-    def render(self, env_ids: Any = None, camera_id: int | None = None) -> np.ndarray:
-        """gymnasium's vector ``render()``: one frame per env, ``(num_envs, H, W, 3)``
-        uint8 (``env_ids`` None is every env here, not EnvPool's ``render_env_id``); see
-        :meth:`EnvPoolBase.render`."""
-        return super().render(self.all_env_ids if env_ids is None else env_ids, camera_id)
+    def render(self, env_ids: Any = None,  # type: ignore[override]
+               camera_id: int | None = None) -> tuple[np.ndarray, ...]:
+        """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame per env
+        (every env when ``env_ids`` is None, not EnvPool's ``render_env_id``), views of
+        one batch drawn by the workers; see :meth:`EnvPoolBase.render`."""
+        return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,
+                                    camera_id))
 
     def recv(
         self, timeout: float | None = None

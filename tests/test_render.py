@@ -9,7 +9,9 @@
    refused: envs that do not render, envs in flight, bad ids, sizes and cameras.
 3. The pool: frames are drawn in parallel on the workers, an env's exception in ``Render``
    reaches Python and leaves the pool usable, a held frame array stays as it was.
-4. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
+4. Toy text: ``render_mode="ansi"`` is gymnasium's ansi text (FrozenLake, Taxi,
+   CliffWalking), stepped in lockstep with gymnasium's own env.
+5. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
    render_mode="rgb_array")`` and SB3's ``VecVideoRecorder`` on the SB3 adapter write videos
    with the right number of frames.
 """
@@ -158,7 +160,7 @@ def test_refusals() -> None:
         envpool.make("CartPole-v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="HalfCheetah-v5.*does not render yet"):
         gymnasium.make("envpool/HalfCheetah-v5", render_mode="rgb_array")
-    with pytest.raises(ValueError, match="render_mode must be None or 'rgb_array'"):
+    with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
         envpool.make("Pong-v5", render_mode="human")
     with pytest.raises(ValueError, match="render_height must be in 1 .. 210"):
         envpool.make("Pong-v5", render_mode="rgb_array", render_height=211)
@@ -257,20 +259,89 @@ def test_atari_render_before_reset_is_refused() -> None:
     env.close()
 
 
-# -- 4. Videos --------------------------------------------------------------------------------
+# -- 4. Toy text ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("task", "kwargs"), [("FrozenLake-v1", {"is_slippery": False}),
+                                              ("FrozenLake8x8-v1", {"is_slippery": False}),
+                                              ("Taxi-v4", {}), ("CliffWalking-v1", {})])
+def test_ansi_text_equals_gymnasium(task: str, kwargs: dict) -> None:
+    """Our single env and gymnasium's, the same actions (deterministic grids; gymnasium's
+    start state set to ours at each reset): the ansi text is equal after every reset and
+    step, through episode ends (FrozenLake's holes; CliffWalking's cliff sends it back
+    to the start)."""
+    ours = gymnasium.make(f"envpool/{task}", render_mode="ansi", **kwargs)
+    ref = gymnasium.make(task, render_mode="ansi", **kwargs).unwrapped
+    assert ours.metadata["render_modes"] == ["ansi"] and ours.metadata["render_fps"] == 4
+
+    def reset(seed: int) -> None:
+        obs, _ = ours.reset(seed=seed)
+        ref.reset(seed=seed)
+        ref.s = int(obs)  # the start state (Taxi's is drawn)
+
+    rng = np.random.default_rng(0)
+    reset(0)
+    episodes = 0
+    for step in range(120):
+        text = ours.render()
+        assert isinstance(text, str) and text == ref.render(), f"step {step}"
+        a = int(rng.integers(ours.action_space.n))
+        _, _, term, trunc, _ = ours.step(a)
+        _, _, ref_term, _, _ = ref.step(a)
+        assert term == ref_term
+        if term or trunc:
+            assert ours.render() == ref.render()
+            episodes += 1
+            reset(step + 1)
+    assert episodes > 0 or not task.startswith("FrozenLake")  # holes end episodes
+    ours.close()
+
+
+def test_ansi_pool_ids_autoreset_and_refusals() -> None:
+    """A pool's text: one string per listed env; the autoreset step forgets the last action
+    (gymnasium's text after a reset); envs in flight and other families are refused."""
+    env = envpool.make("CliffWalking-v1", num_envs=2, render_mode="ansi")
+    env.reset()
+    assert len(env.render([1, 0])) == 2 and isinstance(env.render()[0], str)
+    frozen = envpool.make("FrozenLake-v1", num_envs=1, is_slippery=False, render_mode="ansi")
+    frozen.reset()
+    for a in (2, 2, 1, 1, 1, 2):  # right, right, down, down, down, right: the goal
+        _, _, term, _, _ = frozen.step(np.array([a]))
+    assert term[0] and frozen.render()[0].startswith("  (Right)\n")
+    frozen.step(np.array([0]))  # next-step autoreset: a new episode, no last action
+    assert frozen.render()[0].startswith("\n\x1b[41mS")
+    async_pool = envpool.make("Taxi-v4", num_envs=3, batch_size=1, render_mode="ansi")
+    async_pool.async_reset()
+    _, _, _, _, info = async_pool.recv()
+    busy = sorted(set(range(3)) - {int(info["env_id"][0])})
+    with pytest.raises(ValueError, match=f"env_id {busy[0]} is in flight"):
+        async_pool.render(list(range(3)))
+    with pytest.raises(ValueError, match="Pong-v5 does not render ansi text"):
+        envpool.make("Pong-v5", render_mode="ansi")
+    with pytest.raises(ValueError, match="CartPole-v1 does not render ansi text"):
+        envpool.make("CartPole-v1", render_mode="ansi")
+    for e in (env, frozen, async_pool):
+        e.close()
+
+
+# -- 5. Videos --------------------------------------------------------------------------------
+def _record_episode_start(env: object, folder: pathlib.Path) -> tuple[int, tuple[int, int]]:
+    """Resets a recording wrapper, takes 20 random steps and closes it: the frame count and
+    frame size of the one video it wrote to ``folder``."""
+    env.reset(seed=0)
+    for _ in range(20):
+        env.step(env.action_space.sample())
+    env.close()
+    videos = sorted(folder.glob("*.mp4"))
+    assert len(videos) == 1
+    return _count_frames(videos[0])
+
+
 def test_gymnasium_record_video(tmp_path: pathlib.Path) -> None:
     """gymnasium's RecordVideo over one envpool env writes the reset frame plus one frame per
     step, at the env's size."""
     pytest.importorskip("moviepy")
     env = gymnasium.make("envpool/Pong-v5", render_mode="rgb_array")
     env = gymnasium.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda e: e == 0)
-    env.reset(seed=0)
-    for _ in range(20):
-        env.step(env.action_space.sample())
-    env.close()
-    videos = sorted(tmp_path.glob("*.mp4"))
-    assert len(videos) == 1
-    assert _count_frames(videos[0]) == (21, SCREEN[:2])
+    assert _record_episode_start(env, tmp_path) == (21, SCREEN[:2])
 
 
 def test_gymnasium_vector_record_video(tmp_path: pathlib.Path) -> None:
@@ -280,13 +351,7 @@ def test_gymnasium_vector_record_video(tmp_path: pathlib.Path) -> None:
     envs = gymnasium.make_vec("envpool/Pong-v5", num_envs=2, render_mode="rgb_array")
     envs = gymnasium.wrappers.vector.RecordVideo(envs, str(tmp_path),
                                                  episode_trigger=lambda e: e == 0)
-    envs.reset(seed=0)
-    for _ in range(20):
-        envs.step(envs.action_space.sample())
-    envs.close()
-    videos = sorted(tmp_path.glob("*.mp4"))
-    assert len(videos) == 1
-    n, (height, width) = _count_frames(videos[0])
+    n, (height, width) = _record_episode_start(envs, tmp_path)
     assert n == 21 and height % SCREEN[0] == 0 and width % SCREEN[1] == 0
     assert height * width == 2 * SCREEN[0] * SCREEN[1]
 

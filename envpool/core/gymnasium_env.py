@@ -24,12 +24,15 @@ from gymnasium.vector.utils import batch_space
 
 from envpool.core.pool import EnvPoolBase, obs_row
 from envpool.core.spec import EnvSpec
+from envpool.core.text_render import TEXT_FPS, renders_text
 
 
 def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
     modes the env can draw ("rgb_array" for the envs that render, whatever ``render_mode``
     the pool was made with) and the fps of its videos."""
+    if renders_text(spec.task.native_module, spec.native_env):
+        return {"render_modes": ["ansi"], "render_fps": TEXT_FPS}
     frame = spec.native_spec.get("render")
     if frame is None:
         return {"render_modes": []}
@@ -171,8 +174,9 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
     def render(self, env_ids: Any = None,  # type: ignore[override]
-               camera_id: int | None = None) -> tuple[np.ndarray, ...]:
-        """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame per env
+               camera_id: int | None = None) -> tuple[Any, ...]:
+        """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame (or ansi
+        text) per env
         (every env when ``env_ids`` is None, not EnvPool's ``render_env_id``), views of
         one batch drawn by the workers; see :meth:`EnvPoolBase.render`."""
         return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,

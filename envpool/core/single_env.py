@@ -52,9 +52,10 @@ class GymnasiumEnv(gymnasium.Env):
         self.pool.send(np.asarray(action)[None])
         return self._unbatch(self.pool.recv_raw())
 
-    def render(self) -> np.ndarray | None:
-        """The env's current frame, ``(H, W, 3)`` uint8 (with ``render_mode="rgb_array"``;
-        None without a render mode, as gymnasium's envs return)."""
+    def render(self) -> np.ndarray | str | None:
+        """The env's current frame, ``(H, W, 3)`` uint8 (``render_mode="rgb_array"``), or its
+        text (``"ansi"``, toy-text grids); None without a render mode, as gymnasium's envs
+        return."""
         if self.render_mode is None:
             return None
         return self.pool.render()[0]

@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 from envpool.core import spaces as envpool_spaces
 from envpool.core.per_env import Uniform, check_keys, per_env_dicts
 from envpool.core.registry import TaskSpec, get_task
+from envpool.core.text_render import renders_text
 
 # Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
 POOL_DEFAULTS: dict[str, Any] = {
@@ -26,7 +27,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": AutoresetMode.NEXT_STEP,
     "max_num_players": 1,
     "gym_reset_return_info": True,
-    "render_mode": None,  # "rgb_array": render() draws frames (the envs that render)
+    "render_mode": None,  # "rgb_array": render() draws frames; "ansi": text (toy-text grids)
     "render_env_id": 0,  # the env render() draws when given no env_ids
     "render_width": 0,  # 0: the env's own frame size
     "render_height": 0,
@@ -117,8 +118,8 @@ def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
     """Checks the render keywords; the frame (height, width, fps) the env draws."""
     mode = pool["render_mode"]
     if mode != "rgb_array":
-        raise ValueError(f"render_mode must be None or 'rgb_array', got {mode!r} (envpool "
-                         "draws frames into arrays; it opens no window)")
+        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {mode!r} "
+                         "(envpool draws frames into arrays; it opens no window)")
     if not 0 <= pool["render_env_id"] < pool["num_envs"]:
         raise ValueError(f"render_env_id must be in 0 .. {pool['num_envs'] - 1}, got "
                          f"{pool['render_env_id']}")
@@ -194,7 +195,11 @@ class EnvSpec:
             raise ValueError(f"{task_id} is a single-player env: max_num_players must be 1")
         #: (height, width, fps) of the frames render() draws; None without render_mode.
         self.render_frame: tuple[int, int, float] | None = None
-        if pool["render_mode"] is not None:
+        if pool["render_mode"] == "ansi":
+            if not renders_text(task.native_module, task.native_env):
+                raise ValueError(f"{task_id} does not render ansi text: render_mode='ansi' "
+                                 "is for FrozenLake, Taxi and CliffWalking")
+        elif pool["render_mode"] is not None:
             self.render_frame = _check_render(task_id, task, native_config, pool)
         pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
         seed = secrets.randbits(31) if pool["seed"] is None else pool["seed"]

@@ -122,8 +122,8 @@ def test_template_builds_and_runs_everywhere(tmp_path: Path) -> None:
 def _fake_module(**overrides: object) -> types.ModuleType:
     """A stand-in for a native module: envpool._native's surface with some attributes changed."""
     module = types.ModuleType("fake_env_module")
-    for name in ("Pool", "env_names", "default_config", "spec", "__envpool_version__",
-                 "__envpool_sdk_abi__", "__envpool_compiler_abi__"):
+    for name in ("Pool", "env_names", "default_config", "spec", "render_size",
+                 "__envpool_version__", "__envpool_sdk_abi__", "__envpool_compiler_abi__"):
         setattr(module, name, getattr(_native, name))
     for name, value in overrides.items():
         setattr(module, name, value)
@@ -139,7 +139,7 @@ def test_native_module_version_is_checked() -> None:
                                           r"is 0\.1\.0.*rebuild it"):
         envpool.register("Mismatch-v0", "CartPole", module=old_version)
     with pytest.raises(ImportError, match=r"SDK interface 999, .*installed envpool is 0\.1\.0 "
-                                          r"\(SDK interface 1\)"):
+                                          rf"\(SDK interface {sdk.SDK_ABI}\)"):
         envpool.register("Mismatch-v0", "CartPole", module=_fake_module(__envpool_sdk_abi__=999))
     # ... and a module that is no envpool module at all.
     with pytest.raises(TypeError, match="not an envpool native module.*__envpool_sdk_abi__"):

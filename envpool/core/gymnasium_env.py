@@ -24,6 +24,19 @@ from gymnasium.vector.utils import batch_space
 
 from envpool.core.pool import EnvPoolBase, obs_row
 from envpool.core.spec import EnvSpec
+from envpool.core.text_render import TEXT_FPS, renders_text
+
+
+def render_metadata(spec: EnvSpec) -> dict[str, Any]:
+    """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
+    modes the env can draw ("rgb_array" for the envs that render, whatever ``render_mode``
+    the pool was made with) and the fps of its videos."""
+    if renders_text(spec.task.native_module, spec.native_env):
+        return {"render_modes": ["ansi"], "render_fps": TEXT_FPS}
+    frame = spec.native_spec.get("render")
+    if frame is None:
+        return {"render_modes": []}
+    return {"render_modes": ["rgb_array"], "render_fps": float(frame[2])}
 
 
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
@@ -47,8 +60,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self.autoreset_mode: AutoresetMode = spec.config.autoreset_mode
-        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
-        self.render_mode = None
+        self.metadata = {"autoreset_mode": self.autoreset_mode,
+                         **render_metadata(spec)}
         # DISABLED mode: a partial reset returns every env's obs, so keep the last. (The
         # mode is the native pool's, fixed at construction; an enum comparison per recv
         # costs about 0.15 us, a tenth of the Python share of a small async round.)
@@ -128,10 +141,6 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         self._remember(raw.obs, info, raw.env_id)
         return raw.obs, raw.reward, raw.terminated, raw.truncated, info
 
-    def render(self) -> None:
-        """These envs do not render."""
-        return None
-
     # -- DISABLED mode bookkeeping -------------------------------------------
     def _remember(
         self, obs: Any, info: dict[str, Any], env_id: np.ndarray
@@ -163,6 +172,15 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         super().__init__(spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def render(self, env_ids: Any = None,  # type: ignore[override]
+               camera_id: int | None = None) -> tuple[Any, ...]:
+        """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame (or ansi
+        text) per env
+        (every env when ``env_ids`` is None, not EnvPool's ``render_env_id``), views of
+        one batch drawn by the workers; see :meth:`EnvPoolBase.render`."""
+        return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,
+                                    camera_id))
 
     def recv(
         self, timeout: float | None = None

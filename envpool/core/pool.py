@@ -21,6 +21,7 @@ import numpy as np
 
 from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
+from envpool.core.text_render import TextRenderer
 
 
 class RawBatch(NamedTuple):
@@ -78,6 +79,11 @@ class EnvPoolBase:
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+        #: "rgb_array" (the pool draws frames) or "ansi" (text) when made with it, else None.
+        self.render_mode: str | None = config.render_mode
+        self._text: TextRenderer | None = None
+        if config.render_mode == "ansi":
+            self._text = TextRenderer(spec.native_env, config, config.num_envs)
         self.is_async = config.batch_size < config.num_envs
         self._all_ids64 = self.all_env_ids.astype(np.int64)
         self._last_env_id: np.ndarray | None = None
@@ -119,7 +125,10 @@ class EnvPoolBase:
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queues one step of each env in ``env_id`` (default: all envs in sync
         mode, the envs of the last ``recv`` in async mode)."""
-        self._pool.send(np.asarray(action), self._ids(env_id))
+        action, ids = np.asarray(action), self._ids(env_id)
+        self._pool.send(action, ids)
+        if self._text is not None:
+            self._text.sent(ids, action)
 
     def recv_raw(self, timeout: float | None = None) -> RawBatch:
         """The next finished batch, as numpy views (``timeout`` in seconds; Ctrl-C
@@ -128,6 +137,8 @@ class EnvPoolBase:
          final_elapsed) = self._pool.recv(-1.0 if timeout is None else float(timeout))
         if self.is_async:
             self._last_env_id = env_id
+        if self._text is not None:
+            self._text.reset(env_id[elapsed == 0])
         fobs = finfo = None
         if final_obs is not None:
             fobs = self._layout(final_obs)
@@ -153,6 +164,58 @@ class EnvPoolBase:
         (the others stay in flight, as after ``async_reset``)."""
         self.send_reset(env_id, seed)
         return self.recv_raw()
+
+    # -- rendering -----------------------------------------------------------
+    def render(self, env_ids: Any = None,
+               camera_id: int | None = None) -> np.ndarray | list[str]:
+        """The current frames of ``env_ids`` as a ``(len(env_ids), H, W, 3)`` uint8 array
+        (EnvPool's ``render``): ``env_ids`` None draws env ``render_env_id`` (a make
+        keyword, default 0) alone, an int that env; ``camera_id`` None is the make
+        keyword ``render_camera_id``. The size is ``render_height`` x ``render_width``
+        (0: the env's own). The worker threads draw the frames; envs in flight (async
+        mode, or sent and not yet received) cannot be drawn. Needs
+        ``make(..., render_mode="rgb_array")``. The array is a view of the pool's frame
+        buffer, valid as long as it is held (a later call draws into a new one). With
+        ``render_mode="ansi"`` (toy-text grids): a list of gymnasium's text, one per env,
+        see :meth:`render_text`."""
+        if self.render_mode is None:
+            raise RuntimeError(f"{self.spec.id} was made without render_mode: pass "
+                               "render_mode='rgb_array' to make() to render")
+        if self._text is not None:
+            return self.render_text(env_ids)
+        if env_ids is None:
+            ids = np.array([self.config["render_env_id"]], dtype=np.int64)
+        else:
+            ids = np.asarray(env_ids)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+            if ids.dtype.kind not in "iu":
+                raise TypeError(f"env_ids must be integers, got {ids.dtype}")
+        camera = self.config["render_camera_id"] if camera_id is None else camera_id
+        if not isinstance(camera, (int, np.integer)) or isinstance(camera, (bool, np.bool_)):
+            raise TypeError(f"camera_id must be an int, got {camera!r}")
+        try:
+            return self._pool.render(ids, self.config["render_width"],
+                                     self.config["render_height"], int(camera))
+        except ValueError as error:
+            raise ValueError(f"{self.spec.id}: {error}") from None
+
+    def render_text(self, env_ids: Any = None) -> list[str]:
+        """``render_mode="ansi"``: gymnasium's ansi text of each env of ``env_ids`` (None:
+        env ``render_env_id``), in the order given. Envs in flight cannot be drawn."""
+        if self._text is None:
+            raise RuntimeError(f"{self.spec.id} was not made with render_mode='ansi'")
+        ids = [self.config["render_env_id"]] if env_ids is None else (
+            np.asarray(env_ids).reshape(-1).tolist())
+        if not all(isinstance(i, int) for i in ids):
+            raise TypeError(f"env_ids must be integers, got {env_ids!r}")
+        return [self._text.text(i, self._pool.get_state(i)) for i in ids]
+
+    @property
+    def render_fps(self) -> float | None:
+        """Frames per second of a video of successive steps (None without render_mode)."""
+        frame = self.spec.render_frame
+        return None if frame is None else frame[2]
 
     # -- state access (for alignment with reference implementations) -----
     def get_state(self, env_id: int) -> list[float]:

@@ -13,6 +13,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from envpool.core.gymnasium_env import render_metadata
 from envpool.core.pool import EnvPoolBase
 from envpool.core.spec import EnvSpec
 
@@ -32,7 +33,8 @@ class GymnasiumEnv(gymnasium.Env):
         self.pool = EnvPoolBase(spec)
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
-        self.render_mode = None
+        self.render_mode: str | None = spec.config.render_mode
+        self.metadata = render_metadata(spec)
         self._discrete_obs = isinstance(self.observation_space, gymnasium.spaces.Discrete)
 
     def reset(
@@ -49,6 +51,14 @@ class GymnasiumEnv(gymnasium.Env):
         """One step: (obs, reward, terminated, truncated, info)."""
         self.pool.send(np.asarray(action)[None])
         return self._unbatch(self.pool.recv_raw())
+
+    def render(self) -> np.ndarray | str | None:
+        """The env's current frame, ``(H, W, 3)`` uint8 (``render_mode="rgb_array"``), or its
+        text (``"ansi"``, toy-text grids); None without a render mode, as gymnasium's envs
+        return."""
+        if self.render_mode is None:
+            return None
+        return self.pool.render()[0]
 
     def close(self) -> None:
         """Stops the native pool; idempotent."""

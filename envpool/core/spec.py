@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 from envpool.core import spaces as envpool_spaces
 from envpool.core.per_env import Uniform, check_keys, per_env_dicts
 from envpool.core.registry import TaskSpec, get_task
+from envpool.core.text_render import renders_text
 
 # Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
 POOL_DEFAULTS: dict[str, Any] = {
@@ -26,7 +27,11 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": AutoresetMode.NEXT_STEP,
     "max_num_players": 1,
     "gym_reset_return_info": True,
-    "render_mode": None,
+    "render_mode": None,  # "rgb_array": render() draws frames; "ansi": text (toy-text grids)
+    "render_env_id": 0,  # the env render() draws when given no env_ids
+    "render_width": 0,  # 0: the env's own frame size
+    "render_height": 0,
+    "render_camera_id": -1,  # -1: the env's default view
     "info_env_kwargs": False,  # info["env_kwargs"]: each row's values of the env_kwargs keys
 }
 
@@ -108,6 +113,29 @@ def expand_seeds(seed: Any, env_ids: Sequence[int] | np.ndarray) -> list[int]:
     return seeds
 
 
+def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
+                  pool: dict[str, Any]) -> tuple[int, int, float]:
+    """Checks the render keywords; the frame (height, width, fps) the env draws."""
+    mode = pool["render_mode"]
+    if mode != "rgb_array":
+        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {mode!r} "
+                         "(envpool draws frames into arrays; it opens no window)")
+    if not 0 <= pool["render_env_id"] < pool["num_envs"]:
+        raise ValueError(f"render_env_id must be in 0 .. {pool['num_envs'] - 1}, got "
+                         f"{pool['render_env_id']}")
+    if pool["render_width"] < 0 or pool["render_height"] < 0:
+        raise ValueError("render_width and render_height must be >= 0 (0: the env's own size)")
+    frame = task.native_module.render_size(task.native_env, native_config,
+                                           pool["render_width"], pool["render_height"],
+                                           pool["render_camera_id"])
+    if frame is None:
+        raise ValueError(f"{task_id} (native env {task.native_env!r}) does not render yet: "
+                         "render_mode must be None. Frames exist for the Atari games and "
+                         "CartPole (docs/api.md, Rendering)")
+    height, width, fps = frame
+    return int(height), int(width), float(fps)
+
+
 class EnvSpec:
     """Everything a pool of ``task_id`` is made from: the resolved keywords
     (``config``), the single-env spaces and the task's limits.
@@ -145,7 +173,8 @@ class EnvSpec:
         if pool["max_episode_steps"] is None:
             pool["max_episode_steps"] = task.max_episode_steps or 0
         for key in ("num_envs", "batch_size", "num_threads", "max_episode_steps",
-                    "thread_affinity_offset", "max_num_players"):
+                    "thread_affinity_offset", "max_num_players", "render_env_id",
+                    "render_width", "render_height", "render_camera_id"):
             if not _is_int(pool[key]):
                 raise TypeError(f"{key} must be an int, got {pool[key]!r}")
             pool[key] = int(pool[key])
@@ -164,8 +193,14 @@ class EnvSpec:
             pool["num_threads"] = pool["num_envs"]
         if pool["max_num_players"] != 1:
             raise ValueError(f"{task_id} is a single-player env: max_num_players must be 1")
-        if pool["render_mode"] is not None:
-            raise ValueError(f"{task_id} does not render: render_mode must be None")
+        #: (height, width, fps) of the frames render() draws; None without render_mode.
+        self.render_frame: tuple[int, int, float] | None = None
+        if pool["render_mode"] == "ansi":
+            if not renders_text(task.native_module, task.native_env):
+                raise ValueError(f"{task_id} does not render ansi text: render_mode='ansi' "
+                                 "is for FrozenLake, Taxi and CliffWalking")
+        elif pool["render_mode"] is not None:
+            self.render_frame = _check_render(task_id, task, native_config, pool)
         pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
         seed = secrets.randbits(31) if pool["seed"] is None else pool["seed"]
         self.seeds = expand_seeds(seed, range(pool["num_envs"]))

@@ -53,6 +53,8 @@ class EnvPoolVecEnv(VecEnv):
         self.pool = pool
         self._keys = pool.info_keys
         super().__init__(pool.num_envs, pool.single_observation_space, pool.single_action_space)
+        if pool.render_fps is not None:  # VecVideoRecorder's frame rate
+            self.metadata["render_fps"] = pool.render_fps
 
     # -- the VecEnv API ---------------------------------------------------------
     def reset(self) -> VecEnvObs:
@@ -147,8 +149,7 @@ class EnvPoolVecEnv(VecEnv):
                 stacklevel=2,
             )
             return [None for _ in range(self.num_envs)]
-        frames = self.pool.render()
-        return [None for _ in range(self.num_envs)] if frames is None else list(frames)
+        return list(self.pool.render(env_ids=self.pool.all_env_ids))
 
     # -- helpers -----------------------------------------------------------------
     def _split_info(self, info: dict[str, Any], ids: Any) -> list[dict[str, Any]]:

@@ -119,8 +119,9 @@ class TianshouVectorEnv(BaseVectorEnv):
     def render(self, **kwargs: Any) -> list[Any]:
         """The pool's frames (one per env), or Nones when the envs do not render."""
         self._assert_is_not_closed()
-        frames = self.pool.render()
-        return [None] * self.env_num if frames is None else list(frames)
+        if self.pool.render_mode is None:
+            return [None] * self.env_num
+        return list(self.pool.render(env_ids=self.pool.all_env_ids))
 
     def close(self) -> None:
         """Stops the native pool; idempotent."""

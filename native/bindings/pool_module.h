@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -66,6 +67,12 @@ inline py::dict SpecToDict(const EnvSpec& spec) {
                     : spec.obs_layout == ObsLayout::kTuple ? "tuple"
                                                            : "dict";
   return d;
+}
+
+// (height, width, fps) of a frame, or None for an env that does not render.
+inline py::object RenderInfo(const std::optional<FrameSize>& size) {
+  if (!size) return py::none();
+  return py::make_tuple(size->height, size->width, size->fps);
 }
 
 inline py::dtype ToNumpy(DType t) {
@@ -242,6 +249,20 @@ class PyPool {
                           final_elapsed);
   }
 
+  // Frames of `env_ids` as a (n, H, W, 3) uint8 view over the pool's frame
+  // buffer (no copy); the GIL is released while the workers draw.
+  py::array Render(const py::array& env_ids, int width, int height, int camera_id) {
+    Pool& p = pool();
+    const py::array_t<std::int64_t> ids = EnvIds(env_ids);
+    const int n = static_cast<int>(ids.shape(0));
+    std::shared_ptr<Column> frames;
+    {
+      py::gil_scoped_release release;
+      frames = p.Render(ids.data(), n, width, height, camera_id);
+    }
+    return View(*frames, n, py::cast(frames));
+  }
+
   void Close() {
     if (pool_) {
       py::gil_scoped_release release;
@@ -284,11 +305,29 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
   m.def("default_config", [reg](const std::string& name) {
     return FindEntry(*reg, name).defaults.Values();
   });
+  // The spec dict, with "render": (height, width, fps) of the frames the env
+  // draws at its own size and default view, or None when it does not render.
   m.def("spec", [reg](const std::string& name, const std::map<std::string, ConfigValue>& config) {
-    return SpecToDict(FindEntry(*reg, name).make_factory(Config(config))->Spec());
+    const std::unique_ptr<EnvFactory> factory = FindEntry(*reg, name).make_factory(Config(config));
+    py::dict d = SpecToDict(factory->Spec());
+    d["render"] = RenderInfo(factory->RenderSize(0, 0, -1));
+    return d;
   });
 
+  // (height, width, fps) of the frames `name` with `config` renders for these
+  // arguments, or None when it does not render.
+  m.def(
+      "render_size",
+      [reg](const std::string& name, const std::map<std::string, ConfigValue>& config, int width,
+            int height, int camera_id) -> py::object {
+        return RenderInfo(FindEntry(*reg, name).make_factory(Config(config))->RenderSize(
+            width, height, camera_id));
+      },
+      py::arg("name"), py::arg("config"), py::arg("width") = 0, py::arg("height") = 0,
+      py::arg("camera_id") = -1);
+
   py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch", py::module_local());
+  py::class_<Column, std::shared_ptr<Column>>(m, "Frames", py::module_local());
 
   py::class_<PyPool>(m, "Pool", py::module_local())
       .def(py::init([reg](const std::string& name,
@@ -329,6 +368,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
         self.pool().SetState(env_id, state);
       })
       .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
+      .def("render", &PyPool::Render, py::arg("env_ids"), py::arg("width") = 0,
+           py::arg("height") = 0, py::arg("camera_id") = -1)
       .def("close", &PyPool::Close);
 }
 

@@ -16,7 +16,7 @@ namespace envpool {
 class Column {
  public:
   Column(DType dtype, std::vector<std::int64_t> shape, int capacity)
-      : dtype_(dtype), shape_(std::move(shape)) {
+      : dtype_(dtype), shape_(std::move(shape)), capacity_(capacity) {
     std::size_t count = 1;
     for (std::int64_t d : shape_) count *= static_cast<std::size_t>(d);
     row_bytes_ = count * DTypeSize(dtype_);
@@ -27,6 +27,7 @@ class Column {
   DType dtype() const { return dtype_; }
   const std::vector<std::int64_t>& shape() const { return shape_; }
   std::size_t row_bytes() const { return row_bytes_; }
+  int capacity() const { return capacity_; }
   std::byte* data() { return data_.data(); }
   std::byte* Row(int i) { return data_.data() + row_bytes_ * static_cast<std::size_t>(i); }
   template <class T>
@@ -37,6 +38,7 @@ class Column {
  private:
   DType dtype_;
   std::vector<std::int64_t> shape_;
+  int capacity_;
   std::size_t row_bytes_ = 0;
   std::vector<std::byte> data_;
 };

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,6 +97,15 @@ class ActionView {
   const std::byte* data_;
 };
 
+// What an env's render() draws for given arguments: an RGB image of height x
+// width x 3 bytes, and the frames per second a video of successive steps
+// should play at (gymnasium's metadata["render_fps"]).
+struct FrameSize {
+  int height = 0;
+  int width = 0;
+  double fps = 30.0;
+};
+
 class Env {
  public:
   Env() = default;
@@ -125,7 +136,26 @@ class Env {
   virtual void SetState(const std::vector<double>& /*state*/) {
     throw std::logic_error("this environment does not expose its state");
   }
+
+  // Draws the env's current state into `out`, an RGB image of the size that
+  // EnvFactory::RenderSize gave for the same arguments (`width`, `height`: 0
+  // is the env's own size; `camera_id`: -1 is its default view). The pool
+  // calls it on a worker thread while the env is idle (not in flight), and
+  // only when RenderSize accepted the arguments. Envs that do not render keep
+  // the default.
+  virtual void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* /*out*/) {
+    throw std::logic_error("this environment does not render");
+  }
 };
+
+// Whether E declares `static FrameSize RenderSize(const Params&, int width,
+// int height, int camera_id)`: the envs that render (see Env::Render).
+template <class E, class = void>
+struct HasRenderSize : std::false_type {};
+template <class E>
+struct HasRenderSize<E, std::void_t<decltype(E::RenderSize(
+                            std::declval<const typename E::Params&>(), 0, 0, 0))>>
+    : std::true_type {};
 
 // Built once per pool from the configuration; holds what the envs share
 // read-only (a parsed map, a compiled model) and creates the envs.
@@ -144,11 +174,22 @@ class EnvFactory {
   virtual std::unique_ptr<Env> CreateWith(const Config& /*config*/) const {
     throw std::logic_error("this environment cannot draw its settings at reset");
   }
+  // The frame Env::Render draws for these arguments, or std::nullopt when the
+  // envs do not render; throws std::invalid_argument for a size or camera the
+  // envs cannot draw ((0, 0, -1), the own size and default view, must be
+  // accepted). A pure function of the configuration: called on any thread,
+  // with no env involved.
+  virtual std::optional<FrameSize> RenderSize(int /*width*/, int /*height*/,
+                                              int /*camera_id*/) const {
+    return std::nullopt;
+  }
 };
 
 // The usual factory: E has a nested `Params` built from a Config, a static
 // `EnvSpec MakeSpec(const Params&)` and a constructor `E(const Params&)`
-// (and, for MakeEntry in registry.h, a static `Config Defaults()`).
+// (and, for MakeEntry in registry.h, a static `Config Defaults()`). An E that
+// renders also declares `static FrameSize RenderSize(const Params&, int width,
+// int height, int camera_id)` and overrides Env::Render.
 template <class E>
 class BasicFactory final : public EnvFactory {
  public:
@@ -157,6 +198,13 @@ class BasicFactory final : public EnvFactory {
   std::unique_ptr<Env> Create() const override { return std::make_unique<E>(params_); }
   std::unique_ptr<Env> CreateWith(const Config& config) const override {
     return std::make_unique<E>(typename E::Params(config));
+  }
+  std::optional<FrameSize> RenderSize(int width, int height, int camera_id) const override {
+    if constexpr (HasRenderSize<E>::value) {
+      return E::RenderSize(params_, width, height, camera_id);
+    } else {
+      return std::nullopt;
+    }
   }
 
  private:

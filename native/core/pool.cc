@@ -402,6 +402,7 @@ void Pool::ResetEnv(int env_id) {
 const std::vector<double>& Pool::Drawn(int env_id) const { return IdleEnv(env_id).drawn; }
 
 void Pool::Run(const Task& task, Scratch& scratch) {
+  if (task.render != nullptr) return RunRender(task);
   EnvState& e = envs_[task.env_id];
   StepOutcome out;
   if (e.reset_requested || (options_.autoreset == AutoresetMode::kNextStep && e.needs_reset)) {
@@ -455,6 +456,108 @@ void Pool::Run(const Task& task, Scratch& scratch) {
     completed_.fetch_add(1, std::memory_order_release);
     if (recv_waiting_) done_cv_.notify_all();
   }
+}
+
+void Pool::RunRender(const Task& task) {
+  RenderJob& job = *task.render;
+  try {
+    envs_[task.env_id].env->Render(job.width, job.height, job.camera_id,
+                                   reinterpret_cast<std::uint8_t*>(job.frames->Row(task.row)));
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(job.mu);
+    if (!job.error) job.error = std::current_exception();
+  }
+  if (job.left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard<std::mutex> lock(done_mu_);
+    completed_.fetch_add(1, std::memory_order_release);
+    if (recv_waiting_) done_cv_.notify_all();
+  }
+}
+
+std::optional<FrameSize> Pool::RenderSize(int width, int height, int camera_id) const {
+  return setups_.front().factory->RenderSize(width, height, camera_id);
+}
+
+std::shared_ptr<Column> Pool::Render(const std::int64_t* env_ids, int n, int width, int height,
+                                     int camera_id) {
+  CheckUsable();
+  if (n < 1) throw std::invalid_argument("render: no env ids given");
+  std::vector<std::uint8_t> listed(static_cast<std::size_t>(options_.num_envs), 0);
+  for (int k = 0; k < n; ++k) {
+    const std::int64_t id = env_ids[k];
+    if (id < 0 || id >= options_.num_envs) {
+      throw std::invalid_argument("render: env_id " + std::to_string(id) +
+                                  " is out of range 0 .. " +
+                                  std::to_string(options_.num_envs - 1));
+    }
+    if (busy_[id]) {
+      throw std::invalid_argument("render: env_id " + std::to_string(id) +
+                                  " is in flight (sent, not yet returned by recv()); render it "
+                                  "once recv() has returned it");
+    }
+    if (listed[id]) {
+      throw std::invalid_argument("render: env_id " + std::to_string(id) + " is listed twice");
+    }
+    listed[id] = 1;
+  }
+  // Every env must draw the same frame size (envs of one pool may come from
+  // factories with other keywords).
+  std::optional<FrameSize> size;
+  const EnvFactory* checked = nullptr;
+  for (int k = 0; k < n; ++k) {
+    const EnvFactory* f = setups_[env_ids[k]].factory.get();
+    if (f == checked) continue;
+    const std::optional<FrameSize> s = f->RenderSize(width, height, camera_id);
+    if (!s) throw std::invalid_argument("render: this environment does not render");
+    if (size && (s->height != size->height || s->width != size->width)) {
+      throw std::invalid_argument("render: the envs draw frames of different sizes");
+    }
+    size = s;
+    checked = f;
+  }
+  const std::vector<std::int64_t> shape{size->height, size->width, 3};
+  if (!frames_ || frames_.use_count() != 1 || frames_->shape() != shape ||
+      frames_->capacity() < n) {
+    frames_ = std::make_shared<Column>(DType::kUInt8, shape, std::max(n, options_.num_envs));
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+
+  RenderJob job;
+  job.frames = frames_.get();
+  job.width = width;
+  job.height = height;
+  job.camera_id = camera_id;
+  job.left.store(n, std::memory_order_relaxed);
+  int sleeping = 0;
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    for (int k = 0; k < n; ++k) {
+      tasks_.push_back(Task{static_cast<int>(env_ids[k]), nullptr, k, &job});
+    }
+    queued_.store(static_cast<int>(tasks_.size()), std::memory_order_release);
+    sleeping = sleepers_;
+  }
+  const int wake = std::min(n - 1, sleeping);
+  for (int k = 0; k < wake; ++k) task_cv_.notify_one();
+  // Help with the queue, then wait for the frames on workers. No early exit:
+  // the tasks point at `job`, so this returns only once all of them ran.
+  auto finished = [&] { return job.left.load(std::memory_order_acquire) == 0; };
+  while (!finished()) {
+    if (RunQueued(caller_scratch_)) continue;
+    const int seen = completed_.load(std::memory_order_acquire);
+    if (SpinUntil([&] {
+          return finished() || completed_.load(std::memory_order_acquire) != seen;
+        })) {
+      continue;
+    }
+    std::unique_lock<std::mutex> lock(done_mu_);
+    recv_waiting_ = true;
+    done_cv_.wait_for(lock, kPollInterval, finished);
+    recv_waiting_ = false;
+  }
+  if (job.error) std::rethrow_exception(job.error);
+  // A view of the first n rows is what Python gets; the column stays shared.
+  return frames_;
 }
 
 bool Pool::RunQueued(Scratch& scratch) {

@@ -13,9 +13,15 @@
 // so recv returns the first batch_size envs to finish, with their env_id.
 // A recv without timeout steps queued envs on the calling thread here too.
 //
-// Threading contract: Send/Recv/Close are called from one thread at a time
-// (the Python binding holds the GIL for them). Workers only touch an env
-// between the send that queued it and the recv that delivers it.
+// Render(env_ids) queues one render task per env on the same task queue; the
+// workers draw each frame into its row of a (n, H, W, 3) array while the
+// caller helps and waits. Stepping pays nothing for it: a task is a step, a
+// reset or a render, told apart by one pointer.
+//
+// Threading contract: Send/Recv/Render/Close are called from one thread at a
+// time (the Python binding holds the GIL for them). Workers only touch an env
+// between the send that queued it and the recv that delivers it, or during a
+// render of it (only idle envs are rendered).
 #pragma once
 
 #include <atomic>
@@ -105,6 +111,18 @@ class Pool {
   // called every few milliseconds while waiting (it may throw, e.g. on
   // Ctrl-C). Throws TimeoutError, or whatever a worker threw.
   std::shared_ptr<Batch> Recv(double timeout_seconds, const std::function<void()>& poll);
+  // The frame Render draws for these arguments (EnvFactory::RenderSize of env
+  // 0's factory), or std::nullopt when the envs do not render.
+  std::optional<FrameSize> RenderSize(int width, int height, int camera_id) const;
+  // Draws the current frame of each env of `env_ids` (idle envs, each listed
+  // once) on the worker threads, the calling thread helping: a uint8 column of
+  // n rows of (H, W, 3). All or nothing: a bad id, an env in flight or envs
+  // that do not render throw std::invalid_argument before anything is queued;
+  // an exception from an env's Render is rethrown once every task is done (the
+  // pool stays usable). The column is reused by a later call once nothing
+  // else holds it.
+  std::shared_ptr<Column> Render(const std::int64_t* env_ids, int n, int width, int height,
+                                 int camera_id);
   // The internal state of an env that is not in flight (Env::GetState).
   std::vector<double> GetState(int env_id) const;
   void SetState(int env_id, const std::vector<double>& state);
@@ -124,10 +142,20 @@ class Pool {
     std::optional<std::uint64_t> reseed;
     std::vector<double> drawn;  // this episode's values of the env's ranges
   };
+  // One Render call: where its frames go and what is left of it. Lives on the
+  // calling thread's stack; Render returns only once `left` is 0.
+  struct RenderJob {
+    Column* frames;
+    int width, height, camera_id;
+    std::atomic<int> left{0};
+    std::mutex mu;  // guards error
+    std::exception_ptr error;
+  };
   struct Task {
     int env_id;
     std::shared_ptr<Batch> batch;  // sync mode: the batch and row assigned at send time
-    int row;
+    int row;                       // (render tasks: the frame's row)
+    RenderJob* render = nullptr;   // set for a render task
   };
   struct Scratch {
     std::vector<std::byte*> obs, info;
@@ -143,6 +171,7 @@ class Pool {
   std::pair<std::shared_ptr<Batch>, int> ClaimRow();
   bool RunQueued(Scratch& scratch);  // runs a few queued tasks; false if none
   void Run(const Task& task, Scratch& scratch);
+  void RunRender(const Task& task);
   void ResetEnv(int env_id);  // draws the env's ranges (if any), then Env::Reset
   void WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch);
   void WorkerLoop(int index);
@@ -185,6 +214,7 @@ class Pool {
 
   std::vector<std::thread> workers_;
   Scratch caller_scratch_;
+  std::shared_ptr<Column> frames_;  // the last Render's frames, reused when free
 };
 
 }  // namespace envpool

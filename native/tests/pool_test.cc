@@ -341,6 +341,88 @@ TEST(async_batch_size_one_and_resend_subset) {
 }
 
 // ---------------------------------------------------------------------------
+// Rendering.
+
+// Frames of `ids` as (index, count) pairs, read from a Render column.
+std::vector<std::pair<int, int>> Drawn(Pool& pool, const std::vector<std::int64_t>& ids) {
+  std::shared_ptr<Column> frames =
+      pool.Render(ids.data(), static_cast<int>(ids.size()), 0, 0, -1);
+  CHECK(frames->shape() == (std::vector<std::int64_t>{2, 3, 3}));
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const auto* row = reinterpret_cast<const std::uint8_t*>(frames->Row(static_cast<int>(k)));
+    for (int b = 2; b < 18; ++b) CHECK_EQ(static_cast<int>(row[b]), row[0] + row[1]);
+    out.emplace_back(row[0], row[1]);
+  }
+  return out;
+}
+
+TEST(render_idle_envs_while_others_step) {
+  // Async mode: the envs of each batch are drawn while the others step on the
+  // workers; every frame is its env's, at the count its last row showed.
+  TestParams p;
+  p.max_sleep_us = 50;
+  p.episode_length = 0;
+  auto pool = MakePool(p, Options(6, 2, 3));
+  SendReset(*pool, Range(6));
+  for (int iter = 0; iter < 40; ++iter) {
+    std::vector<Row> rows = ReadRows(*Recv(*pool));
+    std::vector<std::int64_t> ids;
+    for (const Row& r : rows) ids.push_back(r.env_id);
+    std::vector<std::pair<int, int>> frames = Drawn(*pool, ids);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      CHECK_EQ(frames[k].first, rows[k].env_id);
+      CHECK_EQ(frames[k].second, static_cast<int>(rows[k].count()));
+    }
+    // An env in flight is refused, and nothing is drawn.
+    std::vector<std::int64_t> all = Range(6);
+    CHECK_THROWS_MSG(pool->Render(all.data(), 6, 0, 0, -1), std::invalid_argument, "in flight");
+    Send(*pool, ids, std::vector<std::int32_t>(ids.size(), 1));
+  }
+  pool->Close();
+}
+
+TEST(render_refusals_and_errors) {
+  TestParams p;
+  p.throw_render_env = 2;
+  auto pool = MakePool(p, Options(4, 0, 2));
+  SendReset(*pool, Range(4));
+  Recv(*pool);
+  std::vector<std::int64_t> ids{3, 0, 1};
+  std::vector<std::pair<int, int>> frames = Drawn(*pool, ids);
+  CHECK_EQ(frames[0].first, 3);
+  CHECK_EQ(frames[2].first, 1);
+  std::vector<std::int64_t> twice{1, 1}, out_of_range{4}, failing{0, 2, 3};
+  CHECK_THROWS_MSG(pool->Render(twice.data(), 2, 0, 0, -1), std::invalid_argument, "twice");
+  CHECK_THROWS_MSG(pool->Render(out_of_range.data(), 1, 0, 0, -1), std::invalid_argument,
+                   "out of range");
+  CHECK_THROWS_MSG(pool->Render(ids.data(), 3, 0, 0, 5), std::invalid_argument, "one camera");
+  // An env's exception reaches the caller once every frame is done; the pool goes on.
+  CHECK_THROWS_MSG(pool->Render(failing.data(), 3, 0, 0, -1), EnvBoom, "render boom in env 2");
+  Send(*pool, Range(4), {1, 1, 1, 1});
+  CHECK_EQ(ReadRows(*Recv(*pool)).size(), 4u);
+  CHECK_EQ(Drawn(*pool, ids)[1].second, 1);
+  // A frame buffer that is held is not drawn over.
+  std::shared_ptr<Column> held = pool->Render(ids.data(), 3, 0, 0, -1);
+  Send(*pool, Range(4), {1, 1, 1, 1});
+  Recv(*pool);
+  std::shared_ptr<Column> next = pool->Render(ids.data(), 3, 0, 0, -1);
+  CHECK(held.get() != next.get());
+  CHECK_EQ(static_cast<int>(reinterpret_cast<const std::uint8_t*>(held->Row(0))[1]), 1);
+  CHECK_EQ(static_cast<int>(reinterpret_cast<const std::uint8_t*>(next->Row(0))[1]), 2);
+
+  TestParams silent;
+  silent.renders = false;
+  auto plain = MakePool(silent, Options(2));
+  CHECK(!plain->RenderSize(0, 0, -1).has_value());
+  SendReset(*plain, Range(2));
+  Recv(*plain);
+  std::vector<std::int64_t> zero{0};
+  CHECK_THROWS_MSG(plain->Render(zero.data(), 1, 0, 0, -1), std::invalid_argument,
+                   "does not render");
+}
+
+// ---------------------------------------------------------------------------
 // Determinism.
 
 TEST(same_seeds_same_trajectories_across_threads_and_modes) {

@@ -16,6 +16,8 @@
 // in which envs finish; not drawn from the env's Rng), a Step that throws
 // EnvBoom for one env at one step, and a gate that blocks Step on worker
 // threads until the test opens it.
+// Render draws a height x width x 3 frame (2 x 3 by default) whose first
+// byte is the env's index, second its count, the others index + count.
 #pragma once
 
 #include <atomic>
@@ -26,6 +28,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -47,6 +50,8 @@ struct TestParams {
   int throw_env = -1;      // this env's Step throws EnvBoom ...
   int throw_at_step = 0;   // ... when it would reach this count
   bool gated = false;
+  bool renders = true;      // the factory's RenderSize: a 2 x 3 frame (else none)
+  int throw_render_env = -1;  // this env's Render throws EnvBoom
 };
 
 struct EnvBoom : std::runtime_error {
@@ -151,6 +156,17 @@ class CounterEnv final : public Env {
   std::vector<double> GetState() const override {
     return {static_cast<double>(count_), static_cast<double>(base_)};
   }
+
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    if (index_ == params_.throw_render_env) {
+      throw EnvBoom("render boom in env " + std::to_string(index_));
+    }
+    const std::size_t bytes = static_cast<std::size_t>(height == 0 ? 2 : height) *
+                              static_cast<std::size_t>(width == 0 ? 3 : width) * 3;
+    for (std::size_t k = 0; k < bytes; ++k) out[k] = static_cast<std::uint8_t>(index_ + count_);
+    out[0] = static_cast<std::uint8_t>(index_);
+    out[1] = static_cast<std::uint8_t>(count_);
+  }
   void SetState(const std::vector<double>& state) override {
     if (state.size() != 2) throw std::invalid_argument("CounterEnv state has 2 numbers");
     count_ = static_cast<std::int64_t>(state[0]);
@@ -183,6 +199,11 @@ class TestFactory final : public EnvFactory {
   const EnvSpec& Spec() const override { return spec_; }
   std::unique_ptr<Env> Create() const override {
     return std::make_unique<CounterEnv>(params_, next_index_++);
+  }
+  std::optional<FrameSize> RenderSize(int width, int height, int camera_id) const override {
+    if (!params_.renders) return std::nullopt;
+    if (camera_id != -1) throw std::invalid_argument("one camera");
+    return FrameSize{height == 0 ? 2 : height, width == 0 ? 3 : width, 30.0};
   }
 
  private:

@@ -148,6 +148,46 @@ class AtariEnv final : public Env {
     return spec;
   }
 
+  // render(): the ALE's RGB screen, 210 x 160, as ale-py's render() returns it;
+  // another render_height / render_width gives that screen shrunk by the area
+  // resize of the observations (OpenCV's INTER_AREA). Enlarging is refused.
+  // One view: camera_id -1 or 0. Videos play at the emulator's 60 frames per
+  // second: 60 / frame_skip steps per second.
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("Atari games have one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    const int h = height == 0 ? kRawHeight : height;
+    const int w = width == 0 ? kRawWidth : width;
+    if (h < 1 || h > kRawHeight || w < 1 || w > kRawWidth) {
+      throw std::invalid_argument(
+          "Atari frames are the ALE's 210 x 160 screen, or that screen shrunk: render_height "
+          "must be in 1 .. 210 and render_width in 1 .. 160 (0: the screen's own size), got "
+          "render_height " +
+          std::to_string(height) + ", render_width " + std::to_string(width));
+    }
+    return FrameSize{h, w, 60.0 / p.frame_skip};
+  }
+
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    if (!ale_) throw std::runtime_error("render: the env has not been reset yet: call reset() first");
+    ale_->getScreenRGB(rgb_);
+    const int h = height == 0 ? kRawHeight : height;
+    const int w = width == 0 ? kRawWidth : width;
+    if (h == kRawHeight && w == kRawWidth) {
+      std::copy(rgb_.begin(), rgb_.end(), out);
+      return;
+    }
+    const std::size_t plane = static_cast<std::size_t>(h) * w;
+    std::vector<std::uint8_t> channel(plane);
+    AreaResizer resize(kRawHeight, kRawWidth, h, w);
+    for (int c = 0; c < 3; ++c) {
+      resize.Resize(rgb_.data() + c, 3, channel.data());
+      for (std::size_t i = 0; i < plane; ++i) out[3 * i + c] = channel[i];
+    }
+  }
+
   explicit AtariEnv(const Params& p)
       : p_(p),
         channels_(p.gray_scale ? 1 : 3),
@@ -372,6 +412,7 @@ class AtariEnv final : public Env {
   bool buf1_pending_ = false;           // buf_[1] is the gray of raw1_, not yet written
   std::array<std::uint8_t, 256> gray_{};  // the ALE palette's gray of each index
   std::vector<std::uint8_t> stack_;
+  std::vector<unsigned char> rgb_;  // Render's copy of the RGB screen
   int lives_ = 0;
   bool life_lost_ = false;
   float reward_ = 0;

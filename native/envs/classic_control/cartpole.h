@@ -4,8 +4,12 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/raster.h"
 
 namespace envpool::classic_control {
 
@@ -34,6 +38,51 @@ class CartPole final : public Env {
     spec.obs.push_back(obs);
     spec.action = DiscreteSpec("action", 2, DType::kInt32);
     return spec;
+  }
+
+  // render(): gymnasium's 600 x 400 picture (CartPoleEnv.render, rgb_array), drawn as
+  // its pygame.gfxdraw calls draw it, without the anti-aliased outlines. One size, one view.
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("CartPole has one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    if ((width != 0 && width != kScreenWidth) || (height != 0 && height != kScreenHeight)) {
+      throw std::invalid_argument("CartPole frames are 400 x 600 (gymnasium's): render_height "
+                                  "and render_width must be 0, 400 and 600");
+    }
+    return FrameSize{kScreenHeight, kScreenWidth, 50.0};
+  }
+
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    Canvas canvas(kScreenWidth, kScreenHeight, out);
+    canvas.Fill({255, 255, 255});
+    const double scale = kScreenWidth / (kXThreshold * 2);
+    const double polewidth = 10.0, polelen = scale * (2 * kLength);
+    const double cartwidth = 50.0, cartheight = 30.0, axleoffset = cartheight / 4.0;
+    const double cartx = state_[0] * scale + kScreenWidth / 2.0;
+    const double carty = 100;
+    auto point = [](double x, double y) {
+      return std::array<int, 2>{static_cast<int>(x), static_cast<int>(y)};
+    };
+    const double l = -cartwidth / 2, r = cartwidth / 2, t = cartheight / 2, b = -cartheight / 2;
+    canvas.FillPolygon({point(l + cartx, b + carty), point(l + cartx, t + carty),
+                        point(r + cartx, t + carty), point(r + cartx, b + carty)},
+                       {0, 0, 0});
+    // pygame's Vector2.rotate_rad(-theta), then moved to the axle.
+    const double pl = -polewidth / 2, pr = polewidth / 2, pt = polelen - polewidth / 2,
+                 pb = -polewidth / 2;
+    const double cs = std::cos(-state_[2]), sn = std::sin(-state_[2]);
+    std::vector<std::array<int, 2>> pole;
+    for (const auto& [px, py] : {std::array<double, 2>{pl, pb}, std::array<double, 2>{pl, pt},
+                                 std::array<double, 2>{pr, pt}, std::array<double, 2>{pr, pb}}) {
+      pole.push_back(point(px * cs - py * sn + cartx, px * sn + py * cs + carty + axleoffset));
+    }
+    canvas.FillPolygon(pole, {202, 152, 101});
+    canvas.FillCircle(static_cast<int>(cartx), static_cast<int>(carty + axleoffset),
+                      static_cast<int>(polewidth / 2), {129, 132, 203});
+    canvas.HLine(0, kScreenWidth, static_cast<int>(carty), {0, 0, 0});
+    canvas.FlipRows();
   }
 
   explicit CartPole(const Params& params) : params_(params) {}
@@ -98,6 +147,8 @@ class CartPole final : public Env {
   static constexpr double kForceMag = 10.0;
   static constexpr double kTau = 0.02;
   static constexpr double kXThreshold = 2.4;
+  static constexpr int kScreenWidth = 600;
+  static constexpr int kScreenHeight = 400;
 
   Params params_;
   std::array<double, 4> state_{};

@@ -3,8 +3,12 @@
 // and can throw at a given step (errors raised inside worker threads).
 //   obs = [steps since reset, a number drawn from the env's rng at reset]
 //   reward = the action; terminates after `episode_length` steps.
+// It renders a 2 x 3 frame (or render_height x render_width) whose every byte
+// is the steps since reset; a render can sleep (`render_sleep_us`: are frames
+// drawn in parallel?) or throw while the env is at step `fail_render_at`.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -20,10 +24,12 @@ class Faulty final : public Env {
     explicit Params(const Config& config)
         : episode_length(config.GetInt("episode_length")),
           fail_at_step(config.GetInt("fail_at_step")),
-          step_sleep_us(config.GetInt("step_sleep_us")) {
+          step_sleep_us(config.GetInt("step_sleep_us")),
+          render_sleep_us(config.GetInt("render_sleep_us")),
+          fail_render_at(config.GetInt("fail_render_at")) {
       if (episode_length < 1) throw std::invalid_argument("episode_length must be >= 1");
     }
-    std::int64_t episode_length, fail_at_step, step_sleep_us;
+    std::int64_t episode_length, fail_at_step, step_sleep_us, render_sleep_us, fail_render_at;
   };
 
   static Config Defaults() {
@@ -31,6 +37,8 @@ class Faulty final : public Env {
     config.Set("episode_length", std::int64_t{10});
     config.Set("fail_at_step", std::int64_t{0});  // 0: never
     config.Set("step_sleep_us", std::int64_t{0});
+    config.Set("render_sleep_us", std::int64_t{0});
+    config.Set("fail_render_at", std::int64_t{-1});  // -1: never
     return config;
   }
 
@@ -40,6 +48,23 @@ class Faulty final : public Env {
     spec.action = DiscreteSpec("action", 3, DType::kInt32);
     spec.info.push_back(BoxSpec("total_steps", DType::kInt64, {}));
     return spec;
+  }
+
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    if (camera_id != -1) throw std::invalid_argument("camera_id must be -1");
+    return FrameSize{height == 0 ? 2 : height, width == 0 ? 3 : width, 30.0};
+  }
+
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    if (params_.render_sleep_us > 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(params_.render_sleep_us));
+    }
+    if (steps_ == params_.fail_render_at) {
+      throw std::runtime_error("faulty env failed to render at step " + std::to_string(steps_));
+    }
+    const FrameSize size = RenderSize(params_, width, height, -1);
+    std::fill(out, out + static_cast<std::size_t>(size.height) * size.width * 3,
+              static_cast<std::uint8_t>(steps_));
   }
 
   explicit Faulty(const Params& params) : params_(params) {}

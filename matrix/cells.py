@@ -38,6 +38,7 @@ class Cell:
     slack: float
     learns_above: float | None
     last: int = 20
+    note: str = ""  # shown in the report when the cell has no stored result
 
     @property
     def name(self) -> str:
@@ -66,23 +67,23 @@ CELLS: tuple[Cell, ...] = (
     Cell("sb3", "classic", "CartPole-v1", "PPO (rl-zoo hyperparameters), 8 envs",
          "SB3 make_vec_env (DummyVecEnv) of gymnasium envs",
          sb3.sb3_cell_trainer("PPO", "CartPole-v1", 8, **_PPO_CARTPOLE_ZOO),
-         steps=50_000, seeds=(0, 1, 2), slack=75.0, learns_above=100.0),
+         steps=50_000, seeds=(0, 1, 2, 3, 4), slack=75.0, learns_above=100.0),
     Cell("sb3", "mujoco", "InvertedPendulum-v5", "SAC, 1 env, learning_starts 1000",
          "SB3 make_vec_env (DummyVecEnv) of gymnasium's MuJoCo env",
          sb3.sb3_cell_trainer("SAC", "InvertedPendulum-v5", 1, learning_starts=1000),
-         steps=8_000, seeds=(0, 1), slack=150.0, learns_above=100.0, last=10),
-    Cell("sb3", "dm_control", "CartpoleBalance-v1", "PPO, 8 envs, n_steps 128",
+         steps=8_000, seeds=(0, 1), slack=150.0, learns_above=30.0, last=10),  # random: ~6
+    Cell("sb3", "dm_control", "CartpoleBalance-v1", "PPO, 8 envs, n_steps 256",
          "SB3 make_vec_env of dm_control's env through Shimmy",
-         sb3.sb3_cell_trainer("PPO", "CartpoleBalance-v1", 8, n_steps=128),
-         steps=48_000, seeds=(0, 1), slack=100.0, learns_above=None, last=5),
+         sb3.sb3_cell_trainer("PPO", "CartpoleBalance-v1", 8, n_steps=256),
+         steps=200_000, seeds=(0, 1), slack=100.0, learns_above=600.0),  # random: ~300-400
     Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
          "Tianshou DummyVectorEnv of gymnasium envs",
          tianshou.dqn_trainer("CartPole-v1"),
-         steps=30_000, seeds=(0, 1, 2), slack=60.0, learns_above=60.0),
+         steps=30_000, seeds=(0, 1, 2, 3, 4), slack=75.0, learns_above=60.0),
     Cell("rl_games", "classic", "CartPole-v1", "PPO (examples/rl_games/ppo_cartpole.yaml)",
          "gymnasium SyncVectorEnv behind rl_games' IVecEnv (rl_games has no in-process one)",
          rl_games.ppo_yaml_trainer("CartPole-v1"),
-         steps=60 * 16 * 64, seeds=(0, 1), slack=100.0, learns_above=100.0),
+         steps=60 * 16 * 64, seeds=(0, 1, 2, 3, 4), slack=100.0, learns_above=100.0),
     Cell("acme", "dm_control", "CheetahRun-v1", "random actor in acme.EnvironmentLoop",
          "dm_control suite.load (a dm_env itself)",
          acme.random_loop_trainer("CheetahRun-v1"),
@@ -90,7 +91,7 @@ CELLS: tuple[Cell, ...] = (
     Cell("cleanrl", "classic", "CartPole-v1", "PPO (examples/cleanrl/ppo_cartpole.py)",
          "gymnasium SyncVectorEnv + RecordEpisodeStatistics (CleanRL's ppo.py stack)",
          cleanrl.script_trainer("cleanrl/ppo_cartpole.py", "CartPole-v1"),
-         steps=100_000, seeds=(1, 2, 3), slack=75.0, learns_above=100.0),
+         steps=100_000, seeds=(1, 2, 3, 4, 5), slack=75.0, learns_above=100.0),
     Cell("cleanrl", "mujoco", "InvertedPendulum-v5",
          "PPO continuous (examples/cleanrl/ppo_continuous.py)",
          "gymnasium SyncVectorEnv + CleanRL's normalisation wrappers",
@@ -100,7 +101,10 @@ CELLS: tuple[Cell, ...] = (
          "vizdoom's gymnasium envs in AsyncVectorEnv, same preprocessing by wrappers",
          cleanrl.script_trainer("vizdoom/ppo_vizdoom.py", "Basic-v1", reference_backend="vizdoom",
                                 extra=("--threads", "1")),
-         steps=60_000, seeds=(1, 2), slack=40.0, learns_above=-100.0, last=100),
+         steps=60_000, seeds=(1, 2), slack=40.0, learns_above=-100.0, last=100,
+         note="36 min alone on 2 cores, the same runs as the nightly "
+              "tests/integration/test_vizdoom_learning.py, whose last run is in docs/vizdoom.md "
+              "(last 100 episodes: vizdoom 58.4, envpool 56.1)"),
 )
 
 _CNN_BUDGET = ("a Nature-CNN PPO on 2 CPU cores runs at about 190 env steps/s and Atari shows "

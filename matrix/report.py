@@ -74,8 +74,9 @@ def write(out: pathlib.Path, md: pathlib.Path) -> str:
     for cell in CELLS:
         r = results.get(cell.name)
         if r is None:
+            why = f": {cell.note}" if cell.note else ""
             lines.append(f"| {cell.name} | {cell.task} | {cell.algo} | {cell.steps:,} x "
-                         f"{len(cell.seeds)} | | | not run in this report | | | | | |")
+                         f"{len(cell.seeds)} | | | not run in this report{why} | | | | | |")
             continue
         env_seen.append(r["environment"])
         if r["budget"] == "smoke":

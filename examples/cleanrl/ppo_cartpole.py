@@ -130,7 +130,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             reward = torch.tensor(reward, dtype=torch.float32)  # a copy: added to below
             cut = truncated & ~terminated
             if cut.any():  # bootstrap a time-limited episode from its final observation
-                final = torch.as_tensor(info["final_obs"][cut], dtype=torch.float32)
+                # np.stack: gymnasium's vector envs give an object array (None where not final)
+                final = torch.as_tensor(np.stack(info["final_obs"][cut]), dtype=torch.float32)
                 with torch.no_grad():
                     reward[torch.as_tensor(cut)] += args.gamma * agent.get_value(final).flatten()
             rewards[step] = reward

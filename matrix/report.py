@@ -11,7 +11,8 @@ from importlib import metadata
 from typing import Any
 
 from matrix.cells import ABSENT, CELLS, FAMILIES, FRAMEWORKS
-from matrix.common import ROOT
+from matrix.common import ROOT, STACKS
+from matrix.judge import Band, judge
 
 PACKAGES = ("envpool", "gymnasium", "stable-baselines3", "tianshou", "rl-games", "dm-acme",
             "torch", "mujoco", "ale-py", "dm-control", "shimmy", "vizdoom", "numpy")
@@ -81,8 +82,9 @@ def write(out: pathlib.Path, md: pathlib.Path) -> str:
         env_seen.append(r["environment"])
         if r["budget"] == "smoke":
             verdict = "smoke run, not judged"
-        else:
-            verdict = "**pass**" if r["passed"] else f"**FAIL**: {r['why']}"
+        else:  # judged again with the cell's current criteria (matrix/cells.py)
+            passed, why = judge(cell, *(Band(**r["bands"][s]) for s in STACKS))
+            verdict = f"**pass** ({why})" if passed else f"**FAIL**: {why}"
         sps = r["steps_per_second"]
         stem = cell.name.replace("/", "_")
         lines.append(

@@ -17,7 +17,8 @@ if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # appended: the installed envpool stays the one imported
 
 from matrix.cells import ABSENT, CELLS, FAMILIES, FRAMEWORKS, Cell  # noqa: E402
-from matrix.run import Band, judge, run_cell  # noqa: E402
+from matrix.judge import Band, judge  # noqa: E402
+from matrix.run import run_cell  # noqa: E402
 
 
 def _cell(**kw: object) -> Cell:

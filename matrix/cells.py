@@ -88,6 +88,11 @@ CELLS: tuple[Cell, ...] = (
          "gymnasium SyncVectorEnv behind rl_games' IVecEnv (rl_games has no in-process one)",
          rl_games.ppo_yaml_trainer("CartPole-v1"),
          steps=60 * 16 * 64, seeds=(0, 1, 2, 3, 4), slack=100.0, learns_above=100.0),
+    Cell("rl_games", "mujoco", "InvertedPendulum-v5",
+         "PPO continuous (examples/rl_games/ppo_inverted_pendulum.yaml)",
+         "gymnasium SyncVectorEnv behind rl_games' IVecEnv (rl_games has no in-process one)",
+         rl_games.ppo_yaml_trainer("InvertedPendulum-v5", "ppo_inverted_pendulum.yaml"),
+         steps=100 * 16 * 64, seeds=(0, 1, 2, 3, 4), slack=100.0, learns_above=100.0),
     Cell("acme", "dm_control", "CheetahRun-v1", "random actor in acme.EnvironmentLoop",
          "dm_control suite.load (a dm_env itself)",
          acme.random_loop_trainer("CheetahRun-v1"),
@@ -124,8 +129,8 @@ ABSENT: tuple[Absent, ...] = (
     Absent("tianshou", "dm_control", "not built", "needs a Tianshou SAC/PPO trainer"),
     Absent("tianshou", "atari", "budget", _CNN_BUDGET + "(Tianshou's DQN on Atari: millions)"),
     Absent("tianshou", "vizdoom", "not built", "as sb3/vizdoom"),
-    Absent("rl_games", "mujoco", "not built", "needs a continuous-action YAML and its reference"),
-    Absent("rl_games", "dm_control", "not built", "as rl_games/mujoco"),
+    Absent("rl_games", "dm_control", "not built", "the Control Suite's Dict observations need "
+           "rl_games' dict-observation network config"),
     Absent("rl_games", "atari", "budget", _CNN_BUDGET.rstrip("; ")),
     Absent("rl_games", "vizdoom", "not built", "as sb3/vizdoom"),
     Absent("acme", "classic", "cannot exist", "dm-acme 0.2.4's agents do not import (they need "

@@ -65,7 +65,8 @@ def test_tianshou_dqn_cartpole(tmp_path: pathlib.Path) -> None:
     assert _mean_return(out, "CartPole-v1") >= 8
 
 
-@pytest.mark.parametrize("config", ["ppo_cartpole.yaml", "ppo_cartpole_rl_games_envpool.yaml"])
+@pytest.mark.parametrize("config", ["ppo_cartpole.yaml", "ppo_cartpole_rl_games_envpool.yaml",
+                                    "ppo_inverted_pendulum.yaml"])
 def test_rl_games_train(tmp_path: pathlib.Path, config: str) -> None:
     _run("rl_games/train.py", "--file", str(EXAMPLES / "rl_games" / config), "--train-dir",
          str(tmp_path / "runs"), cwd=tmp_path)

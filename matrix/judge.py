@@ -5,10 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from matrix.cells import Cell
-from matrix.common import Run
 
 
 @dataclass
@@ -18,14 +15,6 @@ class Band:
     mean: float
     sem: float
     episodes: int
-
-
-def final_band(runs: list[Run], last: int) -> Band:
-    tail = np.concatenate([r.returns[-last:] for r in runs]) if runs else np.zeros(0)
-    if tail.size == 0:
-        return Band(math.nan, math.nan, 0)
-    sem = float(tail.std(ddof=1) / np.sqrt(tail.size)) if tail.size > 1 else 0.0
-    return Band(float(tail.mean()), sem, int(tail.size))
 
 
 def judge(cell: Cell, ref: Band, ours: Band) -> tuple[bool, str]:

@@ -13,10 +13,22 @@ import numpy as np
 
 from matrix.cells import Cell
 from matrix.common import STACKS, Run
-from matrix.judge import final_band, judge
+from matrix.judge import Band, judge
 from matrix.report import environment
 
 SMOKE_STEPS = 2_000
+
+
+def final_band(runs: list[Run], last: int) -> Band:
+    """The reward-curve helper's ``final_band`` over the runs, with the episode count; no
+    episode at all gives a NaN band (judged as a failure, not raised)."""
+    from envpool.integrations.curves import CompareResult  # not at import: `report` needs none
+
+    try:
+        mean, sem = CompareResult({"runs": list(runs)}).final_band("runs", last)
+    except ValueError:
+        return Band(math.nan, math.nan, 0)
+    return Band(mean, sem, sum(min(last, r.returns.size) for r in runs))
 
 
 def run_cell(cell: Cell, smoke: bool = False, log: Any = print) -> dict[str, Any]:
@@ -63,9 +75,8 @@ def save(result: dict[str, Any], out: pathlib.Path) -> pathlib.Path:
     curves = CompareResult({s: [Curve(s, r["seed"], np.asarray(r["steps"]),
                                       np.asarray(r["returns"]))
                                 for r in result["runs"] if r["stack"] == s] for s in STACKS})
-    window = max(1, min(20, result["last"]))
     if not any(r["returns"] for r in result["runs"]):
         return path
-    plot_curves(curves, str(out / f"{stem}.png"), window=window,
+    plot_curves(curves, str(out / f"{stem}.png"), window=max(1, min(20, result["last"])),
                 title=f"{result['cell']}: {result['algo']} on {result['task']}")
     return path

@@ -28,6 +28,7 @@ class HalfCheetah final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return DistanceCamera(4.0); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"x_position", "x_velocity", "reward_run", "reward_ctrl"};

@@ -43,6 +43,7 @@ class HopperWalker final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(2, kWalker ? 4.0 : 3.0, 1.15, -20.0); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"x_position", "x_velocity"};

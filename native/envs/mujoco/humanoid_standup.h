@@ -42,6 +42,7 @@ class HumanoidStandup final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(1, 4.0, 0.8925, -20.0); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {"reward_linup", "reward_quadctrl", "reward_impact"};

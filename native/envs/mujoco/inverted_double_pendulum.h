@@ -28,6 +28,7 @@ class InvertedDoublePendulum final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(0, 4.1225, 0.12250000000000005); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {};

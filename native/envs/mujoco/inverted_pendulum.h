@@ -25,6 +25,7 @@ class InvertedPendulum final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(0, 2.04); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {};

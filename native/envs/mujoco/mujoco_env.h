@@ -22,6 +22,7 @@
 
 #include "core/env.h"
 #include "envs/common/keywords.h"
+#include "envs/common/mujoco_renderer.h"
 
 namespace envpool::mujoco {
 
@@ -157,6 +158,33 @@ inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
   return spec;
 }
 
+// gymnasium's DEFAULT_CAMERA_CONFIG of a task: the mjvCamera attributes that
+// MujocoRenderer sets on its free camera after placing it (lookat: the median
+// of the geoms' positions at the first render, distance: the model's extent).
+// NaN: not set by the task.
+struct CameraConfig {
+  double distance = NAN, elevation = NAN, azimuth = NAN;
+  double lookat[3] = {NAN, NAN, NAN};
+  int trackbodyid = -2;  // -2: not set (it has no effect on a free camera)
+};
+inline CameraConfig DistanceCamera(double distance) {
+  CameraConfig c;
+  c.distance = distance;
+  return c;
+}
+// trackbodyid, distance, lookat (0, 0, lookat_z), elevation; NaN: not set.
+inline CameraConfig TrackCamera(int trackbodyid, double distance = NAN, double lookat_z = NAN,
+                                double elevation = NAN) {
+  CameraConfig c = DistanceCamera(distance);
+  c.trackbodyid = trackbodyid;
+  if (!std::isnan(lookat_z)) {
+    c.lookat[0] = c.lookat[1] = 0.0;
+    c.lookat[2] = lookat_z;
+  }
+  c.elevation = elevation;
+  return c;
+}
+
 // The base env: owns its mjData over the shared model.
 class MujocoEnv : public Env {
  public:
@@ -173,6 +201,17 @@ class MujocoEnv : public Env {
     init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
   }
 
+  // gymnasium's MuJoCo frames (every task, found by BasicFactory as
+  // E::RenderSize): 480 x 480 (DEFAULT_SIZE), camera -1 the free camera of the
+  // task's DEFAULT_CAMERA_CONFIG, another id a camera of the model (the
+  // tracking ones follow their body); render_fps round(1 / dt).
+  template <class P>
+  static FrameSize RenderSize(const P& p, int width, int height, int camera_id) {
+    const mjModel* m = p.model.get();
+    const auto [w, h] = mjrender::CheckFrame(m, width, height, camera_id, 480, 480, "MuJoCo");
+    return FrameSize{h, w, std::round(1.0 / (m->opt.timestep * p.frame_skip))};
+  }
+
   // qpos then qvel.
   std::vector<double> GetState() const override {
     std::vector<double> state(d_->qpos, d_->qpos + m_->nq);
@@ -185,6 +224,24 @@ class MujocoEnv : public Env {
                                   std::to_string(m_->nq + m_->nv) + " numbers");
     }
     SetQposQvel(state.data(), state.data() + m_->nq);
+  }
+
+  // gymnasium's MujocoRenderer.render("rgb_array") with camera_id (-1: the
+  // free camera). The renderer and the free camera are made at the first
+  // render, as gymnasium makes its viewer, from the state at that time.
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    if (width == 0) width = 480;
+    if (height == 0) height = 480;
+    if (!renderer_) {
+      renderer_ = std::make_unique<mjrender::SceneRenderer>(m_, m_, width, height, 1000);
+      InitFreeCamera();
+    }
+    mjvCamera cam = free_camera_;
+    if (camera_id >= 0) {
+      cam.type = mjCAMERA_FIXED;
+      cam.fixedcamid = camera_id;
+    }
+    renderer_->Draw(m_, d_, &cam, width, height, out);
   }
 
   void Write(const Slot& slot) const override {
@@ -248,6 +305,9 @@ class MujocoEnv : public Env {
     return k;
   }
 
+  // The task's DEFAULT_CAMERA_CONFIG (none: gymnasium's None).
+  virtual CameraConfig DefaultCamera() const { return {}; }
+
   ModelPtr model_;
   const mjModel* m_;
   DataPtr data_;
@@ -259,6 +319,38 @@ class MujocoEnv : public Env {
   // as in MujocoSpec when some are not scalars.
   std::vector<double> info_;
   std::vector<int> info_sizes_;
+
+ private:
+  // OffScreenViewer._init_camera, then MujocoRenderer._set_cam_config.
+  void InitFreeCamera() {
+    mjv_defaultCamera(&free_camera_);
+    free_camera_.type = mjCAMERA_FREE;
+    free_camera_.fixedcamid = -1;
+    std::vector<double> column(m_->ngeom);
+    for (int i = 0; i < 3; ++i) {
+      for (int g = 0; g < m_->ngeom; ++g) column[g] = d_->geom_xpos[3 * g + i];
+      free_camera_.lookat[i] = Median(column);
+    }
+    free_camera_.distance = m_->stat.extent;
+    const CameraConfig c = DefaultCamera();
+    if (!std::isnan(c.distance)) free_camera_.distance = c.distance;
+    if (!std::isnan(c.elevation)) free_camera_.elevation = c.elevation;
+    if (!std::isnan(c.azimuth)) free_camera_.azimuth = c.azimuth;
+    if (!std::isnan(c.lookat[0])) std::copy(c.lookat, c.lookat + 3, free_camera_.lookat);
+    if (c.trackbodyid != -2) free_camera_.trackbodyid = c.trackbodyid;
+  }
+  // np.median: the middle value, or the mean of the two middle ones.
+  static double Median(std::vector<double> v) {
+    const std::size_t n = v.size(), k = n / 2;
+    std::nth_element(v.begin(), v.begin() + k, v.end());
+    if (n % 2 == 1) return v[k];
+    const double hi = v[k];
+    const double lo = *std::max_element(v.begin(), v.begin() + k);
+    return (lo + hi) / 2;
+  }
+
+  std::unique_ptr<mjrender::SceneRenderer> renderer_;
+  mjvCamera free_camera_{};
 };
 
 }  // namespace envpool::mujoco

@@ -39,6 +39,7 @@ class Pusher final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(-1, 4.0); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() { return {"reward_dist", "reward_ctrl", "reward_near"}; }
 

@@ -40,6 +40,7 @@ class Reacher final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
+  CameraConfig DefaultCamera() const override { return TrackCamera(0); }  // DEFAULT_CAMERA_CONFIG
 
   static std::vector<std::string> InfoKeys() { return {"reward_dist", "reward_ctrl"}; }
 

@@ -110,6 +110,9 @@ class SceneRenderer {
     Draw(m, d, cam, width, height, out, [](const mjrContext&) {});
   }
 
+  // The scene's visualisation options (mjv_defaultOption until changed).
+  mjvOption& Options() { return opt_; }
+
  private:
   void Grow(int width, int height) {
     if (width > con_.offWidth || height > con_.offHeight) {

@@ -26,12 +26,14 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/mujoco_renderer.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 #include "envs/mujoco/mujoco_env.h"
@@ -94,33 +96,45 @@ inline void DropTexturesAndSkins(mjSpec* spec) {
   }
 }
 
-// Compiles `_model_xml` with dm_control's common includes from `_suite_dir`
-// and every file named in `_asset_files` (paths relative to `_suite_dir`,
-// registered under their base names, as dm_control's asset dicts do).
-inline ModelPtr LoadModel(const Config& config) {
-  const std::string& xml = config.GetString("_model_xml");
-  const std::string& suite_dir = config.GetString("_suite_dir");
-  if (xml.empty() || suite_dir.empty()) {
-    throw std::invalid_argument(
-        "the DeepMind Control Suite tasks read their models from the dm-control package: "
-        "pip install 'dm-control==1.0.50'");
+// What a model is compiled from: `_model_xml` with dm_control's common
+// includes from `_suite_dir` and every file named in `_asset_files` (paths
+// relative to `_suite_dir`, registered under their base names, as
+// dm_control's asset dicts do).
+struct ModelSource {
+  explicit ModelSource(const Config& config)
+      : xml(config.GetString("_model_xml")),
+        suite_dir(config.GetString("_suite_dir")),
+        asset_files(config.GetStrings("_asset_files")) {
+    if (xml.empty() || suite_dir.empty()) {
+      throw std::invalid_argument(
+          "the DeepMind Control Suite tasks read their models from the dm-control package: "
+          "pip install 'dm-control==1.0.50'");
+    }
   }
+  std::string xml, suite_dir;
+  std::vector<std::string> asset_files;
+};
+
+// Compiles the model; `for_physics` drops its textures and skins
+// (DropTexturesAndSkins), which only a renderer reads.
+inline ModelPtr CompileModel(const ModelSource& source, bool for_physics) {
   Vfs vfs;
   for (const char* name : {"materials.xml", "skybox.xml", "visual.xml"}) {
-    vfs.AddFile(std::string("./common/") + name, suite_dir + "/common/" + name);
+    vfs.AddFile(std::string("./common/") + name, source.suite_dir + "/common/" + name);
   }
-  for (const std::string& rel : config.GetStrings("_asset_files")) {
+  for (const std::string& rel : source.asset_files) {
     const std::size_t slash = rel.find_last_of('/');
-    vfs.AddFile(slash == std::string::npos ? rel : rel.substr(slash + 1), suite_dir + "/" + rel);
+    vfs.AddFile(slash == std::string::npos ? rel : rel.substr(slash + 1),
+                source.suite_dir + "/" + rel);
   }
-  vfs.AddBuffer("model_.xml", xml);
+  vfs.AddBuffer("model_.xml", source.xml);
   char error[1000] = "";
   std::unique_ptr<mjSpec, SpecDeleter> spec(mj_parseXML("model_.xml", vfs.get(), error,
                                                         sizeof(error)));
   if (spec == nullptr) {
     throw std::runtime_error(std::string("MuJoCo could not parse the model: ") + error);
   }
-  DropTexturesAndSkins(spec.get());
+  if (for_physics) DropTexturesAndSkins(spec.get());
   mjModel* model = mj_compile(spec.get(), vfs.get());
   if (model == nullptr) {
     throw std::runtime_error(std::string("MuJoCo could not compile the model: ") +
@@ -128,6 +142,23 @@ inline ModelPtr LoadModel(const Config& config) {
   }
   return ModelPtr(model, ModelDeleter());
 }
+
+// The model with its textures, which the renderers of a pool's envs upload to
+// GL: compiled once, at the first render of any env, and shared read-only.
+class RenderModel {
+ public:
+  explicit RenderModel(ModelSource source) : source_(std::move(source)) {}
+  // Thread-safe; a failed compile is retried by the next call.
+  const mjModel* Get() {
+    std::call_once(once_, [this] { model_ = CompileModel(source_, /*for_physics=*/false); });
+    return model_.get();
+  }
+
+ private:
+  ModelSource source_;
+  std::once_flag once_;
+  ModelPtr model_;
+};
 
 // The keywords every Control Suite env has, with EnvPool's names. frame_skip
 // is dm_control's n_sub_steps (physics steps per control step); frame_stack
@@ -147,7 +178,8 @@ inline Config Defaults(std::int64_t frame_skip, const std::string& task_name) {
 // What every task's Params holds besides its own settings.
 struct CommonParams {
   explicit CommonParams(const Config& config)
-      : model(LoadModel(config)),
+      : model(CompileModel(ModelSource(config), /*for_physics=*/true)),
+        render_model(std::make_shared<RenderModel>(ModelSource(config))),
         frame_skip(static_cast<int>(config.GetInt("frame_skip"))),
         frame_stack(static_cast<int>(config.GetInt("frame_stack"))),
         task(config.GetString("task_name")) {
@@ -155,6 +187,7 @@ struct CommonParams {
     if (frame_stack < 1) throw std::invalid_argument("frame_stack must be >= 1");
   }
   ModelPtr model;
+  std::shared_ptr<RenderModel> render_model;  // shared by the pool's envs
   int frame_skip, frame_stack;
   std::string task;
 };
@@ -196,6 +229,7 @@ class DmcEnv : public Env {
         d_(data_.get()),
         n_sub_steps_(p.frame_skip),
         control_scratch_(m_ != nullptr ? m_->nu : 0),
+        render_model_(p.render_model),
         frame_stack_(p.frame_stack) {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate the model or mjData");
     for (const auto& key : keys) sizes_.push_back(key.second < 0 ? 1 : key.second);
@@ -247,6 +281,55 @@ class DmcEnv : public Env {
       ObserveNewest();
     }
     return out;
+  }
+
+  // dm_control's frames (every task, found by BasicFactory as E::RenderSize):
+  // physics.render's 240 x 320, camera 0 by default (sail-sg EnvPool's
+  // default view; the free camera in a model without cameras), another id a
+  // camera of the model; render_fps 1 / control timestep.
+  template <class P>
+  static FrameSize RenderSize(const P& p, int width, int height, int camera_id) {
+    const mjModel* m = p.model.get();
+    const auto [w, h] = mjrender::CheckFrame(m, width, height, camera_id, kWidth, kHeight,
+                                             "DeepMind Control");
+    return FrameSize{h, w, 1.0 / (m->opt.timestep * p.frame_skip)};
+  }
+
+  // physics.render(height, width, camera_id): the scene of this env's model
+  // and data, with the textures and meshes of the pool's RenderModel (this
+  // env's model copy has none) and dm_control's options (MjvOption without
+  // the rangefinder rays); height fields are uploaded from this env's model
+  // whenever they changed (tasks regenerate terrain at reset). Skins are not
+  // drawn (the model copies have none; only the dog has one).
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    if (width == 0) width = kWidth;
+    if (height == 0) height = kHeight;
+    if (!renderer_) {
+      const int max_geom = static_cast<int>(
+          std::max<mjtSize>(1000, 2 * (m_->ngeom + m_->nsite + m_->ntendon + m_->nbody)));
+      renderer_ = std::make_unique<mjrender::SceneRenderer>(render_model_->Get(), m_, width,
+                                                            height, max_geom);
+      renderer_->Options().flags[mjVIS_RANGEFINDER] = 0;
+    }
+    if (camera_id < 0 && m_->ncam > 0) camera_id = 0;
+    mjvCamera cam;
+    mjv_defaultCamera(&cam);
+    cam.fixedcamid = camera_id;
+    if (camera_id < 0) {
+      cam.type = mjCAMERA_FREE;
+      mjv_defaultFreeCamera(m_, &cam);
+    } else {
+      cam.type = mjCAMERA_FIXED;
+    }
+    renderer_->Draw(m_, d_, &cam, width, height, out, [this](const mjrContext& con) {
+      const float* data = m_->hfield_data;
+      if (m_->nhfield == 0 || (uploaded_hfield_.size() == static_cast<std::size_t>(m_->nhfielddata) &&
+                               std::equal(data, data + m_->nhfielddata, uploaded_hfield_.begin()))) {
+        return;
+      }
+      for (int i = 0; i < m_->nhfield; ++i) mjr_uploadHField(m_, &con, i);
+      uploaded_hfield_.assign(data, data + m_->nhfielddata);
+    });
   }
 
   // mj_getState(mjSTATE_INTEGRATION) (time, qpos, qvel, act, warm start, ctrl,
@@ -361,6 +444,10 @@ class DmcEnv : public Env {
     Observe(out.data());
   }
 
+  static constexpr int kWidth = 320, kHeight = 240;
+  std::shared_ptr<RenderModel> render_model_;
+  std::unique_ptr<mjrender::SceneRenderer> renderer_;  // made at the first render
+  std::vector<float> uploaded_hfield_;  // the height fields the renderer has
   int frame_stack_;
   std::vector<std::int64_t> sizes_;
   std::vector<std::vector<double>> stack_;  // frame_stack > 1: k frames per key

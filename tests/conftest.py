@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-import envpool
+# Headless OpenGL for the references' renderers (gymnasium's MujocoRenderer, dm_control's
+# physics.render; dm_control picks its backend when first imported): EGL, as envpool's default.
+os.environ.setdefault("MUJOCO_GL", "egl")
+
+import envpool  # noqa: E402
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 

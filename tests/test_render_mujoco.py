@@ -57,7 +57,9 @@ def _assert_frames_equal(ours: np.ndarray, theirs: np.ndarray, where: str) -> No
 # 0 the model's first camera ("track", which follows the torso, where the model has one).
 GYM_CASES = [("Ant-v5", -1), ("Ant-v5", 0), ("HalfCheetah-v5", -1), ("Hopper-v5", -1),
              ("Hopper-v4", 0), ("Humanoid-v5", -1), ("InvertedPendulum-v5", -1),
-             ("Reacher-v5", -1), ("Walker2d-v5", -1), ("Swimmer-v5", 0)]
+             ("Reacher-v5", -1), ("Walker2d-v5", -1), ("Swimmer-v5", 0),
+             # v4 has a DEFAULT_CAMERA_CONFIG, v5 passes none to its renderer
+             ("InvertedDoublePendulum-v4", -1), ("InvertedDoublePendulum-v5", -1)]
 
 
 def _gym_pair(task_id: str, camera_id: int, num_envs: int = 1) -> tuple[Any, Any]:

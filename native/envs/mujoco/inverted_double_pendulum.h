@@ -28,7 +28,10 @@ class InvertedDoublePendulum final : public MujocoEnv {
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
-  CameraConfig DefaultCamera() const override { return TrackCamera(0, 4.1225, 0.12250000000000005); }  // DEFAULT_CAMERA_CONFIG
+  // v4: DEFAULT_CAMERA_CONFIG; v5 passes none (its default_camera_config keyword is None).
+  CameraConfig DefaultCamera() const override {
+    return V == 4 ? TrackCamera(0, 4.1225, 0.12250000000000005) : CameraConfig();
+  }
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) return {};

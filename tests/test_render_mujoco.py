@@ -9,19 +9,19 @@ by MuJoCo's renderer in a headless GL context (EGL by default, ``MUJOCO_GL``).
    actions.
 2. DeepMind Control tasks against dm_control's ``physics.render(height, width, camera_id)``,
    the state copied from dm_control's physics (as tests/test_align_dm_control.py does),
-   textures (skybox, floor grid) and regenerated height fields (quadruped escape) included.
-3. Defaults (gymnasium's 480 x 480, dm_control's 240 x 320 from camera 0), ``render_fps``,
-   several envs drawn at once on the workers, bad cameras and sizes, and a renderer that
-   cannot start (a subprocess with ``MUJOCO_GL`` set to what cannot work): a clear
+   textures (skybox, floor grid), regenerated height fields (quadruped escape) and the dog's
+   skin included.
+3. Defaults (gymnasium's 480 x 480, dm_control's 240 x 320 from the free camera),
+   ``render_fps``, several envs drawn at once on the workers, bad cameras and sizes, and a
+   renderer that cannot start (a subprocess with ``MUJOCO_GL`` set to what cannot work): a clear
    ``RuntimeError`` naming the packages to install.
 4. gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/InvertedPendulum-v5")``.
 
 Tolerance: none. The frames are compared for equality, pixel by pixel (``MAX_DIFF = 0``): both
 sides call the same ``libmujoco`` (the ``mujoco`` wheel's) with the same scene, options and
 camera, in contexts of the same GL driver (measured here on Mesa's llvmpipe through EGL: every
-pixel equal in every case tested). A different driver on each side would not be comparable.
-The one known difference is outside these tests: the dog's skin is not drawn (the envs' model
-copies drop skins; docs/api.md).
+pixel equal in every case tested, and in a sweep of every MuJoCo and DMC task). A different
+driver on each side would not be comparable.
 """
 
 from __future__ import annotations
@@ -144,10 +144,11 @@ def test_mujoco_default_frame_and_fps() -> None:
 
 # -- 2. DeepMind Control ------------------------------------------------------------------
 # Cartpole (skybox and floor grid textures), cheetah, walker, reacher (its target moved in
-# the model at reset), quadruped escape (terrain regenerated at reset, a height field).
-DMC_CASES = [("CartpoleSwingup-v1", 0), ("CartpoleSwingup-v1", 1), ("CheetahRun-v1", 0),
-             ("WalkerWalk-v1", 0), ("WalkerWalk-v1", 1), ("ReacherEasy-v1", 0),
-             ("QuadrupedEscape-v1", 0)]
+# the model at reset), quadruped escape (terrain regenerated at reset, a height field), the
+# dog (a skin, which the envs' model copies drop).
+DMC_CASES = [("CartpoleSwingup-v1", -1), ("CartpoleSwingup-v1", 0), ("CartpoleSwingup-v1", 1),
+             ("CheetahRun-v1", 0), ("WalkerWalk-v1", -1), ("WalkerWalk-v1", 1),
+             ("ReacherEasy-v1", 0), ("QuadrupedEscape-v1", 0), ("DogRun-v1", -1)]
 
 
 def _dmc_state(domain: str, ref: Any) -> list[float]:
@@ -186,8 +187,8 @@ def test_dmc_frames_equal_dm_control(task_id: str, camera_id: int) -> None:
 
 
 def test_dmc_default_frame() -> None:
-    """No size or camera given: physics.render's 240 x 320 from camera 0; render_fps is one
-    frame per control step (1 / (timestep * n_sub_steps))."""
+    """No size or camera given: physics.render's defaults, 240 x 320 from the free camera
+    (-1); render_fps is one frame per control step (1 / (timestep * n_sub_steps))."""
     suite = pytest.importorskip("dm_control.suite")
     env = envpool.make_dm("CheetahRun-v1", num_envs=1, seed=1, render_mode="rgb_array")
     assert env.render_fps == pytest.approx(100.0)
@@ -197,7 +198,7 @@ def test_dmc_default_frame() -> None:
     env.set_state(0, _dmc_state("cheetah", ref))
     frame = env.render()
     assert frame.shape == (1, 240, 320, 3)
-    _assert_frames_equal(frame[0], ref.physics.render(camera_id=0), "CheetahRun-v1 240 x 320")
+    _assert_frames_equal(frame[0], ref.physics.render(), "CheetahRun-v1 240 x 320")
     env.close()
 
 

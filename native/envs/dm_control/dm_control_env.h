@@ -284,9 +284,9 @@ class DmcEnv : public Env {
   }
 
   // dm_control's frames (every task, found by BasicFactory as E::RenderSize):
-  // physics.render's 240 x 320, camera 0 by default (sail-sg EnvPool's
-  // default view; the free camera in a model without cameras), another id a
-  // camera of the model; render_fps 1 / control timestep.
+  // physics.render's defaults, 240 x 320 from camera -1 (the free camera, as
+  // sail-sg EnvPool's default view), or a camera of the model; render_fps
+  // 1 / control timestep.
   template <class P>
   static FrameSize RenderSize(const P& p, int width, int height, int camera_id) {
     const mjModel* m = p.model.get();
@@ -299,29 +299,31 @@ class DmcEnv : public Env {
   // and data, with the textures and meshes of the pool's RenderModel (this
   // env's model copy has none) and dm_control's options (MjvOption without
   // the rangefinder rays); height fields are uploaded from this env's model
-  // whenever they changed (tasks regenerate terrain at reset). Skins are not
-  // drawn (the model copies have none; only the dog has one).
+  // whenever they changed (tasks regenerate terrain at reset).
   void Render(int width, int height, int camera_id, std::uint8_t* out) override {
     if (width == 0) width = kWidth;
     if (height == 0) height = kHeight;
     if (!renderer_) {
       const int max_geom = static_cast<int>(
           std::max<mjtSize>(1000, 2 * (m_->ngeom + m_->nsite + m_->ntendon + m_->nbody)));
-      renderer_ = std::make_unique<mjrender::SceneRenderer>(render_model_->Get(), m_, width,
-                                                            height, max_geom);
+      const mjModel* textured = render_model_->Get();
+      // A model with skins (the dog, whose tasks never change their model) is
+      // drawn from the textured model itself, which has them.
+      scene_model_ = textured->nskin > 0 ? textured : m_;
+      renderer_ = std::make_unique<mjrender::SceneRenderer>(textured, scene_model_, width, height,
+                                                            max_geom);
       renderer_->Options().flags[mjVIS_RANGEFINDER] = 0;
     }
-    if (camera_id < 0 && m_->ncam > 0) camera_id = 0;
     mjvCamera cam;
     mjv_defaultCamera(&cam);
     cam.fixedcamid = camera_id;
     if (camera_id < 0) {
       cam.type = mjCAMERA_FREE;
-      mjv_defaultFreeCamera(m_, &cam);
+      mjv_defaultFreeCamera(render_model_->Get(), &cam);  // Camera's, from physics.model
     } else {
       cam.type = mjCAMERA_FIXED;
     }
-    renderer_->Draw(m_, d_, &cam, width, height, out, [this](const mjrContext& con) {
+    renderer_->Draw(scene_model_, d_, &cam, width, height, out, [this](const mjrContext& con) {
       const float* data = m_->hfield_data;
       if (m_->nhfield == 0 || (uploaded_hfield_.size() == static_cast<std::size_t>(m_->nhfielddata) &&
                                std::equal(data, data + m_->nhfielddata, uploaded_hfield_.begin()))) {
@@ -447,6 +449,7 @@ class DmcEnv : public Env {
   static constexpr int kWidth = 320, kHeight = 240;
   std::shared_ptr<RenderModel> render_model_;
   std::unique_ptr<mjrender::SceneRenderer> renderer_;  // made at the first render
+  const mjModel* scene_model_ = nullptr;  // what the scene is drawn from (see Render)
   std::vector<float> uploaded_hfield_;  // the height fields the renderer has
   int frame_stack_;
   std::vector<std::int64_t> sizes_;

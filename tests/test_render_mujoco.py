@@ -288,3 +288,52 @@ def test_record_video_mujoco(tmp_path: pathlib.Path) -> None:
     (video,) = tmp_path.glob("*.mp4")
     n, shape = _count_frames(video)
     assert n == steps + 1 and shape == (SIZE, SIZE)
+
+
+# -- 5. every task (nightly) -------------------------------------------------------------
+_GYM_TASKS = ("Ant", "HalfCheetah", "Hopper", "Swimmer", "Walker2d", "Humanoid",
+              "HumanoidStandup", "InvertedPendulum", "InvertedDoublePendulum", "Reacher",
+              "Pusher")
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(1200)
+def test_every_task_frames_equal_the_reference() -> None:
+    """Every gymnasium MuJoCo task (v4 and v5) and every DMC task, default cameras, small
+    frames: gymnasium's frame after a reset and two random steps (the same state on both
+    sides), dm_control's after two resets and a step each."""
+    suite = pytest.importorskip("dm_control.suite")
+    gym_ids = sorted(i for i in envpool.list_all_envs() if i.split("-v")[0] in _GYM_TASKS)
+    assert len(gym_ids) == 21
+    differ = []
+    for task_id in gym_ids:
+        env = envpool.make_gymnasium(task_id, num_envs=1, seed=2, render_mode="rgb_array",
+                                     render_width=40, render_height=32)
+        ref = gymnasium.make(task_id, render_mode="rgb_array", width=40, height=32)
+        env.reset()
+        ref.reset(seed=0)
+        high = env.single_action_space.high
+        for step in range(3):
+            _set_both(env, ref, np.array(env.get_state(0)))
+            if (env.render()[0] != ref.render()).any():
+                differ.append(f"{task_id} step {step}")
+            action = np.random.default_rng(step).uniform(-1, 1, high.shape) * high
+            env.step(action[None].astype(np.float32))
+        env.close()
+        ref.close()
+    for task_id, (domain, task) in sorted(DMC_TASKS.items()):
+        env = envpool.make_dm(task_id, num_envs=1, seed=1, render_mode="rgb_array",
+                              render_width=40, render_height=32)
+        ref = suite.load(domain, task, task_kwargs={"random": 5})
+        spec = ref.action_spec()
+        rng = np.random.default_rng(0)
+        for episode in range(2):
+            ref.reset()
+            env.reset()
+            for step in range(2):
+                env.set_state(0, _dmc_state(domain, ref))
+                if (env.render()[0] != ref.physics.render(32, 40)).any():
+                    differ.append(f"{task_id} episode {episode} step {step}")
+                ref.step(rng.uniform(np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)))
+        env.close()
+    assert differ == []

@@ -7,6 +7,13 @@
 // offscreen framebuffer) and an mjvScene. Every GL call runs inside a
 // GlContext::Current scope, on whatever thread draws, and the mjrContext is
 // freed with its GL context current.
+//
+// Envs draw concurrently, each in its own GL context. libmujoco keeps the GL
+// function pointers it looks up (through eglGetProcAddress /
+// OSMesaGetProcAddress) in its own globals and looks them up again in every
+// mjr_makeContext: a renderer made while another env draws rewrites them with
+// the same values (one driver per process), as with MuJoCo's Python renderers
+// used from several threads.
 #pragma once
 
 #include <mujoco/mujoco.h>

@@ -9,8 +9,9 @@
    refused: envs that do not render, envs in flight, bad ids, sizes and cameras.
 3. The pool: frames are drawn in parallel on the workers, an env's exception in ``Render``
    reaches Python and leaves the pool usable, a held frame array stays as it was.
-4. CartPole: gymnasium's pygame picture, pixel by pixel, with a stated tolerance (the
-   anti-aliased outlines are not drawn).
+4. Classic control (CartPole, MountainCar, MountainCarContinuous, Acrobot, Pendulum):
+   gymnasium's pygame picture, bit for bit once gymnasium's anti-aliased outlines are
+   switched off, and within a stated tolerance with them (the outlines are not drawn).
 5. Toy text: ``render_mode="ansi"`` is gymnasium's ansi text (FrozenLake, Taxi,
    CliffWalking), stepped in lockstep with gymnasium's own env.
 6. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
@@ -157,9 +158,9 @@ def test_flavours_and_metadata() -> None:
 def test_refusals() -> None:
     """Clear errors: a family that does not render, another mode, render() without a render
     mode, bad ids (out of range, listed twice, not integers), bad sizes and cameras."""
-    with pytest.raises(ValueError, match=r"MountainCar-v0 \(native env 'MountainCar'\) does "
+    with pytest.raises(ValueError, match=r"FrozenLake-v1 \(native env 'FrozenLake'\) does "
                                          "not render yet"):
-        envpool.make("MountainCar-v0", render_mode="rgb_array")
+        envpool.make("FrozenLake-v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="HalfCheetah-v5.*does not render yet"):
         gymnasium.make("envpool/HalfCheetah-v5", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
@@ -261,35 +262,119 @@ def test_atari_render_before_reset_is_refused() -> None:
     env.close()
 
 
-# -- 4. CartPole ----------------------------------------------------------------------------
-def test_cartpole_frame_equals_gymnasium_within_outlines() -> None:
-    """Our 400 x 600 frame against gymnasium's ``CartPoleEnv.render()`` (pygame) in the same
-    state, over 80 steps through episode ends. Tolerance: pygame also draws anti-aliased
-    outlines (``aapolygon``, ``aacircle``), which we do not; so at most 0.2% of the pixels
-    may differ (about 150 do), and each one that does lies on an edge of our picture (its 3 x 3
-    neighbourhood holds another colour). Every other pixel is equal exactly."""
-    pytest.importorskip("pygame")
-    env = envpool.make("CartPole-v1", num_envs=1, seed=3, render_mode="rgb_array")
-    ref = gymnasium.make("CartPole-v1", render_mode="rgb_array").unwrapped
-    assert env.metadata["render_fps"] == ref.metadata["render_fps"] == 50
+# -- 4. Classic control --------------------------------------------------------------------
+# task: (height, width, render_fps), gymnasium's
+CLASSIC = {"CartPole-v1": (400, 600, 50), "MountainCar-v0": (400, 600, 30),
+           "MountainCarContinuous-v0": (400, 600, 30), "Acrobot-v1": (500, 500, 15),
+           "Pendulum-v1": (500, 500, 30)}
+
+
+def _classic_frames(task: str, steps: int, hide_arrow: bool = True):
+    """Our frame and gymnasium's (pygame) in the same state, after each of ``steps`` random
+    steps of our env (through episode ends): yields (step, ours, theirs, last action). The
+    reference gets our state as gymnasium would hold it (MountainCarContinuous: a float32
+    array after a step); Pendulum's ``last_u`` (the arrow) is None when ``hide_arrow``."""
+    env = envpool.make(task, num_envs=1, seed=3, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
+    height, width, fps = CLASSIC[task]
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"] == fps
     env.reset()
     ref.reset(seed=0)
     rng = np.random.default_rng(0)
-    for step in range(80):
-        ref.state = np.array(env.get_state(0))
+    last = None
+    for step in range(steps):
+        dtype = np.float32 if task == "MountainCarContinuous-v0" and step > 0 else np.float64
+        ref.state = np.array(env.get_state(0), dtype=dtype)
+        if task == "Pendulum-v1":
+            ref.last_u = None if hide_arrow or last is None else float(last[0])
         ours, theirs = env.render()[0], ref.render()
-        assert ours.shape == theirs.shape == (400, 600, 3)
-        differ = np.any(ours != theirs, axis=-1)
-        assert differ.sum() <= 0.002 * differ.size, f"step {step}: {differ.sum()} pixels"
-        padded = np.pad(ours, ((1, 1), (1, 1), (0, 0)), mode="edge")
-        edge = np.zeros(differ.shape, dtype=bool)
-        for dy in range(3):
-            for dx in range(3):
-                edge |= np.any(padded[dy:dy + 400, dx:dx + 600] != ours, axis=-1)
-        assert not (differ & ~edge).any(), f"step {step}: a pixel off the edges differs"
-        env.step(np.array([int(rng.integers(2))], dtype=np.int32))
+        assert ours.shape == theirs.shape == (height, width, 3)
+        yield step, ours, theirs, last
+        if isinstance(env.action_space, gymnasium.spaces.Discrete):
+            action = np.array([int(rng.integers(env.action_space.n))], dtype=np.int32)
+        else:
+            low, high = env.action_space.low, env.action_space.high
+            action = rng.uniform(low, high).astype(np.float32)[None]
+        env.step(action)
+        last = action[0]
     ref.close()
     env.close()
+
+
+@pytest.mark.parametrize("task", list(CLASSIC))
+def test_classic_frame_equals_gymnasium_without_outlines(task: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With gymnasium's anti-aliased outlines of its filled shapes switched off
+    (``gfxdraw.aapolygon``, ``gfxdraw.aacircle``: the only calls we do not draw) and
+    Pendulum's arrow hidden, our frame equals gymnasium's bit for bit over 100 steps: the
+    polygons, SDL_gfx's filled circles, the lines, MountainCar's anti-aliased track
+    (``pygame.draw.aalines``) and the flip. Tolerance: none."""
+    pygame = pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    assert pygame.gfxdraw.aapolygon is gfxdraw.aapolygon
+    for step, ours, theirs, _ in _classic_frames(task, 100):
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"{task} step {step}")
+
+
+def test_mountain_car_continuous_float32_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a step gymnasium's MountainCarContinuous state is a float32 array, and NumPy
+    then draws the car in float32 arithmetic; at these positions (found by comparing
+    gymnasium's float32 and float64 coordinates) that moves a corner of the car or a wheel
+    by a pixel. Our env is stepped onto each position exactly (velocity 0 after the step)
+    and its frame equals gymnasium's, outlines off, bit for bit."""
+    pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    env = envpool.make("MountainCarContinuous-v0", num_envs=1, render_mode="rgb_array")
+    ref = gymnasium.make("MountainCarContinuous-v0", render_mode="rgb_array").unwrapped
+    env.reset()
+    ref.reset(seed=0)
+    for pos in (-0.4764036238193512, -0.36891046166419983, -0.6843369603157043,
+                -0.05247997120022774, 0.27141082286834717, -1.1762901544570923):
+        # velocity + (0 * power - 0.0025 * cos(3 * pos)) in float32 is 0: the car stays.
+        pull = np.float32(0.0) * np.float32(0.0015) - np.float32(0.0025 * np.cos(3 * pos))
+        env.set_state(0, [pos, -float(pull)])
+        env.step(np.zeros((1, 1), dtype=np.float32))
+        np.testing.assert_array_equal(env.get_state(0), [pos, 0.0])
+        ref.state = np.array([pos, 0.0], dtype=np.float32)
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"pos {pos}")
+    env.close()
+    ref.close()
+
+
+def _off_edges(ours: np.ndarray, differ: np.ndarray) -> np.ndarray:
+    """The pixels of ``differ`` that are not on an edge of ``ours`` (their 3 x 3
+    neighbourhood in ``ours`` is one colour)."""
+    h, w = differ.shape
+    padded = np.pad(ours, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    edge = np.zeros(differ.shape, dtype=bool)
+    for dy in range(3):
+        for dx in range(3):
+            edge |= np.any(padded[dy:dy + h, dx:dx + w] != ours, axis=-1)
+    return differ & ~edge
+
+
+@pytest.mark.parametrize("task", list(CLASSIC))
+def test_classic_frame_equals_gymnasium_within_outlines(task: str) -> None:
+    """Our frame against gymnasium's full picture in the same state, over 60 steps.
+    Tolerance: pygame also draws anti-aliased outlines (``aapolygon``, ``aacircle``), which
+    we do not; so at most 0.2% of the pixels may differ (100 to 350 do), and each one that
+    does lies on an edge of our picture. Pendulum: gymnasium's arrow (``clockwise.png``
+    scaled to the last action, blitted under the axle) is not drawn, so pixels inside its
+    square may also differ; outside it the same rule holds."""
+    pytest.importorskip("pygame")
+    for step, ours, theirs, last in _classic_frames(task, 60, hide_arrow=False):
+        differ = np.any(ours != theirs, axis=-1)
+        if task == "Pendulum-v1" and last is not None:
+            half = int(500 / 4.4 * abs(float(last[0])) / 2) // 2 + 1  # the arrow's square
+            differ[250 - half:250 + half + 1, 250 - half:250 + half + 1] = False
+        assert differ.sum() <= 0.002 * differ.size, f"step {step}: {differ.sum()} pixels"
+        assert not _off_edges(ours, differ).any(), f"step {step}: a pixel off the edges differs"
 
 
 # -- 5. Toy text ---------------------------------------------------------------------------

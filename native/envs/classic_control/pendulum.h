@@ -6,10 +6,13 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/classic_control/raster.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -33,6 +36,37 @@ class Pendulum final : public Env {
                                {1.0, 1.0, kMaxSpeed}));
     spec.action = BoxSpec("action", DType::kFloat32, {1}, {-kMaxTorque}, {kMaxTorque});
     return spec;
+  }
+
+  // render(): gymnasium's 500 x 500 picture (PendulumEnv.render, rgb_array): the rod, its two
+  // round ends and the axle, without the anti-aliased outlines. gymnasium also blits an arrow
+  // image (assets/clockwise.png, smooth-scaled to |last action|) under the axle after a step;
+  // it is not drawn here (the white square it would cover is the one other difference).
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return FixedFrame("Pendulum", kScreenDim, kScreenDim, 30.0, width, height, camera_id);
+  }
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    Canvas canvas(kScreenDim, kScreenDim, out);
+    canvas.Fill({255, 255, 255});
+    const double scale = kScreenDim / (2.2 * 2);
+    const int offset = kScreenDim / 2;
+    const double rod_length = 1 * scale, rod_width = 0.2 * scale;
+    const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
+    const double angle = state_[0] + M_PI / 2;
+    const Rgb red = {204, 77, 77};
+    std::vector<std::array<int, 2>> rod;
+    for (const auto& [cx, cy] : {std::array<double, 2>{l, b}, std::array<double, 2>{l, t},
+                                 std::array<double, 2>{r, t}, std::array<double, 2>{r, b}}) {
+      const auto c = RotateRad(cx, cy, angle);
+      rod.push_back({static_cast<int>(c[0] + offset), static_cast<int>(c[1] + offset)});
+    }
+    canvas.FillPolygon(rod, red);
+    canvas.FillCircle(offset, offset, static_cast<int>(rod_width / 2), red);
+    const auto end = RotateRad(rod_length, 0, angle);
+    canvas.FillCircle(static_cast<int>(end[0] + offset), static_cast<int>(end[1] + offset),
+                      static_cast<int>(rod_width / 2), red);
+    canvas.FillCircle(offset, offset, static_cast<int>(0.05 * scale), {0, 0, 0});
+    canvas.FlipRows();
   }
 
   explicit Pendulum(const Params& params) : params_(params) {}
@@ -109,6 +143,7 @@ class Pendulum final : public Env {
   static constexpr double kDt = 0.05;
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
+  static constexpr int kScreenDim = 500;
 
   Params params_;
   std::array<double, 2> state_{};

@@ -377,6 +377,78 @@ def test_classic_frame_equals_gymnasium_within_outlines(task: str) -> None:
         assert not _off_edges(ours, differ).any(), f"step {step}: a pixel off the edges differs"
 
 
+# -- 4b. ViZDoom ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("task", "scenario", "frame_skip"),
+                         [("DefendTheCenter-v1", "defend_the_center", 4),
+                          ("SimplerBasic-v1", "simpler_basic", 4),
+                          ("HealthGathering-v1", "health_gathering", 35)])
+def test_vizdoom_frame_equals_rgb24_screen(task: str, scenario: str, frame_skip: int) -> None:
+    """Our frame and vizdoom's own DoomGame, set up as the env's game but with
+    ``ScreenFormat.RGB24`` (the screen vizdoom's gymnasium wrapper renders), the same seed and
+    actions in lockstep through episode ends (max_episode_steps 30): equal bit for bit at
+    every step. DefendTheCenter's cfg asks for CRCGCB, SimplerBasic's for GRAY8 (the frame
+    is then the grey screen in all three channels, as the wrapper draws it, and equal to
+    the grey channel of our observation); a finished episode is black, as in the wrapper
+    (HealthGathering at 35 tics a step: the acid floor kills the player within 80 steps)."""
+    pytest.importorskip("vizdoom")
+    import vizdoom as vzd
+    from test_align_vizdoom import Reference
+
+    seed = 7
+    env = envpool.make(task, num_envs=1, seed=seed, stack_num=1, frame_skip=frame_skip,
+                       img_height=240, img_width=320, max_episode_steps=30,
+                       render_mode="rgb_array")
+    gray = scenario == "simpler_basic"
+    ref = Reference(scenario, seed, frame_skip, vzd.ScreenFormat.GRAY8 if gray else
+                    vzd.ScreenFormat.RGB24)
+    assert env.metadata["render_fps"] == 35 / frame_skip
+    try:
+        obs, _ = env.reset()
+        ref.reset()
+        rng = np.random.default_rng(0)
+        ends = deaths = 0
+        for step in range(80):
+            frame = env.render()[0]
+            assert frame.shape == (240, 320, 3) and frame.dtype == np.uint8
+            want = np.repeat(ref.screen[..., None], 3, axis=2) if gray else ref.screen
+            np.testing.assert_array_equal(frame, want, err_msg=f"step {step}")
+            if gray:
+                np.testing.assert_array_equal(frame[..., 0], obs[0, 0])
+            action = (rng.random(env.action_space.shape[0]) < 0.4).astype(np.float64)
+            obs, _, term, trunc, _ = env.step(action[None])
+            _, _, finished = ref.step(list(action))
+            assert bool(term[0]) == finished
+            if term[0]:
+                assert not env.render().any()  # no state: the wrapper's black frame
+                deaths += 1
+            if term[0] or trunc[0]:
+                ends += 1
+                obs, _ = env.reset()
+                ref.reset()
+        assert ends >= 2 and (deaths >= 1 or scenario != "health_gathering")
+    finally:
+        env.close()
+        ref.close()
+
+
+def test_vizdoom_render_refusals() -> None:
+    """ViZDoom draws its screen at the cfg's resolution only, from one view, and only once
+    the engine has started (the first reset)."""
+    pytest.importorskip("vizdoom")
+    with pytest.raises(ValueError, match="ViZDoom frames are the screen, 240 x 320"):
+        envpool.make("Basic-v1", render_mode="rgb_array", render_height=120)
+    with pytest.raises(ValueError, match="ViZDoom has one view: camera_id must be -1 or 0"):
+        envpool.make("Basic-v1", render_mode="rgb_array", render_camera_id=1)
+    env = envpool.make("Basic-v1", num_envs=1, render_mode="rgb_array")
+    try:
+        with pytest.raises(RuntimeError, match="has not been reset yet"):
+            env.render()
+        env.reset()
+        assert env.render().shape == (1, 240, 320, 3)
+    finally:
+        env.close()
+
+
 # -- 5. Toy text ---------------------------------------------------------------------------
 @pytest.mark.parametrize(("task", "kwargs"), [("FrozenLake-v1", {"is_slippery": False}),
                                               ("FrozenLake8x8-v1", {"is_slippery": False}),

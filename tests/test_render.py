@@ -12,6 +12,7 @@
 4. Classic control (CartPole, MountainCar, MountainCarContinuous, Acrobot, Pendulum):
    gymnasium's pygame picture, bit for bit once gymnasium's anti-aliased outlines are
    switched off, and within a stated tolerance with them (the outlines are not drawn).
+   ViZDoom: the game's screen as RGB, equal bitwise to vizdoom's RGB24 screen in lockstep.
 5. Toy text: ``render_mode="ansi"`` is gymnasium's ansi text (FrozenLake, Taxi,
    CliffWalking), stepped in lockstep with gymnasium's own env.
 6. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",

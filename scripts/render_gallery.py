@@ -91,6 +91,9 @@ def _stepped(task: str) -> tuple[Any, np.ndarray]:
 
 def _classic(task: str) -> Shown:
     env, last = _stepped(task)
+    if task == "Pendulum-v1":  # one more step with a torque large enough to show the arrow
+        last = np.array([[1.5]], dtype=np.float32)
+        env.step(last)
     ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
     ref.reset(seed=SEED)
     # gymnasium's state after a step: MountainCarContinuous keeps a float32 array.
@@ -99,8 +102,7 @@ def _classic(task: str) -> Shown:
     note = ("pygame's anti-aliased outlines of the filled shapes (`gfxdraw.aapolygon`, "
             "`aacircle`) are not drawn: the differing pixels lie on the shapes' edges")
     if task == "Pendulum-v1":
-        ref.last_u = float(last[0, 0])
-        note += "; Pendulum's arrow image (`clockwise.png`, scaled to the last action) is not drawn"
+        ref.last_u = np.float32(np.clip(last[0, 0], -2, 2))  # the arrow: gymnasium's float32
     shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
                   f"{STEPS} random steps of ours, then our state set into gymnasium's env", note)
     env.close()

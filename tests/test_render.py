@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 import time
 
 import cv2
@@ -270,11 +271,11 @@ CLASSIC = {"CartPole-v1": (400, 600, 50), "MountainCar-v0": (400, 600, 30),
            "Pendulum-v1": (500, 500, 30)}
 
 
-def _classic_frames(task: str, steps: int, hide_arrow: bool = True):
+def _classic_frames(task: str, steps: int):
     """Our frame and gymnasium's (pygame) in the same state, after each of ``steps`` random
-    steps of our env (through episode ends): yields (step, ours, theirs, last action). The
-    reference gets our state as gymnasium would hold it (MountainCarContinuous: a float32
-    array after a step); Pendulum's ``last_u`` (the arrow) is None when ``hide_arrow``."""
+    steps of our env (through episode ends): yields (step, ours, theirs). The reference gets
+    our state as gymnasium would hold it (MountainCarContinuous: a float32 array after a
+    step; Pendulum: ``last_u``, the float32 last action its arrow shows)."""
     env = envpool.make(task, num_envs=1, seed=3, render_mode="rgb_array")
     ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
     height, width, fps = CLASSIC[task]
@@ -287,10 +288,10 @@ def _classic_frames(task: str, steps: int, hide_arrow: bool = True):
         dtype = np.float32 if task == "MountainCarContinuous-v0" and step > 0 else np.float64
         ref.state = np.array(env.get_state(0), dtype=dtype)
         if task == "Pendulum-v1":
-            ref.last_u = None if hide_arrow or last is None else float(last[0])
+            ref.last_u = None if last is None else np.float32(last[0])
         ours, theirs = env.render()[0], ref.render()
         assert ours.shape == theirs.shape == (height, width, 3)
-        yield step, ours, theirs, last
+        yield step, ours, theirs
         if isinstance(env.action_space, gymnasium.spaces.Discrete):
             action = np.array([int(rng.integers(env.action_space.n))], dtype=np.int32)
         else:
@@ -306,17 +307,17 @@ def _classic_frames(task: str, steps: int, hide_arrow: bool = True):
 def test_classic_frame_equals_gymnasium_without_outlines(task: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """With gymnasium's anti-aliased outlines of its filled shapes switched off
-    (``gfxdraw.aapolygon``, ``gfxdraw.aacircle``: the only calls we do not draw) and
-    Pendulum's arrow hidden, our frame equals gymnasium's bit for bit over 100 steps: the
-    polygons, SDL_gfx's filled circles, the lines, MountainCar's anti-aliased track
-    (``pygame.draw.aalines``) and the flip. Tolerance: none."""
+    (``gfxdraw.aapolygon``, ``gfxdraw.aacircle``: the only calls we do not draw), our frame
+    equals gymnasium's bit for bit over 100 steps: the polygons, SDL_gfx's filled circles,
+    the lines, MountainCar's anti-aliased track (``pygame.draw.aalines``), Pendulum's arrow
+    image (smooth-scaled, flipped, alpha-blended) and the flip. Tolerance: none."""
     pygame = pytest.importorskip("pygame")
     from pygame import gfxdraw
 
     monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
     monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
     assert pygame.gfxdraw.aapolygon is gfxdraw.aapolygon
-    for step, ours, theirs, _ in _classic_frames(task, 100):
+    for step, ours, theirs in _classic_frames(task, 100):
         np.testing.assert_array_equal(ours, theirs, err_msg=f"{task} step {step}")
 
 
@@ -348,6 +349,72 @@ def test_mountain_car_continuous_float32_picture(monkeypatch: pytest.MonkeyPatch
     ref.close()
 
 
+def test_pendulum_arrow_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pendulum's arrow: gymnasium's clockwise.png shrunk to int(scale * |u| / 2) pixels
+    (pygame-ce's smoothscale arithmetic), mirrored for u > 0, alpha-blended under the
+    axle; clipped actions (|u| > 2) draw the largest, u = 0 none, and a reset forgets it.
+    Equal to gymnasium's picture (outlines off) bit for bit at actions that give every
+    size from 0 to 113 pixels, both signs."""
+    pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    env = envpool.make("Pendulum-v1", num_envs=1, seed=1, render_mode="rgb_array",
+                       max_episode_steps=1000)  # (no time limit inside the 231 steps)
+    ref = gymnasium.make("Pendulum-v1", render_mode="rgb_array").unwrapped
+    env.reset()
+    ref.reset(seed=0)
+    scale = 500 / 4.4
+    actions = [0.0, 2.5, -3.0] + [sign * (n + 0.5) * 2 / scale for n in range(114)
+                                  for sign in (1, -1)]
+    plain = None
+    for u in actions:
+        env.set_state(0, [0.3, 0.0])  # the same rod: only the arrow changes
+        env.step(np.array([[u]], dtype=np.float32))
+        ref.state = np.array(env.get_state(0))
+        ref.last_u = np.clip(np.float32(u), -2, 2)
+        ours = env.render()[0]
+        np.testing.assert_array_equal(ours, ref.render(), err_msg=f"u = {u}")
+        plain = ours if u == 0.0 else plain
+    assert np.any(ours != plain)  # the arrows were drawn
+    env.reset()
+    ref.state, ref.last_u = np.array(env.get_state(0)), None
+    np.testing.assert_array_equal(env.render()[0], ref.render())
+    env.close()
+    ref.close()
+
+
+def test_pendulum_arrow_image_errors(tmp_path: pathlib.Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An arrow image that cannot be read (gymnasium's asset missing, not a PNG, cut short)
+    fails the first render that needs it with a RuntimeError naming the file; frames
+    without an arrow (after a reset) are drawn, and the pool goes on stepping."""
+    import dataclasses
+
+    from envpool.core import registry
+
+    task = registry.get_task("Pendulum-v1")
+    real = pathlib.Path(task.prepare({})["_arrow_png"]).read_bytes()
+    for content, why in ((None, "cannot read the image"), (b"GIF89a", "is not a PNG file"),
+                         (real[:300], "")):
+        path = tmp_path / "arrow.png"
+        path.unlink(missing_ok=True)
+        if content is not None:
+            path.write_bytes(content)
+        moved = dataclasses.replace(task, prepare=lambda kw, p=str(path): {"_arrow_png": p})
+        monkeypatch.setitem(registry._TASKS, "Pendulum-v1", moved)
+        env = envpool.make("Pendulum-v1", render_mode="rgb_array")
+        env.reset()
+        assert env.render().shape == (1, 500, 500, 3)  # no arrow after a reset
+        env.step(np.ones((1, 1), dtype=np.float32))
+        with pytest.raises(RuntimeError, match=re.escape(f"image '{path}'")) as error:
+            env.render()
+        assert why in str(error.value)
+        env.step(np.ones((1, 1), dtype=np.float32))
+        env.close()
+
+
 def _off_edges(ours: np.ndarray, differ: np.ndarray) -> np.ndarray:
     """The pixels of ``differ`` that are not on an edge of ``ours`` (their 3 x 3
     neighbourhood in ``ours`` is one colour), as (row, column) pairs."""
@@ -364,15 +431,10 @@ def test_classic_frame_equals_gymnasium_within_outlines(task: str) -> None:
     """Our frame against gymnasium's full picture in the same state, over 60 steps.
     Tolerance: pygame also draws anti-aliased outlines (``aapolygon``, ``aacircle``), which
     we do not; so at most 0.2% of the pixels may differ (100 to 350 do), and each one that
-    does lies on an edge of our picture. Pendulum: gymnasium's arrow (``clockwise.png``
-    scaled to the last action, blitted under the axle) is not drawn, so pixels inside its
-    square may also differ; outside it the same rule holds."""
+    does lies on an edge of our picture."""
     pytest.importorskip("pygame")
-    for step, ours, theirs, last in _classic_frames(task, 60, hide_arrow=False):
+    for step, ours, theirs in _classic_frames(task, 60):
         differ = np.any(ours != theirs, axis=-1)
-        if task == "Pendulum-v1" and last is not None:
-            half = int(500 / 4.4 * abs(float(last[0])) / 2) // 2 + 1  # the arrow's square
-            differ[250 - half:250 + half + 1, 250 - half:250 + half + 1] = False
         assert differ.sum() <= 0.002 * differ.size, f"step {step}: {differ.sum()} pixels"
         off = _off_edges(ours, differ)
         assert len(off) == 0, f"step {step}: pixels off the edges differ: {off[:5].tolist()}"

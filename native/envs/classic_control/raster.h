@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "envs/classic_control/sprite.h"
+
 namespace envpool::classic_control {
 
 using Rgb = std::array<std::uint8_t, 3>;
@@ -242,6 +244,24 @@ class Canvas {
       }
       ++x;
     } while (x <= y);
+  }
+
+  // surface.blit(image, (x, y)) of an RGBA image onto this opaque canvas: each
+  // channel d becomes (((s - d) * a + s) >> 8) + d (pygame's alpha blend).
+  void Blit(const RgbaImage& image, int x0, int y0) {
+    for (int y = 0; y < image.height; ++y) {
+      for (int x = 0; x < image.width; ++x) {
+        const int cx = x0 + x, cy = y0 + y;
+        if (cx < 0 || cx >= w_ || cy < 0 || cy >= h_) continue;
+        const std::uint8_t* s = image.pixels.data() + (static_cast<std::size_t>(y) * image.width + x) * 4;
+        std::uint8_t* d = px_ + (static_cast<std::size_t>(cy) * w_ + cx) * 3;
+        for (int c = 0; c < 3; ++c) {
+          const int diff = (static_cast<int>(s[c]) - d[c]) * s[3] + s[c];
+          // (an arithmetic shift: floor division by 256, also of a negative sum)
+          d[c] = static_cast<std::uint8_t>((diff >= 0 ? diff / 256 : -((-diff + 255) / 256)) + d[c]);
+        }
+      }
+    }
   }
 
   // One pixel, clipped.

@@ -157,6 +157,15 @@ def _vizdoom(task: str) -> Shown:
     return shown
 
 
+def _reference(draw: Callable[[], np.ndarray]) -> tuple[np.ndarray | None, str]:
+    """The reference's picture, or None and why not (MuJoCo's renderer needs an OpenGL
+    backend, MUJOCO_GL=egl or osmesa, which a machine may lack)."""
+    try:
+        return draw(), ""
+    except Exception as e:  # the page says so beside our picture
+        return None, f"the reference could not draw here: `{type(e).__name__}: {e}`"
+
+
 def _mujoco(task: str) -> Shown:
     env, _ = _stepped(task)
     ours = env.render()[0]
@@ -165,8 +174,10 @@ def _mujoco(task: str) -> Shown:
     ref.reset(seed=SEED)
     state = np.array(env.get_state(0))
     ref.set_state(state[:ref.model.nq], state[ref.model.nq:ref.model.nq + ref.model.nv])
-    shown = Shown(ours, ref.render(), f"gymnasium's `{task}` `render()` (MuJoCo's renderer)",
-                  f"{STEPS} random steps of ours, then qpos and qvel set into gymnasium's env")
+    theirs, note = _reference(ref.render)
+    shown = Shown(ours, theirs, reference=f"gymnasium's `{task}` `render()` (MuJoCo's renderer)",
+                  how=f"{STEPS} random steps of ours, then qpos and qvel set into gymnasium's "
+                  "env", note=note)
     env.close()
     ref.close()
     return shown
@@ -196,10 +207,12 @@ def _dm_control(task: str) -> Shown:
         env.step(a[None].astype(env.action_space.dtype))
         ref.step(a)
     ours = env.render()[0]
-    shown = Shown(ours, ref.physics.render(ours.shape[0], ours.shape[1], camera_id=0),
-                  f"dm_control's `{domain}/{name}` `physics.render(camera_id=0)`",
-                  f"dm_control's reset state copied into ours, then {STEPS} random actions in "
-                  "lockstep")
+    theirs, note = _reference(lambda: ref.physics.render(ours.shape[0], ours.shape[1],
+                                                         camera_id=0))
+    shown = Shown(ours, theirs, note=note,
+                  reference=f"dm_control's `{domain}/{name}` `physics.render(camera_id=0)`",
+                  how=f"dm_control's reset state copied into ours, then {STEPS} random actions "
+                  "in lockstep")
     env.close()
     return shown
 
@@ -254,7 +267,7 @@ def _entry(task: str, shown: Shown, pictures: pathlib.Path) -> list[str]:
     cv2.imwrite(str(pictures / _file(task, "envpool")), shown.ours[..., ::-1])
     if shown.theirs is None:
         return lines + [f"![envpool {task}](render/{_file(task, 'envpool')})", "",
-                        "The reference has no picture in this state.", ""]
+                        f"No reference picture: {shown.note or 'none in this state'}.", ""]
     theirs = np.ascontiguousarray(shown.theirs)
     cv2.imwrite(str(pictures / _file(task, "reference")), theirs[..., ::-1])
     n, total, top = difference(shown.ours, theirs)

@@ -44,10 +44,13 @@ class Reference:
     """vizdoom.DoomGame set up as the env sets up its game, plus EnvPool's reward shaping
     and info fixes written out again from its description."""
 
-    def __init__(self, scenario: str, seed: int, frame_skip: int) -> None:
+    def __init__(self, scenario: str, seed: int, frame_skip: int,
+                 screen_format: vzd.ScreenFormat | None = None) -> None:
         d = vizdoom_tasks.SCENARIOS_DIR
         g = vzd.DoomGame()
         g.load_config(os.path.join(d, f"{scenario}.cfg"))
+        if screen_format is not None:  # the cfg's otherwise
+            g.set_screen_format(screen_format)
         g.set_vizdoom_path(vizdoom_tasks.ENGINE_PATH)
         g.set_doom_game_path(vizdoom_tasks.IWAD_PATH)
         # The engine writes its ini file; keep it out of the working directory.

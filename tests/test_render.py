@@ -9,8 +9,10 @@
    refused: envs that do not render, envs in flight, bad ids, sizes and cameras.
 3. The pool: frames are drawn in parallel on the workers, an env's exception in ``Render``
    reaches Python and leaves the pool usable, a held frame array stays as it was.
-4. CartPole: gymnasium's pygame picture, pixel by pixel, with a stated tolerance (the
-   anti-aliased outlines are not drawn).
+4. Classic control (CartPole, MountainCar, MountainCarContinuous, Acrobot, Pendulum):
+   gymnasium's pygame picture, bit for bit once gymnasium's anti-aliased outlines are
+   switched off, and within a stated tolerance with them (the outlines are not drawn).
+   ViZDoom: the game's screen as RGB, equal bitwise to vizdoom's RGB24 screen in lockstep.
 5. Toy text: ``render_mode="ansi"`` is gymnasium's ansi text (FrozenLake, Taxi,
    CliffWalking), stepped in lockstep with gymnasium's own env.
 6. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
@@ -21,6 +23,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 import time
 
 import cv2
@@ -157,9 +160,9 @@ def test_flavours_and_metadata() -> None:
 def test_refusals() -> None:
     """Clear errors: a family that does not render, another mode, render() without a render
     mode, bad ids (out of range, listed twice, not integers), bad sizes and cameras."""
-    with pytest.raises(ValueError, match=r"MountainCar-v0 \(native env 'MountainCar'\) does "
+    with pytest.raises(ValueError, match=r"FrozenLake-v1 \(native env 'FrozenLake'\) does "
                                          "not render yet"):
-        envpool.make("MountainCar-v0", render_mode="rgb_array")
+        envpool.make("FrozenLake-v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="Blackjack-v1.*does not render yet"):
         gymnasium.make("envpool/Blackjack-v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
@@ -261,35 +264,252 @@ def test_atari_render_before_reset_is_refused() -> None:
     env.close()
 
 
-# -- 4. CartPole ----------------------------------------------------------------------------
-def test_cartpole_frame_equals_gymnasium_within_outlines() -> None:
-    """Our 400 x 600 frame against gymnasium's ``CartPoleEnv.render()`` (pygame) in the same
-    state, over 80 steps through episode ends. Tolerance: pygame also draws anti-aliased
-    outlines (``aapolygon``, ``aacircle``), which we do not; so at most 0.2% of the pixels
-    may differ (about 150 do), and each one that does lies on an edge of our picture (its 3 x 3
-    neighbourhood holds another colour). Every other pixel is equal exactly."""
-    pytest.importorskip("pygame")
-    env = envpool.make("CartPole-v1", num_envs=1, seed=3, render_mode="rgb_array")
-    ref = gymnasium.make("CartPole-v1", render_mode="rgb_array").unwrapped
-    assert env.metadata["render_fps"] == ref.metadata["render_fps"] == 50
+# -- 4. Classic control --------------------------------------------------------------------
+# task: (height, width, render_fps), gymnasium's
+CLASSIC = {"CartPole-v1": (400, 600, 50), "MountainCar-v0": (400, 600, 30),
+           "MountainCarContinuous-v0": (400, 600, 30), "Acrobot-v1": (500, 500, 15),
+           "Pendulum-v1": (500, 500, 30)}
+
+
+def _classic_frames(task: str, steps: int):
+    """Our frame and gymnasium's (pygame) in the same state, after each of ``steps`` random
+    steps of our env (through episode ends): yields (step, ours, theirs). The reference gets
+    our state as gymnasium would hold it (MountainCarContinuous: a float32 array after a
+    step; Pendulum: ``last_u``, the float32 last action its arrow shows)."""
+    env = envpool.make(task, num_envs=1, seed=3, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
+    height, width, fps = CLASSIC[task]
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"] == fps
     env.reset()
     ref.reset(seed=0)
     rng = np.random.default_rng(0)
-    for step in range(80):
-        ref.state = np.array(env.get_state(0))
+    last = None
+    for step in range(steps):
+        dtype = np.float32 if task == "MountainCarContinuous-v0" and step > 0 else np.float64
+        ref.state = np.array(env.get_state(0), dtype=dtype)
+        if task == "Pendulum-v1":
+            ref.last_u = None if last is None else np.float32(last[0])
         ours, theirs = env.render()[0], ref.render()
-        assert ours.shape == theirs.shape == (400, 600, 3)
-        differ = np.any(ours != theirs, axis=-1)
-        assert differ.sum() <= 0.002 * differ.size, f"step {step}: {differ.sum()} pixels"
-        padded = np.pad(ours, ((1, 1), (1, 1), (0, 0)), mode="edge")
-        edge = np.zeros(differ.shape, dtype=bool)
-        for dy in range(3):
-            for dx in range(3):
-                edge |= np.any(padded[dy:dy + 400, dx:dx + 600] != ours, axis=-1)
-        assert not (differ & ~edge).any(), f"step {step}: a pixel off the edges differs"
-        env.step(np.array([int(rng.integers(2))], dtype=np.int32))
+        assert ours.shape == theirs.shape == (height, width, 3)
+        yield step, ours, theirs
+        if isinstance(env.action_space, gymnasium.spaces.Discrete):
+            action = np.array([int(rng.integers(env.action_space.n))], dtype=np.int32)
+        else:
+            low, high = env.action_space.low, env.action_space.high
+            action = rng.uniform(low, high).astype(np.float32)[None]
+        env.step(action)
+        last = action[0]
     ref.close()
     env.close()
+
+
+@pytest.mark.parametrize("task", list(CLASSIC))
+def test_classic_frame_equals_gymnasium_without_outlines(task: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With gymnasium's anti-aliased outlines of its filled shapes switched off
+    (``gfxdraw.aapolygon``, ``gfxdraw.aacircle``: the only calls we do not draw), our frame
+    equals gymnasium's bit for bit over 100 steps: the polygons, SDL_gfx's filled circles,
+    the lines, MountainCar's anti-aliased track (``pygame.draw.aalines``), Pendulum's arrow
+    image (smooth-scaled, flipped, alpha-blended) and the flip. Tolerance: none."""
+    pygame = pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    assert pygame.gfxdraw.aapolygon is gfxdraw.aapolygon
+    for step, ours, theirs in _classic_frames(task, 100):
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"{task} step {step}")
+
+
+def test_mountain_car_continuous_float32_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a step gymnasium's MountainCarContinuous state is a float32 array, and NumPy
+    then draws the car in float32 arithmetic; at these positions (found by comparing
+    gymnasium's float32 and float64 coordinates) that moves a corner of the car or a wheel
+    by a pixel. Our env is stepped onto each position exactly (velocity 0 after the step)
+    and its frame equals gymnasium's, outlines off, bit for bit."""
+    pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    env = envpool.make("MountainCarContinuous-v0", num_envs=1, render_mode="rgb_array")
+    ref = gymnasium.make("MountainCarContinuous-v0", render_mode="rgb_array").unwrapped
+    env.reset()
+    ref.reset(seed=0)
+    for pos in (-0.4764036238193512, -0.36891046166419983, -0.6843369603157043,
+                -0.05247997120022774, 0.27141082286834717, -1.1762901544570923):
+        # velocity + (0 * power - 0.0025 * cos(3 * pos)) in float32 is 0: the car stays.
+        pull = np.float32(0.0) * np.float32(0.0015) - np.float32(0.0025 * np.cos(3 * pos))
+        env.set_state(0, [pos, -float(pull)])
+        env.step(np.zeros((1, 1), dtype=np.float32))
+        np.testing.assert_array_equal(env.get_state(0), [pos, 0.0])
+        ref.state = np.array([pos, 0.0], dtype=np.float32)
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"pos {pos}")
+    env.close()
+    ref.close()
+
+
+def test_pendulum_arrow_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pendulum's arrow: gymnasium's clockwise.png shrunk to int(scale * |u| / 2) pixels
+    (pygame-ce's smoothscale arithmetic), mirrored for u > 0, alpha-blended under the
+    axle; clipped actions (|u| > 2) draw the largest, u = 0 none, and a reset forgets it.
+    Equal to gymnasium's picture (outlines off) bit for bit at actions that give every
+    size from 0 to 113 pixels, both signs."""
+    pytest.importorskip("pygame")
+    from pygame import gfxdraw
+
+    monkeypatch.setattr(gfxdraw, "aapolygon", lambda *a, **k: None)
+    monkeypatch.setattr(gfxdraw, "aacircle", lambda *a, **k: None)
+    env = envpool.make("Pendulum-v1", num_envs=1, seed=1, render_mode="rgb_array",
+                       max_episode_steps=1000)  # (no time limit inside the 231 steps)
+    ref = gymnasium.make("Pendulum-v1", render_mode="rgb_array").unwrapped
+    env.reset()
+    ref.reset(seed=0)
+    scale = 500 / 4.4
+    actions = [0.0, 2.5, -3.0] + [sign * (n + 0.5) * 2 / scale for n in range(114)
+                                  for sign in (1, -1)]
+    plain = None
+    for u in actions:
+        env.set_state(0, [0.3, 0.0])  # the same rod: only the arrow changes
+        env.step(np.array([[u]], dtype=np.float32))
+        ref.state = np.array(env.get_state(0))
+        ref.last_u = np.clip(np.float32(u), -2, 2)
+        ours = env.render()[0]
+        np.testing.assert_array_equal(ours, ref.render(), err_msg=f"u = {u}")
+        plain = ours if u == 0.0 else plain
+    assert np.any(ours != plain)  # the arrows were drawn
+    env.reset()
+    ref.state, ref.last_u = np.array(env.get_state(0)), None
+    np.testing.assert_array_equal(env.render()[0], ref.render())
+    env.close()
+    ref.close()
+
+
+def test_pendulum_arrow_image_errors(tmp_path: pathlib.Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An arrow image that cannot be read (gymnasium's asset missing, not a PNG, cut short)
+    fails the first render that needs it with a RuntimeError naming the file; frames
+    without an arrow (after a reset) are drawn, and the pool goes on stepping."""
+    import dataclasses
+
+    from envpool.core import registry
+
+    task = registry.get_task("Pendulum-v1")
+    real = pathlib.Path(task.prepare({})["_arrow_png"]).read_bytes()
+    for content, why in ((None, "cannot read the image"), (b"GIF89a", "is not a PNG file"),
+                         (real[:300], "")):
+        path = tmp_path / "arrow.png"
+        path.unlink(missing_ok=True)
+        if content is not None:
+            path.write_bytes(content)
+        moved = dataclasses.replace(task, prepare=lambda kw, p=str(path): {"_arrow_png": p})
+        monkeypatch.setitem(registry._TASKS, "Pendulum-v1", moved)
+        env = envpool.make("Pendulum-v1", render_mode="rgb_array")
+        env.reset()
+        assert env.render().shape == (1, 500, 500, 3)  # no arrow after a reset
+        env.step(np.ones((1, 1), dtype=np.float32))
+        with pytest.raises(RuntimeError, match=re.escape(f"image '{path}'")) as error:
+            env.render()
+        assert why in str(error.value)
+        env.step(np.ones((1, 1), dtype=np.float32))
+        env.close()
+
+
+def _off_edges(ours: np.ndarray, differ: np.ndarray) -> np.ndarray:
+    """The pixels of ``differ`` that are not on an edge of ``ours`` (their 3 x 3
+    neighbourhood in ``ours`` is one colour), as (row, column) pairs."""
+    ys, xs = np.nonzero(differ)
+    padded = np.pad(ours, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    d = np.arange(3)
+    windows = padded[ys[:, None, None] + d[None, :, None], xs[:, None, None] + d[None, None, :]]
+    flat = (windows == ours[ys, xs][:, None, None, :]).all(axis=(1, 2, 3))
+    return np.stack([ys[flat], xs[flat]], axis=1)
+
+
+@pytest.mark.parametrize("task", list(CLASSIC))
+def test_classic_frame_equals_gymnasium_within_outlines(task: str) -> None:
+    """Our frame against gymnasium's full picture in the same state, over 60 steps.
+    Tolerance: pygame also draws anti-aliased outlines (``aapolygon``, ``aacircle``), which
+    we do not; so at most 0.2% of the pixels may differ (100 to 350 do), and each one that
+    does lies on an edge of our picture."""
+    pytest.importorskip("pygame")
+    for step, ours, theirs in _classic_frames(task, 60):
+        differ = np.any(ours != theirs, axis=-1)
+        assert differ.sum() <= 0.002 * differ.size, f"step {step}: {differ.sum()} pixels"
+        off = _off_edges(ours, differ)
+        assert len(off) == 0, f"step {step}: pixels off the edges differ: {off[:5].tolist()}"
+
+
+# -- 4b. ViZDoom ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("task", "scenario", "frame_skip"),
+                         [("DefendTheCenter-v1", "defend_the_center", 4),
+                          ("SimplerBasic-v1", "simpler_basic", 4),
+                          ("HealthGathering-v1", "health_gathering", 35)])
+def test_vizdoom_frame_equals_rgb24_screen(task: str, scenario: str, frame_skip: int) -> None:
+    """Our frame and vizdoom's own DoomGame, set up as the env's game but with
+    ``ScreenFormat.RGB24`` (the screen vizdoom's gymnasium wrapper renders), the same seed and
+    actions in lockstep through episode ends (max_episode_steps 30): equal bit for bit at
+    every step. DefendTheCenter's cfg asks for CRCGCB, SimplerBasic's for GRAY8 (the frame
+    is then the grey screen in all three channels, as the wrapper draws it, and equal to
+    the grey channel of our observation); a finished episode is black, as in the wrapper
+    (HealthGathering at 35 tics a step: the acid floor kills the player within 80 steps)."""
+    pytest.importorskip("vizdoom")
+    import vizdoom as vzd
+    from test_align_vizdoom import Reference
+
+    seed = 7
+    env = envpool.make(task, num_envs=1, seed=seed, stack_num=1, frame_skip=frame_skip,
+                       img_height=240, img_width=320, max_episode_steps=30,
+                       render_mode="rgb_array")
+    gray = scenario == "simpler_basic"
+    ref = Reference(scenario, seed, frame_skip, vzd.ScreenFormat.GRAY8 if gray else
+                    vzd.ScreenFormat.RGB24)
+    assert env.metadata["render_fps"] == 35 / frame_skip
+    try:
+        obs, _ = env.reset()
+        ref.reset()
+        rng = np.random.default_rng(0)
+        ends = deaths = 0
+        for step in range(80):
+            frame = env.render()[0]
+            assert frame.shape == (240, 320, 3) and frame.dtype == np.uint8
+            want = np.repeat(ref.screen[..., None], 3, axis=2) if gray else ref.screen
+            np.testing.assert_array_equal(frame, want, err_msg=f"step {step}")
+            if gray:
+                np.testing.assert_array_equal(frame[..., 0], obs[0, 0])
+            action = (rng.random(env.action_space.shape[0]) < 0.4).astype(np.float64)
+            obs, _, term, trunc, _ = env.step(action[None])
+            _, _, finished = ref.step(list(action))
+            assert bool(term[0]) == finished
+            if term[0]:
+                assert not env.render().any()  # no state: the wrapper's black frame
+                deaths += 1
+            if term[0] or trunc[0]:
+                ends += 1
+                obs, _ = env.reset()
+                ref.reset()
+        assert ends >= 2 and (deaths >= 1 or scenario != "health_gathering")
+    finally:
+        env.close()
+        ref.close()
+
+
+def test_vizdoom_render_refusals() -> None:
+    """ViZDoom draws its screen at the cfg's resolution only, from one view, and only once
+    the engine has started (the first reset)."""
+    pytest.importorskip("vizdoom")
+    with pytest.raises(ValueError, match="ViZDoom frames are the screen, 240 x 320"):
+        envpool.make("Basic-v1", render_mode="rgb_array", render_height=120)
+    with pytest.raises(ValueError, match="ViZDoom has one view: camera_id must be -1 or 0"):
+        envpool.make("Basic-v1", render_mode="rgb_array", render_camera_id=1)
+    env = envpool.make("Basic-v1", num_envs=1, render_mode="rgb_array")
+    try:
+        with pytest.raises(RuntimeError, match="has not been reset yet"):
+            env.render()
+        env.reset()
+        assert env.render().shape == (1, 240, 320, 3)
+    finally:
+        env.close()
 
 
 # -- 5. Toy text ---------------------------------------------------------------------------

@@ -130,9 +130,8 @@ def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
                                            pool["render_camera_id"])
     if frame is None:
         raise ValueError(f"{task_id} (native env {task.native_env!r}) does not render yet: "
-                         "render_mode must be None. Frames exist for the Atari games, "
-                         "CartPole, the MuJoCo tasks and the DeepMind Control Suite "
-                         "(docs/api.md, Rendering)")
+                         "render_mode must be None (docs/api.md, Rendering, lists the families "
+                         "that draw frames)")
     height, width, fps = frame
     return int(height), int(width), float(fps)
 

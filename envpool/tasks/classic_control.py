@@ -1,6 +1,20 @@
 """Classic-control task ids (gymnasium's ids, limits and thresholds)."""
 
+import importlib.util
+import os
+from typing import Any
+
 from envpool.core.registry import register
+
+
+def _pendulum_arrow(_: dict[str, Any]) -> dict[str, Any]:
+    """Where Pendulum's render() finds its arrow image: gymnasium's own asset
+    (classic_control/assets/clockwise.png), read by the env when it first draws one."""
+    spec = importlib.util.find_spec("gymnasium")
+    root = os.path.dirname(spec.origin) if spec and spec.origin else ""
+    path = os.path.join(root, "envs", "classic_control", "assets", "clockwise.png")
+    return {"_arrow_png": path if root else ""}
+
 
 # Every keyword may differ per env (make's env_kwargs); the numeric ones may also be
 # drawn at each reset (envpool.Uniform): the envs hold nothing else.
@@ -19,5 +33,5 @@ register(
     **_GOAL,
 )
 register("Pendulum-v1", "Pendulum", max_episode_steps=200, per_env_kwargs=("g",),
-         random_kwargs=("g",))
+         random_kwargs=("g",), prepare=_pendulum_arrow)
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/classic_control/raster.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -32,6 +34,43 @@ class Acrobot final : public Env {
     spec.obs.push_back(obs);
     spec.action = DiscreteSpec("action", 3, DType::kInt32);
     return spec;
+  }
+
+  // render(): gymnasium's 500 x 500 picture (AcrobotEnv.render, rgb_array), drawn as its
+  // pygame calls draw it, without the anti-aliased outlines, in double precision (gymnasium's
+  // state right after a reset is a float32 array, so its first picture of an episode may be
+  // a pixel off at an edge).
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return FixedFrame("Acrobot", kScreenDim, kScreenDim, 15.0, width, height, camera_id);
+  }
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    Canvas canvas(kScreenDim, kScreenDim, out);
+    canvas.Fill({255, 255, 255});
+    const double bound = kLinkLength1 + kLinkLength2 + 0.2;
+    const double scale = kScreenDim / (bound * 2);
+    const double offset = kScreenDim / 2.0;
+    const double p1[2] = {-kLinkLength1 * std::cos(state_[0]) * scale,
+                          kLinkLength1 * std::sin(state_[0]) * scale};
+    const double xys[2][2] = {{0, 0}, {p1[1], p1[0]}};
+    const double thetas[2] = {state_[0] - M_PI / 2, state_[0] + state_[1] - M_PI / 2};
+    const double lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
+    canvas.Line(static_cast<int>(-2.2 * scale + offset), static_cast<int>(1 * scale + offset),
+                static_cast<int>(2.2 * scale + offset), static_cast<int>(1 * scale + offset),
+                {0, 0, 0});
+    for (int i = 0; i < 2; ++i) {
+      const double x = xys[i][0] + offset, y = xys[i][1] + offset;
+      const double l = 0, r = lengths[i], t = 0.1 * scale, b = -0.1 * scale;
+      std::vector<std::array<int, 2>> link;
+      for (const auto& [cx, cy] : {std::array<double, 2>{l, b}, std::array<double, 2>{l, t},
+                                   std::array<double, 2>{r, t}, std::array<double, 2>{r, b}}) {
+        const auto c = RotateRad(cx, cy, thetas[i]);
+        link.push_back({static_cast<int>(c[0] + x), static_cast<int>(c[1] + y)});
+      }
+      canvas.FillPolygon(link, {0, 204, 204});
+      canvas.FillCircle(static_cast<int>(x), static_cast<int>(y), static_cast<int>(0.1 * scale),
+                        {204, 204, 0});
+    }
+    canvas.FlipRows();
   }
 
   explicit Acrobot(const Params& /*params*/) {}
@@ -143,6 +182,8 @@ class Acrobot final : public Env {
 
   static constexpr double kDt = 0.2;
   static constexpr double kLinkLength1 = 1.0;
+  static constexpr double kLinkLength2 = 1.0;
+  static constexpr int kScreenDim = 500;
   static constexpr double kLinkMass1 = 1.0;
   static constexpr double kLinkMass2 = 1.0;
   static constexpr double kLinkComPos1 = 0.5;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
 #include "envs/classic_control/raster.h"
 
 namespace envpool::classic_control {
@@ -43,15 +44,7 @@ class CartPole final : public Env {
   // render(): gymnasium's 600 x 400 picture (CartPoleEnv.render, rgb_array), drawn as
   // its pygame.gfxdraw calls draw it, without the anti-aliased outlines. One size, one view.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    if (camera_id != -1 && camera_id != 0) {
-      throw std::invalid_argument("CartPole has one view: camera_id must be -1 or 0, got " +
-                                  std::to_string(camera_id));
-    }
-    if ((width != 0 && width != kScreenWidth) || (height != 0 && height != kScreenHeight)) {
-      throw std::invalid_argument("CartPole frames are 400 x 600 (gymnasium's): render_height "
-                                  "and render_width must be 0, 400 and 600");
-    }
-    return FrameSize{kScreenHeight, kScreenWidth, 50.0};
+    return FixedFrame("CartPole", kScreenWidth, kScreenHeight, 50.0, width, height, camera_id);
   }
 
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
@@ -72,11 +65,11 @@ class CartPole final : public Env {
     // pygame's Vector2.rotate_rad(-theta), then moved to the axle.
     const double pl = -polewidth / 2, pr = polewidth / 2, pt = polelen - polewidth / 2,
                  pb = -polewidth / 2;
-    const double cs = std::cos(-state_[2]), sn = std::sin(-state_[2]);
     std::vector<std::array<int, 2>> pole;
     for (const auto& [px, py] : {std::array<double, 2>{pl, pb}, std::array<double, 2>{pl, pt},
                                  std::array<double, 2>{pr, pt}, std::array<double, 2>{pr, pb}}) {
-      pole.push_back(point(px * cs - py * sn + cartx, px * sn + py * cs + carty + axleoffset));
+      const auto c = RotateRad(px, py, -state_[2]);
+      pole.push_back(point(c[0] + cartx, c[1] + carty + axleoffset));
     }
     canvas.FillPolygon(pole, {202, 152, 101});
     canvas.FillCircle(static_cast<int>(cartx), static_cast<int>(carty + axleoffset),

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/mountain_car_picture.h"
+#include "envs/classic_control/picture.h"
 
 namespace envpool::classic_control {
 
@@ -32,6 +34,16 @@ class MountainCar final : public Env {
                                {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)}));
     spec.action = DiscreteSpec("action", 3, DType::kInt32);
     return spec;
+  }
+
+  // render(): gymnasium's 600 x 400 picture (MountainCarEnv.render, rgb_array), see
+  // mountain_car_picture.h.
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return FixedFrame("MountainCar", kMountainCarWidth, kMountainCarHeight, 30.0, width, height,
+                      camera_id);
+  }
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    DrawMountainCar(state_[0], kGoalPosition, out);
   }
 
   explicit MountainCar(const Params& params) : params_(params) {}

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/mountain_car_picture.h"
+#include "envs/classic_control/picture.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -40,6 +42,20 @@ class MountainCarContinuous final : public Env {
                                {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)}));
     spec.action = BoxSpec("action", DType::kFloat32, {1}, {kMinAction}, {kMaxAction});
     return spec;
+  }
+
+  // render(): gymnasium's 600 x 400 picture (Continuous_MountainCarEnv.render), in float32
+  // arithmetic when gymnasium's state is a float32 array (after a step).
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return FixedFrame("MountainCarContinuous", kMountainCarWidth, kMountainCarHeight, 30.0, width,
+                      height, camera_id);
+  }
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    if (f32_state_) {
+      DrawMountainCar(static_cast<float>(state_[0]), kGoalPosition, out);
+    } else {
+      DrawMountainCar(state_[0], kGoalPosition, out);
+    }
   }
 
   explicit MountainCarContinuous(const Params& params) : params_(params) {}

@@ -4,12 +4,20 @@
 // involve it (`u ** 2`, `0.001 * u**2`, `3.0 / (m * l**2) * u`) are float32.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/classic_control/png.h"
+#include "envs/classic_control/raster.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -17,13 +25,17 @@ namespace envpool::classic_control {
 class Pendulum final : public Env {
  public:
   struct Params {
-    explicit Params(const Config& config) : g(config.GetDouble("g")) {}
+    explicit Params(const Config& config)
+        : g(config.GetDouble("g")), arrow_png(config.GetString("_arrow_png")) {}
     double g;
+    // gymnasium's assets/clockwise.png (set by envpool.tasks.classic_control); "": no arrow.
+    std::string arrow_png;
   };
 
   static Config Defaults() {
     Config config;
     config.Set("g", 10.0);
+    config.Set("_arrow_png", std::string());
     return config;
   }
 
@@ -35,6 +47,46 @@ class Pendulum final : public Env {
     return spec;
   }
 
+  // render(): gymnasium's 500 x 500 picture (PendulumEnv.render, rgb_array): the rod, its two
+  // round ends, after a step the arrow image (gymnasium's assets/clockwise.png, read on the
+  // first render that needs it, smooth-scaled to |last action|, flipped to its sign and
+  // alpha-blended as pygame does) and the axle, without the anti-aliased outlines.
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return FixedFrame("Pendulum", kScreenDim, kScreenDim, 30.0, width, height, camera_id);
+  }
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    Canvas canvas(kScreenDim, kScreenDim, out);
+    canvas.Fill({255, 255, 255});
+    const double scale = kScreenDim / (2.2 * 2);
+    const int offset = kScreenDim / 2;
+    const double rod_length = 1 * scale, rod_width = 0.2 * scale;
+    const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
+    const double angle = state_[0] + M_PI / 2;
+    const Rgb red = {204, 77, 77};
+    std::vector<std::array<int, 2>> rod;
+    for (const auto& [cx, cy] : {std::array<double, 2>{l, b}, std::array<double, 2>{l, t},
+                                 std::array<double, 2>{r, t}, std::array<double, 2>{r, b}}) {
+      const auto c = RotateRad(cx, cy, angle);
+      rod.push_back({static_cast<int>(c[0] + offset), static_cast<int>(c[1] + offset)});
+    }
+    canvas.FillPolygon(rod, red);
+    canvas.FillCircle(offset, offset, static_cast<int>(rod_width / 2), red);
+    const auto end = RotateRad(rod_length, 0, angle);
+    canvas.FillCircle(static_cast<int>(end[0] + offset), static_cast<int>(end[1] + offset),
+                      static_cast<int>(rod_width / 2), red);
+    if (last_u_ && !params_.arrow_png.empty()) {
+      if (!arrow_) arrow_ = std::make_shared<const RgbaImage>(ReadRgbaPng(params_.arrow_png));
+      // float(scale * np.abs(last_u) / 2), all float32 (last_u is a float32), then truncated
+      const int size = static_cast<int>(static_cast<float>(scale) * std::fabs(*last_u_) / 2.0F);
+      RgbaImage arrow = SmoothShrink(*arrow_, std::min(size, arrow_->width),
+                                     std::min(size, arrow_->height));
+      FlipImage(&arrow, *last_u_ > 0, true);
+      canvas.Blit(arrow, offset - arrow.width / 2, offset - arrow.height / 2);
+    }
+    canvas.FillCircle(offset, offset, static_cast<int>(0.05 * scale), {0, 0, 0});
+    canvas.FlipRows();
+  }
+
   explicit Pendulum(const Params& params) : params_(params) {}
 
   void Reset(Rng& rng) override {
@@ -42,6 +94,7 @@ class Pendulum final : public Env {
     const double theta = rng.Uniform(-M_PI, M_PI);
     const double theta_dot = rng.Uniform(-1.0, 1.0);
     state_ = {theta, theta_dot};
+    last_u_.reset();
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -53,6 +106,7 @@ class Pendulum final : public Env {
     const auto max_torque = static_cast<float>(kMaxTorque);
     u = u < -max_torque ? -max_torque : u;
     u = u > max_torque ? max_torque : u;
+    last_u_ = u;  // (gymnasium keeps it for render's arrow)
 
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
     const float u_cost = static_cast<float>(0.001) * PyPow2(u);
@@ -109,9 +163,12 @@ class Pendulum final : public Env {
   static constexpr double kDt = 0.05;
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
+  static constexpr int kScreenDim = 500;
 
   Params params_;
   std::array<double, 2> state_{};
+  std::optional<float> last_u_;                // the last clipped action, none after a reset
+  std::shared_ptr<const RgbaImage> arrow_;     // the arrow image, once read
 };
 
 }  // namespace envpool::classic_control

@@ -1,19 +1,35 @@
 // A small RGB canvas with the drawing calls gymnasium's classic-control
-// renderers make through pygame.gfxdraw (SDL_gfx): filled polygons (SDL_gfx's
-// scanline rule, 16.16 fixed-point edge crossings), filled circles and
-// horizontal lines. Anti-aliased outlines (aapolygon, aacircle) are not
-// drawn: their blended edge pixels are the only expected difference from
-// pygame's picture.
+// renderers make through pygame.gfxdraw (SDL_gfx) and pygame.draw: filled
+// polygons (SDL_gfx's scanline rule, 16.16 fixed-point edge crossings),
+// filled circles, horizontal and vertical lines, pygame.draw.line (one pixel,
+// Bresenham) and pygame.draw.aalines (pygame-ce's Wu-style anti-aliased
+// polyline, float32 arithmetic). Anti-aliased outlines of filled shapes
+// (aapolygon, aacircle) are not drawn: their blended edge pixels are the only
+// expected difference from pygame's picture.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <vector>
+
+#include "envs/classic_control/sprite.h"
 
 namespace envpool::classic_control {
 
 using Rgb = std::array<std::uint8_t, 3>;
+
+// pygame.math.Vector2((x, y)).rotate_rad(angle): the angle is first brought
+// into [0, 2 pi) with fmod (which changes the rounding of cos and sin).
+inline std::array<double, 2> RotateRad(double x, double y, double angle) {
+  angle = std::fmod(angle, 2 * M_PI);
+  if (angle < 0) angle += 2 * M_PI;
+  const double c = std::cos(angle), s = std::sin(angle);
+  return {x * c - y * s, x * s + y * c};
+}
 
 class Canvas {
  public:
@@ -34,6 +50,134 @@ class Canvas {
       p[0] = c[0];
       p[1] = c[1];
       p[2] = c[2];
+    }
+  }
+
+  // gfxdraw.vline: y1 .. y2 inclusive, clipped.
+  void VLine(int x, int y1, int y2, const Rgb& c) {
+    if (y1 > y2) std::swap(y1, y2);
+    for (int y = std::max(y1, 0); y <= std::min(y2, h_ - 1); ++y) Set(x, y, c);
+  }
+
+  // pygame.draw.line(width=1) between integer points: Bresenham, both ends drawn.
+  void Line(int x1, int y1, int x2, int y2, const Rgb& c) {
+    const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
+    const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2;
+    while (x1 != x2 || y1 != y2) {
+      Set(x1, y1, c);
+      const int e2 = err;
+      if (e2 > -dx) err -= dy, x1 += sx;
+      if (e2 < dy) err += dx, y1 += sy;
+    }
+    Set(x2, y2, c);
+  }
+
+  // pygame.draw.aalines(closed=False): one anti-aliased segment after the
+  // other, each segment's inner end points left out unless they are whole
+  // numbers, plus one end pixel where a steep segment meets a flat one.
+  void AaLines(const std::vector<std::array<float, 2>>& p, const Rgb& c) {
+    const int n = static_cast<int>(p.size());
+    if (n < 2) return;
+    auto steep = [&](int i) {  // segment i -> i + 1
+      return std::fabs(p[i + 1][0] - p[i][0]) < std::fabs(p[i + 1][1] - p[i][1]);
+    };
+    auto whole = [&](int i) {
+      return std::round(p[i][0]) == p[i][0] && std::round(p[i][1]) == p[i][1];
+    };
+    for (int i = 0; i + 1 < n; ++i) {
+      // pygame compares the first segment's steepness with a line from point 2
+      // to point 1's y (its code); later ones with the previous segment.
+      bool extra;
+      if (i == 0) {
+        const bool next = n > 2 && std::fabs(p[2][0] - p[1][0]) < std::fabs(p[2][1] - p[0][1]);
+        extra = steep(0) > next;
+      } else {
+        extra = steep(i - 1) != steep(i);
+      }
+      const bool inner = !whole(i + 1);
+      const bool first_off = i == 0 ? false : inner;
+      const bool second_off = i + 2 == n ? false : inner;
+      AaLine(p[i][0], p[i][1], p[i + 1][0], p[i + 1][1], c, first_off, second_off, extra);
+    }
+  }
+
+  // pygame.draw.aaline's segment: Wu's algorithm on float32 coordinates, each
+  // pixel blended as (uint8)(b * colour + (1 - b) * background).
+  void AaLine(float fx, float fy, float tx, float ty, const Rgb& c, bool first_off = false,
+              bool second_off = false, bool extra = false) {
+    float dx = tx - fx, dy = ty - fy;
+    if (std::fabs(dx) < 0.0001F && std::fabs(dy) < 0.0001F) {
+      Blend(static_cast<int>(std::floor(fx + 0.5)), static_cast<int>(std::floor(fy + 0.5)), c,
+            1.0F);
+      return;
+    }
+    float clip_left = -1.0F, clip_right = static_cast<float>(w_);
+    float clip_top = -1.0F, clip_bottom = static_cast<float>(h_);
+    const bool steep = std::fabs(dx) < std::fabs(dy);
+    if (steep) {
+      std::swap(fx, fy), std::swap(tx, ty), std::swap(dx, dy);
+      std::swap(clip_left, clip_top), std::swap(clip_right, clip_bottom);
+    }
+    if (dx < 0) {
+      std::swap(fx, tx), std::swap(fy, ty);
+      dx = -dx, dy = -dy;
+    }
+    if (tx <= clip_left || fx >= clip_right) return;
+    const float gradient = dy / dx;
+    if (fx < clip_left) fy += gradient * (clip_left - fx), fx = clip_left;
+    if (tx > clip_right) ty += gradient * (clip_right - tx), tx = clip_right;
+    if (gradient > 0.0F) {
+      if (ty <= clip_top || fy >= clip_bottom) return;
+      if (fy < clip_top) fx += (clip_top - fy) / gradient, fy = clip_top;
+      if (ty > clip_bottom) tx += (clip_bottom - ty) / gradient, ty = clip_bottom;
+    } else {
+      if (fy <= clip_top || ty >= clip_bottom) return;
+      if (ty < clip_top) tx += (clip_top - ty) / gradient, ty = clip_top;
+      if (fy > clip_bottom) fx += (clip_bottom - fy) / gradient, fy = clip_bottom;
+    }
+    fy += 1.0F;  // (pygame shifts down a row so that int() floors, and draws a row up)
+    ty += 1.0F;
+    // (major, minor) -> a pixel of the canvas
+    auto plot = [&](int major, int minor, float b) {
+      if (steep) {
+        Blend(minor, major, c, b);
+      } else {
+        Blend(major, minor, c, b);
+      }
+    };
+    auto end_point = [&](int major, float y_end, float gap) {
+      const float b = y_end - static_cast<float>(static_cast<int>(y_end));
+      const int minor = static_cast<int>(y_end);
+      if (static_cast<float>(minor) < y_end) plot(major, minor, b * gap);
+      plot(major, minor - 1, (1 - b) * gap);
+    };
+    int x_start = 0;
+    float intersect = 0.0F;
+    if (!first_off || extra) {
+      x_start = static_cast<int>(fx);
+      intersect = fy + gradient * (static_cast<float>(x_start) - fx);
+      if (tx > clip_left + 1.0F) {
+        end_point(x_start, intersect, 1 + static_cast<float>(x_start) - fx);
+        intersect += gradient;
+        ++x_start;
+      }
+    }
+    if (first_off) {
+      x_start = static_cast<int>(std::ceil(fx));
+      intersect = fy + gradient * (static_cast<float>(x_start) - fx);
+    }
+    const int x_end = static_cast<int>(std::ceil(tx));
+    if ((!second_off || extra) && fx < clip_right - 1.0F) {
+      end_point(x_end, ty + gradient * (static_cast<float>(x_end) - tx),
+                1 - static_cast<float>(x_end) + tx);
+    }
+    for (int x = x_start; x < x_end; ++x) {
+      const int y = static_cast<int>(intersect);
+      const float b = 1 - intersect + static_cast<float>(y);
+      plot(x, y - 1, b);
+      if (static_cast<float>(y) < intersect) plot(x, y, 1 - b);
+      intersect += gradient;
     }
   }
 
@@ -76,12 +220,66 @@ class Canvas {
     }
   }
 
-  // gfxdraw.filled_circle: the rows of a disc of radius r around (cx, cy).
+  // gfxdraw.filled_circle: SDL_gfx's midpoint circle, each row's span drawn once.
   void FillCircle(int cx, int cy, int r, const Rgb& c) {
-    for (int dy = -r; dy <= r; ++dy) {
-      int dx = 0;
-      while ((dx + 1) * (dx + 1) + dy * dy <= r * r + r) ++dx;
-      HLine(cx - dx, cx + dx, cy + dy, c);
+    if (r < 0) return;
+    if (r == 0) return Set(cx, cy, c);
+    int x = 0, y = r, last_x = -1, last_y = -1;
+    int df = 1 - r, d_e = 3, d_se = 5 - 2 * r;
+    do {
+      if (last_y != y) {  // rows cy +- y, half width x
+        HLine(cx - x, cx + x, cy + y, c);
+        if (y > 0) HLine(cx - x, cx + x, cy - y, c);
+        last_y = y;
+      }
+      if (last_x != x && x != y) {  // rows cy +- x, half width y
+        HLine(cx - y, cx + y, cy - x, c);
+        if (x > 0) HLine(cx - y, cx + y, cy + x, c);
+        last_x = x;
+      }
+      if (df < 0) {
+        df += d_e, d_e += 2, d_se += 2;
+      } else {
+        df += d_se, d_e += 2, d_se += 4, --y;
+      }
+      ++x;
+    } while (x <= y);
+  }
+
+  // surface.blit(image, (x, y)) of an RGBA image onto this opaque canvas: each
+  // channel d becomes (((s - d) * a + s) >> 8) + d (pygame's alpha blend).
+  void Blit(const RgbaImage& image, int x0, int y0) {
+    for (int y = 0; y < image.height; ++y) {
+      for (int x = 0; x < image.width; ++x) {
+        const int cx = x0 + x, cy = y0 + y;
+        if (cx < 0 || cx >= w_ || cy < 0 || cy >= h_) continue;
+        const std::uint8_t* s = image.pixels.data() + (static_cast<std::size_t>(y) * image.width + x) * 4;
+        std::uint8_t* d = px_ + (static_cast<std::size_t>(cy) * w_ + cx) * 3;
+        for (int c = 0; c < 3; ++c) {
+          const int diff = (static_cast<int>(s[c]) - d[c]) * s[3] + s[c];
+          // (an arithmetic shift: floor division by 256, also of a negative sum)
+          d[c] = static_cast<std::uint8_t>((diff >= 0 ? diff / 256 : -((-diff + 255) / 256)) + d[c]);
+        }
+      }
+    }
+  }
+
+  // One pixel, clipped.
+  void Set(int x, int y, const Rgb& c) {
+    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    p[0] = c[0];
+    p[1] = c[1];
+    p[2] = c[2];
+  }
+
+  // pygame-ce's anti-aliased pixel: b of the colour over 1 - b of what is there.
+  void Blend(int x, int y, const Rgb& c, float b) {
+    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    for (int i = 0; i < 3; ++i) {
+      p[i] = static_cast<std::uint8_t>(b * static_cast<float>(c[i]) +
+                                       (1 - b) * static_cast<float>(p[i]));
     }
   }
 

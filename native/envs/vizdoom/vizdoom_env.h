@@ -26,6 +26,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +89,7 @@ class VizdoomEnv final : public Env {
       screen_height = probe.getScreenHeight();
       screen_width = probe.getScreenWidth();
       const vizdoom::ScreenFormat f = probe.getScreenFormat();
+      format = f;
       planar = f == vizdoom::CRCGCB || f == vizdoom::CBCGCR || f == vizdoom::GRAY8 ||
                f == vizdoom::DOOM_256_COLORS8;
       std::array<DeltaSetting, ActionSetBuilder::kButtons> delta{};
@@ -132,6 +134,7 @@ class VizdoomEnv final : public Env {
     std::vector<vizdoom::GameVariable> variables;
     int channels = 0, screen_height = 0, screen_width = 0;
     bool planar = true;
+    vizdoom::ScreenFormat format = vizdoom::CRCGCB;
     std::vector<DoomAction> action_set;
     std::vector<double> pos_reward, neg_reward;
     std::vector<int> info_column;
@@ -162,6 +165,50 @@ class VizdoomEnv final : public Env {
     }
     spec.info.push_back(BoxSpec("game_reward", DType::kFloat64, {}));
     return spec;
+  }
+
+  // render(): the screen at the cfg's resolution, one view, 35 / frame_skip fps (the game's
+  // 35 tics per second: one frame per step plays in real time).
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("ViZDoom has one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    if ((width != 0 && width != p.screen_width) || (height != 0 && height != p.screen_height)) {
+      const std::string hs = std::to_string(p.screen_height), ws = std::to_string(p.screen_width);
+      throw std::invalid_argument("ViZDoom frames are the screen, " + hs + " x " + ws +
+                                  " (the cfg's screen_resolution): render_height and "
+                                  "render_width must be 0, " + hs + " and " + ws);
+    }
+    const vizdoom::ScreenFormat f = p.format;
+    if (f != vizdoom::CRCGCB && f != vizdoom::CBCGCR && f != vizdoom::RGB24 &&
+        f != vizdoom::BGR24 && f != vizdoom::GRAY8) {
+      throw std::invalid_argument("ViZDoom frames are drawn from the screen formats CRCGCB, "
+                                  "CBCGCR, RGB24, BGR24 and GRAY8; this cfg's screen_format is "
+                                  "another one");
+    }
+    return FrameSize{p.screen_height, p.screen_width, 35.0 / p.keys.frame_skip};
+  }
+
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    if (!game_) throw std::runtime_error("render: the env has not been reset yet: call reset() first");
+    const std::size_t pixels = static_cast<std::size_t>(p_.screen_height) * p_.screen_width;
+    const vizdoom::GameStatePtr state = game_->getState();
+    if (state == nullptr || state->screenBuffer == nullptr) {
+      std::fill(out, out + pixels * 3, std::uint8_t{0});
+      return;
+    }
+    const std::uint8_t* screen = state->screenBuffer->data();
+    // Where channel c (R, G, B) of pixel i is: planar formats hold one plane after another,
+    // packed ones interleave; BGR orders reverse the channels; GRAY8 has one.
+    const vizdoom::ScreenFormat f = p_.format;
+    const bool reversed = f == vizdoom::CBCGCR || f == vizdoom::BGR24;
+    for (int c = 0; c < 3; ++c) {
+      const int from = f == vizdoom::GRAY8 ? 0 : (reversed ? 2 - c : c);
+      const std::uint8_t* src = p_.planar ? screen + from * pixels : screen + from;
+      const std::size_t step = p_.planar ? 1 : static_cast<std::size_t>(p_.channels);
+      for (std::size_t i = 0; i < pixels; ++i) out[i * 3 + c] = src[i * step];
+    }
   }
 
   VizdoomEnv(const Params& p, int env_id)
@@ -386,6 +433,9 @@ class VizdoomFactory final : public EnvFactory {
   const EnvSpec& Spec() const override { return spec_; }
   std::unique_ptr<Env> Create() const override {
     return std::make_unique<VizdoomEnv>(params_, next_id_.fetch_add(1));
+  }
+  std::optional<FrameSize> RenderSize(int width, int height, int camera_id) const override {
+    return VizdoomEnv::RenderSize(params_, width, height, camera_id);
   }
 
  private:

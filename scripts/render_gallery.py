@@ -1,0 +1,329 @@
+"""The rendering gallery of the docs site (docs/render.md and docs/render/*.png).
+
+    python scripts/render_gallery.py                       # rewrite docs/render.md, docs/render/
+    python scripts/render_gallery.py --out /tmp/g --only CartPole-v1   # one picture elsewhere
+
+For one task of each family, our ``render()`` beside the reference package's picture after the
+same state or the same actions, with the difference measured on the two arrays (pixels that
+differ in any channel, and the largest absolute difference of a channel). A family appears
+when its task renders (``envpool.make(task, render_mode=...)`` accepts the mode): the
+candidates below are tried, and the ones that do not render yet are listed at the end of the
+page, so a family that learns to render appears on the next run. Toy text shows gymnasium's
+ansi text instead of a picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import gymnasium
+import numpy as np
+
+import envpool
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+STEPS = 40
+SEED = 0
+
+
+@dataclass
+class Shown:
+    """One family's entry: our picture (or text) and the reference's, and how they were made."""
+
+    ours: np.ndarray | str
+    theirs: np.ndarray | str | None
+    reference: str  # what the reference picture is
+    how: str  # how both were brought to the same state
+    note: str = ""  # what is known to differ
+
+
+def _actions(env: Any, rng: np.random.Generator) -> np.ndarray:
+    """One random action for a pool of one env."""
+    space = env.action_space
+    if isinstance(space, gymnasium.spaces.Discrete):
+        return np.array([int(rng.integers(space.n))], dtype=space.dtype)
+    return rng.uniform(np.maximum(space.low, -1), np.minimum(space.high, 1)).astype(
+        space.dtype)[None]
+
+
+def _atari(task: str) -> Shown:
+    import ale_py
+
+    from envpool.tasks.atari import GAMES
+
+    env = envpool.make(task, num_envs=1, seed=SEED, noop_max=0, use_fire_reset=False,
+                       repeat_action_probability=0.0, render_mode="rgb_array")
+    ref = ale_py.env.AtariEnv(GAMES[task.split("-")[0]], frameskip=4,
+                              repeat_action_probability=0.0, render_mode="rgb_array")
+    env.reset()
+    ref.reset(seed=SEED)
+    rng = np.random.default_rng(SEED)
+    for _ in range(STEPS):
+        a = _actions(env, rng)
+        env.step(a)
+        ref.step(int(a[0]))
+    shown = Shown(env.render()[0], ref.render(), "ale-py's `AtariEnv(render_mode=\"rgb_array\")"
+                  ".render()`", f"the same seed and {STEPS} random actions in lockstep "
+                  "(frame_skip 4, no no-ops, no sticky actions)")
+    env.close()
+    ref.close()
+    return shown
+
+
+def _stepped(task: str) -> tuple[Any, np.ndarray]:
+    """A pool of one ``task`` env drawing rgb_array frames after a reset and STEPS random
+    actions, and the last action."""
+    env = envpool.make(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    env.reset()
+    rng = np.random.default_rng(SEED)
+    for _ in range(STEPS):
+        last = _actions(env, rng)
+        env.step(last)
+    return env, last
+
+
+def _classic(task: str) -> Shown:
+    env, last = _stepped(task)
+    if task == "Pendulum-v1":  # one more step with a torque large enough to show the arrow
+        last = np.array([[1.5]], dtype=np.float32)
+        env.step(last)
+    ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
+    ref.reset(seed=SEED)
+    # gymnasium's state after a step: MountainCarContinuous keeps a float32 array.
+    dtype = np.float32 if task == "MountainCarContinuous-v0" else np.float64
+    ref.state = np.array(env.get_state(0), dtype=dtype)
+    note = ("pygame's anti-aliased outlines of the filled shapes (`gfxdraw.aapolygon`, "
+            "`aacircle`) are not drawn: the differing pixels lie on the shapes' edges")
+    if task == "Pendulum-v1":
+        ref.last_u = np.float32(np.clip(last[0, 0], -2, 2))  # the arrow: gymnasium's float32
+    shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
+                  f"{STEPS} random steps of ours, then our state set into gymnasium's env", note)
+    env.close()
+    ref.close()
+    return shown
+
+
+def _toy_text(task: str) -> Shown:
+    kw = {"is_slippery": False} if task.startswith("FrozenLake") else {}  # no slips to draw
+    ours = gymnasium.make(f"envpool/{task}", render_mode="ansi", **kw)
+    ref = gymnasium.make(task, render_mode="ansi", **kw).unwrapped
+    obs, _ = ours.reset(seed=SEED)
+    ref.reset(seed=SEED)
+    ref.s = int(obs)
+    rng = np.random.default_rng(SEED)
+    for _ in range(5):
+        a = int(rng.integers(ours.action_space.n))
+        _, _, term, trunc, _ = ours.step(a)
+        ref.step(a)
+        if term or trunc:
+            break
+    shown = Shown(ours.render(), ref.render(), f"gymnasium's `{task}` `render()` (ansi)",
+                  "the same start state and up to 5 random actions in lockstep" +
+                  (" (is_slippery=False)" if kw else ""))
+    ours.close()
+    return shown
+
+
+def _vizdoom(task: str) -> Shown:
+    import vizdoom as vzd
+
+    from envpool.tasks import vizdoom as vizdoom_tasks
+
+    sys.path.insert(0, str(ROOT / "tests"))  # vizdoom's DoomGame set up as the env's game
+    from test_align_vizdoom import Reference
+
+    env = envpool.make(task, num_envs=1, seed=SEED, frame_skip=4, render_mode="rgb_array")
+    ref = Reference(vizdoom_tasks.SCENARIOS[task], SEED, 4, vzd.ScreenFormat.RGB24)
+    env.reset()
+    ref.reset()
+    rng = np.random.default_rng(SEED)
+    finished = False
+    for _ in range(STEPS):
+        a = (rng.random(env.action_space.shape[0]) < 0.4).astype(np.float64)
+        env.step(a[None])
+        finished = ref.step(list(a))[2]
+    shown = Shown(env.render()[0], None if finished else ref.screen,
+                  "vizdoom's `DoomGame` `state.screen_buffer` with `ScreenFormat.RGB24`",
+                  f"the same seed and {STEPS} random actions in lockstep (frame_skip 4)")
+    env.close()
+    ref.close()
+    return shown
+
+
+def _reference(draw: Callable[[], np.ndarray]) -> tuple[np.ndarray | None, str]:
+    """The reference's picture, or None and why not (MuJoCo's renderer needs an OpenGL
+    backend, MUJOCO_GL=egl or osmesa, which a machine may lack)."""
+    try:
+        return draw(), ""
+    except Exception as e:  # the page says so beside our picture
+        return None, f"the reference could not draw here: `{type(e).__name__}: {e}`"
+
+
+def _mujoco(task: str) -> Shown:
+    env, _ = _stepped(task)
+    ours = env.render()[0]
+    ref = gymnasium.make(task, render_mode="rgb_array", width=ours.shape[1],
+                         height=ours.shape[0]).unwrapped
+    ref.reset(seed=SEED)
+    state = np.array(env.get_state(0))
+    ref.set_state(state[:ref.model.nq], state[ref.model.nq:ref.model.nq + ref.model.nv])
+    theirs, note = _reference(ref.render)
+    shown = Shown(ours, theirs, reference=f"gymnasium's `{task}` `render()` (MuJoCo's renderer)",
+                  how=f"{STEPS} random steps of ours, then qpos and qvel set into gymnasium's "
+                  "env", note=note)
+    env.close()
+    ref.close()
+    return shown
+
+
+def _dm_control(task: str) -> Shown:
+    import mujoco
+    from dm_control import suite
+
+    from envpool.tasks.dm_control import TASKS
+
+    env = envpool.make(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    domain, name = TASKS[task]
+    ref = suite.load(domain, name, task_kwargs={"random": SEED})
+    ref.reset()
+    env.reset()
+    # dm_control's state into ours (tests/test_align_dm_control.py): the integration state
+    # (cheetah has no task state of its own).
+    spec = mujoco.mjtState.mjSTATE_INTEGRATION
+    physics = np.empty(mujoco.mj_stateSize(ref.physics.model.ptr, spec))
+    mujoco.mj_getState(ref.physics.model.ptr, ref.physics.data.ptr, physics, spec)
+    env.set_state(0, list(physics))
+    rng = np.random.default_rng(SEED)
+    spec_a = ref.action_spec()
+    for _ in range(STEPS):
+        a = rng.uniform(spec_a.minimum, spec_a.maximum)
+        env.step(a[None].astype(env.action_space.dtype))
+        ref.step(a)
+    ours = env.render()[0]
+    theirs, note = _reference(lambda: ref.physics.render(ours.shape[0], ours.shape[1],
+                                                         camera_id=0))
+    shown = Shown(ours, theirs, note=note,
+                  reference=f"dm_control's `{domain}/{name}` `physics.render(camera_id=0)`",
+                  how=f"dm_control's reset state copied into ours, then {STEPS} random actions "
+                  "in lockstep")
+    env.close()
+    return shown
+
+
+# family -> (task ids, render mode, how the pair is made)
+FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
+    "Atari": (["Pong-v5"], "rgb_array", _atari),
+    "Classic control": (["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0",
+                         "Acrobot-v1", "Pendulum-v1"], "rgb_array", _classic),
+    "Toy text": (["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1"], "ansi", _toy_text),
+    "ViZDoom": (["DefendTheCenter-v1"], "rgb_array", _vizdoom),
+    "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
+    "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),
+}
+
+
+def renders(task: str, mode: str) -> str | None:
+    """None when ``task`` draws ``mode``, else why not (the error envpool gives)."""
+    try:
+        envpool.make(task, num_envs=1, render_mode=mode).close()
+    except (ValueError, ImportError) as e:
+        return str(e)
+    return None
+
+
+def difference(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, int, int]:
+    """(pixels differing in any channel, pixels in all, largest absolute channel difference)."""
+    if ours.shape != theirs.shape:
+        raise ValueError(f"the pictures differ in shape: {ours.shape} and {theirs.shape}")
+    differ = np.any(ours != theirs, axis=-1)
+    return (int(differ.sum()), int(differ.size),
+            int(np.abs(ours.astype(np.int16) - theirs.astype(np.int16)).max()))
+
+
+def _file(task: str, side: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", task.lower()).strip("_") + f"_{side}.png"
+
+
+def _text(s: str) -> str:
+    """ansi text for a code block: the colour codes taken out."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", s).rstrip("\n")
+
+
+def _entry(task: str, shown: Shown, pictures: pathlib.Path) -> list[str]:
+    lines = [f"### {task}", "", f"Reference: {shown.reference}; {shown.how}.", ""]
+    if isinstance(shown.ours, str):
+        same = shown.ours == shown.theirs
+        lines += ["envpool:", "", "```text", _text(shown.ours), "```", "",
+                  "reference:", "", "```text", _text(str(shown.theirs)), "```", "",
+                  f"Equal, colour codes included: {'yes' if same else 'no'}.", ""]
+        return lines
+    cv2.imwrite(str(pictures / _file(task, "envpool")), shown.ours[..., ::-1])
+    if shown.theirs is None:
+        return lines + [f"![envpool {task}](render/{_file(task, 'envpool')})", "",
+                        f"No reference picture: {shown.note or 'none in this state'}.", ""]
+    theirs = np.ascontiguousarray(shown.theirs)
+    cv2.imwrite(str(pictures / _file(task, "reference")), theirs[..., ::-1])
+    n, total, top = difference(shown.ours, theirs)
+    lines += ["| envpool | reference |", "| --- | --- |",
+              f"| ![envpool {task}](render/{_file(task, 'envpool')}) | "
+              f"![reference {task}](render/{_file(task, 'reference')}) |", "",
+              f"Pixels differing: **{n}** of {total} ({100 * n / total:.3f}%); largest absolute "
+              f"difference of a channel: **{top}**.", ""]
+    if shown.note:
+        lines += [f"Known difference: {shown.note}.", ""]
+    return lines
+
+
+def write(out: pathlib.Path, only: set[str] | None = None) -> list[str]:
+    """Writes ``out``/render.md and ``out``/render/*.png; returns the tasks drawn."""
+    pictures = out / "render"
+    pictures.mkdir(parents=True, exist_ok=True)
+    lines = ["# Rendering gallery", "",
+             "Generated by `python scripts/render_gallery.py` (do not edit by hand). For one task "
+             "of each family that renders, our `render()` beside the reference package's "
+             "picture in the same state, and their difference measured on the two arrays. "
+             "What each family draws, and the tests that hold it to the reference, are in "
+             "[the API page](api.md#rendering).", ""]
+    drawn, missing = [], []
+    for family, (tasks, mode, make) in FAMILIES.items():
+        chosen = [t for t in tasks if only is None or t in only]
+        entries: list[str] = []
+        for task in chosen:
+            why = renders(task, mode)
+            if why is not None:
+                missing.append(f"* {family}, `{task}`: {why}")
+                continue
+            try:
+                entries += _entry(task, make(task), pictures)
+            except Exception as e:  # the page says what failed rather than leaving a gap
+                entries += [f"### {task}", "", f"Could not be drawn here: `{type(e).__name__}: "
+                            f"{e}`.", ""]
+            drawn.append(task)
+        if entries:
+            lines += [f"## {family}", "", *entries]
+    if missing:
+        lines += ["## Not rendering yet", "", *missing, ""]
+    (out / "render.md").write_text("\n".join(lines).rstrip("\n") + "\n")
+    return drawn
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=pathlib.Path, default=ROOT / "docs",
+                        help="folder for render.md and render/ (default: docs)")
+    parser.add_argument("--only", nargs="*", help="task ids to draw (default: all)")
+    args = parser.parse_args(argv)
+    drawn = write(args.out, set(args.only) if args.only else None)
+    print(f"drew {len(drawn)} tasks into {args.out}: {', '.join(drawn)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -168,16 +168,19 @@ def _reference(draw: Callable[[], np.ndarray]) -> tuple[np.ndarray | None, str]:
 
 def _mujoco(task: str) -> Shown:
     env, _ = _stepped(task)
+    # The state set into both envs: set_state runs mj_forward on each (after a step, the
+    # positions MuJoCo draws are those of the step's last mj_step, before its integration).
+    state = np.array(env.get_state(0))
+    env.set_state(0, state)
     ours = env.render()[0]
     ref = gymnasium.make(task, render_mode="rgb_array", width=ours.shape[1],
                          height=ours.shape[0]).unwrapped
     ref.reset(seed=SEED)
-    state = np.array(env.get_state(0))
     ref.set_state(state[:ref.model.nq], state[ref.model.nq:ref.model.nq + ref.model.nv])
     theirs, note = _reference(ref.render)
     shown = Shown(ours, theirs, reference=f"gymnasium's `{task}` `render()` (MuJoCo's renderer)",
-                  how=f"{STEPS} random steps of ours, then qpos and qvel set into gymnasium's "
-                  "env", note=note)
+                  how=f"{STEPS} random steps of ours, then our qpos and qvel set into both envs",
+                  note=note)
     env.close()
     ref.close()
     return shown
@@ -207,10 +210,9 @@ def _dm_control(task: str) -> Shown:
         env.step(a[None].astype(env.action_space.dtype))
         ref.step(a)
     ours = env.render()[0]
-    theirs, note = _reference(lambda: ref.physics.render(ours.shape[0], ours.shape[1],
-                                                         camera_id=0))
+    theirs, note = _reference(lambda: ref.physics.render(ours.shape[0], ours.shape[1]))
     shown = Shown(ours, theirs, note=note,
-                  reference=f"dm_control's `{domain}/{name}` `physics.render(camera_id=0)`",
+                  reference=f"dm_control's `{domain}/{name}` `physics.render()`",
                   how=f"dm_control's reset state copied into ours, then {STEPS} random actions "
                   "in lockstep")
     env.close()

@@ -15,6 +15,7 @@ ansi text instead of a picture.
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import re
 import sys
@@ -22,11 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
-import gymnasium
-import numpy as np
+# Headless OpenGL for the MuJoCo references (gymnasium's renderer, dm_control's), as envpool's
+# default; set before they are imported (dm_control picks its backend then).
+os.environ.setdefault("MUJOCO_GL", "egl")
 
-import envpool
+import cv2  # noqa: E402
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+import envpool  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 STEPS = 40

@@ -31,12 +31,14 @@ def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
     modes the env can draw ("rgb_array" for the envs that render, whatever ``render_mode``
     the pool was made with) and the fps of its videos."""
-    if renders_text(spec.task.native_module, spec.native_env):
-        return {"render_modes": ["ansi"], "render_fps": TEXT_FPS}
     frame = spec.native_spec.get("render")
+    modes = ["rgb_array"] if frame is not None else []
+    if renders_text(spec.task.native_module, spec.native_env):
+        # (the toy-text grids: gymnasium's text and pictures both play at its 4 fps)
+        return {"render_modes": ["ansi", *modes], "render_fps": TEXT_FPS}
     if frame is None:
         return {"render_modes": []}
-    return {"render_modes": ["rgb_array"], "render_fps": float(frame[2])}
+    return {"render_modes": modes, "render_fps": float(frame[2])}
 
 
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):

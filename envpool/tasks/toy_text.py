@@ -7,16 +7,30 @@ NChain-v0 is the old gym registration (1000 steps); Catch-v0 is bsuite's Catch,
 which ends by itself after ``rows - 1`` steps.
 """
 
+import importlib.util
+import os
+from typing import Any
+
 from envpool.core.registry import register
 
+
+def _images(_: dict[str, Any]) -> dict[str, Any]:
+    """Where the pictures of ``render_mode="rgb_array"`` find their sprites: the installed
+    gymnasium's ``envs/toy_text/img`` folder, read by each env on the first frame that
+    needs an image."""
+    spec = importlib.util.find_spec("gymnasium")
+    root = os.path.dirname(spec.origin) if spec and spec.origin else ""
+    return {"_img_dir": os.path.join(root, "envs", "toy_text", "img") if root else ""}
+
+
 register("FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=0.70,
-         map_name="4x4")
+         map_name="4x4", prepare=_images)
 register("FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, reward_threshold=0.85,
-         map_name="8x8")
-register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0)
-register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0)
-register("CliffWalking-v1", "CliffWalking")
-register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True)
+         map_name="8x8", prepare=_images)
+register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare=_images)
+register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare=_images)
+register("CliffWalking-v1", "CliffWalking", prepare=_images)
+register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, prepare=_images)
 register("Blackjack-v1", "Blackjack", sab=True, natural=False)
 register("NChain-v0", "NChain", max_episode_steps=1000)
 register("Catch-v0", "Catch")

@@ -1,7 +1,8 @@
 // An RGBA image and what pygame does to one before blitting it:
 // pygame.transform.smoothscale (shrinking, as pygame-ce's SSE2 filter computes
-// it on x86 and ARM: area averaging in 14-bit fixed point with 16-bit lanes)
-// and pygame.transform.flip. Canvas::Blit (raster.h) draws it.
+// it on x86 and ARM: area averaging in 14-bit fixed point with 16-bit lanes),
+// pygame.transform.scale (SDL's nearest-pixel stretch) and
+// pygame.transform.flip. Canvas::Blit (raster.h) draws it.
 #pragma once
 
 #include <algorithm>
@@ -86,6 +87,32 @@ inline RgbaImage SmoothShrink(const RgbaImage& src, int width, int height) {
                                std::size_t{4} * width, width, src.height, height);
   } else {
     out.pixels = rows;
+  }
+  return out;
+}
+
+// pygame.transform.scale(image, (width, height)): SDL2's nearest-pixel stretch
+// (SDL_SoftStretch), which samples pixel i of a line of m from n at
+// (n * 65536 / m * i + n * 65536 / m / 2) >> 16, rows and columns alike.
+inline RgbaImage NearestScale(const RgbaImage& src, int width, int height) {
+  if (width < 0 || height < 0) throw std::invalid_argument("NearestScale: a negative size");
+  RgbaImage out{width, height, std::vector<std::uint8_t>(std::size_t{4} * width * height)};
+  if (width == 0 || height == 0 || src.width == 0 || src.height == 0) return out;
+  auto sample = [](int n, int m) {
+    const std::uint32_t step = (static_cast<std::uint32_t>(n) << 16) / static_cast<std::uint32_t>(m);
+    std::vector<int> at(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i) {
+      at[i] = static_cast<int>((step / 2 + static_cast<std::uint32_t>(i) * step) >> 16);
+    }
+    return at;
+  };
+  const std::vector<int> xs = sample(src.width, width), ys = sample(src.height, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const std::uint8_t* p =
+          src.pixels.data() + (static_cast<std::size_t>(ys[y]) * src.width + xs[x]) * 4;
+      std::copy(p, p + 4, out.pixels.data() + (static_cast<std::size_t>(y) * width + x) * 4);
+    }
   }
   return out;
 }

@@ -20,9 +20,14 @@
 // the S tiles. Observation: row * ncol + col (int64); info "prob" is the
 // probability of the transition taken (1 on reset).
 // State (GetState/SetState): [s].
+//
+// render(): gymnasium's picture (_render_gui("rgb_array"), see Render below),
+// min(64 * ncol, 512) wide and min(64 * nrow, 512) high; the hidden keyword
+// _img_dir is gymnasium's toy_text/img folder (set by envpool.tasks.toy_text).
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -30,6 +35,8 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/toy_text/picture.h"
 #include "envs/toy_text/tabular.h"
 
 namespace envpool::toy_text {
@@ -45,8 +52,10 @@ class FrozenLake final : public TabularWalk {
   };
 
   struct Params {
-    explicit Params(const Config& config) : model(BuildModel(config)) {}
+    explicit Params(const Config& config)
+        : model(BuildModel(config)), img_dir(config.GetString("_img_dir")) {}
     std::shared_ptr<const Model> model;
+    std::string img_dir;  // gymnasium's toy_text/img folder; "": unknown
   };
 
   static Config Defaults() {
@@ -56,6 +65,7 @@ class FrozenLake final : public TabularWalk {
     config.Set("is_slippery", true);
     config.Set("success_rate", 1.0 / 3.0);
     config.Set("reward_schedule", std::vector<double>{1.0, 0.0, 0.0});
+    config.Set("_img_dir", std::string());
     return config;
   }
 
@@ -73,7 +83,75 @@ class FrozenLake final : public TabularWalk {
   explicit FrozenLake(const Params& params)
       : TabularWalk(std::shared_ptr<const TransitionTable>(params.model, &params.model->table),
                     "FrozenLake"),
-        model_(params.model) {}
+        model_(params.model),
+        sprites_(params.img_dir, "FrozenLake") {}
+
+  static FrameSize RenderSize(const Params& params, int width, int height, int camera_id) {
+    const Model& m = *params.model;
+    if (m.nrow > 512 || m.ncol > 512) {
+      throw std::invalid_argument(
+          "FrozenLake draws maps of at most 512 rows and 512 columns, got " +
+          std::to_string(m.nrow) + " x " + std::to_string(m.ncol) +
+          ": gymnasium's cells are then 0 pixels and its picture keeps what earlier frames "
+          "drew there");
+    }
+    return classic_control::FixedFrame("FrozenLake", WindowSize(m.ncol), WindowSize(m.nrow),
+                                       kToyTextFps, width, height, camera_id);
+  }
+
+  // gymnasium 1.4's picture: each cell (cell_w x cell_h = window // grid) gets its tile
+  // (img/tile_hole.png on H, else img/tile_ice.png, with tile_ice_crack_a / _b on the F
+  // cells where (3 x + 5 y) % 7 is 0 / 1), all pygame.transform.scale'd to the cell; S
+  // gets letter_s.png in its corner, G goal_flag.png planted at its bottom and
+  // letter_g.png (the overlays scaled by min(cell) / 64, rounded half to even, at least
+  // 1 pixel); then the cell's border in (180, 200, 230); last agent.png centred on the
+  // agent's cell, unless it is a hole. Blit positions are truncated to whole pixels, as
+  // pygame does; what no cell covers (a window not a multiple of the grid) stays black.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    const Model& m = *model_;
+    const int ncol = static_cast<int>(m.ncol), nrow = static_cast<int>(m.nrow);
+    const int width = WindowSize(m.ncol), height = WindowSize(m.nrow);
+    const int cw = width / ncol, ch = height / nrow;
+    if (!images_) images_ = LoadImages(cw, ch);
+    const Images& img = *images_;
+    Canvas canvas(width, height, out);
+    canvas.Fill({0, 0, 0});  // (a new pygame surface)
+    auto overlay = [&](const RgbaImage& image, int col, int row, char anchor) {
+      const int cx = col * cw, cy = row * ch;
+      if (anchor == 'c') {  // the corner
+        const int margin = static_cast<int>(std::nearbyint(cw * 0.06));
+        canvas.Blit(image, cx + margin, cy + margin);
+      } else if (anchor == 'f') {  // the flag: bottom-centred
+        canvas.Blit(image, static_cast<int>(cx + (cw - image.width) / 2.0),
+                    cy + ch - image.height - static_cast<int>(std::nearbyint(ch * 0.12)));
+      } else {  // centred
+        canvas.Blit(image, static_cast<int>(cx + (cw - image.width) / 2.0),
+                    static_cast<int>(cy + (ch - image.height) / 2.0));
+      }
+    };
+    for (int y = 0; y < nrow; ++y) {
+      for (int x = 0; x < ncol; ++x) {
+        const char tile = m.desc[y][x];
+        if (tile == 'H') {
+          canvas.Blit(img.hole, x * cw, y * ch);
+        } else {
+          canvas.Blit(img.ice, x * cw, y * ch);
+          if (tile == 'F') {
+            const int crack = (x * 3 + y * 5) % 7;
+            if (crack < 2) canvas.Blit(img.crack[crack], x * cw, y * ch);
+          } else if (tile == 'S') {
+            overlay(img.letter_s, x, y, 'c');
+          } else {  // G
+            overlay(img.flag, x, y, 'f');
+            overlay(img.letter_g, x, y, 'c');
+          }
+        }
+        RectOutline(canvas, x * cw, y * ch, cw, ch, {180, 200, 230});
+      }
+    }
+    const int row = static_cast<int>(s() / m.ncol), col = static_cast<int>(s() % m.ncol);
+    if (m.desc[row][col] != 'H') overlay(img.agent, col, row, 'm');
+  }
 
   void Reset(Rng& rng) override {
     const auto& starts = model_->start_states;
@@ -85,6 +163,37 @@ class FrozenLake final : public TabularWalk {
 
  private:
   static constexpr int kLeft = 0, kDown = 1, kRight = 2, kUp = 3;
+
+  // The sprites scaled for one cell size.
+  struct Images {
+    RgbaImage ice, hole, crack[2], agent, flag, letter_s, letter_g;
+  };
+
+  // gymnasium's window side for `cells` cells: min(64 * cells, 512).
+  static int WindowSize(std::int64_t cells) {
+    return static_cast<int>(std::min<std::int64_t>(64 * cells, 512));
+  }
+
+  std::unique_ptr<const Images> LoadImages(int cw, int ch) {
+    using classic_control::NearestScale;
+    auto img = std::make_unique<Images>();
+    img->ice = NearestScale(sprites_.Get("tile_ice.png"), cw, ch);
+    img->hole = NearestScale(sprites_.Get("tile_hole.png"), cw, ch);
+    img->crack[0] = NearestScale(sprites_.Get("tile_ice_crack_a.png"), cw, ch);
+    img->crack[1] = NearestScale(sprites_.Get("tile_ice_crack_b.png"), cw, ch);
+    // gymnasium's load_overlay(name, native_size): the art is drawn for a 64-pixel cell
+    const double scale = std::min(cw, ch) / 64.0;
+    auto overlay = [&](const char* name, int w, int h) {
+      return NearestScale(sprites_.Get(name),
+                          std::max(1, static_cast<int>(std::nearbyint(w * scale))),
+                          std::max(1, static_cast<int>(std::nearbyint(h * scale))));
+    };
+    img->agent = overlay("agent.png", 40, 36);
+    img->flag = overlay("goal_flag.png", 24, 32);
+    img->letter_s = overlay("letter_s.png", 12, 20);
+    img->letter_g = overlay("letter_g.png", 12, 20);
+    return img;
+  }
 
   static std::vector<std::string> MapByName(const std::string& name) {
     if (name == "4x4") return {"SFFF", "FHFH", "FFFH", "HFFG"};
@@ -178,6 +287,8 @@ class FrozenLake final : public TabularWalk {
   }
 
   std::shared_ptr<const Model> model_;
+  Sprites sprites_;                      // gymnasium's images, read once
+  std::unique_ptr<const Images> images_;  // scaled for the cell, on the first frame
 };
 
 }  // namespace envpool::toy_text

@@ -93,6 +93,9 @@ inline std::int64_t StateIndexFrom(double value, std::int64_t num_states, const 
 // Subclasses choose the start state in Reset() through Start().
 class TabularWalk : public Env {
  public:
+  // The current state index (the observation).
+  std::int64_t s() const { return s_; }
+
   TabularWalk(std::shared_ptr<const TransitionTable> table, const char* name)
       : table_(std::move(table)), name_(name) {}
 

@@ -21,8 +21,15 @@
 // Observation: s (int64). Info: "prob" (float64, the probability of the
 // transition taken, 1 on reset) and "action_mask" (6 x uint8: gymnasium's
 // int8 mask; the core has no int8 type).
-// State (GetState/SetState): [s, fickle_step] (fickle_step 0 or 1: whether the
-// destination change is still pending).
+// State (GetState/SetState): [s, fickle_step, orientation] (fickle_step 0 or 1:
+// whether the destination change is still pending; orientation 0 .. 3: the way
+// the taxi's picture faces, the last move action since the reset, 0 after it).
+// SetState also takes [s, fickle_step], which keeps the orientation (as setting
+// gymnasium's env.s keeps its taxi_orientation).
+//
+// render(): gymnasium's 536 x 456 picture (_render_gui("rgb_array"), see Render
+// below); the hidden keyword _img_dir is gymnasium's toy_text/img folder (set by
+// envpool.tasks.toy_text).
 #pragma once
 
 #include <algorithm>
@@ -30,10 +37,13 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/toy_text/picture.h"
 #include "envs/toy_text/tabular.h"
 
 namespace envpool::toy_text {
@@ -52,12 +62,14 @@ class Taxi final : public Env {
     explicit Params(const Config& config)
         : fickle_passenger(config.GetBool("fickle_passenger")),
           fickle_probability(config.GetDouble("fickle_probability")),
-          model(BuildModel(config.GetBool("is_rainy"), config.GetDouble("rainy_probability"))) {
+          model(BuildModel(config.GetBool("is_rainy"), config.GetDouble("rainy_probability"))),
+          img_dir(config.GetString("_img_dir")) {
       CheckProbability(fickle_probability, "Taxi: fickle_probability");
     }
     bool fickle_passenger;
     double fickle_probability;
     std::shared_ptr<const Model> model;
+    std::string img_dir;  // gymnasium's toy_text/img folder; "": unknown
   };
 
   static Config Defaults() {
@@ -66,6 +78,7 @@ class Taxi final : public Env {
     config.Set("fickle_passenger", false);
     config.Set("rainy_probability", 0.8);
     config.Set("fickle_probability", 0.3);
+    config.Set("_img_dir", std::string());
     return config;
   }
 
@@ -80,7 +93,43 @@ class Taxi final : public Env {
     return spec;
   }
 
-  explicit Taxi(const Params& params) : params_(params) {}
+  explicit Taxi(const Params& params) : params_(params), sprites_(params.img_dir, "Taxi") {}
+
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return classic_control::FixedFrame("Taxi", kWindowW, kWindowH, kToyTextFps, width, height,
+                                       camera_id);
+  }
+
+  // gymnasium 1.4's picture: the canvas colour, img/taxi/background.png and house.png,
+  // marker_destination.png on the destination pad, passenger.png on the passenger's pad
+  // (not when aboard), and the taxi (taxi_v / taxi_h, the _full ones with the passenger
+  // aboard) facing the last move: south is taxi_v flipped upside down, north taxi_v, east
+  // taxi_h, west taxi_h mirrored. (gymnasium takes the orientation from the last action
+  // when it draws a frame; after every step drawn, as in a video, that is the last move.)
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    auto image = [this](const char* name) -> const RgbaImage& {
+      return sprites_.Get(std::string("taxi/") + name);
+    };
+    auto cell = [](int row, int col) {  // get_surf_loc: the cell's top left corner
+      return std::array<int, 2>{kGridX + col * kCellW, kGridY + row * kCellH};
+    };
+    if (!taxis_) taxis_ = LoadTaxis();
+    Canvas canvas(kWindowW, kWindowH, out);
+    canvas.Fill({250, 250, 246});
+    canvas.Blit(image("background.png"), 0, 80);
+    canvas.Blit(image("house.png"), 403, 36);
+    const Decoded d = Decode(s_);
+    const auto dest = cell(kLocs[d.dest][0], kLocs[d.dest][1]);
+    canvas.Blit(image("marker_destination.png"), dest[0], dest[1]);
+    if (d.pass < 4) {
+      const auto at = cell(kLocs[d.pass][0], kLocs[d.pass][1]);
+      canvas.Blit(image("passenger.png"), at[0] + 35, at[1] + 19);
+    }
+    const auto at = cell(d.row, d.col);
+    const bool vertical = orientation_ < 2;
+    canvas.Blit((*taxis_)[(d.pass == 4 ? 4 : 0) + orientation_], at[0] + (vertical ? 25 : 15),
+                at[1] + (vertical ? 0 : 9));
+  }
 
   void Reset(Rng& rng) override {
     const auto& starts = params_.model->initial_states;
@@ -88,11 +137,13 @@ class Taxi final : public Env {
         rng.Integer(0, static_cast<std::int64_t>(starts.size())))];
     fickle_step_ = params_.fickle_passenger && rng.Uniform01() < params_.fickle_probability;
     prob_ = 1.0;
+    orientation_ = 0;
   }
 
   StepOutcome Step(const ActionView& action, Rng& rng) override {
-    const Transition& t = params_.model->table.Sample(
-        s_, static_cast<std::int64_t>(action.Scalar<std::int32_t>()), rng);
+    const std::int32_t a = action.Scalar<std::int32_t>();
+    const Transition& t = params_.model->table.Sample(s_, static_cast<std::int64_t>(a), rng);
+    if (a >= 0 && a < 4) orientation_ = a;  // (the picture's taxi faces its last move)
     const Decoded before = Decode(s_);
     const Decoded after = Decode(t.next);
     std::int64_t next = t.next;
@@ -131,15 +182,25 @@ class Taxi final : public Env {
   }
 
   std::vector<double> GetState() const override {
-    return {static_cast<double>(s_), fickle_step_ ? 1.0 : 0.0};
+    return {static_cast<double>(s_), fickle_step_ ? 1.0 : 0.0, static_cast<double>(orientation_)};
   }
   void SetState(const std::vector<double>& state) override {
-    if (state.size() != 2) throw std::invalid_argument("Taxi state is [s, fickle_step]");
+    if (state.size() != 2 && state.size() != 3) {
+      throw std::invalid_argument("Taxi state is [s, fickle_step] or [s, fickle_step, "
+                                  "orientation], got " + std::to_string(state.size()) +
+                                  " numbers");
+    }
     if (state[1] != 0.0 && state[1] != 1.0) {
       throw std::invalid_argument("Taxi: fickle_step must be 0 or 1");
     }
+    if (state.size() == 3 && state[2] != 0.0 && state[2] != 1.0 && state[2] != 2.0 &&
+        state[2] != 3.0) {
+      throw std::invalid_argument("Taxi: orientation must be 0, 1, 2 or 3 (south, north, "
+                                  "east, west), got " + std::to_string(state[2]));
+    }
     s_ = StateIndexFrom(state[0], kNumStates, "Taxi");
     fickle_step_ = state[1] != 0.0;
+    if (state.size() == 3) orientation_ = static_cast<int>(state[2]);
     prob_ = 1.0;
   }
 
@@ -153,6 +214,25 @@ class Taxi final : public Env {
       "| | : | : |", "|Y| : |B: |", "+---------+",
   };
   static constexpr int kLocs[4][2] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
+  // gymnasium's WINDOW_SIZE, GRID_ORIGIN and CELL_SIZE.
+  static constexpr int kWindowW = 536, kWindowH = 456;
+  static constexpr int kGridX = 48, kGridY = 128, kCellW = 88, kCellH = 56;
+
+  // The taxi facing south, north, east, west, empty (0 .. 3) then full (4 .. 7).
+  std::unique_ptr<const std::array<RgbaImage, 8>> LoadTaxis() {
+    auto taxis = std::make_unique<std::array<RgbaImage, 8>>();
+    for (int full = 0; full < 2; ++full) {
+      const std::string suffix = full ? "_full.png" : ".png";
+      RgbaImage* four = taxis->data() + 4 * full;
+      four[1] = sprites_.Get("taxi/taxi_v" + suffix);
+      four[0] = four[1];
+      classic_control::FlipImage(&four[0], false, true);
+      four[2] = sprites_.Get("taxi/taxi_h" + suffix);
+      four[3] = four[2];
+      classic_control::FlipImage(&four[3], true, false);
+    }
+    return taxis;
+  }
 
   static std::int64_t Encode(int row, int col, int pass, int dest) {
     return ((static_cast<std::int64_t>(row) * 5 + col) * 5 + pass) * 4 + dest;
@@ -294,6 +374,9 @@ class Taxi final : public Env {
   std::int64_t s_ = 0;
   bool fickle_step_ = false;
   double prob_ = 1.0;
+  int orientation_ = 0;  // the last move action since the reset (the picture's taxi)
+  Sprites sprites_;      // gymnasium's images, read once
+  std::unique_ptr<const std::array<RgbaImage, 8>> taxis_;  // the eight taxis, once read
 };
 
 }  // namespace envpool::toy_text

@@ -14,7 +14,9 @@
    switched off, and within a stated tolerance with them (the outlines are not drawn).
    ViZDoom: the game's screen as RGB, equal bitwise to vizdoom's RGB24 screen in lockstep.
 5. Toy text: ``render_mode="ansi"`` is gymnasium's ansi text (FrozenLake, Taxi,
-   CliffWalking), stepped in lockstep with gymnasium's own env.
+   CliffWalking), stepped in lockstep with gymnasium's own env; ``render_mode="rgb_array"``
+   is gymnasium's picture of the same state, bit for bit (FrozenLake's maps of every shape,
+   CliffWalking, Taxi's orientations), and an unreadable sprite image is a clear error.
 6. Videos end to end: gymnasium's ``RecordVideo`` on ``gymnasium.make("envpool/Pong-v5",
    render_mode="rgb_array")`` and SB3's ``VecVideoRecorder`` on the SB3 adapter write videos
    with the right number of frames.
@@ -160,9 +162,9 @@ def test_flavours_and_metadata() -> None:
 def test_refusals() -> None:
     """Clear errors: a family that does not render, another mode, render() without a render
     mode, bad ids (out of range, listed twice, not integers), bad sizes and cameras."""
-    with pytest.raises(ValueError, match=r"FrozenLake-v1 \(native env 'FrozenLake'\) does "
+    with pytest.raises(ValueError, match=r"NChain-v0 \(native env 'NChain'\) does "
                                          "not render yet"):
-        envpool.make("FrozenLake-v1", render_mode="rgb_array")
+        envpool.make("NChain-v0", render_mode="rgb_array")
     with pytest.raises(ValueError, match="Blackjack-v1.*does not render yet"):
         gymnasium.make("envpool/Blackjack-v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
@@ -523,7 +525,8 @@ def test_ansi_text_equals_gymnasium(task: str, kwargs: dict) -> None:
     to the start)."""
     ours = gymnasium.make(f"envpool/{task}", render_mode="ansi", **kwargs)
     ref = gymnasium.make(task, render_mode="ansi", **kwargs).unwrapped
-    assert ours.metadata["render_modes"] == ["ansi"] and ours.metadata["render_fps"] == 4
+    assert ours.metadata["render_modes"] == ["ansi", "rgb_array"]
+    assert ours.metadata["render_fps"] == 4
 
     def reset(seed: int) -> None:
         obs, _ = ours.reset(seed=seed)
@@ -546,6 +549,141 @@ def test_ansi_text_equals_gymnasium(task: str, kwargs: dict) -> None:
             reset(step + 1)
     assert episodes > 0 or not task.startswith("FrozenLake")  # holes end episodes
     ours.close()
+
+
+# task: (height, width) of gymnasium's picture
+TOY_TEXT = {"FrozenLake-v1": (256, 256), "FrozenLake8x8-v1": (512, 512),
+            "CliffWalking-v1": (256, 768), "Taxi-v4": (456, 536)}
+
+
+@pytest.mark.parametrize("task", list(TOY_TEXT))
+def test_toy_text_picture_equals_gymnasium(task: str) -> None:
+    """Our single env and gymnasium's (1.4, pygame) over 150 random steps through episode
+    ends, gymnasium's env reset with ours and given our state (``s``) and the last action
+    at every step: the rgb_array pictures are equal bit for bit, tolerance none (the
+    sprites, their nearest-pixel scaling, alpha blits, FrozenLake's cracks and borders,
+    the agent hidden in a hole, the cliff tiles, Taxi's passenger, destination and the
+    taxi facing its last move, empty or full)."""
+    pytest.importorskip("pygame")
+    ours = gymnasium.make(f"envpool/{task}", render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
+    assert ours.metadata["render_modes"] == ["ansi", "rgb_array"]
+    assert ours.metadata["render_fps"] == ref.metadata["render_fps"] == 4
+
+    def reset(seed: int) -> None:
+        ours.reset(seed=seed)
+        ref.reset(seed=seed)  # (Taxi: the taxi faces south again)
+
+    rng = np.random.default_rng(0)
+    reset(0)
+    episodes, falls, seen = 0, 0, set()
+    for step in range(150):
+        state = ours.unwrapped.pool.get_state(0)
+        ref.s = int(state[0])
+        frame = ours.render()
+        assert frame.shape == (*TOY_TEXT[task], 3) and frame.dtype == np.uint8
+        np.testing.assert_array_equal(frame, ref.render(), err_msg=f"{task} step {step}")
+        if task.startswith("Taxi"):  # the orientation our state reports is the one drawn
+            assert state[2] == ref.taxi_orientation
+            seen.add((int(state[2]), ref.decode(ref.s)[2] == 4))
+        a = int(rng.integers(ours.action_space.n))
+        _, reward, term, trunc, _ = ours.step(a)
+        ref.lastaction = a
+        falls += reward == -100  # CliffWalking: back to the start
+        if term or trunc:
+            episodes += 1
+            reset(step + 1)
+    if task.startswith("Taxi"):
+        assert {o for o, _ in seen} == {0, 1, 2, 3}  # every orientation was drawn
+    elif task.startswith("CliffWalking"):
+        assert falls > 0  # the cliff drew the agent back at the start
+    else:
+        assert episodes > 0  # FrozenLake's holes (the agent hidden) or the goal
+    ours.close()
+
+
+@pytest.mark.parametrize("shape", [(3, 10), (10, 5), (13, 17), (1, 2), (40, 40), (7, 64)])
+def test_frozen_lake_maps_of_every_shape(shape: tuple[int, int]) -> None:
+    """Custom maps (``desc``): the window is min(64 x cells, 512) on each side, the tiles
+    scaled to the cell (SDL's nearest-pixel stretch, as ``pygame.transform.scale``) and the
+    overlays by min(cell) / 64; with the agent set on every cell the picture equals
+    gymnasium's bit for bit (what no cell covers stays black in both)."""
+    pytest.importorskip("pygame")
+    rng = np.random.default_rng(sum(shape))
+    nrow, ncol = shape
+    desc = ["".join(rng.choice(list("FFFH"), ncol)) for _ in range(nrow)]
+    desc[0] = "S" + desc[0][1:]
+    desc[-1] = desc[-1][:-1] + "G"
+    env = envpool.make("FrozenLake-v1", num_envs=1, desc=desc, render_mode="rgb_array")
+    ref = gymnasium.make("FrozenLake-v1", desc=desc, render_mode="rgb_array").unwrapped
+    env.reset()
+    ref.reset(seed=0)
+    for s in range(0, nrow * ncol, max(1, nrow * ncol // 97)):
+        env.set_state(0, [s])
+        ref.s = s
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"s = {s}")
+    env.close()
+    ref.close()
+
+
+def test_toy_text_picture_refusals_and_state() -> None:
+    """Sizes and cameras other than gymnasium's are refused; a FrozenLake map of more than 512
+    rows (gymnasium's cells would be 0 pixels) is refused when drawn; Taxi's state carries
+    the orientation ([s, fickle_step, orientation]), set_state takes it or keeps it."""
+    with pytest.raises(ValueError, match=r"Taxi frames are 456 x 536 \(gymnasium's\)"):
+        envpool.make("Taxi-v4", render_mode="rgb_array", render_width=100)
+    with pytest.raises(ValueError, match="FrozenLake has one view: camera_id must be -1 or 0"):
+        envpool.make("FrozenLake-v1", render_mode="rgb_array", render_camera_id=1)
+    tall = envpool.make("FrozenLake-v1", desc=["S"] + ["F"] * 512 + ["G"],
+                        render_mode="rgb_array")
+    tall.reset()
+    with pytest.raises(RuntimeError, match="at most 512 rows and 512 columns, got 514 x 1"):
+        tall.render()
+    taxi = envpool.make("Taxi-v4", num_envs=1, render_mode="rgb_array")
+    taxi.reset()
+    assert taxi.get_state(0)[2] == 0
+    taxi.set_state(0, [0, 0, 3])  # (row 0, col 0) facing west
+    west = taxi.render()[0]
+    taxi.set_state(0, [0, 0])  # keeps the orientation
+    assert taxi.get_state(0) == [0, 0, 3]
+    np.testing.assert_array_equal(taxi.render()[0], west)
+    with pytest.raises(ValueError, match="orientation must be 0, 1, 2 or 3"):
+        taxi.set_state(0, [0, 0, 4])
+    for e in (tall, taxi):
+        e.close()
+
+
+@pytest.mark.parametrize("task", ["FrozenLake-v1", "CliffWalking-v1", "Taxi-v4"])
+def test_toy_text_image_errors(task: str, tmp_path: pathlib.Path,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sprites are read from the folder the task passes (gymnasium's toy_text/img) on the
+    first frame: a folder without them fails that render with a RuntimeError naming the
+    missing file, one with a broken image names that image, an unknown folder says so;
+    the pool goes on stepping."""
+    import dataclasses
+    import shutil
+
+    from envpool.core import registry
+
+    spec = registry.get_task(task)
+    real = pathlib.Path(spec.prepare({})["_img_dir"])
+    broken = tmp_path / "broken"
+    shutil.copytree(real, broken)
+    first = {"FrozenLake-v1": "tile_ice.png", "CliffWalking-v1": "cliff_walking/tile_ground.png",
+             "Taxi-v4": "taxi/taxi_v.png"}[task]
+    (broken / first).write_bytes((real / first).read_bytes()[:200])
+    for folder, why in ((tmp_path / "empty", "cannot read the image"),
+                        (broken, "is cut short"), ("", "is not known")):
+        moved = dataclasses.replace(spec, prepare=lambda kw, d=str(folder): {"_img_dir": d})
+        monkeypatch.setitem(registry._TASKS, task, moved)
+        env = envpool.make(task, render_mode="rgb_array")
+        env.reset()
+        with pytest.raises(RuntimeError, match=why) as error:
+            env.render()
+        if folder:
+            assert str(folder) in str(error.value)
+        env.step(np.zeros(1, dtype=np.int32))
+        env.close()
 
 
 def test_ansi_pool_ids_autoreset_and_refusals() -> None:

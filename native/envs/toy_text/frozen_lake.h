@@ -88,13 +88,6 @@ class FrozenLake final : public TabularWalk {
 
   static FrameSize RenderSize(const Params& params, int width, int height, int camera_id) {
     const Model& m = *params.model;
-    if (m.nrow > 512 || m.ncol > 512) {
-      throw std::invalid_argument(
-          "FrozenLake draws maps of at most 512 rows and 512 columns, got " +
-          std::to_string(m.nrow) + " x " + std::to_string(m.ncol) +
-          ": gymnasium's cells are then 0 pixels and its picture keeps what earlier frames "
-          "drew there");
-    }
     return classic_control::FixedFrame("FrozenLake", WindowSize(m.ncol), WindowSize(m.nrow),
                                        kToyTextFps, width, height, camera_id);
   }
@@ -107,8 +100,16 @@ class FrozenLake final : public TabularWalk {
   // 1 pixel); then the cell's border in (180, 200, 230); last agent.png centred on the
   // agent's cell, unless it is a hole. Blit positions are truncated to whole pixels, as
   // pygame does; what no cell covers (a window not a multiple of the grid) stays black.
+  // Maps of more than 512 rows or columns (cells of 0 pixels) are refused.
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
     const Model& m = *model_;
+    if (m.nrow > 512 || m.ncol > 512) {  // (refused here: every pool's spec asks RenderSize)
+      throw std::runtime_error(
+          "FrozenLake draws maps of at most 512 rows and 512 columns, got " +
+          std::to_string(m.nrow) + " x " + std::to_string(m.ncol) +
+          ": gymnasium's cells are then 0 pixels and its picture keeps what earlier frames "
+          "drew there");
+    }
     const int ncol = static_cast<int>(m.ncol), nrow = static_cast<int>(m.nrow);
     const int width = WindowSize(m.ncol), height = WindowSize(m.nrow);
     const int cw = width / ncol, ch = height / nrow;

@@ -8,8 +8,8 @@ same state or the same actions, with the difference measured on the two arrays (
 differ in any channel, and the largest absolute difference of a channel). A family appears
 when its task renders (``envpool.make(task, render_mode=...)`` accepts the mode): the
 candidates below are tried, and the ones that do not render yet are listed at the end of the
-page, so a family that learns to render appears on the next run. Toy text shows gymnasium's
-ansi text instead of a picture.
+page, so a family that learns to render appears on the next run. Toy text shows both its
+pictures and, once more, gymnasium's ansi text.
 """
 
 from __future__ import annotations
@@ -110,6 +110,29 @@ def _classic(task: str) -> Shown:
         ref.last_u = np.float32(np.clip(last[0, 0], -2, 2))  # the arrow: gymnasium's float32
     shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
                   f"{STEPS} random steps of ours, then our state set into gymnasium's env", note)
+    env.close()
+    ref.close()
+    return shown
+
+
+def _toy_text_picture(task: str) -> Shown:
+    kw = {"is_slippery": False} if task.startswith("FrozenLake") else {}  # no slips to draw
+    env = envpool.make(task, num_envs=1, seed=SEED, render_mode="rgb_array", **kw)
+    env.reset()
+    rng = np.random.default_rng(SEED)
+    for _ in range(8):  # up to 8 random steps, stopping at an episode's end
+        _, _, term, trunc, _ = env.step(_actions(env, rng))
+        if term[0] or trunc[0]:
+            break
+    ref = gymnasium.make(task, render_mode="rgb_array", **kw).unwrapped
+    ref.reset(seed=SEED)
+    state = env.get_state(0)
+    ref.s = int(state[0])
+    if task.startswith("Taxi"):
+        ref.taxi_orientation = int(state[2])  # the way our taxi faces: its last move
+    shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
+                  "up to 8 random steps of ours, then our state set into gymnasium's env" +
+                  (" (is_slippery=False)" if kw else ""))
     env.close()
     ref.close()
     return shown
@@ -229,7 +252,10 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Atari": (["Pong-v5"], "rgb_array", _atari),
     "Classic control": (["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0",
                          "Acrobot-v1", "Pendulum-v1"], "rgb_array", _classic),
-    "Toy text": (["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1"], "ansi", _toy_text),
+    "Toy text": (["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1", "Blackjack-v1"], "rgb_array",
+                 _toy_text_picture),
+    "Toy text, ansi text": (["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1"], "ansi",
+                            _toy_text),
     "ViZDoom": (["DefendTheCenter-v1"], "rgb_array", _vizdoom),
     "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
     "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),

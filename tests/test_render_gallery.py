@@ -53,8 +53,10 @@ def test_gallery_of_one_task(tmp_path: pathlib.Path) -> None:
 
 def test_families_are_detected_not_listed() -> None:
     """A task is drawn when envpool accepts its render mode: CartPole renders rgb_array,
-    FrozenLake ansi but not rgb_array (the reason is envpool's own error)."""
+    FrozenLake both ansi and rgb_array, NChain neither (the reason is envpool's own
+    error)."""
     gallery = _script()
     assert gallery.renders("CartPole-v1", "rgb_array") is None
     assert gallery.renders("FrozenLake-v1", "ansi") is None
-    assert "does not render yet" in gallery.renders("FrozenLake-v1", "rgb_array")
+    assert gallery.renders("FrozenLake-v1", "rgb_array") is None
+    assert "does not render yet" in gallery.renders("NChain-v0", "rgb_array")

@@ -595,6 +595,7 @@ def test_toy_text_picture_equals_gymnasium(task: str) -> None:
             reset(step + 1)
     if task.startswith("Taxi"):
         assert {o for o, _ in seen} == {0, 1, 2, 3}  # every orientation was drawn
+        assert any(full for _, full in seen)  # and the taxi with its passenger aboard
     elif task.startswith("CliffWalking"):
         assert falls > 0  # the cliff drew the agent back at the start
     else:

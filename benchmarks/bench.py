@@ -1,7 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
-For each family (``--family classic toy_text atari mujoco dm_control vizdoom``, one or
-several), its task (``--task`` overrides the family's default) and each ``num_envs`` = n:
+For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
+vizdoom``, one or several), its task (``--task`` overrides the family's default) and each
+``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -9,7 +10,9 @@ several), its task (``--task`` overrides the family's default) and each ``num_en
 * ``gym-sync`` / ``gym-async``: gymnasium's ``SyncVectorEnv`` / ``AsyncVectorEnv`` of n
   reference envs (the family's own gymnasium env: ``gymnasium.make(task)``; for Atari ale-py's
   env with ``AtariPreprocessing`` + ``FrameStackObservation(4)``; for dm_control Shimmy's
-  wrapper; for ViZDoom vizdoom's own gymnasium env);
+  wrapper; for dm_control_pixels (``from_pixels=True``, 84x84 from camera 0, 3 frames
+  stacked: the DrQ / CURL observation) dm_control's ``pixels.Wrapper`` through Shimmy with
+  gymnasium's ``FrameStackObservation``; for ViZDoom vizdoom's own gymnasium env);
 * ``sb3-subproc``: Stable-Baselines3's ``SubprocVecEnv`` of n reference envs;
 * ``ale-vector`` (Atari only): ale-py's ``AtariVectorEnv`` (its own C++ threads);
 * ``raw``: the single-thread rate of the bare work (one ``ale_py.ALEInterface``, one
@@ -34,6 +37,7 @@ Run: ``python benchmarks/bench.py --family classic atari [--num-envs 8 16] [--se
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -92,6 +96,10 @@ def _dm_reference(task: str) -> Callable[[], gymnasium.Env]:
     return lambda: R.shimmy_env(gym_id)
 
 
+def _dm_pixels_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(R.dm_pixels_env, task)
+
+
 def _vizdoom_reference(task: str) -> Callable[[], gymnasium.Env]:
     gym_id = R.vizdoom_gym_id(task)
     return lambda: R.vizdoom_gym_env(gym_id)
@@ -115,6 +123,13 @@ FAMILIES: dict[str, Family] = {
                          lambda task, seed: R.raw_dm_control_runner(task),
                          "one dm_control physics: mj_step(nstep=n_sub_steps)",
                          versions=("dm-control", "shimmy", "mujoco")),
+    "dm_control_pixels": Family("CheetahRun-v1", (8, 32), _dm_pixels_reference,
+                                "dm_control + pixels.Wrapper (84x84, camera 0) through Shimmy, "
+                                "channel-first, FrameStackObservation(3)",
+                                lambda task, seed: R.raw_dm_pixels_runner(task),
+                                "that reference env alone, plain loop (physics + one frame)",
+                                envpool_kwargs={"from_pixels": True, **R.PIXELS},
+                                versions=("dm-control", "shimmy", "mujoco")),
     "vizdoom": Family("Basic-v1", (4, 8), _vizdoom_reference,
                       "vizdoom's own gymnasium env (320x240 RGB, no resize)",
                       lambda task, seed: R.raw_vizdoom_runner(task),

@@ -226,10 +226,15 @@ def envpool_runner(task: str, n: int, batch: int, seed: int, make_actor: ActorFa
 
 
 def gym_vector_runner(make_env: Callable[[], gymnasium.Env], n: int, seed: int,
-                      asynchronous: bool, make_actor: ActorFactory) -> Made:
-    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs."""
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls([make_env for _ in range(n)])
+                      asynchronous: bool, make_actor: ActorFactory,
+                      context: str | None = None) -> Made:
+    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs;
+    ``context``: AsyncVectorEnv's multiprocessing start method (None: the platform's)."""
+    if asynchronous:
+        env: gymnasium.vector.VectorEnv = gymnasium.vector.AsyncVectorEnv(
+            [make_env for _ in range(n)], context=context)
+    else:
+        env = gymnasium.vector.SyncVectorEnv([make_env for _ in range(n)])
     obs, _ = env.reset(seed=seed)
     return batch_loop(env.step, obs, make_actor(obs, env.single_action_space, n), n), env.close
 
@@ -425,7 +430,9 @@ def dm_pixels_env(task_id: str) -> gymnasium.Env:
     dm_control's ``pixels.Wrapper(pixels_only=True)`` (``PIXELS``' size and camera), Shimmy's
     ``DmControlCompatibilityV0`` for gymnasium, the frame channel-first and gymnasium's
     ``FrameStackObservation`` (the reset frame repeated), reshaped to (3k, H, W): the
-    observation envpool's ``from_pixels=True`` gives."""
+    observation envpool's ``from_pixels=True`` gives. dm_control draws with EGL unless
+    ``MUJOCO_GL`` says otherwise (envpool's default; set before dm_control is imported)."""
+    os.environ.setdefault("MUJOCO_GL", "egl")
     from dm_control import suite
     from dm_control.suite.wrappers import pixels
     from shimmy.dm_control_compatibility import DmControlCompatibilityV0

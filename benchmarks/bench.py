@@ -75,6 +75,10 @@ class Family:
     extra_methods: tuple[str, ...] = ()
     envpool_kwargs: dict[str, Any] = field(default_factory=dict)
     binary_actions: bool = False  # ViZDoom: 0/1 button vectors
+    # AsyncVectorEnv's start method: "spawn" where the reference env made in the parent (for
+    # its spaces) holds a GL context, which forked workers cannot use (they hang in EGL)
+    vector_context: str | None = None
+    startup_seconds: float = 90.0  # what a measurement may take besides its timed seconds
     versions: tuple[str, ...] = ()  # distributions named in the header
 
 
@@ -129,6 +133,7 @@ FAMILIES: dict[str, Family] = {
                                 lambda task, seed: R.raw_dm_pixels_runner(task),
                                 "that reference env alone, plain loop (physics + one frame)",
                                 envpool_kwargs={"from_pixels": True, **R.PIXELS},
+                                vector_context="spawn", startup_seconds=600.0,
                                 versions=("dm-control", "shimmy", "mujoco")),
     "vizdoom": Family("Basic-v1", (4, 8), _vizdoom_reference,
                       "vizdoom's own gymnasium env (320x240 RGB, no resize)",
@@ -186,7 +191,8 @@ def build(spec: dict[str, Any]) -> R.Made:
     make_env = fam.reference(task)
     if method == "sb3-subproc":
         return R.sb3_subproc_runner(make_env, n, seed, make_actor)
-    return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor)
+    return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor,
+                               fam.vector_context)
 
 
 def child_main(spec_json: str) -> int:
@@ -314,7 +320,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
     raw: list[float] = []
     raw_pss: list[int] = []
     raw_status = ("ok", "")
-    timeout = max(120.0, 4 * (args.seconds + args.warmup) + 90)
+    timeout = max(120.0, 4 * (args.seconds + args.warmup) + FAMILIES[family].startup_seconds)
     base = {"family": family, "task": task, "seed": args.seed, "seconds": args.seconds,
             "warmup": args.warmup, "policy": args.policy, "num_threads": args.num_threads}
     for rep in range(args.reps):

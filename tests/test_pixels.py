@@ -200,6 +200,20 @@ def test_mujoco_state_and_pixels() -> None:
         e.close()
 
 
+def test_mujoco_pixels_with_settings_per_env() -> None:
+    """Different settings per env (``env_kwargs``: one factory per setting): each row is its
+    env's own frame, also after the pool's autoreset."""
+    env = envpool.make_gymnasium(
+        "InvertedPendulum-v5", num_envs=2, seed=5, from_pixels=True, render_width=W,
+        render_height=H, render_mode="rgb_array", max_episode_steps=2,
+        env_kwargs={"reset_noise_scale": [0.0, 0.2]})
+    obs, _ = env.reset()
+    for _ in range(4):
+        np.testing.assert_array_equal(obs, np.transpose(env.render([0, 1]), (0, 3, 1, 2)))
+        obs = env.step(np.zeros((2, 1), np.float32))[0]
+    env.close()
+
+
 # -- spaces, specs, defaults and refusals -------------------------------------------------
 
 def test_spaces_in_every_flavour_and_a_cnn() -> None:

@@ -226,10 +226,15 @@ def envpool_runner(task: str, n: int, batch: int, seed: int, make_actor: ActorFa
 
 
 def gym_vector_runner(make_env: Callable[[], gymnasium.Env], n: int, seed: int,
-                      asynchronous: bool, make_actor: ActorFactory) -> Made:
-    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs."""
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls([make_env for _ in range(n)])
+                      asynchronous: bool, make_actor: ActorFactory,
+                      context: str | None = None) -> Made:
+    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs;
+    ``context``: AsyncVectorEnv's multiprocessing start method (None: the platform's)."""
+    if asynchronous:
+        env: gymnasium.vector.VectorEnv = gymnasium.vector.AsyncVectorEnv(
+            [make_env for _ in range(n)], context=context)
+    else:
+        env = gymnasium.vector.SyncVectorEnv([make_env for _ in range(n)])
     obs, _ = env.reset(seed=seed)
     return batch_loop(env.step, obs, make_actor(obs, env.single_action_space, n), n), env.close
 
@@ -412,6 +417,50 @@ def raw_dm_control_runner(task_id: str) -> Made:
         return k
 
     return run, env.close
+
+
+# -- dm_control from pixels (DrQ / CURL observations) ------------------------
+# The pixel setting benchmarked: 84 x 84 frames, the last 3 stacked channel-first, camera 0
+# (DrQ's view for every domain but quadruped).
+PIXELS = {"render_width": 84, "render_height": 84, "render_camera_id": 0, "frame_stack": 3}
+
+
+def dm_pixels_env(task_id: str) -> gymnasium.Env:
+    """The usual pixel reference of a Control Suite task: ``dm_control.suite.load`` wrapped by
+    dm_control's ``pixels.Wrapper(pixels_only=True)`` (``PIXELS``' size and camera), Shimmy's
+    ``DmControlCompatibilityV0`` for gymnasium, the frame channel-first and gymnasium's
+    ``FrameStackObservation`` (the reset frame repeated), reshaped to (3k, H, W): the
+    observation envpool's ``from_pixels=True`` gives. dm_control draws with EGL unless
+    ``MUJOCO_GL`` says otherwise (envpool's default; set before dm_control is imported)."""
+    os.environ.setdefault("MUJOCO_GL", "egl")
+    from dm_control import suite
+    from dm_control.suite.wrappers import pixels
+    from shimmy.dm_control_compatibility import DmControlCompatibilityV0
+
+    from envpool.tasks.dm_control import TASKS
+
+    domain, task_name = TASKS[task_id]
+    h, w, k = PIXELS["render_height"], PIXELS["render_width"], PIXELS["frame_stack"]
+    env = pixels.Wrapper(suite.load(domain, task_name), pixels_only=True, render_kwargs={
+        "height": h, "width": w, "camera_id": PIXELS["render_camera_id"]})
+    gym_env = DmControlCompatibilityV0(env)
+    chw = gymnasium.spaces.Box(0, 255, (3, h, w), np.uint8)
+    gym_env = gymnasium.wrappers.TransformObservation(
+        gym_env, lambda obs: np.transpose(obs["pixels"], (2, 0, 1)), chw)
+    gym_env = gymnasium.wrappers.FrameStackObservation(gym_env, k)
+    stacked = gymnasium.spaces.Box(0, 255, (3 * k, h, w), np.uint8)
+    return gymnasium.wrappers.TransformObservation(
+        gym_env, lambda obs: obs.reshape(3 * k, h, w), stacked)
+
+
+def raw_dm_pixels_runner(task_id: str) -> Made:
+    """One pixel env (``dm_pixels_env``) stepped in a plain loop with pre-sampled actions,
+    reset when an episode ends: the physics and one frame drawn per step, on one thread."""
+    try:
+        env = dm_pixels_env(task_id)
+    except ImportError as exc:
+        raise NotAvailable(f"dm-control / shimmy not installed ({exc})") from None
+    return single_env_runner(env, 0)
 
 
 # -- ViZDoom -----------------------------------------------------------------

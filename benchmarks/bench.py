@@ -1,7 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
-For each family (``--family classic toy_text atari mujoco dm_control vizdoom``, one or
-several), its task (``--task`` overrides the family's default) and each ``num_envs`` = n:
+For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
+vizdoom``, one or several), its task (``--task`` overrides the family's default) and each
+``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -9,7 +10,9 @@ several), its task (``--task`` overrides the family's default) and each ``num_en
 * ``gym-sync`` / ``gym-async``: gymnasium's ``SyncVectorEnv`` / ``AsyncVectorEnv`` of n
   reference envs (the family's own gymnasium env: ``gymnasium.make(task)``; for Atari ale-py's
   env with ``AtariPreprocessing`` + ``FrameStackObservation(4)``; for dm_control Shimmy's
-  wrapper; for ViZDoom vizdoom's own gymnasium env);
+  wrapper; for dm_control_pixels (``from_pixels=True``, 84x84 from camera 0, 3 frames
+  stacked: the DrQ / CURL observation) dm_control's ``pixels.Wrapper`` through Shimmy with
+  gymnasium's ``FrameStackObservation``; for ViZDoom vizdoom's own gymnasium env);
 * ``sb3-subproc``: Stable-Baselines3's ``SubprocVecEnv`` of n reference envs;
 * ``ale-vector`` (Atari only): ale-py's ``AtariVectorEnv`` (its own C++ threads);
 * ``raw``: the single-thread rate of the bare work (one ``ale_py.ALEInterface``, one
@@ -34,6 +37,7 @@ Run: ``python benchmarks/bench.py --family classic atari [--num-envs 8 16] [--se
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -71,6 +75,10 @@ class Family:
     extra_methods: tuple[str, ...] = ()
     envpool_kwargs: dict[str, Any] = field(default_factory=dict)
     binary_actions: bool = False  # ViZDoom: 0/1 button vectors
+    # AsyncVectorEnv's start method: "spawn" where the reference env made in the parent (for
+    # its spaces) holds a GL context, which forked workers cannot use (they hang in EGL)
+    vector_context: str | None = None
+    startup_seconds: float = 90.0  # what a measurement may take besides its timed seconds
     versions: tuple[str, ...] = ()  # distributions named in the header
 
 
@@ -90,6 +98,10 @@ def _atari_reference(task: str) -> Callable[[], gymnasium.Env]:
 def _dm_reference(task: str) -> Callable[[], gymnasium.Env]:
     gym_id = R.shimmy_env_id(task)
     return lambda: R.shimmy_env(gym_id)
+
+
+def _dm_pixels_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(R.dm_pixels_env, task)
 
 
 def _vizdoom_reference(task: str) -> Callable[[], gymnasium.Env]:
@@ -115,6 +127,14 @@ FAMILIES: dict[str, Family] = {
                          lambda task, seed: R.raw_dm_control_runner(task),
                          "one dm_control physics: mj_step(nstep=n_sub_steps)",
                          versions=("dm-control", "shimmy", "mujoco")),
+    "dm_control_pixels": Family("CheetahRun-v1", (8, 32), _dm_pixels_reference,
+                                "dm_control + pixels.Wrapper (84x84, camera 0) through Shimmy, "
+                                "channel-first, FrameStackObservation(3)",
+                                lambda task, seed: R.raw_dm_pixels_runner(task),
+                                "that reference env alone, plain loop (physics + one frame)",
+                                envpool_kwargs={"from_pixels": True, **R.PIXELS},
+                                vector_context="spawn", startup_seconds=600.0,
+                                versions=("dm-control", "shimmy", "mujoco")),
     "vizdoom": Family("Basic-v1", (4, 8), _vizdoom_reference,
                       "vizdoom's own gymnasium env (320x240 RGB, no resize)",
                       lambda task, seed: R.raw_vizdoom_runner(task),
@@ -171,7 +191,8 @@ def build(spec: dict[str, Any]) -> R.Made:
     make_env = fam.reference(task)
     if method == "sb3-subproc":
         return R.sb3_subproc_runner(make_env, n, seed, make_actor)
-    return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor)
+    return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor,
+                               fam.vector_context)
 
 
 def child_main(spec_json: str) -> int:
@@ -299,7 +320,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
     raw: list[float] = []
     raw_pss: list[int] = []
     raw_status = ("ok", "")
-    timeout = max(120.0, 4 * (args.seconds + args.warmup) + 90)
+    timeout = max(120.0, 4 * (args.seconds + args.warmup) + FAMILIES[family].startup_seconds)
     base = {"family": family, "task": task, "seed": args.seed, "seconds": args.seconds,
             "warmup": args.warmup, "policy": args.policy, "num_threads": args.num_threads}
     for rep in range(args.reps):

@@ -52,7 +52,11 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
                             "fixed fields); spec.env_configs lists each env's settings")
         EnvPoolBase.__init__(self, spec)
         native = spec.native_spec
-        obs_names = ["obs"] if native["obs_layout"] == "array" else self._obs_names
+        # One array is "obs" (sail-sg EnvPool's name), or "pixels" (from_pixels=True, as
+        # dm_control's pixels wrapper and EnvPool name it).
+        obs_names = self._obs_names
+        if native["obs_layout"] == "array":
+            obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
         self._state_fields = [*obs_names, "env_id", "elapsed_step", *self._info_names]
         self.State = collections.namedtuple("State", self._state_fields)
         int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}

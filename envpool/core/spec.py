@@ -136,6 +136,39 @@ def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
     return int(height), int(width), float(fps)
 
 
+# The frame of ``from_pixels=True`` when render_width / render_height are not given: 84 x 84,
+# as in sail-sg EnvPool and the DrQ / CURL papers.
+PIXEL_SIZE = 84
+
+
+def _pixel_keywords(task_id: str, env_defaults: dict[str, Any],
+                    kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Checks ``from_pixels`` and returns the hidden native keywords of the frame it observes
+    (empty without it): its size and camera are render_width, render_height and
+    render_camera_id (sail-sg EnvPool's names), 84 x 84 from camera -1 by default.
+    ``from_pixels=False`` is accepted by every task, as in EnvPool."""
+    if "from_pixels" not in env_defaults:
+        if kwargs.get("from_pixels"):
+            raise ValueError(f"{task_id} has no pixel observations: from_pixels=True is for the "
+                             "MuJoCo and DeepMind Control tasks (the ones that render)")
+        kwargs.pop("from_pixels", None)
+        return {}
+    if not kwargs.get("from_pixels"):
+        return {}
+    frame = {"render_width": PIXEL_SIZE, "render_height": PIXEL_SIZE, "render_camera_id": -1}
+    for key in frame:
+        value = kwargs.get(key, frame[key])
+        if not _is_int(value):
+            raise TypeError(f"{key} must be an int, got {value!r}")
+        frame[key] = int(value)
+    if frame["render_width"] <= 0 or frame["render_height"] <= 0:
+        raise ValueError("from_pixels=True needs positive render_width and render_height (the "
+                         f"frame observed; default {PIXEL_SIZE} x {PIXEL_SIZE}), got "
+                         f"{frame['render_width']} x {frame['render_height']}")
+    return {"_pixel_width": frame["render_width"], "_pixel_height": frame["render_height"],
+            "_pixel_camera_id": frame["render_camera_id"]}
+
+
 class EnvSpec:
     """Everything a pool of ``task_id`` is made from: the resolved keywords
     (``config``), the single-env spaces and the task's limits.
@@ -150,6 +183,8 @@ class EnvSpec:
         # Keywords starting with "_" are the env's hidden ones, filled by the task's
         # prepare hook (a generated model's XML, ...), never by users.
         env_defaults = {k: v for k, v in native_defaults.items() if k[:1] != "_"}
+        kwargs = dict(kwargs)
+        pixel_frame = _pixel_keywords(task_id, env_defaults, kwargs)
         unknown = sorted(set(kwargs) - set(POOL_DEFAULTS) - set(env_defaults)
                          - set(task.python_kwargs))
         if unknown:
@@ -167,9 +202,14 @@ class EnvSpec:
         python_config = {k: kwargs.get(k, v) for k, v in task.python_kwargs.items()}
         if task.prepare is not None:
             hidden.update(task.prepare({**env_config, **python_config}))
+        hidden.update(pixel_frame)
         native_config = {**env_config, **hidden}
         self.native_spec = task.native_module.spec(task.native_env, native_config)
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
+        if pixel_frame:  # render() draws what the envs observe, unless told otherwise
+            pool["render_width"] = pixel_frame["_pixel_width"]
+            pool["render_height"] = pixel_frame["_pixel_height"]
+            pool["render_camera_id"] = pixel_frame["_pixel_camera_id"]
         if pool["max_episode_steps"] is None:
             pool["max_episode_steps"] = task.max_episode_steps or 0
         for key in ("num_envs", "batch_size", "num_threads", "max_episode_steps",

@@ -41,7 +41,8 @@ _TASKS: list[tuple[str, str, int, float | None]] = [
 
 # Keywords that cannot differ between the envs of a pool: the model (files, the body
 # read), the time step, and what shapes the observation.
-_SHARED = frozenset({"assets_dir", "xml_file", "frame_skip", "main_body"})
+_SHARED = frozenset({"assets_dir", "xml_file", "frame_skip", "main_body", "from_pixels",
+                     "pixels_only", "frame_stack"})
 
 
 def per_env_kwargs(native_name: str) -> tuple[str, ...]:

@@ -59,6 +59,11 @@ class Slot {
     return reinterpret_cast<T*>(info_[field]);
   }
 
+  // The same row's info arrays with other observation arrays, described by
+  // `spec` (checked builds check both against it): for an env that wraps
+  // another and observes something else (envs/common/pixel_observation.h).
+  Slot WithObs(std::byte* const* obs, const EnvSpec* spec) const { return Slot(obs, info_, spec); }
+
  private:
   template <class T>
   static void Check(const std::vector<ArraySpec>& fields, std::size_t field, const char* what) {

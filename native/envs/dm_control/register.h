@@ -1,9 +1,11 @@
 // The DeepMind Control Suite envs of the native registry: one native env per
 // domain ("DmcCartpole", ...); the task is the `task_name` keyword, as in
-// sail-sg EnvPool, and envpool/tasks/dm_control.py registers the ids.
+// sail-sg EnvPool, and envpool/tasks/dm_control.py registers the ids. Each one
+// observes pixels with from_pixels=True (envs/common/pixel_observation.h).
 #pragma once
 
 #include "core/registry.h"
+#include "envs/common/pixel_observation.h"
 #include "envs/dm_control/acrobot.h"
 #include "envs/dm_control/ball_in_cup.h"
 #include "envs/dm_control/cartpole.h"
@@ -27,25 +29,25 @@
 namespace envpool::dm_control {
 
 inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<Acrobot>("DmcAcrobot"));
-  registry.push_back(MakeEntry<BallInCup>("DmcBallInCup"));
-  registry.push_back(MakeEntry<Cartpole>("DmcCartpole"));
-  registry.push_back(MakeEntry<Cheetah>("DmcCheetah"));
-  registry.push_back(MakeEntry<Dog>("DmcDog"));
-  registry.push_back(MakeEntry<Finger>("DmcFinger"));
-  registry.push_back(MakeEntry<Fish>("DmcFish"));
-  registry.push_back(MakeEntry<Hopper>("DmcHopper"));
-  registry.push_back(MakeEntry<Humanoid>("DmcHumanoid"));
-  registry.push_back(MakeEntry<HumanoidCMU>("DmcHumanoidCMU"));
-  registry.push_back(MakeEntry<Lqr>("DmcLqr"));
-  registry.push_back(MakeEntry<Manipulator>("DmcManipulator"));
-  registry.push_back(MakeEntry<Pendulum>("DmcPendulum"));
-  registry.push_back(MakeEntry<PointMass>("DmcPointMass"));
-  registry.push_back(MakeEntry<Quadruped>("DmcQuadruped"));
-  registry.push_back(MakeEntry<Reacher>("DmcReacher"));
-  registry.push_back(MakeEntry<Stacker>("DmcStacker"));
-  registry.push_back(MakeEntry<Swimmer>("DmcSwimmer"));
-  registry.push_back(MakeEntry<Walker>("DmcWalker"));
+  registry.push_back(MakeEntry<PixelObservation<Acrobot>>("DmcAcrobot"));
+  registry.push_back(MakeEntry<PixelObservation<BallInCup>>("DmcBallInCup"));
+  registry.push_back(MakeEntry<PixelObservation<Cartpole>>("DmcCartpole"));
+  registry.push_back(MakeEntry<PixelObservation<Cheetah>>("DmcCheetah"));
+  registry.push_back(MakeEntry<PixelObservation<Dog>>("DmcDog"));
+  registry.push_back(MakeEntry<PixelObservation<Finger>>("DmcFinger"));
+  registry.push_back(MakeEntry<PixelObservation<Fish>>("DmcFish"));
+  registry.push_back(MakeEntry<PixelObservation<Hopper>>("DmcHopper"));
+  registry.push_back(MakeEntry<PixelObservation<Humanoid>>("DmcHumanoid"));
+  registry.push_back(MakeEntry<PixelObservation<HumanoidCMU>>("DmcHumanoidCMU"));
+  registry.push_back(MakeEntry<PixelObservation<Lqr>>("DmcLqr"));
+  registry.push_back(MakeEntry<PixelObservation<Manipulator>>("DmcManipulator"));
+  registry.push_back(MakeEntry<PixelObservation<Pendulum>>("DmcPendulum"));
+  registry.push_back(MakeEntry<PixelObservation<PointMass>>("DmcPointMass"));
+  registry.push_back(MakeEntry<PixelObservation<Quadruped>>("DmcQuadruped"));
+  registry.push_back(MakeEntry<PixelObservation<Reacher>>("DmcReacher"));
+  registry.push_back(MakeEntry<PixelObservation<Stacker>>("DmcStacker"));
+  registry.push_back(MakeEntry<PixelObservation<Swimmer>>("DmcSwimmer"));
+  registry.push_back(MakeEntry<PixelObservation<Walker>>("DmcWalker"));
 }
 
 }  // namespace envpool::dm_control

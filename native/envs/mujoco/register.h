@@ -1,9 +1,11 @@
 // The MuJoCo envs of the native registry: one native env per gymnasium
 // version ("HalfCheetahV4", "HalfCheetahV5", ...), since the versions differ
-// in keywords, observations, rewards and info keys.
+// in keywords, observations, rewards and info keys. Each one observes pixels
+// with from_pixels=True (envs/common/pixel_observation.h).
 #pragma once
 
 #include "core/registry.h"
+#include "envs/common/pixel_observation.h"
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
@@ -20,8 +22,8 @@ namespace envpool::mujoco {
 
 template <template <int> class E>
 void RegisterVersions(Registry& registry, const std::string& name) {
-  registry.push_back(MakeEntry<E<4>>(name + "V4"));
-  registry.push_back(MakeEntry<E<5>>(name + "V5"));
+  registry.push_back(MakeEntry<PixelObservation<E<4>>>(name + "V4"));
+  registry.push_back(MakeEntry<PixelObservation<E<5>>>(name + "V5"));
 }
 
 inline void Register(Registry& registry) {
@@ -35,7 +37,7 @@ inline void Register(Registry& registry) {
   RegisterVersions<InvertedPendulum>(registry, "InvertedPendulum");
   RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
   RegisterVersions<Reacher>(registry, "Reacher");
-  registry.push_back(MakeEntry<Pusher<5>>("PusherV5"));
+  registry.push_back(MakeEntry<PixelObservation<Pusher<5>>>("PusherV5"));
 }
 
 }  // namespace envpool::mujoco

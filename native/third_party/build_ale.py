@@ -38,8 +38,7 @@ def compiler_hash(cxx: str, version: str) -> str:
         out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         out = cxx
-    # v2: the lazy screen copy (patch_lazy_screen)
-    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv2"
+    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv1"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -63,57 +62,6 @@ def pip_download(version: str, dest: str) -> str:
     )
 
 
-def replace_once(path: str, old: str, new: str) -> None:
-    with open(path) as f:
-        text = f.read()
-    if text.count(old) != 1:
-        raise SystemExit(f"build_ale.py: the ALE source changed, cannot patch {path}: {old!r}")
-    with open(path, "w") as f:
-        f.write(text.replace(old, new))
-
-
-def patch_lazy_screen(env_dir: str) -> None:
-    """Makes StellaEnvironment copy the emulator's frame into its screen only when read.
-
-    After every emulated frame the ALE copies the console's frame buffer into its
-    ALEScreen (33.6 kB), which getScreen() returns. envpool reads its frames of
-    interest (two of every frame_skip) from the console's own buffers (see
-    native/envs/atari/atari_env.h), so every one of those copies is wasted: about 3%
-    of a Pong step's instructions and most of its memory traffic beyond the
-    emulation. With the patch the copy happens on the first getScreen() after a
-    frame instead, so getScreen() returns the same bytes as before to every caller
-    (ALEInterface's getScreenRGB and getScreenGrayscale, the screen exporter).
-    Colour averaging (phosphor blending) keeps its eager path.
-    """
-    hpp = os.path.join(env_dir, "stella_environment.hpp")
-    cpp = os.path.join(env_dir, "stella_environment.cpp")
-    replace_once(hpp, "const ALEScreen& getScreen() const { return m_screen; }",
-                 "const ALEScreen& getScreen() const;")
-    replace_once(hpp, "ALEScreen m_screen;",
-                 "mutable ALEScreen m_screen; mutable bool m_screen_stale = false;")
-    replace_once(cpp, "      m_screen_exporter->saveNext(m_screen);",
-                 "      m_screen_exporter->saveNext(getScreen());")
-    # A restored state keeps the screen of before the restore, as the eager copy did.
-    replace_once(cpp, "const ALEState& target_state) {\n  m_state.load(",
-                 "const ALEState& target_state) {\n  getScreen();\n  m_state.load(")
-    replace_once(cpp, """    std::memcpy(m_screen.getArray(),
-           m_osystem->console().mediaSource().currentFrameBuffer(),
-           m_screen.arraySize());""",
-                 "    m_screen_stale = true;  // envpool: copied by getScreen() when read")
-    replace_once(cpp, "void StellaEnvironment::processScreen() {", """\
-const ALEScreen& StellaEnvironment::getScreen() const {
-  if (m_screen_stale) {
-    std::memcpy(m_screen.getArray(),
-                m_osystem->console().mediaSource().currentFrameBuffer(),
-                m_screen.arraySize());
-    m_screen_stale = false;
-  }
-  return m_screen;
-}
-
-void StellaEnvironment::processScreen() {""")
-
-
 def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-ale-") as tmp:
         sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_download(version, tmp)
@@ -133,7 +81,6 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
                             "set(CMAKE_INTERPROCEDURAL_OPTIMIZATION FALSE)")
         with open(cml, "w") as f:
             f.write(text)
-        patch_lazy_screen(os.path.join(src, "src", "ale", "environment"))
         bdir = os.path.join(tmp, "build")
         staging = prefix + ".partial"
         shutil.rmtree(staging, ignore_errors=True)

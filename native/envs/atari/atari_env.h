@@ -17,7 +17,6 @@
 #pragma once
 
 #include <ale/ale_interface.hpp>
-#include <ale/emucore/MediaSrc.hxx>
 
 #include <algorithm>
 #include <array>
@@ -38,8 +37,6 @@ namespace envpool::atari {
 
 constexpr int kRawHeight = 210;
 constexpr int kRawWidth = 160;
-// More scanlines than a frame that ended on VSYNC can have (see KeepScreen).
-constexpr std::uint32_t kCompleteFrameScanlines = 600;
 
 inline void QuietAle() { ale::Logger::setMode(ale::Logger::Error); }
 
@@ -200,8 +197,7 @@ class AtariEnv final : public Env {
         linear_(kRawHeight, kRawWidth, p.img_height, p.img_width) {
     for (auto& b : buf_) b.assign(raw_size_, 0);
     raw1_.assign(raw_size_, 0);
-    stack_size_ = static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_;
-    ring_.assign(2 * stack_size_, 0);
+    stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
   }
 
   // Records the ALE seed only: the ROM reload it calls for is costly, so it
@@ -232,9 +228,9 @@ class AtariEnv final : public Env {
       if (ale_->game_over(false)) ale_->reset_game();
     }
     Grab(&buf_[0]);
-    // gymnasium's reset zeroes buf1, so max(buf0, buf1) is buf0.
     std::fill(buf_[1].begin(), buf_[1].end(), 0);
-    PushFrame(full);
+    buf1_pending_ = false;
+    PushFrame(full, false);
     lives_ = ale_->lives();
     life_lost_ = false;
     reward_ = 0;
@@ -246,21 +242,23 @@ class AtariEnv final : public Env {
     const auto a = p_.action_set[static_cast<std::size_t>(action.Scalar<std::int32_t>())];
     double reward = 0;
     bool game_over = false;
-    bool pooled = false;             // buf_[0] already holds this step's max-pool
-    const std::uint8_t* n2 = nullptr;  // palette indices of frame n-2 (grayscale)
+    bool pooled = false;  // buf_[0] already holds this step's max-pool
     for (int t = 0; t < p_.frame_skip; ++t) {
       reward += ale_->act(a);
       game_over = ale_->game_over(false);
       if (game_over) break;
       if (t == p_.frame_skip - 2) {
         if (p_.gray_scale) {
-          n2 = KeepScreen();  // their grays are pooled at the next frame
+          // Only the palette indices now; their grays are pooled at the next frame.
+          const std::uint8_t* screen = ale_->getScreen().getArray();
+          std::copy(screen, screen + raw_size_, raw1_.data());
+          buf1_pending_ = true;
         } else {
           Grab(&buf_[1]);
         }
       } else if (t == p_.frame_skip - 1) {
         if (p_.gray_scale && p_.frame_skip > 1) {
-          GrayMax(buf_[0].data(), KeptScreen(n2), Screen(), gray_.data(),
+          GrayMax(buf_[0].data(), raw1_.data(), ale_->getScreen().getArray(), gray_.data(),
                   raw_size_);
           pooled = true;
         } else {
@@ -268,20 +266,7 @@ class AtariEnv final : public Env {
         }
       }
     }
-    // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place when frame_skip > 1.
-    if (p_.frame_skip > 1 && !pooled) {
-      if (!p_.gray_scale) {
-        MaxInto(buf_[0].data(), buf_[1].data(), raw_size_);
-      } else if (n2 != nullptr) {
-        // Game over on the last frame: buf1 is the gray of frame n-2, buf0 the
-        // last step's. A game over before frame n-2 leaves buf0 as it is: buf0
-        // already holds max(buf0, buf1) for the buf1 gymnasium has then (the
-        // gray of an earlier frame n-2, or zeros after a reset).
-        GrayOf(buf_[1].data(), KeptScreen(n2), gray_.data(), raw_size_);
-        MaxInto(buf_[0].data(), buf_[1].data(), raw_size_);
-      }
-    }
-    PushFrame(false);
+    PushFrame(false, pooled);
     const int lives = ale_->lives();
     const bool life_loss = lives < lives_ && lives > 0;
     StepOutcome out;
@@ -297,8 +282,7 @@ class AtariEnv final : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    const std::uint8_t* stack = Stack();
-    std::copy(stack, stack + stack_size_, slot.Obs<std::uint8_t>());
+    std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>());
     *slot.Info<std::int32_t>(0) = lives_;
     *slot.Info<float>(1) = reward_;
     *slot.Info<bool>(2) = terminated_;
@@ -325,7 +309,7 @@ class AtariEnv final : public Env {
   void Grab(std::vector<std::uint8_t>* out) const {
     if (p_.gray_scale) {
       // getScreenGrayscale's work: the palette's gray of each screen byte (gray_).
-      GrayOf(out->data(), Screen(), gray_.data(), raw_size_);
+      GrayOf(out->data(), ale_->getScreen().getArray(), gray_.data(), raw_size_);
     } else {
       ale_->getScreenRGB(*out);
     }
@@ -348,7 +332,6 @@ class AtariEnv final : public Env {
     if (p_.mode >= 0) ale_->setMode(static_cast<ale::game_mode_t>(p_.mode));
     if (p_.difficulty >= 0) ale_->setDifficulty(static_cast<ale::difficulty_t>(p_.difficulty));
     reload_ = false;
-    colour_averaging_ = ale_->getBool("color_averaging");
     // The gray of every palette index, by the ALE's own call (a ROM picks its palette).
     std::array<std::uint8_t, 256> index;
     for (std::size_t v = 0; v < index.size(); ++v) index[v] = static_cast<std::uint8_t>(v);
@@ -356,66 +339,40 @@ class AtariEnv final : public Env {
                                                             index.size());
   }
 
-  // The screen of the last frame as palette indices: the console's frame
-  // buffer, which is what getScreen() copies (only when read, see
-  // native/third_party/build_ale.py), unless colour averaging blends frames.
-  const std::uint8_t* Screen() const {
-    if (colour_averaging_) return ale_->getScreen().getArray();
-    return ale_->theOSystem->console().mediaSource().currentFrameBuffer();
-  }
-
-  // The screen of frame n-2 as palette indices, read back by KeptScreen after
-  // the next frame. The ALE's console (the TIA) draws each frame into one of
-  // two buffers and swaps them when the next frame starts, so after frame n-1
-  // its previous buffer still holds frame n-2: no copy is needed when frame
-  // n-2 ended complete. A frame cut short (25000 CPU
-  // instructions without VSYNC, at least 50000 cycles, so more than 650
-  // scanlines) is continued in the same buffer, as is a screen made by
-  // colour averaging: those are copied.
-  const std::uint8_t* KeepScreen() {
-    const auto& tia = ale_->theOSystem->console().mediaSource();
-    if (!colour_averaging_ && tia.scanlines() < kCompleteFrameScanlines) {
-      return tia.currentFrameBuffer();
+  // gymnasium's _get_obs: buf0 = max(buf0, buf1) in place (when frame_skip
+  // > 1; `pooled`: the step wrote that max already), resized, pushed on the
+  // stack (or filling it after a full reset).
+  //
+  // A grayscale step that reaches its last two frames writes buf0 = max(gray
+  // of frame n-2, gray of frame n-1) in one pass over the two screens' palette
+  // indices (GrayMax), which is what the two grabs and the in-place max give.
+  // buf1 (the gray of frame n-2) is then written only if a later step needs
+  // it: one that ends on game over before its own last frame maxes the old
+  // buf0 with it, as gymnasium's step does.
+  void PushFrame(bool fill, bool pooled) {
+    if (p_.frame_skip > 1 && !pooled) {
+      if (buf1_pending_) {
+        GrayOf(buf_[1].data(), raw1_.data(), gray_.data(), raw_size_);
+        buf1_pending_ = false;
+      }
+      MaxInto(buf_[0].data(), buf_[1].data(), raw_size_);
     }
-    const std::uint8_t* screen = Screen();
-    std::copy(screen, screen + raw_size_, raw1_.data());
-    return raw1_.data();
-  }
-  const std::uint8_t* KeptScreen(const std::uint8_t* kept) const {
-    if (kept != raw1_.data() &&
-        kept != ale_->theOSystem->console().mediaSource().previousFrameBuffer()) {
-      throw std::logic_error("Atari: the screen of frame n-2 was overwritten by frame n-1");
-    }
-    return kept;
-  }
-
-  // The pooled frame (buf0), resized, pushed on the stack (or filling it
-  // after a full reset). The stack is a ring of stack_num frames kept twice
-  // over (frame k at k and k + stack_num), so the last stack_num frames are
-  // always one contiguous run, oldest first, from ring_[next_]: a push writes
-  // one frame twice instead of shifting the others.
-  void PushFrame(bool fill) {
     const std::size_t per = static_cast<std::size_t>(channels_) * frame_size_;
-    const std::size_t stack = static_cast<std::size_t>(p_.stack_num);
-    std::uint8_t* newest = ring_.data() + (next_ + stack) * per;
+    std::copy(stack_.begin() + per, stack_.end(), stack_.begin());
+    std::uint8_t* last = stack_.data() + stack_.size() - per;
     for (int c = 0; c < channels_; ++c) {
-      std::uint8_t* dst = newest + c * frame_size_;
+      std::uint8_t* dst = last + c * frame_size_;
       if (p_.use_inter_area_resize) {
         area_.Resize(buf_[0].data() + c, channels_, dst);
       } else {
         linear_.Resize(buf_[0].data() + c, channels_, dst);
       }
     }
-    std::copy(newest, newest + per, ring_.data() + next_ * per);
-    next_ = (next_ + 1) % stack;
     if (fill) {
-      for (std::size_t k = 0; k < 2 * stack; ++k) {
-        if (ring_.data() + k * per != newest) std::copy(newest, newest + per, ring_.data() + k * per);
+      for (std::size_t k = 0; k + per < stack_.size(); k += per) {
+        std::copy(last, last + per, stack_.begin() + k);
       }
     }
-  }
-  const std::uint8_t* Stack() const {
-    return ring_.data() + next_ * static_cast<std::size_t>(channels_) * frame_size_;
   }
 
   // dst = max(dst, src) byte by byte. Through restrict pointers: on the
@@ -451,12 +408,10 @@ class AtariEnv final : public Env {
   bool reload_ = true;
   int noops_ = 0;
   std::vector<std::uint8_t> buf_[2];
-  std::vector<std::uint8_t> raw1_;  // a copy of frame n-2's palette indices (see KeepScreen)
-  bool colour_averaging_ = false;   // the ALE's color_averaging setting
+  std::vector<std::uint8_t> raw1_;      // palette indices of frame n-2 (grayscale)
+  bool buf1_pending_ = false;           // buf_[1] is the gray of raw1_, not yet written
   std::array<std::uint8_t, 256> gray_{};  // the ALE palette's gray of each index
-  std::size_t stack_size_ = 0;      // bytes of one observation (stack_num frames)
-  std::vector<std::uint8_t> ring_;  // the frame stack, twice over (see PushFrame)
-  std::size_t next_ = 0;            // ring_'s oldest frame of the stack
+  std::vector<std::uint8_t> stack_;
   std::vector<unsigned char> rgb_;  // Render's copy of the RGB screen
   int lives_ = 0;
   bool life_lost_ = false;

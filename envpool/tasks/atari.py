@@ -15,10 +15,10 @@ full_action_space=False, max_episode_steps=27000.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
 
 # The ROMs of ale-py 0.12.1 (the pinned version), used when ale_py is not
 # installed so that the ids exist and making one explains what is missing.
@@ -39,14 +39,7 @@ _ALE_PY_0_12_1_ROMS = """
 """.split()
 
 
-def _roms_dir() -> str:
-    spec = importlib.util.find_spec("ale_py")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return os.path.join(list(spec.submodule_search_locations)[0], "roms")
-
-
-ROMS_DIR = _roms_dir()
+ROMS_DIR = package_path("ale_py", "roms")
 
 
 def _rom_ids() -> list[str]:

@@ -1,19 +1,17 @@
 """Classic-control task ids (gymnasium's ids, limits and thresholds)."""
 
-import importlib.util
-import os
 from typing import Any
 
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
+
+# Pendulum's arrow image: gymnasium's own asset, read by the env when it first draws one.
+ARROW_PNG = package_path("gymnasium", "envs", "classic_control", "assets", "clockwise.png")
 
 
 def _pendulum_arrow(_: dict[str, Any]) -> dict[str, Any]:
-    """Where Pendulum's render() finds its arrow image: gymnasium's own asset
-    (classic_control/assets/clockwise.png), read by the env when it first draws one."""
-    spec = importlib.util.find_spec("gymnasium")
-    root = os.path.dirname(spec.origin) if spec and spec.origin else ""
-    path = os.path.join(root, "envs", "classic_control", "assets", "clockwise.png")
-    return {"_arrow_png": path if root else ""}
+    """Where Pendulum's render() finds its arrow image (ARROW_PNG)."""
+    return {"_arrow_png": ARROW_PNG}
 
 
 # Every keyword may differ per env (make's env_kwargs); the numeric ones may also be

@@ -15,7 +15,6 @@ dm_control installed the ids still exist; making one says what to install.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Callable
 from typing import Any
@@ -23,18 +22,12 @@ from typing import Any
 from envpool import _native
 from envpool.core.registry import register
 from envpool.tasks import dm_control_models
+from envpool.tasks._installed import package_path
 
 INSTALL_HINT = "pip install 'dm-control==1.0.50'"
 
 
-def _suite_dir() -> str:
-    spec = importlib.util.find_spec("dm_control")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return os.path.join(list(spec.submodule_search_locations)[0], "suite")
-
-
-SUITE_DIR = _suite_dir()
+SUITE_DIR = package_path("dm_control", "suite")
 
 # (id prefix, dm_control domain, native env, default frame_skip, tasks as (id suffix,
 # task_name)). frame_skip is dm_control's n_sub_steps: control timestep / physics

@@ -8,22 +8,11 @@ MuJoCo envs), and ``xml_file`` (v5) is resolved against it as gymnasium does.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-
 from envpool import _native
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
 
-
-def _assets_dir() -> str:
-    spec = importlib.util.find_spec("gymnasium")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    root = list(spec.submodule_search_locations)[0]
-    return os.path.join(root, "envs", "mujoco", "assets")
-
-
-ASSETS_DIR = _assets_dir()
+ASSETS_DIR = package_path("gymnasium", "envs", "mujoco", "assets")
 
 # (task, native name, max_episode_steps, reward_threshold), as gymnasium/envs/__init__.py.
 _TASKS: list[tuple[str, str, int, float | None]] = [

@@ -7,20 +7,20 @@ NChain-v0 is the old gym registration (1000 steps); Catch-v0 is bsuite's Catch,
 which ends by itself after ``rows - 1`` steps.
 """
 
-import importlib.util
-import os
 from typing import Any
 
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
+
+# gymnasium's toy_text sprite images, read by each env on the first frame that needs one.
+IMG_DIR = package_path("gymnasium", "envs", "toy_text", "img")
 
 
 def _images(_: dict[str, Any]) -> dict[str, Any]:
     """Where the pictures of ``render_mode="rgb_array"`` find their sprites: the installed
     gymnasium's ``envs/toy_text/img`` folder, read by each env on the first frame that
     needs an image."""
-    spec = importlib.util.find_spec("gymnasium")
-    root = os.path.dirname(spec.origin) if spec and spec.origin else ""
-    return {"_img_dir": os.path.join(root, "envs", "toy_text", "img") if root else ""}
+    return {"_img_dir": IMG_DIR}
 
 
 register("FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=0.70,

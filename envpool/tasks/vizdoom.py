@@ -23,7 +23,6 @@ EnvPool) gives the scenario's reward instead, which is also in
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from typing import Any
 
@@ -31,19 +30,13 @@ import numpy as np
 
 from envpool import _native
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
 
 VIZDOOM_VERSION = "1.3.2"
 INSTALL_HINT = f"pip install vizdoom=={VIZDOOM_VERSION}"
 
 
-def _package_dir() -> str:
-    spec = importlib.util.find_spec("vizdoom")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return list(spec.submodule_search_locations)[0]
-
-
-PACKAGE_DIR = _package_dir()
+PACKAGE_DIR = package_path("vizdoom")
 SCENARIOS_DIR = os.path.join(PACKAGE_DIR, "scenarios") if PACKAGE_DIR else ""
 ENGINE_PATH = os.path.join(PACKAGE_DIR, "vizdoom") if PACKAGE_DIR else ""
 IWAD_PATH = os.path.join(PACKAGE_DIR, "freedoom2.wad") if PACKAGE_DIR else ""

@@ -127,7 +127,15 @@ def _toy_text_picture(task: str) -> Shown:
     ref = gymnasium.make(task, render_mode="rgb_array", **kw).unwrapped
     ref.reset(seed=SEED)
     state = env.get_state(0)
-    ref.s = int(state[0])
+    if task.startswith("Blackjack"):  # [len(player), *player, len(dealer), *dealer, suit, face]
+        n = int(state[0])
+        ref.player = [int(c) for c in state[1:1 + n]]
+        ref.dealer = [int(c) for c in state[2 + n:-2]]
+        up, suit, face = ref.dealer[0], int(state[-2]), int(state[-1])
+        ref.dealer_top_card_suit = "CDHS"[suit]
+        ref.dealer_top_card_value_str = {1: "A", 10: "JQK"[face]}.get(up, str(up))
+    else:
+        ref.s = int(state[0])
     if task.startswith("Taxi"):
         ref.taxi_orientation = int(state[2])  # the way our taxi faces: its last move
     shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",

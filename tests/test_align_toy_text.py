@@ -361,11 +361,12 @@ class ScriptedDraws:
 
 
 def decode_hands(state: list[float]) -> tuple[list[int], list[int]]:
+    """The hands of our state [len(player), *player, len(dealer), *dealer, suit, face]."""
     n = int(state[0])
     player = [int(c) for c in state[1:1 + n]]
     m = int(state[1 + n])
     dealer = [int(c) for c in state[2 + n:2 + n + m]]
-    assert len(state) == 2 + n + m
+    assert len(state) == 4 + n + m
     return player, dealer
 
 
@@ -444,7 +445,7 @@ def test_blackjack_natural_rules_on_set_hands() -> None:
         env = envpool.make_gymnasium("Blackjack-v1", num_envs=1, seed=0, sab=sab, natural=natural)
         env.reset()
         env.set_state(0, encode_hands(player, dealer))
-        assert env.get_state(0) == encode_hands(player, dealer)
+        assert env.get_state(0)[:-2] == encode_hands(player, dealer)  # (suit, face kept)
         _, rew, term, _, _ = env.step(np.array([0]))
         ref = make_ref("Blackjack-v1", sab=sab, natural=natural)
         ref.reset(seed=0)
@@ -455,10 +456,39 @@ def test_blackjack_natural_rules_on_set_hands() -> None:
         env.close()
     env = envpool.make_gymnasium("Blackjack-v1", num_envs=1)
     env.reset()
-    for bad in ([2, 1, 11, 1, 5], [1, 5], [2, 1, 2, 0], [2, 1, 2, 1, 5, 3]):
+    for bad in ([2, 1, 11, 1, 5], [1, 5], [2, 1, 2, 0], [2, 1, 2, 1, 5, 3], [1, 5, 1, 10, 4, 0],
+                [1, 5, 1, 10, 0, 3], [1, 5, 1, 10, 1.5, 0], [1, 5, 1, 10, 0, 1, 0]):
         with pytest.raises(ValueError, match="Blackjack state"):
             env.set_state(0, bad)
+    env.set_state(0, [1, 5, 1, 10, 3, 2])  # the king of spades
+    env.set_state(0, [2, 5, 6, 1, 10])  # new hands keep the suit and face
+    assert env.get_state(0) == [2, 5, 6, 1, 10, 3, 2]
     env.close()
+
+
+def test_blackjack_face_up_card_suit_and_picture() -> None:
+    """The face-up card's picture, drawn at each deal as gymnasium's reset draws it: the suit
+    uniform over C, D, H, S; for a 10 a jack, queen or king, uniform; no picture drawn for
+    other cards (face 0); the suit independent of the card's value."""
+    num_envs = 500
+    env = envpool.make_gymnasium("Blackjack-v1", num_envs=num_envs, seed=11)
+    suits = np.zeros((11, 4))  # by the face-up card's value
+    faces = np.zeros(3)
+    for _ in range(8):
+        env.reset()
+        for i in range(num_envs):
+            state = env.get_state(i)
+            up = int(state[2 + int(state[0])])
+            suit, face = int(state[-2]), int(state[-1])
+            suits[up, suit] += 1
+            if up == 10:
+                faces[face] += 1
+            else:
+                assert face == 0
+    env.close()
+    assert goodness_of_fit(suits.sum(axis=0), np.full(4, 0.25)) > ALPHA
+    assert goodness_of_fit(faces, np.full(3, 1 / 3)) > ALPHA
+    assert homogeneity(suits[1:]) > ALPHA
 
 
 def blackjack_outcomes_ours(episodes: int, seed: int) -> tuple[np.ndarray, np.ndarray, Counter]:

@@ -165,8 +165,8 @@ def test_refusals() -> None:
     with pytest.raises(ValueError, match=r"NChain-v0 \(native env 'NChain'\) does "
                                          "not render yet"):
         envpool.make("NChain-v0", render_mode="rgb_array")
-    with pytest.raises(ValueError, match="Blackjack-v1.*does not render yet"):
-        gymnasium.make("envpool/Blackjack-v1", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="Catch-v0.*does not render yet"):
+        gymnasium.make("envpool/Catch-v0", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
         envpool.make("Pong-v5", render_mode="human")
     with pytest.raises(ValueError, match="render_height must be in 1 .. 210"):
@@ -601,6 +601,50 @@ def test_toy_text_picture_equals_gymnasium(task: str) -> None:
     else:
         assert episodes > 0  # FrozenLake's holes (the agent hidden) or the goal
     ours.close()
+
+
+def test_blackjack_picture_equals_gymnasium() -> None:
+    """Blackjack: gymnasium's env given our hands and the face-up card's suit and picture (our
+    state's last two numbers) at every step of 600 random ones through episode ends draws
+    the same table bit for bit, tolerance none: all 48 face-up cards (J/Q/K for a 10, never
+    a 10), one- and two-digit sums, busts, the usable-ace label."""
+    pytest.importorskip("pygame")
+    ours = gymnasium.make("envpool/Blackjack-v1", render_mode="rgb_array")
+    ref = gymnasium.make("Blackjack-v1", render_mode="rgb_array").unwrapped
+    assert ours.metadata["render_modes"] == ["rgb_array"]
+    assert ours.metadata["render_fps"] == ref.metadata["render_fps"] == 4
+    cards, sums, aces = set(), set(), set()
+
+    def check(step: int) -> None:
+        state = ours.unwrapped.pool.get_state(0)
+        n = int(state[0])
+        ref.player = [int(c) for c in state[1:1 + n]]
+        m = int(state[1 + n])
+        ref.dealer = [int(c) for c in state[2 + n:2 + n + m]]
+        suit, face = int(state[2 + n + m]), int(state[3 + n + m])
+        up = ref.dealer[0]
+        ref.dealer_top_card_suit = "CDHS"[suit]
+        ref.dealer_top_card_value_str = {1: "A", 10: "JQK"[face]}.get(up, str(up))
+        frame = ours.render()
+        assert frame.shape == (376, 384, 3) and frame.dtype == np.uint8
+        np.testing.assert_array_equal(frame, ref.render(), err_msg=f"step {step}")
+        player_sum, _, usable = ref._get_obs()
+        cards.add(ref.dealer_top_card_value_str + ref.dealer_top_card_suit)
+        sums.add(player_sum)
+        aces.add(usable)
+
+    ours.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for step in range(600):
+        check(step)
+        _, _, term, trunc, _ = ours.step(int(rng.integers(2)))
+        if term or trunc:
+            check(step)  # the last hand: a bust, or the dealer's played out
+            ours.reset()
+    assert len(cards) == 48  # every face-up card, 10s as J, Q or K
+    assert max(sums) > 21 and min(sums) < 10 and aces == {0, 1}
+    ours.close()
+    ref.close()
 
 
 @pytest.mark.parametrize("shape", [(3, 10), (10, 5), (13, 17), (1, 2), (40, 40), (7, 64)])

@@ -31,6 +31,6 @@ register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare
 register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare=_images)
 register("CliffWalking-v1", "CliffWalking", prepare=_images)
 register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, prepare=_images)
-register("Blackjack-v1", "Blackjack", sab=True, natural=False)
+register("Blackjack-v1", "Blackjack", sab=True, natural=False, prepare=_images)
 register("NChain-v0", "NChain", max_episode_steps=1000)
 register("Catch-v0", "Catch")

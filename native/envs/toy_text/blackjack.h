@@ -16,8 +16,19 @@
 // Observation: gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)) =
 // (player sum, dealer's first card, player has a usable ace), three int64
 // arrays with a tuple layout. No info.
-// State (GetState/SetState): [len(player), *player, len(dealer), *dealer],
-// the cards as 1 .. 10 (ace = 1), both hands non-empty.
+//
+// The dealer's face-up card has a picture: after the deal, reset draws its
+// suit (clubs, diamonds, hearts, spades, each 1/4) and, when it counts 10,
+// whether it is a jack, queen or king (each 1/3), as gymnasium's reset does
+// (in that order, after the cards, whether or not frames are drawn; gymnasium
+// never shows a 10). render(): gymnasium 1.4's 376 x 384 table (draw_table),
+// from the sprites of gymnasium's toy_text/img/blackjack folder (the hidden
+// keyword _img_dir, set by envpool.tasks.toy_text).
+//
+// State (GetState/SetState): [len(player), *player, len(dealer), *dealer,
+// suit, face], the cards as 1 .. 10 (ace = 1), both hands non-empty; suit
+// 0 .. 3 (C, D, H, S), face 0 .. 2 (J, Q, K; drawn only for a 10, else 0).
+// SetState also takes the hands alone and keeps the suit and face.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +39,8 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/toy_text/picture.h"
 
 namespace envpool::toy_text {
 
@@ -35,15 +48,19 @@ class Blackjack final : public Env {
  public:
   struct Params {
     explicit Params(const Config& config)
-        : natural(config.GetBool("natural")), sab(config.GetBool("sab")) {}
+        : natural(config.GetBool("natural")),
+          sab(config.GetBool("sab")),
+          img_dir(config.GetString("_img_dir")) {}
     bool natural;
     bool sab;
+    std::string img_dir;  // gymnasium's toy_text/img folder; "": unknown
   };
 
   static Config Defaults() {
     Config config;
     config.Set("natural", false);
     config.Set("sab", false);
+    config.Set("_img_dir", std::string());
     return config;
   }
 
@@ -59,9 +76,42 @@ class Blackjack final : public Env {
     return spec;
   }
 
-  explicit Blackjack(const Params& params) : params_(params) {
+  explicit Blackjack(const Params& params) : params_(params), sprites_(params.img_dir, "Blackjack") {
     player_.reserve(kReserve);
     dealer_.reserve(kReserve);
+  }
+
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return classic_control::FixedFrame("Blackjack", kScreenW, kScreenH, kToyTextFps, width, height,
+                                       camera_id);
+  }
+
+  // gymnasium 1.4's draw_table: the felt, "DEALER" and the face-up card's value in small
+  // digits, that card (card_<A|2..9|J|Q|K><suit>) and a card back, "PLAYER" and the player's
+  // sum in big digits centred on a multiple of 4 pixels, and "USABLE ACE" when there is one.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    if (dealer_.empty()) throw std::runtime_error("Blackjack has no hand to draw before a reset");
+    auto image = [this](const std::string& name) -> const RgbaImage& {
+      return sprites_.Get("blackjack/" + name + ".png");
+    };
+    Canvas canvas(kScreenW, kScreenH, out);
+    canvas.Fill({196, 216, 158});
+    const RgbaImage& dealer_label = image("label_dealer");
+    canvas.Blit(dealer_label, 40, 32);
+    const int up = dealer_[0];
+    DrawDigits(canvas, up, "small", 4, 40 + dealer_label.width + 12, 32);
+    const char* const faces[] = {"J", "Q", "K"};
+    const std::string value = up == 1 ? "A" : up == 10 ? faces[face_] : std::to_string(up);
+    canvas.Blit(image("card_" + value + "CDHS"[suit_]), 96, 72);
+    canvas.Blit(image("card_back"), 208, 72);
+    canvas.Blit(image("label_player"), 40, 208);
+    const int sum = SumHand(player_);
+    const int n = static_cast<int>(std::to_string(sum).size());
+    DrawDigits(canvas, sum, "big", 12, Centred(n * image("digit_big_0").width + (n - 1) * 12), 248);
+    if (UsableAce(player_)) {
+      const RgbaImage& ace = image("label_usable_ace");
+      canvas.Blit(ace, Centred(ace.width), 328);
+    }
   }
 
   void Reset(Rng& rng) override {
@@ -71,6 +121,8 @@ class Blackjack final : public Env {
     dealer_.push_back(Draw(rng));
     player_.push_back(Draw(rng));
     player_.push_back(Draw(rng));
+    suit_ = static_cast<int>(rng.Integer(0, 4));
+    face_ = dealer_[0] == 10 ? static_cast<int>(rng.Integer(0, 3)) : 0;
   }
 
   StepOutcome Step(const ActionView& action, Rng& rng) override {
@@ -104,11 +156,13 @@ class Blackjack final : public Env {
 
   std::vector<double> GetState() const override {
     std::vector<double> state;
-    state.reserve(player_.size() + dealer_.size() + 2);
+    state.reserve(player_.size() + dealer_.size() + 4);
     state.push_back(static_cast<double>(player_.size()));
     for (int c : player_) state.push_back(c);
     state.push_back(static_cast<double>(dealer_.size()));
     for (int c : dealer_) state.push_back(c);
+    state.push_back(suit_);
+    state.push_back(face_);
     return state;
   }
 
@@ -117,17 +171,24 @@ class Blackjack final : public Env {
     std::size_t pos = 0;
     ReadHand(state, pos, player, "player");
     ReadHand(state, pos, dealer, "dealer");
-    if (pos != state.size()) {
+    int suit = suit_, face = face_;
+    if (state.size() - pos == 2) {
+      suit = ReadIndex(state[pos], 4, "suit");
+      face = ReadIndex(state[pos + 1], 3, "face");
+    } else if (pos != state.size()) {
       throw std::invalid_argument(
-          "Blackjack state is [len(player), *player, len(dealer), *dealer]: " +
-          std::to_string(state.size() - pos) + " extra numbers");
+          "Blackjack state is [len(player), *player, len(dealer), *dealer] or that and "
+          "[suit, face]: " + std::to_string(state.size() - pos) + " extra numbers");
     }
     player_ = std::move(player);
     dealer_ = std::move(dealer);
+    suit_ = suit;
+    face_ = face;
   }
 
  private:
   static constexpr std::size_t kReserve = 32;
+  static constexpr int kScreenW = 384, kScreenH = 376;  // gymnasium's SCREEN_SIZE
   static constexpr int kDeck[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10};
 
   static int Draw(Rng& rng) { return kDeck[rng.Integer(0, 13)]; }
@@ -174,9 +235,33 @@ class Blackjack final : public Env {
     }
   }
 
+  static int ReadIndex(double v, int n, const char* what) {
+    if (!(v >= 0.0 && v < n) || v != static_cast<double>(static_cast<int>(v))) {
+      throw std::invalid_argument(std::string("Blackjack state: the ") + what + " must be 0 .. " +
+                                  std::to_string(n - 1) + ", got " + std::to_string(v));
+    }
+    return static_cast<int>(v);
+  }
+
+  // (SCREEN_SIZE[0] - width) // 2 // ART_PIXEL * ART_PIXEL: centred on the 4-pixel grid.
+  static int Centred(int width) { return (kScreenW - width) / 2 / 4 * 4; }
+
+  // blit_digits: each digit's image, `gap` pixels apart, from (x, y).
+  void DrawDigits(Canvas& canvas, int number, const char* size, int gap, int x, int y) {
+    for (char digit : std::to_string(number)) {
+      const RgbaImage& img =
+          sprites_.Get(std::string("blackjack/digit_") + size + "_" + digit + ".png");
+      canvas.Blit(img, x, y);
+      x += img.width + gap;
+    }
+  }
+
   Params params_;
+  Sprites sprites_;  // gymnasium's images, read once
   std::vector<int> player_;
   std::vector<int> dealer_;
+  int suit_ = 0;  // the face-up card's suit: 0 .. 3 = C, D, H, S
+  int face_ = 0;  // a 10's picture: 0 .. 2 = J, Q, K
 };
 
 }  // namespace envpool::toy_text

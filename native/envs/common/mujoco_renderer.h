@@ -11,9 +11,9 @@
 // Envs draw concurrently, each in its own GL context. libmujoco keeps the GL
 // function pointers it looks up (through eglGetProcAddress /
 // OSMesaGetProcAddress) in its own globals and looks them up again in every
-// mjr_makeContext: a renderer made while another env draws rewrites them with
-// the same values (one driver per process), as with MuJoCo's Python renderers
-// used from several threads.
+// mjr_makeContext. So a renderer is made (and freed) holding GlPointers()
+// exclusively and every draw holds it shared: no env reads those pointers
+// while another env's mjr_makeContext rewrites them.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,6 +55,14 @@ inline std::pair<int, int> CheckFrame(const mjModel* m, int width, int height, i
   return {width == 0 ? default_width : width, height == 0 ? default_height : height};
 }
 
+// The lock over libmujoco's global GL function pointers (see above): exclusive
+// to make or free an mjrContext, shared to draw with one. It stands for state
+// that libmujoco keeps once per process, so there is one per process too.
+inline std::shared_mutex& GlPointers() {
+  static std::shared_mutex mu;
+  return mu;
+}
+
 class SceneRenderer {
  public:
   // `upload`: the model whose assets go to GL (textures, meshes, height
@@ -65,6 +75,7 @@ class SceneRenderer {
     mjv_defaultScene(&scn_);
     mjv_defaultOption(&opt_);
     mjv_defaultPerturb(&pert_);
+    std::unique_lock<std::shared_mutex> pointers(GlPointers());
     gl::GlContext::Current current(gl_);
     mjr_makeContext(upload, &con_, mjFONTSCALE_150);
     made_ = true;
@@ -83,6 +94,7 @@ class SceneRenderer {
     mjv_freeScene(&scn_);
     if (made_) {
       try {
+        std::unique_lock<std::shared_mutex> pointers(GlPointers());
         gl::GlContext::Current current(gl_);
         mjr_freeContext(&con_);
       } catch (...) {  // the GL context is gone with gl_ anyway
@@ -97,6 +109,7 @@ class SceneRenderer {
   template <class BeforeRender>
   void Draw(const mjModel* m, mjData* d, mjvCamera* cam, int width, int height,
             std::uint8_t* out, BeforeRender&& before_render) {
+    std::shared_lock<std::shared_mutex> pointers(GlPointers());
     gl::GlContext::Current current(gl_);
     before_render(con_);
     Grow(width, height);

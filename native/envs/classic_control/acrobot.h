@@ -37,7 +37,7 @@ class Acrobot final : public Env {
   }
 
   // render(): gymnasium's 500 x 500 picture (AcrobotEnv.render, rgb_array), drawn as its
-  // pygame calls draw it, without the anti-aliased outlines, in double precision (gymnasium's
+  // pygame calls draw it, anti-aliased outlines included, in double precision (gymnasium's
   // state right after a reset is a float32 array, so its first picture of an episode may be
   // a pixel off at an edge).
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
@@ -66,9 +66,9 @@ class Acrobot final : public Env {
         const auto c = RotateRad(cx, cy, thetas[i]);
         link.push_back({static_cast<int>(c[0] + x), static_cast<int>(c[1] + y)});
       }
-      canvas.FillPolygon(link, {0, 204, 204});
-      canvas.FillCircle(static_cast<int>(x), static_cast<int>(y), static_cast<int>(0.1 * scale),
-                        {204, 204, 0});
+      canvas.OutlinedPolygon(link, {0, 204, 204});
+      canvas.OutlinedCircle(static_cast<int>(x), static_cast<int>(y), static_cast<int>(0.1 * scale),
+                            {204, 204, 0});
     }
     canvas.FlipRows();
   }

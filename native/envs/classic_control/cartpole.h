@@ -42,7 +42,7 @@ class CartPole final : public Env {
   }
 
   // render(): gymnasium's 600 x 400 picture (CartPoleEnv.render, rgb_array), drawn as
-  // its pygame.gfxdraw calls draw it, without the anti-aliased outlines. One size, one view.
+  // its pygame.gfxdraw calls draw it, anti-aliased outlines included. One size, one view.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
     return FixedFrame("CartPole", kScreenWidth, kScreenHeight, 50.0, width, height, camera_id);
   }
@@ -59,9 +59,9 @@ class CartPole final : public Env {
       return std::array<int, 2>{static_cast<int>(x), static_cast<int>(y)};
     };
     const double l = -cartwidth / 2, r = cartwidth / 2, t = cartheight / 2, b = -cartheight / 2;
-    canvas.FillPolygon({point(l + cartx, b + carty), point(l + cartx, t + carty),
-                        point(r + cartx, t + carty), point(r + cartx, b + carty)},
-                       {0, 0, 0});
+    canvas.OutlinedPolygon({point(l + cartx, b + carty), point(l + cartx, t + carty),
+                            point(r + cartx, t + carty), point(r + cartx, b + carty)},
+                           {0, 0, 0});
     // pygame's Vector2.rotate_rad(-theta), then moved to the axle.
     const double pl = -polewidth / 2, pr = polewidth / 2, pt = polelen - polewidth / 2,
                  pb = -polewidth / 2;
@@ -71,9 +71,9 @@ class CartPole final : public Env {
       const auto c = RotateRad(px, py, -state_[2]);
       pole.push_back(point(c[0] + cartx, c[1] + carty + axleoffset));
     }
-    canvas.FillPolygon(pole, {202, 152, 101});
-    canvas.FillCircle(static_cast<int>(cartx), static_cast<int>(carty + axleoffset),
-                      static_cast<int>(polewidth / 2), {129, 132, 203});
+    canvas.OutlinedPolygon(pole, {202, 152, 101});
+    canvas.OutlinedCircle(static_cast<int>(cartx), static_cast<int>(carty + axleoffset),
+                          static_cast<int>(polewidth / 2), {129, 132, 203});
     canvas.HLine(0, kScreenWidth, static_cast<int>(carty), {0, 0, 0});
     canvas.FlipRows();
   }

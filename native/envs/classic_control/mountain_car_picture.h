@@ -53,19 +53,19 @@ void DrawMountainCar(T pos, double goal_position, std::uint8_t* out) {
     const auto p = place(cx, cy);
     body.push_back({static_cast<int>(p[0]), static_cast<int>(p[1])});
   }
-  canvas.FillPolygon(body, {0, 0, 0});
+  canvas.OutlinedPolygon(body, {0, 0, 0});
   for (const double cx : {carwidth / 4, -carwidth / 4}) {
     const auto p = place(cx, 0);
-    canvas.FillCircle(static_cast<int>(p[0]), static_cast<int>(p[1]),
-                      static_cast<int>(carheight / 2.5), {128, 128, 128});
+    canvas.OutlinedCircle(static_cast<int>(p[0]), static_cast<int>(p[1]),
+                          static_cast<int>(carheight / 2.5), {128, 128, 128});
   }
 
   const int flagx = static_cast<int>((goal_position - kMin) * scale);
   const int flagy1 = static_cast<int>(height(goal_position) * scale);
   const int flagy2 = flagy1 + 50;
   canvas.VLine(flagx, flagy1, flagy2, {0, 0, 0});
-  canvas.FillPolygon({{flagx, flagy2}, {flagx, flagy2 - 10}, {flagx + 25, flagy2 - 5}},
-                     {204, 204, 0});
+  canvas.OutlinedPolygon({{flagx, flagy2}, {flagx, flagy2 - 10}, {flagx + 25, flagy2 - 5}},
+                         {204, 204, 0});
   canvas.FlipRows();
 }
 

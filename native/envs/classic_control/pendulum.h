@@ -50,7 +50,7 @@ class Pendulum final : public Env {
   // render(): gymnasium's 500 x 500 picture (PendulumEnv.render, rgb_array): the rod, its two
   // round ends, after a step the arrow image (gymnasium's assets/clockwise.png, read on the
   // first render that needs it, smooth-scaled to |last action|, flipped to its sign and
-  // alpha-blended as pygame does) and the axle, without the anti-aliased outlines.
+  // alpha-blended as pygame does) and the axle, each shape with its anti-aliased outline.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
     return FixedFrame("Pendulum", kScreenDim, kScreenDim, 30.0, width, height, camera_id);
   }
@@ -69,11 +69,11 @@ class Pendulum final : public Env {
       const auto c = RotateRad(cx, cy, angle);
       rod.push_back({static_cast<int>(c[0] + offset), static_cast<int>(c[1] + offset)});
     }
-    canvas.FillPolygon(rod, red);
-    canvas.FillCircle(offset, offset, static_cast<int>(rod_width / 2), red);
+    canvas.OutlinedPolygon(rod, red);
+    canvas.OutlinedCircle(offset, offset, static_cast<int>(rod_width / 2), red);
     const auto end = RotateRad(rod_length, 0, angle);
-    canvas.FillCircle(static_cast<int>(end[0] + offset), static_cast<int>(end[1] + offset),
-                      static_cast<int>(rod_width / 2), red);
+    canvas.OutlinedCircle(static_cast<int>(end[0] + offset), static_cast<int>(end[1] + offset),
+                          static_cast<int>(rod_width / 2), red);
     if (last_u_ && !params_.arrow_png.empty()) {
       if (!arrow_) arrow_ = std::make_shared<const RgbaImage>(ReadRgbaPng(params_.arrow_png));
       // float(scale * np.abs(last_u) / 2), all float32 (last_u is a float32), then truncated
@@ -83,7 +83,7 @@ class Pendulum final : public Env {
       FlipImage(&arrow, *last_u_ > 0, true);
       canvas.Blit(arrow, offset - arrow.width / 2, offset - arrow.height / 2);
     }
-    canvas.FillCircle(offset, offset, static_cast<int>(0.05 * scale), {0, 0, 0});
+    canvas.OutlinedCircle(offset, offset, static_cast<int>(0.05 * scale), {0, 0, 0});
     canvas.FlipRows();
   }
 

@@ -2,10 +2,10 @@
 // renderers make through pygame.gfxdraw (SDL_gfx) and pygame.draw: filled
 // polygons (SDL_gfx's scanline rule, 16.16 fixed-point edge crossings),
 // filled circles, horizontal and vertical lines, pygame.draw.line (one pixel,
-// Bresenham) and pygame.draw.aalines (pygame-ce's Wu-style anti-aliased
-// polyline, float32 arithmetic). Anti-aliased outlines of filled shapes
-// (aapolygon, aacircle) are not drawn: their blended edge pixels are the only
-// expected difference from pygame's picture.
+// Bresenham), pygame.draw.aalines (pygame-ce's Wu-style anti-aliased
+// polyline, float32 arithmetic) and the anti-aliased outlines SDL_gfx draws
+// for gfxdraw.aapolygon (8-bit error-accumulator lines) and gfxdraw.aacircle
+// (its anti-aliased ellipse), blended with SDL_gfx's integer alpha rule.
 #pragma once
 
 #include <algorithm>
@@ -181,6 +181,139 @@ class Canvas {
     }
   }
 
+  // gfxdraw.aapolygon then gfxdraw.filled_polygon with the same vertices, the
+  // pair gymnasium always draws.
+  void OutlinedPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
+    AaPolygon(v, c);
+    FillPolygon(v, c);
+  }
+
+  // gfxdraw.aacircle then gfxdraw.filled_circle.
+  void OutlinedCircle(int cx, int cy, int r, const Rgb& c) {
+    AaCircle(cx, cy, r, c);
+    FillCircle(cx, cy, r, c);
+  }
+
+  // gfxdraw.aapolygon on integer vertices: each edge, the closing one last,
+  // drawn as an SDL_gfx anti-aliased line without its end pixel.
+  void AaPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
+    const std::size_t n = v.size();
+    if (n < 3) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& a = v[i];
+      const auto& b = v[(i + 1) % n];
+      GfxAaLine(a[0], a[1], b[0], b[1], c);
+    }
+  }
+
+  // SDL_gfx's anti-aliased line without its end pixel (_aalineColor with
+  // draw_endpoint 0): clipped to the canvas, straight lines drawn solid,
+  // otherwise the first pixel solid and, along the major axis, each pixel
+  // but the first and last split between two neighbours by the top 8 bits
+  // of a 32-bit error accumulator (16.16 slope).
+  void GfxAaLine(int x1, int y1, int x2, int y2, const Rgb& c) {
+    if (!ClipLine(&x1, &y1, &x2, &y2)) return;
+    int x0 = x1, y0 = y1, xe = x2, ye = y2;
+    if (y0 > ye) std::swap(x0, xe), std::swap(y0, ye);
+    const int dy = ye - y0;
+    const int xdir = xe >= x0 ? 1 : -1;
+    const int dx = std::abs(xe - x0);
+    if (dx == 0) return VLine(x0, y0, ye, c);
+    if (dy == 0) return HLine(x0, xe, y0, c);
+    Set(x1, y1, c);
+    const bool y_major = dy > dx;
+    const int major = y_major ? dy : dx, minor = y_major ? dx : dy;
+    const std::uint32_t step = static_cast<std::uint32_t>((minor << 16) / major) << 16;
+    std::uint32_t acc = 0;
+    int near = y_major ? x0 : y0;  // the minor coordinate of the heavier pixel
+    int along = y_major ? y0 : x0;
+    const int major_dir = y_major ? 1 : xdir, minor_dir = y_major ? xdir : 1;
+    for (int i = 1; i < major; ++i) {
+      const std::uint32_t before = acc;
+      acc += step;
+      if (acc <= before) near += minor_dir;  // the accumulator wrapped
+      along += major_dir;
+      const int weight = static_cast<int>(acc >> 24);
+      if (y_major) {
+        WeightedPixel(near, along, c, 255 - weight);
+        WeightedPixel(near + minor_dir, along, c, weight);
+      } else {
+        WeightedPixel(along, near, c, 255 - weight);
+        WeightedPixel(along, near + minor_dir, c, weight);
+      }
+    }
+  }
+
+  // gfxdraw.aacircle: SDL_gfx's anti-aliased ellipse with both radii r. It
+  // walks one octant pair from the top and one from the side, splitting each
+  // step between two pixels by |error| / |slope term| (float, cut to 0..255),
+  // and mirrors every pixel into the four quadrants.
+  void AaCircle(int cx, int cy, int r, const Rgb& c) {
+    if (r < 0) return;
+    if (r == 0) return Set(cx, cy, c);
+    const int r2 = r * r;
+    const double diagonal = std::sqrt(static_cast<double>(r2 + r2));
+    const int xc2 = 2 * cx, yc2 = 2 * cy;
+    int t = 0, s = -2 * r2 * r, d = 0;
+    int xp = cx, yp = cy - r;
+    Set(xp, yp, c);
+    Set(xc2 - xp, yp, c);
+    Set(xp, yc2 - yp, c);
+    Set(xc2 - xp, yc2 - yp, c);
+    const long steps_x = std::lrint(static_cast<double>(r2) / diagonal);
+    for (long i = 1; i <= steps_x; ++i) {
+      --xp;
+      d += t - r2;
+      int ys;
+      if (d >= 0) {
+        ys = yp - 1;
+      } else if (d - s - r2 > 0) {
+        if (2 * d - s - r2 >= 0) {
+          ys = yp + 1;
+        } else {
+          ys = yp++;
+          d -= s + r2, s += 2 * r2;
+        }
+      } else {
+        ys = ++yp + 1;
+        d -= s + r2, s += 2 * r2;
+      }
+      t -= 2 * r2;
+      const int w = EllipseWeight(d, s), iw = 255 - w;
+      const int xx = xc2 - xp;
+      MirroredPair(xp, xx, yp, c, iw);
+      MirroredPair(xp, xx, ys, c, w);
+      MirroredPair(xp, xx, yc2 - yp, c, iw);
+      MirroredPair(xp, xx, yc2 - ys, c, w);
+    }
+    const long steps_y = std::lrint(static_cast<double>(r2) / diagonal);
+    for (long i = 1; i <= steps_y; ++i) {
+      ++yp;
+      d -= s + r2;
+      int xs;
+      if (d <= 0) {
+        xs = xp + 1;
+      } else if (d + t - r2 < 0) {
+        if (2 * d + t - r2 <= 0) {
+          xs = xp - 1;
+        } else {
+          xs = xp--;
+          d += t - r2, t -= 2 * r2;
+        }
+      } else {
+        xs = --xp - 1;
+        d += t - r2, t -= 2 * r2;
+      }
+      s += 2 * r2;
+      const int w = EllipseWeight(d, t), iw = 255 - w;
+      const int yy = yc2 - yp;
+      MirroredPair(xp, xc2 - xp, yp, c, iw);
+      MirroredPair(xp, xc2 - xp, yy, c, iw);
+      MirroredPair(xs, xc2 - xs, yp, c, w);
+      MirroredPair(xs, xc2 - xs, yy, c, w);
+    }
+  }
+
   // gfxdraw.filled_polygon on integer vertices (pygame truncates the floats).
   void FillPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
     const int n = static_cast<int>(v.size());
@@ -283,6 +416,23 @@ class Canvas {
     }
   }
 
+  // SDL_gfx's pixel with alpha on a 32-bit surface: alpha 255 writes the
+  // colour, otherwise each channel d becomes d + floor((c - d) * alpha / 256).
+  void PutAlpha(int x, int y, const Rgb& c, int alpha) {
+    if (alpha == 255) return Set(x, y, c);
+    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    for (int i = 0; i < 3; ++i) {
+      const int diff = (static_cast<int>(c[i]) - p[i]) * alpha;
+      p[i] = static_cast<std::uint8_t>(p[i] + FloorDiv256(diff));
+    }
+  }
+
+  // SDL_gfx's weighted pixel: the colour's alpha (255) scaled by weight / 256.
+  void WeightedPixel(int x, int y, const Rgb& c, int weight) {
+    PutAlpha(x, y, c, (255 * weight) >> 8);
+  }
+
   // pygame.transform.flip(surface, False, True): rows upside down.
   void FlipRows() {
     const std::size_t row = static_cast<std::size_t>(w_) * 3;
@@ -292,6 +442,55 @@ class Canvas {
   }
 
  private:
+  static int FloorDiv256(int v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
+
+  // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in
+  // float, at most 1, times 255, truncated.
+  static int EllipseWeight(int d, int slope) {
+    float cp = 1.0F;
+    if (slope != 0) {
+      cp = std::min(static_cast<float>(std::abs(d)) / static_cast<float>(std::abs(slope)), 1.0F);
+    }
+    return static_cast<int>(cp * 255);
+  }
+
+  // (x_left, y) and (x_right, y), in that order, at the same weight.
+  void MirroredPair(int x_left, int x_right, int y, const Rgb& c, int weight) {
+    WeightedPixel(x_left, y, c, weight);
+    WeightedPixel(x_right, y, c, weight);
+  }
+
+  // SDL_gfx's Cohen-Sutherland clip of a line to the canvas (float slope,
+  // offsets truncated); false when nothing of it is left. Clipping may swap
+  // the two ends, which moves the line's solid first pixel.
+  bool ClipLine(int* x1, int* y1, int* x2, int* y2) const {
+    const int right = w_ - 1, bottom = h_ - 1;
+    auto code = [&](int x, int y) {
+      return (x < 0 ? 1 : x > right ? 2 : 0) | (y < 0 ? 8 : y > bottom ? 4 : 0);
+    };
+    while (true) {
+      int c1 = code(*x1, *y1), c2 = code(*x2, *y2);
+      if ((c1 | c2) == 0) return true;
+      if ((c1 & c2) != 0) return false;
+      if (c1 == 0) {
+        std::swap(*x1, *x2), std::swap(*y1, *y2), std::swap(c1, c2);
+      }
+      const float m = *x2 != *x1 ? static_cast<float>(*y2 - *y1) / static_cast<float>(*x2 - *x1)
+                                 : 1.0F;
+      if (c1 & 1) {
+        *y1 += static_cast<int>(static_cast<float>(0 - *x1) * m), *x1 = 0;
+      } else if (c1 & 2) {
+        *y1 += static_cast<int>(static_cast<float>(right - *x1) * m), *x1 = right;
+      } else if (c1 & 4) {
+        if (*x2 != *x1) *x1 += static_cast<int>(static_cast<float>(bottom - *y1) / m);
+        *y1 = bottom;
+      } else {
+        if (*x2 != *x1) *x1 += static_cast<int>(static_cast<float>(0 - *y1) / m);
+        *y1 = 0;
+      }
+    }
+  }
+
   int w_, h_;
   std::uint8_t* px_;
 };

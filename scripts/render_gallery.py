@@ -104,12 +104,10 @@ def _classic(task: str) -> Shown:
     # gymnasium's state after a step: MountainCarContinuous keeps a float32 array.
     dtype = np.float32 if task == "MountainCarContinuous-v0" else np.float64
     ref.state = np.array(env.get_state(0), dtype=dtype)
-    note = ("pygame's anti-aliased outlines of the filled shapes (`gfxdraw.aapolygon`, "
-            "`aacircle`) are not drawn: the differing pixels lie on the shapes' edges")
     if task == "Pendulum-v1":
         ref.last_u = np.float32(np.clip(last[0, 0], -2, 2))  # the arrow: gymnasium's float32
     shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
-                  f"{STEPS} random steps of ours, then our state set into gymnasium's env", note)
+                  f"{STEPS} random steps of ours, then our state set into gymnasium's env")
     env.close()
     ref.close()
     return shown

@@ -260,8 +260,10 @@ class Canvas {
     Set(xc2 - xp, yp, c);
     Set(xp, yc2 - yp, c);
     Set(xc2 - xp, yc2 - yp, c);
-    const long steps_x = std::lrint(static_cast<double>(r2) / diagonal);
-    for (long i = 1; i <= steps_x; ++i) {
+    // Each walk covers one octant: r^2 / sqrt(2 r^2) steps (SDL_gfx's ellipse
+    // computes it per radius; a circle's two radii are equal).
+    const long octant = std::lrint(static_cast<double>(r2) / diagonal);
+    for (long i = 1; i <= octant; ++i) {
       --xp;
       d += t - r2;
       int ys;
@@ -286,8 +288,7 @@ class Canvas {
       MirroredPair(xp, xx, yc2 - yp, c, iw);
       MirroredPair(xp, xx, yc2 - ys, c, w);
     }
-    const long steps_y = std::lrint(static_cast<double>(r2) / diagonal);
-    for (long i = 1; i <= steps_y; ++i) {
+    for (long i = 1; i <= octant; ++i) {
       ++yp;
       d -= s + r2;
       int xs;
@@ -390,8 +391,7 @@ class Canvas {
         std::uint8_t* d = px_ + (static_cast<std::size_t>(cy) * w_ + cx) * 3;
         for (int c = 0; c < 3; ++c) {
           const int diff = (static_cast<int>(s[c]) - d[c]) * s[3] + s[c];
-          // (an arithmetic shift: floor division by 256, also of a negative sum)
-          d[c] = static_cast<std::uint8_t>((diff >= 0 ? diff / 256 : -((-diff + 255) / 256)) + d[c]);
+          d[c] = static_cast<std::uint8_t>(FloorDiv256(diff) + d[c]);
         }
       }
     }
@@ -442,6 +442,7 @@ class Canvas {
   }
 
  private:
+  // v >> 8 as SDL and pygame shift: floor division by 256, also of a negative v.
   static int FloorDiv256(int v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
 
   // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in

@@ -6,8 +6,8 @@ qvel, act, warm start, ctrl, ...) plus the task's own random quantities that liv
 mjData (a target moved in the model, ...; ``task_state`` below, in the order of the C++
 env's ``GetTaskState``). ``set_state`` then runs ``Physics.after_reset`` as dm_control's
 reset does. Both take the same float64 random actions; both call the same MuJoCo library
-in the same order, so every observation key must match bitwise (but for the few keys in
-``OBS_MAX_ULP``, each with its reason), rewards as float32 of
+in the same order, so every observation key must match bitwise (but for the few keys
+``max_ulp`` names, each with its reason), rewards as float32 of
 dm_control's float64 (our reward dtype), and step types and discounts exactly. Our pool
 truncates at ``max_episode_steps``; dm_control's steps are counted here (its time limit is
 1000 steps, discount 1 at the limit, as ours).
@@ -22,14 +22,18 @@ every coordinate of the state (qpos, qvel and the task's numbers) compared with 
 two-sample Kolmogorov-Smirnov test at a family-wise level ALPHA split over the
 coordinates (Bonferroni); seeds are fixed, so the outcome is deterministic. For the
 domains in ``MODEL_DRAWN_AT_LOAD`` (lqr: dm_control draws the joints' stiffness once per
-env, when it builds the model), dm_control's N states come from N envs loaded with seeds
-12345 + i, one reset each, as each of our N envs draws its own model parameters.
+env, when it builds the model), dm_control's N draws of those come from N loads with seeds
+12345 + i (the model XML its loader writes for each), as each of our N envs draws its own
+model parameters.
 
-Tolerances (``OBS_MAX_ULP``): a few keys go through numpy ufuncs that numpy computes with
-its own SIMD (SVML) kernels on AVX-512 machines, not with the C library our C++ calls, and
-those kernels differ from glibc in the last bits; such a key is compared to within the
-ulps listed there (the largest difference seen over millions of inputs), every other key
-bitwise.
+Tolerances (``max_ulp``): what dm_control computes with numpy can depend on the CPU. A few
+keys go through numpy ufuncs (``UFUNC_KEYS``) that numpy computes with its own SIMD kernels
+on some CPUs, not with the C library our C++ calls: the test asks the running numpy
+(``numerics.ufunc_matches_libm``) and compares such a key bitwise where numpy's ufunc is the
+C library's, else within the ulps listed (the largest difference seen over millions of
+inputs). The keys and rewards made of short dot products (``BLAS_KEYS``) follow the running
+numpy's OpenBLAS order in our envs too, and are compared bitwise wherever that order is one
+of the two our envs know (every CPU numpy 2 runs on). Every other key is bitwise.
 
 Unbounded actuators (action bounds +-mjMAXVAL: lqr's motors) take lockstep actions in
 [-1, 1]: uniform over +-1e10 makes dm_control's physics diverge (PhysicsError).
@@ -52,9 +56,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numerics import ufunc_matches_libm  # tests/numerics.py
 from stats import ks_2samp  # tests/stats.py
 
 import envpool
+from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
 from envpool.tasks.dm_control import MAX_EPISODE_STEPS, TASKS
 
 suite = pytest.importorskip("dm_control.suite", reason="dm-control is a test dependency")
@@ -126,38 +132,71 @@ STEP_LIMIT: dict[str, float] = {"lqr": float("inf")}
 # Domains whose dm_control loader draws model parameters from the task's RandomState.
 MODEL_DRAWN_AT_LOAD = {"lqr"}
 
-# Observation keys that may differ from dm_control's by at most this many ulp, per
-# (domain, key); every other key is compared bitwise.
-# - hopper/finger "touch": np.log1p(touch sensors). numpy 2.x on this AVX-512 machine
-#   computes float64 log1p with its SIMD (SVML) kernel, which differs from libm's log1p
-#   (ours) by 1 ulp for ~2% of arguments (3e6 random arguments in [1e-12, 1e4]: never
-#   more than 1 ulp); the lockstep runs hit it within ~100 steps. No contact (0) is
-#   exact in both. Reproducing SVML's kernel in C++ is out of scope.
-# - quadruped "force_torque" (np.arcsinh vs asinh), "rangefinder" (np.tanh vs tanh) and
-#   manipulator "touch" (np.log1p): the same SVML-vs-glibc story; the limits are the largest
-#   difference over 3M random inputs in each key's range (in the lockstep runs here: 1, 2
-#   and 1 ulp, on 15%, 14% and 0.1% of the numbers).
-# - stacker "touch": np.log1p(touch sensors) again; 1 ulp at most over 2.5M random inputs in
-#   [0, 1e5], where libm and numpy differ on 1-8% of them (StackerStack2's lockstep run
-#   meets one at step 48).
-OBS_MAX_ULP: dict[tuple[str, str], int] = {
-    ("hopper", "touch"): 1,
-    ("finger", "touch"): 1,
-    ("quadruped", "force_torque"): 2,
-    ("quadruped", "rangefinder"): 3,
-    ("manipulator", "touch"): 1,
-    ("stacker", "touch"): 1,
+# Observation keys that dm_control computes with a numpy ufunc, where our C++ calls the C
+# library's function: (domain, key) -> (ufunc, the range of its arguments, the ulps allowed
+# where the running numpy's ufunc is not the C library's). Where it is (numerics.
+# ufunc_matches_libm), the key is compared bitwise.
+# - hopper/finger/manipulator/stacker "touch": np.log1p(touch sensors). numpy 2.x on AVX-512
+#   machines computes float64 log1p with its SIMD (SVML) kernel, which differs from libm's by
+#   1 ulp for ~2% of arguments (3e6 random arguments in [1e-12, 1e4], 2.5M in [0, 1e5]: never
+#   more than 1 ulp); the lockstep runs hit it within ~100 steps (StackerStack2's at step 48).
+#   No contact (0) is exact in both. On AVX2 machines numpy's log1p is libm's.
+# - quadruped "force_torque": np.arcsinh, SVML on AVX-512 (2 ulp at most over 3M random
+#   inputs; 1 ulp on 15% of the numbers in the lockstep run); libm's on AVX2.
+# - quadruped "rangefinder": np.tanh, numpy's own SIMD tanh on AVX2 and AVX-512 machines (3 ulp
+#   at most over 3M random inputs; 2 ulp on 14% of the lockstep run's numbers).
+# Reproducing numpy's SIMD kernels in C++ is out of scope.
+UFUNC_KEYS: dict[tuple[str, str], tuple[str, float, float, int]] = {
+    ("hopper", "touch"): ("log1p", 1e-12, 1e5, 1),
+    ("finger", "touch"): ("log1p", 1e-12, 1e5, 1),
+    ("manipulator", "touch"): ("log1p", 1e-12, 1e5, 1),
+    ("stacker", "touch"): ("log1p", 1e-12, 1e5, 1),
+    ("quadruped", "force_torque"): ("arcsinh", 1e-12, 1e4, 2),
+    ("quadruped", "rangefinder"): ("tanh", 1e-6, 30.0, 3),
 }
 
+# Observation keys that dm_control computes with np.dot of short vectors (OpenBLAS):
+# (domain, key) -> the BLAS operation. Our envs sum these in the order the running numpy's
+# OpenBLAS does (envpool/tasks/_numpy_blas.py: plain or fused), so they are compared bitwise;
+# where numpy follows neither order ("other"), within BLAS_OTHER_MAX_ULP. That happens only
+# under a kernel forced by hand (OPENBLAS_CORETYPE=Prescott or Core2, whose ddot of 3 or more
+# numbers sums in lanes): numpy 2 does not run on the CPUs that would pick those kernels (its
+# baseline is SSE4.2). These keys go through gemv, gemm and ddots of 2 numbers, which those
+# kernels sum in the plain order: the lockstep runs under them differ nowhere.
+BLAS_KEYS: dict[tuple[str, str], str] = {
+    ("dog", "torso_com_velocity"): "gemv",
+    ("dog", "ball_state"): "gemv",
+    ("dog", "target_position"): "gemv",
+    ("finger", "dist_to_target"): "dot",
+    ("fish", "target"): "gemv",
+    ("humanoid", "extremities"): "gemv",
+    ("humanoid_CMU", "extremities"): "gemv",
+    ("quadruped", "origin"): "gemv",
+    ("quadruped", "ball_state"): "gemm",
+    ("quadruped", "target_position"): "gemv",
+    ("swimmer", "to_target"): "gemv",
+}
+BLAS_OTHER_MAX_ULP = 4
 
-def assert_obs_equal(ours: np.ndarray, theirs: np.ndarray, max_ulp: int, err_msg: str) -> None:
-    """Bitwise, or within ``max_ulp`` ulp where OBS_MAX_ULP allows it."""
-    if max_ulp == 0:
+
+def max_ulp(domain: str, key: str) -> int:
+    """The ulps key may differ by on this machine (0: bitwise)."""
+    if (domain, key) in UFUNC_KEYS:
+        name, low, high, ulps = UFUNC_KEYS[domain, key]
+        return 0 if ufunc_matches_libm(name, low, high, signed=name == "arcsinh") else ulps
+    if (domain, key) in BLAS_KEYS:
+        return BLAS_OTHER_MAX_ULP if numpy_blas_orders()[BLAS_KEYS[domain, key]] == OTHER else 0
+    return 0
+
+
+def assert_obs_equal(ours: np.ndarray, theirs: np.ndarray, ulps: int, err_msg: str) -> None:
+    """Bitwise, or within ``ulps`` ulp (see max_ulp)."""
+    if ulps == 0:
         np.testing.assert_array_equal(ours, theirs, err_msg=err_msg)
     else:
         assert np.shape(ours) == np.shape(theirs), err_msg
         try:
-            np.testing.assert_array_max_ulp(ours, theirs, maxulp=max_ulp)
+            np.testing.assert_array_max_ulp(ours, theirs, maxulp=ulps)
         except AssertionError as e:
             raise AssertionError(f"{err_msg}: {e}") from None
 
@@ -305,8 +344,11 @@ def test_lockstep(task_id: str) -> None:
         where = f"{task_id} step {t} (episode step {ref_count})"
         for key in keys:
             assert_obs_equal(getattr(ts.observation, key)[0], ref_ts.observation[key],
-                             OBS_MAX_ULP.get((domain, key), 0), f"{where}: {key}")
-        assert ts.reward[0] == np.float32(ref_ts.reward), where
+                             max_ulp(domain, key), f"{where}: {key}")
+        if numpy_blas_orders()["dot"] == OTHER:  # rewards of norms (see BLAS_KEYS): 1 ulp
+            np.testing.assert_array_max_ulp(ts.reward[0], np.float32(ref_ts.reward), maxulp=1)
+        else:
+            assert ts.reward[0] == np.float32(ref_ts.reward), where
         ref_last = ref_ts.last() or ref_count == EPISODE
         assert bool(ts.step_type[0] == 2) == ref_last, where
         if ref_ts.last():
@@ -319,35 +361,54 @@ def test_lockstep(task_id: str) -> None:
     env.close()
 
 
+def _lqr_model_numbers(task_name: str, seed: int) -> list[float]:
+    """The stiffness then damping of each joint that dm_control's lqr loader draws for an
+    env loaded with ``seed`` (the model XML's attributes, which MuJoCo compiles as they are
+    written): what ``TASK_STATE["lqr"]`` reads from the compiled model, without compiling."""
+    from lxml import etree
+
+    n_bodies, n_actuators = {"lqr_2_1": (2, 1), "lqr_6_2": (6, 2)}[task_name]
+    xml, _ = suite.lqr.get_model_and_assets(n_bodies, n_actuators, np.random.RandomState(seed))
+    joints = etree.fromstring(xml).find("worldbody").iter("joint")  # not the tendons' joints
+    stiffness, damping = zip(*[(float(j.get("stiffness")), float(j.get("damping")))
+                               for j in joints], strict=True)
+    return [*stiffness, *damping]
+
+
 def _ref_reset_states(task_id: str, n: int) -> np.ndarray:
-    domain, _ = TASKS[task_id]
+    domain, task_name = TASKS[task_id]
     ref = load(task_id, 12345)
     rows = []
     for i in range(n):
-        if domain in MODEL_DRAWN_AT_LOAD:
-            ref = load(task_id, 12345 + i)
         ref.reset()
         physics = ref.physics
-        rows.append([*physics.data.qpos, *physics.data.qvel,
-                     *summarize(domain, task_state(domain, ref))])
+        if domain in MODEL_DRAWN_AT_LOAD:
+            # The joints' numbers of the env loaded with seed 12345 + i; the KS tests compare
+            # each coordinate's distribution alone, so qpos and qvel can come from one env.
+            numbers = _lqr_model_numbers(task_name, 12345 + i)
+        else:
+            numbers = task_state(domain, ref)
+        rows.append([*physics.data.qpos, *physics.data.qvel, *summarize(domain, numbers)])
     return np.array(rows)
 
 
 def _our_reset_states(task_id: str, n: int) -> np.ndarray:
+    """Our envs with seeds 0 .. n - 1 (reset(seed=s) of a pool of POOL_CHUNK envs gives env i
+    seed s + i, as a pool made with seed s: one pool, so one model compile)."""
     domain, _ = TASKS[task_id]
     ref = load(task_id, 0)
     nq, nv = ref.physics.model.nq, ref.physics.model.nv
     size = len(physics_state(ref))
     rows = []
-    for start in range(0, n, POOL_CHUNK):  # seed + i for env i: the same as one pool of n
+    env = envpool.make_dm(task_id, num_envs=POOL_CHUNK, seed=0)
+    for start in range(0, n, POOL_CHUNK):
         count = min(POOL_CHUNK, n - start)
-        env = envpool.make_dm(task_id, num_envs=count, seed=start)
-        env.reset()
+        env.reset(np.arange(count), seed=start)
         for i in range(count):
             state = np.array(env.get_state(i))
             # mjSTATE_INTEGRATION starts with time, then qpos, qvel.
             rows.append([*state[1:1 + nq + nv], *summarize(domain, state[size:])])
-        env.close()
+    env.close()
     return np.array(rows)
 
 

@@ -23,6 +23,7 @@ from envpool import _native
 from envpool.core.registry import register
 from envpool.tasks import dm_control_models
 from envpool.tasks._installed import package_path
+from envpool.tasks._numpy_blas import native_keywords
 
 INSTALL_HINT = "pip install 'dm-control==1.0.50'"
 
@@ -82,7 +83,9 @@ def _prepare(domain: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
                 f"not installed: {INSTALL_HINT}"
             )
         xml, assets = dm_control_models.build(SUITE_DIR, domain, config["task_name"])
-        return {"_model_xml": xml, "_suite_dir": SUITE_DIR, "_asset_files": assets}
+        # np.dot / np.linalg.norm of the observations and rewards in the running numpy's order
+        return {"_model_xml": xml, "_suite_dir": SUITE_DIR, "_asset_files": assets,
+                **native_keywords()}
 
     return prepare
 

@@ -8,9 +8,12 @@ MuJoCo envs), and ``xml_file`` (v5) is resolved against it as gymnasium does.
 
 from __future__ import annotations
 
+from typing import Any
+
 from envpool import _native
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
+from envpool.tasks._numpy_blas import native_keywords
 
 ASSETS_DIR = package_path("gymnasium", "envs", "mujoco", "assets")
 
@@ -42,6 +45,12 @@ def per_env_kwargs(native_name: str) -> tuple[str, ...]:
                  and k not in _SHARED and not k.startswith(("exclude_", "include_")))
 
 
+def _prepare(config: dict[str, Any]) -> dict[str, Any]:
+    """The hidden keyword: the running numpy's order of ``x.dot(y)``, which gymnasium's
+    ``np.linalg.norm`` infos and rewards follow (envpool/tasks/_numpy_blas.py)."""
+    return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"]}
+
+
 for _task, _native_name, _steps, _threshold in _TASKS:
     for _version in (4, 5):
         register(
@@ -50,9 +59,10 @@ for _task, _native_name, _steps, _threshold in _TASKS:
             max_episode_steps=_steps,
             reward_threshold=_threshold,
             per_env_kwargs=per_env_kwargs(f"{_native_name}V{_version}"),
+            prepare=_prepare,
             assets_dir=ASSETS_DIR,
         )
 
 # gymnasium refuses Pusher-v4 on mujoco >= 3 (its issue 950): v5 only.
 register("Pusher-v5", "PusherV5", max_episode_steps=100, reward_threshold=0.0,
-         per_env_kwargs=per_env_kwargs("PusherV5"), assets_dir=ASSETS_DIR)
+         per_env_kwargs=per_env_kwargs("PusherV5"), prepare=_prepare, assets_dir=ASSETS_DIR)

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/rewards.h"
 
 namespace envpool::dm_control {
@@ -75,7 +75,7 @@ class Acrobot final : public DmcEnv {
     for (int i = 0; i < 3; ++i) {
       tip_to_target[i] = d_->site_xpos[3 * target_ + i] - d_->site_xpos[3 * tip_ + i];
     }
-    return BlasNorm(tip_to_target, 3);
+    return blas_.Norm(tip_to_target, 3);
   }
 
   bool sparse_;

@@ -34,6 +34,7 @@
 
 #include "core/env.h"
 #include "envs/common/mujoco_renderer.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 #include "envs/mujoco/mujoco_env.h"
@@ -172,6 +173,7 @@ inline Config Defaults(std::int64_t frame_skip, const std::string& task_name) {
   c.Set("_model_xml", std::string());
   c.Set("_suite_dir", std::string());
   c.Set("_asset_files", std::vector<std::string>());
+  NumpyBlas::AddDefaults(c);
   return c;
 }
 
@@ -182,7 +184,8 @@ struct CommonParams {
         render_model(std::make_shared<RenderModel>(ModelSource(config))),
         frame_skip(static_cast<int>(config.GetInt("frame_skip"))),
         frame_stack(static_cast<int>(config.GetInt("frame_stack"))),
-        task(config.GetString("task_name")) {
+        task(config.GetString("task_name")),
+        blas(NumpyBlas::FromConfig(config)) {
     if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
     if (frame_stack < 1) throw std::invalid_argument("frame_stack must be >= 1");
   }
@@ -190,6 +193,7 @@ struct CommonParams {
   std::shared_ptr<RenderModel> render_model;  // shared by the pool's envs
   int frame_skip, frame_stack;
   std::string task;
+  NumpyBlas blas;  // the running numpy's order of np.dot and np.linalg.norm
 };
 
 // Observation keys and their sizes (-1: a scalar), in dm_control's order.
@@ -228,6 +232,7 @@ class DmcEnv : public Env {
         data_(m_ != nullptr ? mj_makeData(m_) : nullptr),
         d_(data_.get()),
         n_sub_steps_(p.frame_skip),
+        blas_(p.blas),
         control_scratch_(m_ != nullptr ? m_->nu : 0),
         render_model_(p.render_model),
         frame_stack_(p.frame_stack) {
@@ -434,6 +439,9 @@ class DmcEnv : public Env {
   DataPtr data_;
   mjData* d_;
   int n_sub_steps_;
+  // np.dot / np.linalg.norm of what Observe, GetReward and GetTermination
+  // compute, in the running numpy's order; reset draws use NumpyBlas::Fixed().
+  const NumpyBlas blas_;
 
  private:
   std::vector<double> control_scratch_;  // SmallControl's per-actuator values

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 
@@ -125,13 +125,13 @@ class Dog final : public DmcEnv {
       const double head_to_ball_vel[3] = {ball_vel[3] - head_vel[3], ball_vel[4] - head_vel[4],
                                           ball_vel[5] - head_vel[5]};
       const mjtNum* head_frame = d_->site_xmat + 9 * head_site_;
-      BlasVecMat3(head_to_ball, head_frame, obs[9]);
-      BlasVecMat3(head_to_ball_vel, head_frame, obs[9] + 3);
+      blas_.VecMat3(head_to_ball, head_frame, obs[9]);
+      blas_.VecMat3(head_to_ball_vel, head_frame, obs[9] + 3);
       // target_in_head_frame
       const mjtNum* target = d_->geom_xpos + 3 * target_;
       const double head_to_target[3] = {target[0] - head[0], target[1] - head[1],
                                         target[2] - head[2]};
-      BlasVecMat3(head_to_target, head_frame, obs[10]);
+      blas_.VecMat3(head_to_target, head_frame, obs[10]);
     }
   }
 
@@ -222,12 +222,12 @@ class Dog final : public DmcEnv {
 
   // torso_com_velocity: the torso_linvel sensor in the torso's frame.
   void TorsoComVelocity(double* out) const {
-    BlasVecMat3(d_->sensordata + torso_linvel_, d_->xmat + 9 * torso_, out);
+    blas_.VecMat3(d_->sensordata + torso_linvel_, d_->xmat + 9 * torso_, out);
   }
   // np.linalg.norm(a - b) of two 3-vectors.
-  static double Distance(const mjtNum* a, const mjtNum* b) {
+  double Distance(const mjtNum* a, const mjtNum* b) const {
     const double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return BlasNorm(v, 3);
+    return blas_.Norm(v, 3);
   }
 
   Params p_;

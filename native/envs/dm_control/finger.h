@@ -140,14 +140,13 @@ class Finger final : public DmcEnv {
   }
 
   // Physics.dist_to_target: np.linalg.norm(to_target) - the target's radius.
-  // The norm is sqrt(x.dot(x)), and OpenBLAS's ddot accumulates with FMAs.
   double DistToTarget() const {
     double tip[2], target[2];
     TipPosition(tip);
     TargetPosition(target);
     const double dx = target[0] - tip[0];
     const double dz = target[1] - tip[1];
-    return std::sqrt(std::fma(dz, dz, dx * dx)) - m_->site_size[3 * target_site_];
+    return blas_.Norm2(dx, dz) - m_->site_size[3 * target_site_];
   }
 
   Params p_;

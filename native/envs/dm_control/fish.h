@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 
@@ -61,7 +61,7 @@ class Fish final : public DmcEnv {
   void InitializeEpisode(Rng& rng) override {
     double quat[4];
     for (double& q : quat) q = rng.Normal();
-    const double norm = BlasNorm(quat, 4);
+    const double norm = NumpyBlas::Fixed().Norm(quat, 4);
     for (int i = 0; i < 4; ++i) d_->qpos[root_ + 3 + i] = quat[i] / norm;
     for (int joint : joints_) d_->qpos[joint] = rng.Uniform(-.2, .2);
     if (p_.swim) {
@@ -79,7 +79,7 @@ class Fish final : public DmcEnv {
     const double radii = m_->geom_size[3 * mouth_] + m_->geom_size[3 * target_];
     double mouth_to_target[3];
     MouthToTarget(mouth_to_target);
-    const double in_target = Tolerance(BlasNorm(mouth_to_target, 3), 0, radii, 2 * radii);
+    const double in_target = Tolerance(blas_.Norm(mouth_to_target, 3), 0, radii, 2 * radii);
     const double is_upright = 0.5 * (Upright() + 1);
     return (7 * in_target + is_upright) / 8;
   }
@@ -102,7 +102,7 @@ class Fish final : public DmcEnv {
     const mjtNum* target = d_->geom_xpos + 3 * target_;
     const mjtNum* mouth = d_->geom_xpos + 3 * mouth_;
     const double global[3] = {target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]};
-    BlasVecMat3(global, d_->geom_xmat + 9 * mouth_, out);
+    blas_.VecMat3(global, d_->geom_xmat + 9 * mouth_, out);
   }
 
   Params p_;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 #include "envs/mujoco/mujoco_env.h"
@@ -65,7 +65,7 @@ class Humanoid final : public DmcEnv {
     // left_hand, left_foot, right_hand, right_foot.
     const mjtNum* torso_frame = d_->xmat + 9 * torso_;
     for (int k = 0; k < 4; ++k) {
-      BlasInFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * torso_, torso_frame, obs[2] + 3 * k);
+      blas_.InFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * torso_, torso_frame, obs[2] + 3 * k);
     }
     std::copy(torso_frame + 6, torso_frame + 9, obs[3]);  // torso_vertical: zx, zy, zz
     std::copy(ComVelocity(), ComVelocity() + 3, obs[4]);
@@ -88,7 +88,7 @@ class Humanoid final : public DmcEnv {
                                    Tolerance(com_velocity[1], 0, 0, 2)};
       return small_control * stand_reward * (mujoco::NumpySum(dont_move, 2) / 2);
     }
-    const double speed = BlasNorm(com_velocity, 2);
+    const double speed = blas_.Norm(com_velocity, 2);
     double move = Tolerance(speed, p_.move_speed, kInf, p_.move_speed, Sigmoid::kLinear, 0);
     move = (5 * move + 1) / 6;
     return small_control * stand_reward * move;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 
@@ -58,7 +58,7 @@ class HumanoidCMU final : public DmcEnv {
     // r hand, r foot).
     const mjtNum* frame = d_->xmat + 9 * thorax_;
     for (int k = 0; k < 4; ++k) {
-      BlasInFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * thorax_, frame, obs[2] + 3 * k);
+      blas_.InFrame(d_->xpos + 3 * limbs_[k], d_->xpos + 3 * thorax_, frame, obs[2] + 3 * k);
     }
     for (int j = 0; j < 3; ++j) obs[3][j] = frame[6 + j];  // torso_vertical: zx, zy, zz
     std::copy(d_->sensordata + com_velocity_, d_->sensordata + com_velocity_ + 3, obs[4]);
@@ -82,7 +82,7 @@ class HumanoidCMU final : public DmcEnv {
           (0.0 + Tolerance(com_velocity[0], 0, 0, 2) + Tolerance(com_velocity[1], 0, 0, 2)) / 2;
       return small_control * stand_reward * dont_move;
     }
-    const double speed = BlasNorm(com_velocity, 2);  // np.linalg.norm of (vx, vy)
+    const double speed = blas_.Norm(com_velocity, 2);  // np.linalg.norm of (vx, vy)
     double move = Tolerance(speed, p_.move_speed, kInf, p_.move_speed, Sigmoid::kLinear, 0);
     move = (5 * move + 1) / 6;
     return small_control * stand_reward * move;

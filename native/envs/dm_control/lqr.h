@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 
 namespace envpool::dm_control {
@@ -61,14 +61,14 @@ class Lqr final : public DmcEnv {
     const int nq = m_->nq;
     std::vector<double> unit(nq);
     for (double& u : unit) u = rng.Normal();
-    const double norm = BlasNorm(unit.data(), nq);
+    const double norm = NumpyBlas::Fixed().Norm(unit.data(), nq);
     for (int i = 0; i < nq; ++i) d_->qpos[i] = std::sqrt(2.0) * unit[i] / norm;
   }
 
   // LQRLevel.get_reward: 1 - (0.5 * |qpos|^2 + 0.1 * 0.5 * |ctrl|^2).
   double GetReward() override {
-    const double state_cost = 0.5 * BlasDot(d_->qpos, d_->qpos, m_->nq);
-    const double control_l2_norm = 0.5 * BlasDot(d_->ctrl, d_->ctrl, m_->nu);
+    const double state_cost = 0.5 * blas_.Dot(d_->qpos, d_->qpos, m_->nq);
+    const double control_l2_norm = 0.5 * blas_.Dot(d_->ctrl, d_->ctrl, m_->nu);
     return 1 - (state_cost + control_l2_norm * kControlCostCoef);
   }
 
@@ -78,7 +78,7 @@ class Lqr final : public DmcEnv {
     state_.assign(d_->qpos, d_->qpos + m_->nq);
     state_.insert(state_.end(), d_->qvel, d_->qvel + m_->nv);
     state_.insert(state_.end(), d_->act, d_->act + m_->na);
-    return BlasNorm(state_.data(), static_cast<int>(state_.size())) < kTerminalTol;
+    return blas_.Norm(state_.data(), static_cast<int>(state_.size())) < kTerminalTol;
   }
 
   // Each joint's stiffness, then each joint's damping.

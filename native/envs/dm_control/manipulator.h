@@ -215,13 +215,12 @@ class Manipulator final : public DmcEnv {
     out[3] = d_->xquat[4 * body + 2];
   }
 
-  // Physics.site_distance: np.linalg.norm(site1 - site2), whose x.dot(x) is
-  // OpenBLAS's ddot here: one FMA chain.
+  // Physics.site_distance: np.linalg.norm(site1 - site2).
   double SiteDistance(int site1, int site2) const {
     const mjtNum* a = d_->site_xpos + 3 * site1;
     const mjtNum* b = d_->site_xpos + 3 * site2;
-    const double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    return std::sqrt(std::fma(dz, dz, std::fma(dy, dy, dx * dx)));
+    const double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return blas_.Norm(v, 3);
   }
 
   // Bring._is_close.

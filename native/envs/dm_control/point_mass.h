@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/blas_small.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 
@@ -62,7 +62,7 @@ class PointMass final : public DmcEnv {
     bool parallel = true;
     while (parallel) {
       RandomDirection(rng, dir2);
-      parallel = std::abs(BlasDot(dir1, dir2, 2)) > 0.9;
+      parallel = std::abs(NumpyBlas::Fixed().Dot(dir1, dir2, 2)) > 0.9;
     }
     m_->wrap_prm[0] = dir1[0];
     m_->wrap_prm[1] = dir1[1];
@@ -78,7 +78,7 @@ class PointMass final : public DmcEnv {
       mass_to_target[i] = d_->geom_xpos[3 * target_ + i] - d_->geom_xpos[3 * pointmass_ + i];
     }
     const double near_target =
-        Tolerance(BlasNorm(mass_to_target, 3), 0, target_size, target_size);
+        Tolerance(blas_.Norm(mass_to_target, 3), 0, target_size, target_size);
     return near_target * SmallControl();
   }
 
@@ -95,7 +95,7 @@ class PointMass final : public DmcEnv {
   static void RandomDirection(Rng& rng, double dir[2]) {
     dir[0] = rng.Normal();
     dir[1] = rng.Normal();
-    const double norm = BlasNorm(dir, 2);
+    const double norm = NumpyBlas::Fixed().Norm(dir, 2);
     dir[0] /= norm;
     dir[1] /= norm;
   }

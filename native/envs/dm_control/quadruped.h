@@ -14,29 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 
 namespace envpool::dm_control {
 
 namespace quadruped_detail {
-
-// numpy's dot of two float64 vectors as OpenBLAS's ddot computes it here: one
-// FMA chain (also np.linalg.norm's x.dot(x)).
-inline double BlasDot(const double* a, const double* b, int n) {
-  double s = a[0] * b[0];
-  for (int i = 1; i < n; ++i) s = std::fma(a[i], b[i], s);
-  return s;
-}
-
-// v.dot(frame) for a 3-vector v and a row-major 3x3 frame (dgemv; dgemm for
-// the rows of a 3x3 left operand): out[j] = sum_i v[i] frame[i][j] as an FMA
-// chain over i.
-inline void DotFrame(const double v[3], const mjtNum* frame, double out[3]) {
-  for (int j = 0; j < 3; ++j) {
-    out[j] = std::fma(v[2], frame[6 + j], std::fma(v[1], frame[3 + j], v[0] * frame[j]));
-  }
-}
 
 // scipy.ndimage.spline_filter1d(order=3, mode='constant') of one line in
 // place: the gain, then the causal and anticausal recursions with the
@@ -217,7 +201,7 @@ class Quadruped final : public DmcEnv {
     if (p_.kind == Kind::kEscape) {
       // origin: -torso_pos.dot(torso_frame).
       double origin[3];
-      quadruped_detail::DotFrame(torso_pos, frame, origin);
+      blas_.VecMat3(torso_pos, frame, origin);
       for (int j = 0; j < 3; ++j) obs[5][j] = -origin[j];
       // rangefinder: 1 where no intersection (-1), else tanh.
       double* rf = obs[6];
@@ -238,12 +222,12 @@ class Quadruped final : public DmcEnv {
         rows[1][i] = ball_vel[i] - root_vel[i];
         rows[2][i] = ball_vel[3 + i];
       }
-      for (int r = 0; r < 3; ++r) quadruped_detail::DotFrame(rows[r], frame, obs[5] + 3 * r);
+      blas_.MatMat3(&rows[0][0], 3, frame, obs[5]);
       // target_position: (target - torso_pos).dot(torso_frame).
       const mjtNum* target = d_->site_xpos + 3 * target_;
       const double rel[3] = {target[0] - torso_pos[0], target[1] - torso_pos[1],
                              target[2] - torso_pos[2]};
-      quadruped_detail::DotFrame(rel, frame, obs[6]);
+      blas_.VecMat3(rel, frame, obs[6]);
     }
   }
 
@@ -267,7 +251,7 @@ class Quadruped final : public DmcEnv {
     // Move / Escape: a random orientation, randn(4) normalised.
     double orientation[4];
     for (double& q : orientation) q = rng.Normal();
-    const double norm = std::sqrt(quadruped_detail::BlasDot(orientation, orientation, 4));
+    const double norm = NumpyBlas::Fixed().Norm(orientation, 4);
     for (double& q : orientation) q /= norm;
     FindNonContactingHeight(orientation, 0.0, 0.0);
   }
@@ -282,7 +266,7 @@ class Quadruped final : public DmcEnv {
     if (p_.kind == Kind::kEscape) {
       const double terrain_size = m_->hfield_size[0];
       const mjtNum* workspace = d_->site_xpos + 3 * workspace_;
-      const double origin_distance = std::sqrt(quadruped_detail::BlasDot(workspace, workspace, 3));
+      const double origin_distance = blas_.Norm(workspace, 3);
       const double escape_reward = Tolerance(origin_distance, terrain_size, kInf, terrain_size,
                                              Sigmoid::kLinear, 0);
       return UprightReward(20.0) * escape_reward;
@@ -297,11 +281,11 @@ class Quadruped final : public DmcEnv {
     const double self_to_ball[2] = {workspace[0] - ball[0], workspace[1] - ball[1]};
     const double ball_to_target[2] = {target[0] - ball[0], target[1] - ball[1]};
     const double reach_reward =
-        Tolerance(std::sqrt(quadruped_detail::BlasDot(self_to_ball, self_to_ball, 2)), 0,
+        Tolerance(blas_.Norm(self_to_ball, 2), 0,
                   workspace_radius + ball_radius, arena_radius, Sigmoid::kLinear, 0);
     const double target_radius = m_->site_size[3 * target_];
     const double fetch_reward =
-        Tolerance(std::sqrt(quadruped_detail::BlasDot(ball_to_target, ball_to_target, 2)), 0,
+        Tolerance(blas_.Norm(ball_to_target, 2), 0,
                   target_radius, arena_radius, Sigmoid::kLinear, 0);
     const double reach_then_fetch = reach_reward * (0.5 + 0.5 * fetch_reward);
     return UprightReward(0.0) * reach_then_fetch;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "envs/dm_control/dm_control_env.h"
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
 
@@ -69,7 +69,7 @@ class Reacher final : public DmcEnv {
     const double radii = m_->geom_size[3 * target_] + m_->geom_size[3 * finger_];
     double to_target[2];
     FingerToTarget(to_target);
-    return Tolerance(BlasNorm(to_target, 2), 0, radii);
+    return Tolerance(blas_.Norm(to_target, 2), 0, radii);
   }
 
   // The target's (x, y) in the model.

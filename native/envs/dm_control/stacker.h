@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
 
@@ -161,7 +161,7 @@ class Stacker final : public DmcEnv {
     const mjtNum* a = d_->site_xpos + 3 * site;
     const mjtNum* t = d_->site_xpos + 3 * target_site_;
     const double v[3] = {a[0] - t[0], a[1] - t[1], a[2] - t[2]};
-    return BlasNorm(v, 3);
+    return blas_.Norm(v, 3);
   }
 
   int n_boxes_;

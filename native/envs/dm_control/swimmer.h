@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/dm_control/blas_small.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
@@ -73,7 +73,7 @@ class Swimmer final : public DmcEnv {
     const double target_size = m_->geom_size[3 * target_];
     double to_target[3];
     NoseToTarget(to_target);
-    return Tolerance(BlasNorm(to_target, 2), 0, target_size, 5 * target_size,
+    return Tolerance(blas_.Norm(to_target, 2), 0, target_size, 5 * target_size,
                      Sigmoid::kLongTail);
   }
 
@@ -99,7 +99,7 @@ class Swimmer final : public DmcEnv {
     const mjtNum* target = d_->geom_xpos + 3 * target_;
     const mjtNum* nose = d_->geom_xpos + 3 * nose_;
     const double global[3] = {target[0] - nose[0], target[1] - nose[1], target[2] - nose[2]};
-    BlasVecMat3(global, d_->xmat + 9 * head_, out);
+    blas_.VecMat3(global, d_->xmat + 9 * head_, out);
   }
 
   int head_, nose_, target_, target_light_;

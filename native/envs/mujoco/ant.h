@@ -79,7 +79,7 @@ class Ant final : public MujocoEnv {
     if (V == 5) {
       info_[0] = d_->qpos[0];
       info_[1] = d_->qpos[1];
-      info_[2] = Norm2(d_->qpos[0], d_->qpos[1]);
+      info_[2] = p_.blas.Norm2(d_->qpos[0], d_->qpos[1]);
     }
   }
 
@@ -108,13 +108,13 @@ class Ant final : public MujocoEnv {
         reward_ctrl = -contact_cost;  // sic: gymnasium's v4 reports the contact cost here
       }
       out.reward = rewards - costs;
-      info_ = {forward_reward, reward_ctrl, healthy_reward, x1, y1, Norm2(x1, y1), vx, vy,
+      info_ = {forward_reward, reward_ctrl, healthy_reward, x1, y1, p_.blas.Norm2(x1, y1), vx, vy,
                forward_reward};
     } else {
       const double contact_cost = ContactCost();
       const double costs = static_cast<double>(ctrl_cost) + contact_cost;
       out.reward = rewards - costs;
-      info_ = {d_->qpos[0], d_->qpos[1], Norm2(d_->qpos[0], d_->qpos[1]), vx, vy,
+      info_ = {d_->qpos[0], d_->qpos[1], p_.blas.Norm2(d_->qpos[0], d_->qpos[1]), vx, vy,
                forward_reward, static_cast<double>(-ctrl_cost), -contact_cost, healthy_reward};
     }
     return out;

@@ -143,7 +143,7 @@ class Humanoid final : public MujocoEnv {
       info_.insert(info_.end(), {q[0], q[1]});
       info_.insert(info_.end(), d_->ten_length, d_->ten_length + m_->ntendon);
       info_.insert(info_.end(), d_->ten_velocity, d_->ten_velocity + m_->ntendon);
-      info_.insert(info_.end(), {Norm2(q[0], q[1]), 0, 0, 0, 0, 0, 0});
+      info_.insert(info_.end(), {p_.blas.Norm2(q[0], q[1]), 0, 0, 0, 0, 0, 0});
     }
   }
 
@@ -166,7 +166,7 @@ class Humanoid final : public MujocoEnv {
     if (V == 4) {
       out.reward = rewards - ctrl_cost;
       info_ = {forward_reward, -ctrl_cost, healthy_reward, after[0], after[1],
-               Norm2(after[0], after[1]), vx, vy, forward_reward};
+               p_.blas.Norm2(after[0], after[1]), vx, vy, forward_reward};
     } else {
       const double contact_cost =
           Clip(p_.contact_cost_weight * SumOfSquares(d_->cfrc_ext, 6 * m_->nbody),
@@ -177,7 +177,7 @@ class Humanoid final : public MujocoEnv {
       info_.insert(info_.end(), {q[0], q[1]});
       info_.insert(info_.end(), d_->ten_length, d_->ten_length + m_->ntendon);
       info_.insert(info_.end(), d_->ten_velocity, d_->ten_velocity + m_->ntendon);
-      info_.insert(info_.end(), {Norm2(q[0], q[1]), vx, vy, healthy_reward, forward_reward,
+      info_.insert(info_.end(), {p_.blas.Norm2(q[0], q[1]), vx, vy, healthy_reward, forward_reward,
                                  -ctrl_cost, -contact_cost});
     }
     return out;

@@ -23,6 +23,7 @@
 #include "core/env.h"
 #include "envs/common/keywords.h"
 #include "envs/common/mujoco_renderer.h"
+#include "envs/common/numpy_blas.h"
 
 namespace envpool::mujoco {
 
@@ -61,9 +62,13 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
 // envpool/tasks/mujoco.py) and `xml_file` (a keyword of the v5 tasks and Ant-v4; fixed to the
 // task's model in the other v4 tasks). An env's Params derives from ModelParams and starts
 // its keyword list with ModelKeywords.
+// `_numpy_dot_fma` (hidden, set by envpool/tasks/mujoco.py): the running numpy's order of
+// x.dot(y), which gymnasium's np.linalg.norm infos and rewards follow (envs/common/numpy_blas.h).
 struct ModelParams {
   std::string assets_dir, xml_file;
+  bool numpy_dot_fma = true;
   ModelPtr model;
+  NumpyBlas blas;  // np.linalg.norm of the infos and rewards; resets use NumpyBlas::Fixed()
 };
 
 template <class P>
@@ -71,6 +76,7 @@ Keywords<P> ModelKeywords(const std::string& xml_file, bool xml_file_is_keyword)
   Keywords<P> k;
   k.Add("assets_dir", std::string(), &P::assets_dir);
   k.Add("xml_file", xml_file, &P::xml_file, xml_file_is_keyword);
+  k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
   return k;
 }
 
@@ -78,6 +84,7 @@ Keywords<P> ModelKeywords(const std::string& xml_file, bool xml_file_is_keyword)
 template <class P>
 void ReadParams(const Keywords<P>& keys, const Config& config, P& params) {
   keys.Read(config, params);
+  params.blas.dot_fma = params.numpy_dot_fma;
   const std::string path = ExpandModelPath(params.xml_file, params.assets_dir);
   char error[1000] = "";
   mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
@@ -124,9 +131,6 @@ inline float ControlCost(double weight, const float* action, int n) {
   for (int i = 0; i < n; ++i) sq[i] = action[i] * action[i];
   return static_cast<float>(weight) * NumpySum(sq.data(), n);
 }
-
-// np.linalg.norm of a 2-vector: sqrt(x.dot(x)).
-inline double Norm2(double x, double y) { return std::sqrt(x * x + y * y); }
 
 // np.clip for doubles.
 inline double Clip(double x, double lo, double hi) {

@@ -54,7 +54,7 @@ class Pusher final : public MujocoEnv {
     do {
       cyl[0] = rng.Uniform(-0.3, 0.0);
       cyl[1] = rng.Uniform(-0.2, 0.2);
-    } while (!(Norm2(cyl[0], cyl[1]) > 0.17));
+    } while (!(NumpyBlas::Fixed().Norm2(cyl[0], cyl[1]) > 0.17));
     const int nq = m_->nq, nv = m_->nv;
     qpos[nq - 4] = cyl[0];
     qpos[nq - 3] = cyl[1];
@@ -82,7 +82,7 @@ class Pusher final : public MujocoEnv {
   double Distance(int b1, int b2) const {
     double vec[3];
     for (int j = 0; j < 3; ++j) vec[j] = d_->xpos[3 * b1 + j] - d_->xpos[3 * b2 + j];
-    return Norm3(vec);
+    return p_.blas.Norm(vec, 3);
   }
 
   void WriteObs(double* obs) const override {

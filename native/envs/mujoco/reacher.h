@@ -10,11 +10,6 @@
 
 namespace envpool::mujoco {
 
-// np.linalg.norm of a 3-vector: sqrt(x.dot(x)).
-inline double Norm3(const double* v) {
-  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
 template <int V>
 class Reacher final : public MujocoEnv {
  public:
@@ -59,7 +54,7 @@ class Reacher final : public MujocoEnv {
     do {
       goal[0] = rng.Uniform(-0.2, 0.2);
       goal[1] = rng.Uniform(-0.2, 0.2);
-    } while (!(Norm2(goal[0], goal[1]) < 0.2));
+    } while (!(NumpyBlas::Fixed().Norm2(goal[0], goal[1]) < 0.2));
     qpos[m_->nq - 2] = goal[0];
     qpos[m_->nq - 1] = goal[1];
     for (double& v : qvel) v += rng.Uniform(-0.005, 0.005);
@@ -87,7 +82,7 @@ class Reacher final : public MujocoEnv {
   double Distance() const {
     double vec[3];
     for (int j = 0; j < 3; ++j) vec[j] = d_->xpos[3 * p_.fingertip + j] - d_->xpos[3 * p_.target + j];
-    return Norm3(vec);
+    return p_.blas.Norm(vec, 3);
   }
 
   void WriteObs(double* obs) const override {

@@ -49,7 +49,9 @@ class Swimmer final : public MujocoEnv {
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);
     std::fill(info_.begin(), info_.end(), 0.0);
-    if (V == 5) info_ = {d_->qpos[0], d_->qpos[1], Norm2(d_->qpos[0], d_->qpos[1]), 0, 0, 0, 0};
+    if (V == 5) {
+      info_ = {d_->qpos[0], d_->qpos[1], p_.blas.Norm2(d_->qpos[0], d_->qpos[1]), 0, 0, 0, 0};
+    }
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -62,7 +64,7 @@ class Swimmer final : public MujocoEnv {
     const float ctrl_cost = ControlCost(p_.ctrl_cost_weight, a, m_->nu);
     StepOutcome out;
     out.reward = forward_reward - static_cast<double>(ctrl_cost);
-    const double dist = Norm2(x1, y1);
+    const double dist = p_.blas.Norm2(x1, y1);
     if (V == 4) {
       info_ = {forward_reward, static_cast<double>(-ctrl_cost), x1, y1, dist, vx, vy,
                forward_reward};

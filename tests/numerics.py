@@ -1,0 +1,38 @@
+"""What the running numpy computes differently from one CPU to another, found out at run time.
+
+The references compute some numbers with numpy, and numpy's results for these depend on the
+machine: its OpenBLAS picks kernels by CPU (the order of short dot products:
+``envpool.tasks._numpy_blas``), and its own SIMD loops (``np.tanh`` on AVX2, ``np.log1p``,
+``np.arcsinh`` on AVX-512, ...) differ from the C library's functions, which our C++ calls,
+in the last bits. An alignment test asks here which case it is in and asserts bitwise
+equality where numpy computes what our C++ computes, and otherwise the bound stated beside
+the number.
+
+To run the suite under another kernel by hand (never in tests or CI): ``OPENBLAS_CORETYPE=
+Haswell pytest ...`` (or Zen, SkylakeX, SandyBridge, Prescott; docs/testing.md), and
+``NPY_DISABLE_CPU_FEATURES=AVX512F,AVX512_SKX`` for numpy's own SIMD loops.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import numpy as np
+
+
+@functools.cache
+def ufunc_matches_libm(name: str, low: float, high: float, signed: bool = False) -> bool:
+    """Whether ``np.<name>`` equals the C library's function (Python's ``math``, which our
+    C++ also calls) on 20,000 numbers spread log-uniformly over [low, high] (and their
+    negatives, with ``signed``). numpy's SIMD loops, where a CPU has them, differ from the C
+    library on 1% or more of such numbers, so 20,000 of them tell the two apart."""
+    import math
+
+    ufunc: Callable[[np.ndarray], np.ndarray] = getattr(np, name)
+    libm: Callable[[float], float] = getattr(math, {"arcsinh": "asinh"}.get(name, name))
+    rng = np.random.default_rng(0)
+    xs = np.exp(rng.uniform(np.log(low), np.log(high), 20_000))
+    if signed:
+        xs[::2] *= -1
+    return bool(np.array_equal(ufunc(xs), np.array([libm(x) for x in xs.tolist()])))

@@ -60,7 +60,7 @@ def _check_state(env: Any, ale: Any, where: Any) -> np.ndarray:
     assert bool(state[3]) == ale.game_over(with_truncation=False), where
     assert state[4] == ale.getFrameNumber(), where
     assert state[5] == ale.getEpisodeFrameNumber(), where
-    screen = state[STATE_HEAD:].astype(np.uint8).reshape(210, 160, 3)
+    screen = state[STATE_HEAD:].astype(np.uint8).reshape(ale.getScreenRGB().shape)
     np.testing.assert_array_equal(screen, ale.getScreenRGB(), err_msg=str(where))
     return state
 
@@ -330,10 +330,22 @@ def test_reset_seed_after_life_loss_is_a_new_game() -> None:
     ref.close()
 
 
-@pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST]
+# Games whose screen is not 210 x 160: Adventure (a PAL cart, 250 rows), Pooyan (220).
+TALL_GAMES = ["Adventure", "Pooyan"]
+
+
+@pytest.mark.parametrize(("game", "sticky"), [(g, 0.0) for g in GAMES_UNDER_TEST + TALL_GAMES]
                          + [("Breakout", 0.25)])
 def test_preprocessing_align(game: str, sticky: float) -> None:
     _preprocessing_lockstep(game, sticky, steps=200)
+
+
+# RGB observations, at the screen's own size and at 84 x 84: AtariPreprocessing's
+# grayscale_obs=False, screen_size (width, height); our frames are channel-first.
+@pytest.mark.parametrize("size", [(210, 160), (84, 84)])
+@pytest.mark.parametrize("game", ["Pong", *TALL_GAMES])
+def test_preprocessing_align_rgb(game: str, size: tuple[int, int]) -> None:
+    _preprocessing_lockstep(game, 0.0, steps=60, gray_scale=False, img_size=size)
 
 
 # A step whose game ends before its last frame skips the grabs, and gymnasium then maxes the
@@ -346,31 +358,43 @@ def test_preprocessing_align_through_game_over(game: str) -> None:
 
 
 def _preprocessing_lockstep(game: str, sticky: float, steps: int,
-                            stop_after_game_overs: int | None = None) -> int:
+                            stop_after_game_overs: int | None = None, gray_scale: bool = True,
+                            img_size: tuple[int, int] = (84, 84)) -> int:
     """Our Pong-style preprocessing against gymnasium's AtariPreprocessing +
     FrameStackObservation on the same emulator, observation for observation; returns
-    the number of games that ended."""
+    the number of games that ended. ``img_size``: (height, width)."""
     pytest.importorskip("cv2")
     import gymnasium
     from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
     gymnasium.register_envs(ale_py)
     env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=2, noop_max=0,
-                                 use_fire_reset=False, repeat_action_probability=sticky)
+                                 use_fire_reset=False, repeat_action_probability=sticky,
+                                 gray_scale=gray_scale, img_height=img_size[0],
+                                 img_width=img_size[1])
     obs, _ = env.reset()
     seed = int(env.get_state(0)[0])
     base = gymnasium.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky,
                           full_action_space=False)
     ref = FrameStackObservation(
-        AtariPreprocessing(base, noop_max=0, frame_skip=4, screen_size=84,
-                           terminal_on_life_loss=False, grayscale_obs=True, scale_obs=False),
+        AtariPreprocessing(base, noop_max=0, frame_skip=4, screen_size=img_size[::-1],
+                           terminal_on_life_loss=False, grayscale_obs=gray_scale,
+                           scale_obs=False),
         stack_size=4)
+
+    def ours(obs: np.ndarray) -> np.ndarray:
+        """Env 0's stack in gymnasium's layout: (4, H, W), or (4, H, W, 3) from our
+        channel-first (4 * 3, H, W)."""
+        if gray_scale:
+            return obs[0]
+        return obs[0].reshape(4, 3, *img_size).transpose(0, 2, 3, 1)
+
     ref.reset(seed=0)
     base.unwrapped.ale.setInt("random_seed", seed)
     base.unwrapped.load_game()
     ref_obs, _ = ref.reset()
-    assert ref_obs.shape == obs.shape[1:]
-    np.testing.assert_array_equal(obs[0], ref_obs)
+    assert ref_obs.shape == ours(obs).shape
+    np.testing.assert_array_equal(ours(obs), ref_obs)
     rng = np.random.default_rng(9)
     needs_reset = False
     game_overs = 0
@@ -388,7 +412,7 @@ def _preprocessing_lockstep(game: str, sticky: float, steps: int,
             assert bool(terminated[0]) == ref_term, (game, t)
             needs_reset = bool(ref_term)
             game_overs += bool(ref_term)
-        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{game} step {t}")
+        np.testing.assert_array_equal(ours(obs), ref_obs, err_msg=f"{game} step {t}")
         if stop_after_game_overs is not None and game_overs >= stop_after_game_overs:
             break
     env.close()
@@ -411,6 +435,38 @@ def test_defaults_make_and_step() -> None:
         # the stack moved by one frame: the old newest frame is now the second newest
         assert np.array_equal(obs2[:, 2], obs[:, 3])
         env.close()
+
+
+def test_every_game_observes_and_draws_its_whole_screen() -> None:
+    """Every game's frame is its whole screen: 210 x 160 for most, taller for some (ale-py's
+    getScreenDims: 250 x 160 for the PAL carts, 220 x 160 for Pooyan, ...). For each game
+    whose screen is not 210 x 160 (and Pong): render() is the whole RGB screen, the one in
+    get_state, and an RGB observation of that size (one frame, no skip, no stack) is that
+    screen too. A render or observation path that assumed 210 rows wrote past its buffer
+    for the taller games (a heap overflow that aborted the process)."""
+    sizes = {game: envpool.make_spec(f"{game}-v5", render_mode="rgb_array").render_frame[:2]
+             for game in GAMES}
+    assert {210, 220, 250} <= {h for h, _ in sizes.values()}  # Pooyan, the PAL carts
+    checked = [g for g, size in sizes.items() if size != (210, 160)] + ["Pong"]
+    for game in checked:
+        ale = ale_py.ALEInterface()
+        ale.setLoggerMode(ale_py.LoggerMode.Error)
+        ale.loadROM(rom_path(GAMES[game]))
+        height, width = ale.getScreenDims()
+        assert sizes[game] == (height, width), game
+        env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=0, render_mode="rgb_array",
+                                     gray_scale=False, img_height=height, img_width=width,
+                                     stack_num=1, frame_skip=1, noop_max=0)
+        obs, _ = env.reset()
+        for t in range(3):
+            frame = env.render()
+            assert frame.shape == (1, height, width, 3), game
+            screen = np.array(env.get_state(0)[STATE_HEAD:]).astype(np.uint8)
+            np.testing.assert_array_equal(frame[0].ravel(), screen, err_msg=game)
+            np.testing.assert_array_equal(obs[0].transpose(1, 2, 0), frame[0], err_msg=game)
+            obs = env.step(np.array([t % env.single_action_space.n]))[0]
+        env.close()
+    assert len(checked) >= 14  # the 13 games of the heap overflow, and Pong
 
 
 def test_all_games_registered() -> None:

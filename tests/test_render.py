@@ -55,10 +55,11 @@ def _count_frames(path: pathlib.Path) -> tuple[int, tuple[int, int]]:
 
 
 # -- 1. Atari against ale-py --------------------------------------------------------------
-@pytest.mark.parametrize("game", ["Pong", "Breakout"])
+@pytest.mark.parametrize("game", ["Pong", "Breakout", "Adventure", "Pooyan"])
 def test_atari_render_equals_ale_py(game: str) -> None:
     """Our frame and ale-py's ``render()`` after a seeded reset and 120 random steps
-    (frame_skip 4, no no-ops, no fire reset, no sticky actions), compared at every step."""
+    (frame_skip 4, no no-ops, no fire reset, no sticky actions), compared at every step;
+    Adventure's screen (a PAL cart) is 250 x 160, Pooyan's 220 x 160."""
     seed = 11
     env = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=seed, noop_max=0,
                                  use_fire_reset=False, repeat_action_probability=0.0,
@@ -68,7 +69,7 @@ def test_atari_render_equals_ale_py(game: str) -> None:
     env.reset()
     ref.reset(seed=seed)
     frame = env.render()
-    assert frame.shape == (1, *SCREEN) and frame.dtype == np.uint8
+    assert frame.shape == (1, *ref.render().shape) and frame.dtype == np.uint8
     np.testing.assert_array_equal(frame[0], ref.render())
     rng = np.random.default_rng(0)
     for step in range(120):
@@ -81,13 +82,18 @@ def test_atari_render_equals_ale_py(game: str) -> None:
     ref.close()
 
 
-def test_atari_render_size_is_area_resize() -> None:
-    """``render_height`` x ``render_width`` is the full frame shrunk by cv2's INTER_AREA."""
-    full = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=3, render_mode="rgb_array")
+@pytest.mark.parametrize("game", ["Breakout", "Adventure"])
+def test_atari_render_size_is_area_resize(game: str) -> None:
+    """``render_height`` x ``render_width`` is the full frame shrunk by cv2's INTER_AREA
+    (Adventure's full frame has 250 rows); a larger one is refused with the game's size."""
+    full = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=3, render_mode="rgb_array")
     full.reset()
     frame = full.render()[0]
-    for height, width in ((84, 84), (105, 80), (150, 160)):
-        small = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=3,
+    rows = frame.shape[0]
+    with pytest.raises(ValueError, match=f"render_height must be in 1 .. {rows}"):
+        envpool.make(f"{game}-v5", render_mode="rgb_array", render_height=rows + 1)
+    for height, width in ((84, 84), (105, 80), (150, 160), (rows, 160)):
+        small = envpool.make_gymnasium(f"{game}-v5", num_envs=1, seed=3,
                                        render_mode="rgb_array", render_height=height,
                                        render_width=width)
         small.reset()

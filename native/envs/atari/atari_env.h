@@ -35,9 +35,6 @@
 
 namespace envpool::atari {
 
-constexpr int kRawHeight = 210;
-constexpr int kRawWidth = 160;
-
 inline void QuietAle() { ale::Logger::setMode(ale::Logger::Error); }
 
 // ale-py's AtariEnv.seed_game: SeedSequence(seed).generate_state(2) gives
@@ -95,6 +92,10 @@ class AtariEnv final : public Env {
       CheckAvailable("difficulty", difficulty, probe.getAvailableDifficulties());
       // gymnasium's FireResetEnv condition: action 1 is FIRE and there are >= 3.
       has_fire = action_set.size() >= 3 && action_set[1] == ale::PLAYER_A_FIRE;
+      // The console's screen: 210 x 160 for most games, taller for the PAL carts
+      // (250 rows: Adventure, AirRaid, ...; 220: Pooyan), as ale-py's getScreenDims.
+      screen_height = static_cast<int>(probe.getScreen().height());
+      screen_width = static_cast<int>(probe.getScreen().width());
     }
     std::string game, rom_path;
     int frame_skip, noop_max, stack_num, img_height, img_width;
@@ -104,6 +105,7 @@ class AtariEnv final : public Env {
     double repeat_action_probability;
     ale::ActionVect action_set;
     bool has_fire = false;
+    int screen_height = 0, screen_width = 0;
   };
 
   static Keywords<Params> Keys() {
@@ -148,9 +150,10 @@ class AtariEnv final : public Env {
     return spec;
   }
 
-  // render(): the ALE's RGB screen, 210 x 160, as ale-py's render() returns it;
-  // another render_height / render_width gives that screen shrunk by the area
-  // resize of the observations (OpenCV's INTER_AREA). Enlarging is refused.
+  // render(): the ALE's RGB screen as ale-py's render() returns it, 210 x 160
+  // for most games and taller for some (Params::screen_height); another
+  // render_height / render_width gives that screen shrunk by the area resize of
+  // the observations (OpenCV's INTER_AREA). Enlarging is refused.
   // One view: camera_id -1 or 0. Videos play at the emulator's 60 frames per
   // second: 60 / frame_skip steps per second.
   static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
@@ -158,13 +161,16 @@ class AtariEnv final : public Env {
       throw std::invalid_argument("Atari games have one view: camera_id must be -1 or 0, got " +
                                   std::to_string(camera_id));
     }
-    const int h = height == 0 ? kRawHeight : height;
-    const int w = width == 0 ? kRawWidth : width;
-    if (h < 1 || h > kRawHeight || w < 1 || w > kRawWidth) {
+    const int h = height == 0 ? p.screen_height : height;
+    const int w = width == 0 ? p.screen_width : width;
+    if (h < 1 || h > p.screen_height || w < 1 || w > p.screen_width) {
+      const std::string size =
+          std::to_string(p.screen_height) + " x " + std::to_string(p.screen_width);
       throw std::invalid_argument(
-          "Atari frames are the ALE's 210 x 160 screen, or that screen shrunk: render_height "
-          "must be in 1 .. 210 and render_width in 1 .. 160 (0: the screen's own size), got "
-          "render_height " +
+          "Atari frames are the ALE's " + size + " screen of " + p.game +
+          ", or that screen shrunk: render_height must be in 1 .. " +
+          std::to_string(p.screen_height) + " and render_width in 1 .. " +
+          std::to_string(p.screen_width) + " (0: the screen's own size), got render_height " +
           std::to_string(height) + ", render_width " + std::to_string(width));
     }
     return FrameSize{h, w, 60.0 / p.frame_skip};
@@ -173,15 +179,18 @@ class AtariEnv final : public Env {
   void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
     if (!ale_) throw std::runtime_error("render: the env has not been reset yet: call reset() first");
     ale_->getScreenRGB(rgb_);
-    const int h = height == 0 ? kRawHeight : height;
-    const int w = width == 0 ? kRawWidth : width;
-    if (h == kRawHeight && w == kRawWidth) {
+    if (rgb_.size() != 3 * screen_pixels_) {
+      throw std::runtime_error("the ALE's screen changed its size");
+    }
+    const int h = height == 0 ? p_.screen_height : height;
+    const int w = width == 0 ? p_.screen_width : width;
+    if (h == p_.screen_height && w == p_.screen_width) {
       std::copy(rgb_.begin(), rgb_.end(), out);
       return;
     }
     const std::size_t plane = static_cast<std::size_t>(h) * w;
     std::vector<std::uint8_t> channel(plane);
-    AreaResizer resize(kRawHeight, kRawWidth, h, w);
+    AreaResizer resize(p_.screen_height, p_.screen_width, h, w);
     for (int c = 0; c < 3; ++c) {
       resize.Resize(rgb_.data() + c, 3, channel.data());
       for (std::size_t i = 0; i < plane; ++i) out[3 * i + c] = channel[i];
@@ -191,10 +200,11 @@ class AtariEnv final : public Env {
   explicit AtariEnv(const Params& p)
       : p_(p),
         channels_(p.gray_scale ? 1 : 3),
-        raw_size_(static_cast<std::size_t>(kRawHeight) * kRawWidth * channels_),
+        screen_pixels_(static_cast<std::size_t>(p.screen_height) * p.screen_width),
+        raw_size_(screen_pixels_ * channels_),
         frame_size_(static_cast<std::size_t>(p.img_height) * p.img_width),
-        area_(kRawHeight, kRawWidth, p.img_height, p.img_width),
-        linear_(kRawHeight, kRawWidth, p.img_height, p.img_width) {
+        area_(p.screen_height, p.screen_width, p.img_height, p.img_width),
+        linear_(p.screen_height, p.screen_width, p.img_height, p.img_width) {
     for (auto& b : buf_) b.assign(raw_size_, 0);
     raw1_.assign(raw_size_, 0);
     stack_.assign(static_cast<std::size_t>(p.stack_num) * channels_ * frame_size_, 0);
@@ -291,7 +301,8 @@ class AtariEnv final : public Env {
 
   // For alignment with ale-py: [ALE seed, no-ops of the last reset (the fire
   // press not counted), lives, game over, frame number, episode frame
-  // number], then the current RGB screen (210 x 160 x 3).
+  // number], then the current RGB screen (Params::screen_height x screen_width
+  // x 3).
   std::vector<double> GetState() const override {
     std::vector<double> s;
     if (!ale_) return s;
@@ -397,6 +408,7 @@ class AtariEnv final : public Env {
 
   Params p_;
   int channels_;
+  std::size_t screen_pixels_;  // the ALE screen's (Params::screen_height x screen_width)
   std::size_t raw_size_, frame_size_;
   AreaResizer area_;
   LinearResizer linear_;

@@ -122,7 +122,8 @@ def test_template_builds_and_runs_everywhere(tmp_path: Path) -> None:
 def _fake_module(**overrides: object) -> types.ModuleType:
     """A stand-in for a native module: envpool._native's surface with some attributes changed."""
     module = types.ModuleType("fake_env_module")
-    for name in ("Pool", "env_names", "default_config", "spec", "render_size",
+    for name in ("Pool", "ResetNeeded", "env_names", "default_config", "factory", "spec",
+                 "render_size",
                  "__envpool_version__", "__envpool_sdk_abi__", "__envpool_compiler_abi__"):
         setattr(module, name, getattr(_native, name))
     for name, value in overrides.items():

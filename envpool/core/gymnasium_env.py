@@ -164,8 +164,11 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     The same pool and behaviour as :class:`GymnasiumEnvPool`, with gymnasium's space
     contract: ``observation_space`` / ``action_space`` are the single-env spaces
     batched over ``num_envs`` rows. Sync mode only: a gymnasium vector env steps
-    every env on each call (for async batches use ``envpool.make``).
+    every env on each call (for async batches use ``envpool.make``). Stepping an env
+    before its first reset raises gymnasium's ``ResetNeeded``.
     """
+
+    first_step_resets = False
 
     def __init__(self, spec: EnvSpec) -> None:
         if spec.config.batch_size != spec.config.num_envs:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import gymnasium
 import numpy as np
 
 from envpool.core.per_env import info_column
@@ -57,9 +58,15 @@ class EnvPoolBase:
     """
 
     is_vector_env = True
+    #: A step of an env that was never reset: True resets it instead (its action ignored;
+    #: the step returns the reset, as sail-sg EnvPool does), False raises gymnasium's
+    #: ``ResetNeeded`` (the strict gymnasium envs). docs/api.md, "Stepping before reset".
+    first_step_resets = True
 
-    def __init__(self, spec: EnvSpec) -> None:
+    def __init__(self, spec: EnvSpec, first_step_resets: bool | None = None) -> None:
         self.spec = spec
+        if first_step_resets is not None:
+            self.first_step_resets = first_step_resets
         config = spec.config
         self._pool = spec.task.native_module.Pool(
             spec.native_env,
@@ -73,7 +80,10 @@ class EnvPoolBase:
             thread_affinity_offset=config.thread_affinity_offset,
             env_configs=spec.native_env_configs,
             ranges=spec.native_ranges,
+            first_step_resets=self.first_step_resets,
+            factory=spec.native_factory,
         )
+        self._reset_needed: type[Exception] = spec.task.native_module.ResetNeeded
         self.config: dict[str, Any] = config._asdict()
         self.num_envs: int = config.num_envs
         self.single_observation_space = spec.observation_space
@@ -126,7 +136,10 @@ class EnvPoolBase:
         """Queues one step of each env in ``env_id`` (default: all envs in sync
         mode, the envs of the last ``recv`` in async mode)."""
         action, ids = np.asarray(action), self._ids(env_id)
-        self._pool.send(action, ids)
+        try:
+            self._pool.send(action, ids)
+        except self._reset_needed as error:
+            raise gymnasium.error.ResetNeeded(str(error)) from None
         if self._text is not None:
             self._text.sent(ids, action)
 

@@ -15,10 +15,11 @@ from types import ModuleType
 
 # Must match native/core/version.h, pyproject.toml and envpool.__version__ (tests check it).
 VERSION = "0.1.0"
-SDK_ABI = 2
+SDK_ABI = 3
 
 # What a native module must define (bindings/pool_module.h's DefinePoolModule).
-_MODULE_SURFACE = ("Pool", "env_names", "default_config", "spec", "render_size")
+_MODULE_SURFACE = ("Pool", "ResetNeeded", "env_names", "default_config", "factory", "spec",
+                   "render_size")
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 

@@ -30,7 +30,7 @@ class GymnasiumEnv(gymnasium.Env):
     def __init__(self, spec: EnvSpec) -> None:
         if spec.config.num_envs != 1:
             raise ValueError(f"a single env has num_envs=1, got {spec.config.num_envs}")
-        self.pool = EnvPoolBase(spec)
+        self.pool = EnvPoolBase(spec, first_step_resets=False)  # step before reset: ResetNeeded
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
         self.render_mode: str | None = spec.config.render_mode

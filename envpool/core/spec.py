@@ -113,7 +113,7 @@ def expand_seeds(seed: Any, env_ids: Sequence[int] | np.ndarray) -> list[int]:
     return seeds
 
 
-def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
+def _check_render(task_id: str, task: TaskSpec, factory: Any,
                   pool: dict[str, Any]) -> tuple[int, int, float]:
     """Checks the render keywords; the frame (height, width, fps) the env draws."""
     mode = pool["render_mode"]
@@ -125,9 +125,8 @@ def _check_render(task_id: str, task: TaskSpec, native_config: dict[str, Any],
                          f"{pool['render_env_id']}")
     if pool["render_width"] < 0 or pool["render_height"] < 0:
         raise ValueError("render_width and render_height must be >= 0 (0: the env's own size)")
-    frame = task.native_module.render_size(task.native_env, native_config,
-                                           pool["render_width"], pool["render_height"],
-                                           pool["render_camera_id"])
+    frame = factory.render_size(pool["render_width"], pool["render_height"],
+                                pool["render_camera_id"])
     if frame is None:
         raise ValueError(f"{task_id} (native env {task.native_env!r}) does not render yet: "
                          "render_mode must be None (docs/api.md, Rendering, lists the families "
@@ -204,7 +203,10 @@ class EnvSpec:
             hidden.update(task.prepare({**env_config, **python_config}))
         hidden.update(pixel_frame)
         native_config = {**env_config, **hidden}
-        self.native_spec = task.native_module.spec(task.native_env, native_config)
+        # Built once: the pool made from this spec takes it (pool.py), so an Atari ROM is
+        # probed, a model compiled, ... once per pool, not once more for the pool itself.
+        self.native_factory = task.native_module.factory(task.native_env, native_config)
+        self.native_spec = self.native_factory.spec()
         pool = {**POOL_DEFAULTS, **{k: v for k, v in kwargs.items() if k in POOL_DEFAULTS}}
         if pixel_frame:  # render() draws what the envs observe, unless told otherwise
             pool["render_width"] = pixel_frame["_pixel_width"]
@@ -240,7 +242,7 @@ class EnvSpec:
                 raise ValueError(f"{task_id} does not render ansi text: render_mode='ansi' "
                                  "is for FrozenLake, Taxi and CliffWalking")
         elif pool["render_mode"] is not None:
-            self.render_frame = _check_render(task_id, task, native_config, pool)
+            self.render_frame = _check_render(task_id, task, self.native_factory, pool)
         pool["autoreset_mode"] = parse_autoreset_mode(pool["autoreset_mode"])
         seed = secrets.randbits(31) if pool["seed"] is None else pool["seed"]
         self.seeds = expand_seeds(seed, range(pool["num_envs"]))

@@ -87,7 +87,6 @@ class BatchedDmEnv(dm_env.Environment):
         self._single_obs_spec = _per_env_obs_spec(pool)
         self._single_action_spec = envpool_spaces.dm_spec(pool.spec.native_spec["action"],
                                                           name="action")
-        self._fresh = True
 
     # -- specs ------------------------------------------------------------------------
     def single_observation_spec(self) -> Any:
@@ -118,13 +117,11 @@ class BatchedDmEnv(dm_env.Environment):
     def reset(self) -> dm_env.TimeStep:
         """Resets every env: all rows FIRST."""
         raw = self.pool.reset_raw()
-        self._fresh = False
         return batched_timestep(raw, _as_dm_obs(raw.obs))
 
     def step(self, action: Any) -> dm_env.TimeStep:
-        """Steps every env; an env whose last step was LAST restarts (FIRST row)."""
-        if self._fresh:
-            return self.reset()
+        """Steps every env; an env whose last step was LAST, or that was never reset,
+        restarts (a FIRST row, the action ignored), as dm_env specifies."""
         self.pool.send(np.asarray(action))
         raw = self.pool.recv_raw()
         return batched_timestep(raw, _as_dm_obs(raw.obs))

@@ -1,8 +1,9 @@
 // The Python-facing surface of a native env module, shared by envpool._native
-// and every module built with envpool's env SDK: `Pool`, `Batch`,
-// `RecvTimeout`, `env_names()`, `default_config(name)`, `spec(name, config)`
-// and the version attributes the Python side checks when it registers the
-// module's envs. A module calls DefinePoolModule(m, registry) once in its
+// and every module built with envpool's env SDK: `Pool`, `Batch`, `Factory`,
+// `RecvTimeout`, `ResetNeeded`, `env_names()`, `default_config(name)`,
+// `factory(name, config)`, `spec(name, config)`, `render_size(...)` and the
+// version attributes the Python side checks when it registers the module's
+// envs. A module calls DefinePoolModule(m, registry) once in its
 // PYBIND11_MODULE; each module compiles its own copy of this code and of the
 // pool core (pool.cc), so no C++ object ever passes between two separately
 // built modules, and every pybind11 type here is module-local.
@@ -130,16 +131,18 @@ class PyPool {
   // `env_configs`: one configuration per env, or none for a uniform pool of
   // `config`; envs with equal configurations share a factory. `ranges`: none,
   // or per env the keywords drawn at each of its resets, as (key, low, high).
+  // `factory`: one already built from `config` (the Python spec's), or null.
   PyPool(const EnvEntry& entry, const std::map<std::string, ConfigValue>& config,
          const std::vector<std::map<std::string, ConfigValue>>& env_configs,
          const std::vector<std::vector<std::tuple<std::string, double, double>>>& ranges,
-         PoolOptions options) {
+         std::shared_ptr<const EnvFactory> factory, PoolOptions options) {
     const std::size_t n = static_cast<std::size_t>(std::max(options.num_envs, 1));
     if ((!env_configs.empty() && env_configs.size() != n) ||
         (!ranges.empty() && ranges.size() != n)) {
       throw std::invalid_argument("env_configs and ranges need one entry per env");
     }
     std::map<std::map<std::string, ConfigValue>, std::shared_ptr<const EnvFactory>> factories;
+    if (factory) factories.emplace(config, std::move(factory));
     std::vector<EnvSetup> setups(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto& values = env_configs.empty() ? config : env_configs[i];
@@ -296,6 +299,7 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
   m.attr("__envpool_sdk_abi__") = ENVPOOL_SDK_ABI;
   m.attr("__envpool_compiler_abi__") = CompilerAbi();
   py::register_local_exception<TimeoutError>(m, "RecvTimeout", PyExc_TimeoutError);
+  py::register_local_exception<ResetNeeded>(m, "ResetNeeded", PyExc_RuntimeError);
 
   m.def("env_names", [reg] {
     std::vector<std::string> names;
@@ -305,17 +309,37 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
   m.def("default_config", [reg](const std::string& name) {
     return FindEntry(*reg, name).defaults.Values();
   });
-  // The spec dict, with "render": (height, width, fps) of the frames the env
-  // draws at its own size and default view, or None when it does not render.
+  // A factory of `name` with `config`: what a pool of that configuration is
+  // made from (an Atari ROM probed, a MuJoCo model compiled, ...), built once.
+  // Its spec() is the spec dict, with "render": (height, width, fps) of the
+  // frames the env draws at its own size and default view, or None when it
+  // does not render; render_size(width, height, camera_id) the frame for
+  // those arguments (None when it does not render). Passed to Pool(...,
+  // factory=), the pool's envs of `config` share it instead of a new one.
+  py::class_<EnvFactory, std::shared_ptr<EnvFactory>>(m, "Factory", py::module_local())
+      .def("spec",
+           [](const EnvFactory& f) {
+             py::dict d = SpecToDict(f.Spec());
+             d["render"] = RenderInfo(f.RenderSize(0, 0, -1));
+             return d;
+           })
+      .def(
+          "render_size",
+          [](const EnvFactory& f, int width, int height, int camera_id) {
+            return RenderInfo(f.RenderSize(width, height, camera_id));
+          },
+          py::arg("width") = 0, py::arg("height") = 0, py::arg("camera_id") = -1);
+  m.def("factory", [reg](const std::string& name,
+                         const std::map<std::string, ConfigValue>& config) {
+    return std::shared_ptr<EnvFactory>(FindEntry(*reg, name).make_factory(Config(config)));
+  });
+  // factory(name, config).spec() and .render_size(...), each on a new factory.
   m.def("spec", [reg](const std::string& name, const std::map<std::string, ConfigValue>& config) {
     const std::unique_ptr<EnvFactory> factory = FindEntry(*reg, name).make_factory(Config(config));
     py::dict d = SpecToDict(factory->Spec());
     d["render"] = RenderInfo(factory->RenderSize(0, 0, -1));
     return d;
   });
-
-  // (height, width, fps) of the frames `name` with `config` renders for these
-  // arguments, or None when it does not render.
   m.def(
       "render_size",
       [reg](const std::string& name, const std::map<std::string, ConfigValue>& config, int width,
@@ -337,7 +361,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
                           int thread_affinity_offset,
                           const std::vector<std::map<std::string, ConfigValue>>& env_configs,
                           const std::vector<std::vector<std::tuple<std::string, double, double>>>&
-                              ranges) {
+                              ranges,
+                          bool first_step_resets, std::shared_ptr<EnvFactory> factory) {
              PoolOptions o;
              o.num_envs = num_envs;
              o.batch_size = batch_size;
@@ -346,15 +371,18 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
              o.autoreset = ParseAutoreset(autoreset_mode);
              o.seeds = std::move(seeds);
              o.thread_affinity_offset = thread_affinity_offset;
+             o.first_step_resets = first_step_resets;
              return std::make_unique<PyPool>(FindEntry(*reg, name), config, env_configs, ranges,
-                                             std::move(o));
+                                             std::move(factory), std::move(o));
            }),
            py::arg("name"), py::arg("config"), py::arg("num_envs"), py::arg("batch_size") = 0,
            py::arg("num_threads") = 0, py::arg("max_episode_steps") = 0,
            py::arg("autoreset_mode") = "next_step", py::arg("seeds") = std::vector<std::uint64_t>{},
            py::arg("thread_affinity_offset") = -1,
            py::arg("env_configs") = std::vector<std::map<std::string, ConfigValue>>{},
-           py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{})
+           py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{},
+           py::arg("first_step_resets") = true,
+           py::arg("factory") = std::shared_ptr<EnvFactory>())
       .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
       .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
       .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })

@@ -182,6 +182,7 @@ Pool::Pool(std::vector<EnvSetup> setups, PoolOptions options)
   }
   busy_.assign(o.num_envs, 0);
   done_.assign(o.num_envs, 0);
+  started_.assign(o.num_envs, 0);
 
   workers_.reserve(o.num_threads);
   for (int t = 0; t < o.num_threads; ++t) {
@@ -231,6 +232,7 @@ std::vector<double> Pool::GetState(int env_id) const { return IdleEnv(env_id).en
 
 void Pool::SetState(int env_id, const std::vector<double>& state) {
   IdleEnv(env_id).env->SetState(state);
+  started_[env_id] = 1;  // a state set is a start: the next step steps from it
 }
 
 void Pool::Admit(const std::int64_t* env_ids, int n) {
@@ -288,6 +290,10 @@ void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, i
   try {
     for (int k = 0; k < n; ++k) {
       const std::int64_t id = env_ids[k];
+      if (!started_[id] && !options_.first_step_resets) {
+        throw ResetNeeded("env " + std::to_string(id) +
+                          " has not been reset: call reset() before step()");
+      }
       if (options_.autoreset == AutoresetMode::kDisabled && done_[id]) {
         throw std::invalid_argument("env " + std::to_string(id) +
                                     " ended its episode and autoreset is disabled: reset it "
@@ -317,7 +323,11 @@ void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, i
     for (int k = 0; k < n; ++k) busy_[env_ids[k]] = 0;
     throw;
   }
-  for (int k = 0; k < n; ++k) envs_[env_ids[k]].reset_requested = false;
+  for (int k = 0; k < n; ++k) {
+    // An env never reset takes its first reset instead of this step.
+    envs_[env_ids[k]].reset_requested = !started_[env_ids[k]];
+    started_[env_ids[k]] = 1;
+  }
   Enqueue(env_ids, n);
 }
 
@@ -327,6 +337,7 @@ void Pool::SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* se
   for (int k = 0; k < n; ++k) {
     EnvState& e = envs_[env_ids[k]];
     e.reset_requested = true;
+    started_[env_ids[k]] = 1;
     if (seeds != nullptr) e.reseed = seeds[k];
   }
   Enqueue(env_ids, n);

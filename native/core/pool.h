@@ -57,6 +57,11 @@ struct PoolOptions {
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::vector<std::uint64_t> seeds;  // one per env (its Rng and Env::Seed); empty: 0, 1, 2, ...
   int thread_affinity_offset = -1;   // >= 0: pin worker i to core offset + i
+  // A step sent to an env that was never reset (nor given a state with
+  // SetState): true turns it into the env's first reset, its action ignored,
+  // as sail-sg EnvPool does; false refuses it with ResetNeeded (gymnasium's
+  // rule). Never a step from an unset state.
+  bool first_step_resets = true;
 };
 
 // A keyword drawn uniformly from [low, high) out of the env's Rng before each
@@ -83,6 +88,13 @@ class TimeoutError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Raised by Send for an env that was never reset, unless
+// PoolOptions::first_step_resets.
+class ResetNeeded : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 class Pool {
  public:
   // One setup per env (options.num_envs of them); see EnvSetup.
@@ -103,6 +115,7 @@ class Pool {
   // `dtype` (int32/int64 for discrete actions, float32/float64 otherwise);
   // each is checked (range, finiteness) and converted. All or nothing: on a
   // bad id or action nothing is queued and std::invalid_argument is thrown.
+  // An env never reset is reset instead, or refused (first_step_resets).
   void Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n);
   // Queues a reset of each env; `seeds` (nullable) reseeds them first: the
   // env's Rng, then Env::Seed, then Reset, on the thread that runs the reset.
@@ -185,6 +198,7 @@ class Pool {
   // Caller-thread bookkeeping.
   std::vector<std::uint8_t> busy_;  // sent, not yet delivered
   std::vector<std::uint8_t> done_;  // the last delivered row ended an episode
+  std::vector<std::uint8_t> started_;  // reset (or given a state) at least once
   int outstanding_ = 0;             // envs busy
   std::shared_ptr<Batch> pending_;  // sync mode: the batch being filled
   std::string broken_;              // set once a worker failed

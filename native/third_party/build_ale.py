@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import glob
 import hashlib
 import os
 import shutil
@@ -27,6 +26,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+
+import pip_fetch  # native/third_party/pip_fetch.py
 
 
 def log(msg: str) -> None:
@@ -38,33 +39,26 @@ def compiler_hash(cxx: str, version: str) -> str:
         out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         out = cxx
-    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv1"
+    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv2"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def pip_download(version: str, dest: str) -> str:
-    args = ["download", "--no-deps", "--no-binary=ale-py", f"ale-py=={version}", "-d", dest]
-    candidates = [[sys.executable, "-m", "pip"]]
-    for name in ("pip3", "pip"):
-        exe = shutil.which(name)
-        if exe:
-            candidates.append([exe])
-    errors = []
-    for cmd in candidates:
-        r = subprocess.run(cmd + args, capture_output=True, text=True)
-        found = glob.glob(os.path.join(dest, f"ale_py-{version}.tar.gz"))
-        if r.returncode == 0 and found:
-            return found[0]
-        errors.append(f"{' '.join(cmd)}: {r.stderr.strip()[-500:]}")
-    raise SystemExit(
-        "could not download the ale-py sdist "
-        f"(pip download --no-deps --no-binary=ale-py ale-py=={version}):\n" + "\n".join(errors)
-    )
+UNITY_GAMES = """
+set_target_properties(ale PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 26)
+get_target_property(_envpool_ale_sources ale SOURCES)
+foreach(_src ${_envpool_ale_sources})
+  if(NOT _src MATCHES "games/supported/")
+    set_source_files_properties(${_src} TARGET_DIRECTORY ale PROPERTIES
+                                SKIP_UNITY_BUILD_INCLUSION ON)
+  endif()
+endforeach()
+"""
 
 
 def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-ale-") as tmp:
-        sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_download(version, tmp)
+        sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_fetch.download(
+            ["--no-binary=ale-py", f"ale-py=={version}"], tmp, f"ale_py-{version}.tar.gz")
         log(f"extracting {sdist}")
         with tarfile.open(sdist) as tar:
             if hasattr(tarfile, "data_filter"):
@@ -79,6 +73,10 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
             text = f.read()
         text = text.replace("set(CMAKE_INTERPROCEDURAL_OPTIMIZATION TRUE)",
                             "set(CMAKE_INTERPROCEDURAL_OPTIMIZATION FALSE)")
+        # The 104 game files (games/supported/, one small class each) compile in four
+        # unity batches instead of one compiler run each: the build takes about half
+        # the time (2 cores: 81 s -> 39 s). The emulator's own files compile alone.
+        text += UNITY_GAMES
         with open(cml, "w") as f:
             f.write(text)
         bdir = os.path.join(tmp, "build")
@@ -101,7 +99,7 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
         ]
         log("configuring: " + " ".join(configure))
         subprocess.run(configure, check=True, env=env, stdout=sys.stderr)
-        log(f"building libale.a with {jobs} jobs (about 2 minutes on 2 cores)")
+        log(f"building libale.a with {jobs} jobs (about 40 s on 2 cores)")
         subprocess.run([cmake, "--build", bdir, "-j", str(jobs)], check=True, env=env,
                        stdout=sys.stderr)
         subprocess.run([cmake, "--install", bdir], check=True, env=env, stdout=sys.stderr)

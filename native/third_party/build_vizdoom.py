@@ -37,6 +37,8 @@ import tarfile
 import tempfile
 import zipfile
 
+import pip_fetch  # native/third_party/pip_fetch.py
+
 BOOST_HEADERS = "boost_headers==1.85.0.post1"
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(HERE, "vizdoom_shim")
@@ -60,26 +62,9 @@ def source_hash(cxx: str, version: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def pip_download(args: list[str], dest: str, pattern: str) -> str:
-    candidates = [[sys.executable, "-m", "pip"]]
-    for name in ("pip3", "pip"):
-        exe = shutil.which(name)
-        if exe:
-            candidates.append([exe])
-    errors = []
-    for cmd in candidates:
-        r = subprocess.run(cmd + ["download", "--no-deps", *args, "-d", dest],
-                           capture_output=True, text=True)
-        found = glob.glob(os.path.join(dest, pattern))
-        if r.returncode == 0 and found:
-            return found[0]
-        errors.append(f"{' '.join(cmd)}: {r.stderr.strip()[-500:]}")
-    raise SystemExit(f"could not download {' '.join(args)}:\n" + "\n".join(errors))
-
-
 def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-vizdoom-") as tmp:
-        sdist = os.environ.get("ENVPOOL_VIZDOOM_SDIST") or pip_download(
+        sdist = os.environ.get("ENVPOOL_VIZDOOM_SDIST") or pip_fetch.download(
             ["--no-binary=vizdoom", f"vizdoom=={version}"], tmp, f"vizdoom-{version}.tar.gz")
         log(f"extracting the controller sources from {sdist}")
         root = f"vizdoom-{version}/"
@@ -95,7 +80,7 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
             else:
                 tar.extractall(tmp, members=members)
         src = os.path.join(tmp, root)
-        boost_whl = os.environ.get("ENVPOOL_BOOST_HEADERS_WHEEL") or pip_download(
+        boost_whl = os.environ.get("ENVPOOL_BOOST_HEADERS_WHEEL") or pip_fetch.download(
             [BOOST_HEADERS], tmp, "boost_headers-*.whl")
         log(f"extracting Boost's headers from {boost_whl}")
         with zipfile.ZipFile(boost_whl) as z:

@@ -1,21 +1,14 @@
 // The classic-control envs of the native registry.
+//
+// Register is defined in register.cc, a translation unit of its own, so that
+// the families of the extension compile side by side.
 #pragma once
 
 #include "core/registry.h"
-#include "envs/classic_control/acrobot.h"
-#include "envs/classic_control/cartpole.h"
-#include "envs/classic_control/mountain_car.h"
-#include "envs/classic_control/mountain_car_continuous.h"
-#include "envs/classic_control/pendulum.h"
 
 namespace envpool::classic_control {
 
-inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<CartPole>("CartPole"));
-  registry.push_back(MakeEntry<MountainCar>("MountainCar"));
-  registry.push_back(MakeEntry<MountainCarContinuous>("MountainCarContinuous"));
-  registry.push_back(MakeEntry<Pendulum>("Pendulum"));
-  registry.push_back(MakeEntry<Acrobot>("Acrobot"));
-}
+// Adds the classic-control envs to the registry.
+void Register(Registry& registry);
 
 }  // namespace envpool::classic_control

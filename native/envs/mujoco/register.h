@@ -2,42 +2,16 @@
 // version ("HalfCheetahV4", "HalfCheetahV5", ...), since the versions differ
 // in keywords, observations, rewards and info keys. Each one observes pixels
 // with from_pixels=True (envs/common/pixel_observation.h).
+//
+// Register is defined in register.cc, a translation unit of its own, so that
+// the families of the extension compile side by side.
 #pragma once
 
 #include "core/registry.h"
-#include "envs/common/pixel_observation.h"
-#include "envs/mujoco/ant.h"
-#include "envs/mujoco/half_cheetah.h"
-#include "envs/mujoco/hopper.h"
-#include "envs/mujoco/humanoid.h"
-#include "envs/mujoco/humanoid_standup.h"
-#include "envs/mujoco/inverted_double_pendulum.h"
-#include "envs/mujoco/inverted_pendulum.h"
-#include "envs/mujoco/pusher.h"
-#include "envs/mujoco/reacher.h"
-#include "envs/mujoco/swimmer.h"
-#include "envs/mujoco/walker2d.h"
 
 namespace envpool::mujoco {
 
-template <template <int> class E>
-void RegisterVersions(Registry& registry, const std::string& name) {
-  registry.push_back(MakeEntry<PixelObservation<E<4>>>(name + "V4"));
-  registry.push_back(MakeEntry<PixelObservation<E<5>>>(name + "V5"));
-}
-
-inline void Register(Registry& registry) {
-  RegisterVersions<HalfCheetah>(registry, "HalfCheetah");
-  RegisterVersions<Hopper>(registry, "Hopper");
-  RegisterVersions<Walker2d>(registry, "Walker2d");
-  RegisterVersions<Ant>(registry, "Ant");
-  RegisterVersions<Swimmer>(registry, "Swimmer");
-  RegisterVersions<Humanoid>(registry, "Humanoid");
-  RegisterVersions<HumanoidStandup>(registry, "HumanoidStandup");
-  RegisterVersions<InvertedPendulum>(registry, "InvertedPendulum");
-  RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
-  RegisterVersions<Reacher>(registry, "Reacher");
-  registry.push_back(MakeEntry<PixelObservation<Pusher<5>>>("PusherV5"));
-}
+// Adds the MuJoCo envs to the registry.
+void Register(Registry& registry);
 
 }  // namespace envpool::mujoco

@@ -1,23 +1,14 @@
 // The toy-text envs of the native registry.
+//
+// Register is defined in register.cc, a translation unit of its own, so that
+// the families of the extension compile side by side.
 #pragma once
 
 #include "core/registry.h"
-#include "envs/toy_text/blackjack.h"
-#include "envs/toy_text/catch.h"
-#include "envs/toy_text/cliff_walking.h"
-#include "envs/toy_text/frozen_lake.h"
-#include "envs/toy_text/nchain.h"
-#include "envs/toy_text/taxi.h"
 
 namespace envpool::toy_text {
 
-inline void Register(Registry& registry) {
-  registry.push_back(MakeEntry<FrozenLake>("FrozenLake"));
-  registry.push_back(MakeEntry<Taxi>("Taxi"));
-  registry.push_back(MakeEntry<CliffWalking>("CliffWalking"));
-  registry.push_back(MakeEntry<Blackjack>("Blackjack"));
-  registry.push_back(MakeEntry<NChain>("NChain"));
-  registry.push_back(MakeEntry<Catch>("Catch"));
-}
+// Adds the toy-text envs to the registry.
+void Register(Registry& registry);
 
 }  // namespace envpool::toy_text

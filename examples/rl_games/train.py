@@ -17,11 +17,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--file", required=True)
     parser.add_argument("--train-dir", default="runs")
+    parser.add_argument("--max-epochs", type=int, default=0,
+                        help="override the config's max_epochs (0: keep it)")
     args = parser.parse_args()
     register_rl_games()
     with open(args.file) as f:
         config = yaml.safe_load(f)
     config["params"]["config"]["train_dir"] = args.train_dir
+    if args.max_epochs:
+        config["params"]["config"]["max_epochs"] = args.max_epochs
     runner = Runner()
     runner.load(config)
     runner.run({"train": True, "play": False})

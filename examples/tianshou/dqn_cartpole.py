@@ -25,6 +25,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epoch-steps", type=int, default=5_000, help="env steps per epoch")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -45,7 +46,7 @@ def main() -> None:
     train_collector.collect(n_step=64 * len(train_envs))
     result = algorithm.run_training(OffPolicyTrainerParams(
         training_collector=train_collector, test_collector=test_collector,
-        max_epochs=args.epochs, epoch_num_steps=5_000, collection_step_num_env_steps=16,
+        max_epochs=args.epochs, epoch_num_steps=args.epoch_steps, collection_step_num_env_steps=16,
         test_step_num_episodes=10, batch_size=64, update_step_num_gradient_steps_per_sample=0.1,
         stop_fn=lambda mean: mean >= 475))
     test_collector.reset()

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds envpool._native with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build/ext-sanitized, RelWithDebInfo) and lays out a copy of the envpool
+# package with it in build/sanitized/envpool, for scripts/sanitize_sweep.py.
+# The ALE and ViZDoom libraries (~/.cache/envpool) and MuJoCo are not
+# instrumented; envpool's own code (the pool, every env, the bindings) is.
+#
+# Usage: PYTHON=/path/to/venv/bin/python scripts/sanitized_extension.sh
+#        then run what it prints last (the sweep under the sanitizers).
+# Env:   JOBS (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="$(command -v "${PYTHON:-python3}")"
+dir=build/ext-sanitized
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENVPOOL_SANITIZER=address,undefined \
+  -DPython_EXECUTABLE="$PY" -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)" >/dev/null
+cmake --build "$dir" -j"${JOBS:-2}"
+pkg=build/sanitized
+rm -rf "$pkg"
+mkdir -p "$pkg"
+cp -r envpool "$pkg/"
+rm -f "$pkg"/envpool/_native*.so
+cp "$dir"/_native*.so "$pkg/envpool/"
+find "$pkg" -name __pycache__ -prune -exec rm -rf {} +
+asan="$(${CXX:-c++} -print-file-name=libasan.so)"
+echo "built $pkg/envpool with $(ls "$dir"/_native*.so)"
+echo "run: ENVPOOL_SWEEP_PACKAGE=$pkg LD_PRELOAD=$asan" \
+  "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1" \
+  "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $PY scripts/sanitize_sweep.py"

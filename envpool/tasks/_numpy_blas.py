@@ -48,7 +48,7 @@ def fma(a: float, b: float, c: float) -> float:
 def dot_plain(x: np.ndarray, y: np.ndarray) -> float:
     """``sum(x[i] * y[i])`` in order, every product and sum rounded."""
     acc = 0.0
-    for a, b in zip(x.tolist(), y.tolist()):
+    for a, b in zip(x.tolist(), y.tolist(), strict=True):
         acc = acc + a * b
     return acc
 
@@ -56,7 +56,7 @@ def dot_plain(x: np.ndarray, y: np.ndarray) -> float:
 def dot_fused(x: np.ndarray, y: np.ndarray) -> float:
     """``sum(x[i] * y[i])`` in order as one chain of fused multiply-adds."""
     acc = 0.0
-    for a, b in zip(x.tolist(), y.tolist()):
+    for a, b in zip(x.tolist(), y.tolist(), strict=True):
         acc = fma(a, b, acc)
     return acc
 

@@ -96,6 +96,21 @@ def _actions(space: Any, n: int, rng: Any) -> list[Any]:
             .astype(space.dtype)]
 
 
+def _engine_without_preload(engine: str) -> str:
+    """A script that runs ViZDoom's engine without LD_PRELOAD. Under the sanitizers the
+    sweep preloads ASan into Python, and each ViZDoom env starts an engine process, which
+    inherits the environment: ASan would then check the engine, an uninstrumented program
+    of vizdoom's (its strdup'd strings freed with delete[] are its own affair, not envpool's).
+    """
+    import tempfile
+
+    path = os.path.join(tempfile.mkdtemp(prefix="envpool-sweep-"), "vizdoom")
+    with open(path, "w") as f:
+        f.write(f'#!/bin/sh\nunset LD_PRELOAD\nexec "{engine}" "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
 def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: int) -> None:
     """One pool of ``task_id`` with ``keywords`` through its whole life (see the module)."""
     import numpy as np
@@ -103,6 +118,9 @@ def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: 
     import envpool
     from envpool.core.pool import obs_row
 
+    config = envpool.make_spec(task_id).config._asdict()
+    if os.environ.get("LD_PRELOAD") and config.get("vzd_path"):
+        keywords = {**keywords, "vzd_path": _engine_without_preload(config["vzd_path"])}
     num_envs, batch = (3, 2) if asynchronous else (2, 2)
     env = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, batch_size=batch,
                        seed=1, **keywords)

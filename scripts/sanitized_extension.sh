@@ -22,8 +22,10 @@ cp -r envpool "$pkg/"
 rm -f "$pkg"/envpool/_native*.so
 cp "$dir"/_native*.so "$pkg/envpool/"
 find "$pkg" -name __pycache__ -prune -exec rm -rf {} +
-asan="$(${CXX:-c++} -print-file-name=libasan.so)"
+# libstdc++ is preloaded with ASan: Python is a C program, and without it ASan's
+# interceptor of C++ exceptions finds no __cxa_throw to call and aborts at the first throw.
+asan="$(${CXX:-c++} -print-file-name=libasan.so) $(${CXX:-c++} -print-file-name=libstdc++.so)"
 echo "built $pkg/envpool with $(ls "$dir"/_native*.so)"
-echo "run: ENVPOOL_SWEEP_PACKAGE=$pkg LD_PRELOAD=$asan" \
+echo "run: ENVPOOL_SWEEP_PACKAGE=$pkg LD_PRELOAD=\"$asan\"" \
   "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1" \
   "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $PY scripts/sanitize_sweep.py"

@@ -1,0 +1,12 @@
+import sys, time, numpy as np, envpool
+task = sys.argv[1]
+env = envpool.make_gymnasium(task, num_envs=1, seed=0, num_threads=1)
+env.reset()
+sp = env.single_action_space
+rng = np.random.default_rng(0)
+acts = [rng.uniform(sp.low, sp.high, size=(1, *sp.shape)).astype(sp.dtype) for _ in range(64)]
+n = 0
+t0 = time.perf_counter()
+while time.perf_counter() - t0 < 4.0:
+    env.step(acts[n % 64]); n += 1
+print(f"{n / (time.perf_counter() - t0):.1f}")

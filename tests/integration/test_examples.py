@@ -66,8 +66,9 @@ def test_tianshou_dqn_cartpole(tmp_path: pathlib.Path) -> None:
     assert _mean_return(out, "CartPole-v1") >= 8
 
 
-@pytest.mark.parametrize("config", ["ppo_cartpole.yaml", "ppo_cartpole_rl_games_envpool.yaml",
-                                    "ppo_inverted_pendulum.yaml"])
+# The two CartPole configs run through the same Runner in tests/integration/test_rl_games.py
+# (to a learning threshold); train.py itself is the same for every config.
+@pytest.mark.parametrize("config", ["ppo_inverted_pendulum.yaml"])
 def test_rl_games_train(tmp_path: pathlib.Path, config: str) -> None:
     _run("rl_games/train.py", "--file", str(EXAMPLES / "rl_games" / config), "--train-dir",
          str(tmp_path / "runs"), "--max-epochs", "3", cwd=tmp_path)

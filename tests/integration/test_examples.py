@@ -61,7 +61,7 @@ def test_acme_random_actor_loop(tmp_path: pathlib.Path) -> None:
 
 
 def test_tianshou_dqn_cartpole(tmp_path: pathlib.Path) -> None:
-    out = _run("tianshou/dqn_cartpole.py", "--epochs", "1", "--epoch-steps", "1000",
+    out = _run("tianshou/dqn_cartpole.py", "--epochs", "1", "--epoch-steps", "500",
                "--num-envs", "4", cwd=tmp_path)
     assert _mean_return(out, "CartPole-v1") >= 8
 

@@ -6,11 +6,30 @@
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 """
 
-from envpool import tasks as _tasks  # noqa: F401  (registers the task ids)
-from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec
-from envpool.core.per_env import Uniform
-from envpool.core.registry import list_all_envs, register
-from envpool.core.sdk import get_cmake_dir, get_include, load_env_plugins
+import importlib as _importlib
+
+
+def _import_native() -> None:
+    """Imports ``envpool._native``. The extension finds ``libmujoco.so.<version>`` through
+    its RUNPATH: the ``mujoco`` package beside an installed envpool. Where it lies elsewhere
+    (an extension copied into a source checkout), the ``mujoco`` package loads that library
+    first, and the extension then finds it loaded."""
+    try:
+        _importlib.import_module("envpool._native")
+    except ImportError as error:
+        if "libmujoco" not in str(error):
+            raise
+        _importlib.import_module("mujoco")
+        _importlib.import_module("envpool._native")
+
+
+_import_native()
+
+from envpool import tasks as _tasks  # noqa: E402, F401  (registers the task ids)
+from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec  # noqa: E402
+from envpool.core.per_env import Uniform  # noqa: E402
+from envpool.core.registry import list_all_envs, register  # noqa: E402
+from envpool.core.sdk import get_cmake_dir, get_include, load_env_plugins  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,7 @@
-"""The SB3 adapter against SB3's VecEnv contract and SB3's own DummyVecEnv."""
+"""The SB3 adapter against SB3's VecEnv contract and SB3's own DummyVecEnv.
+
+Learning: PPO on CartPole in the default suite; SAC on Pendulum and PPO on CartPole against
+SB3's own DummyVecEnv, seed for seed, in the nightly runs."""
 
 from __future__ import annotations
 
@@ -256,12 +259,6 @@ def _sac_return(make: object, seed: int, steps: int) -> float:
     mean, _ = evaluate_policy(model, VecMonitor(make("Pendulum-v1", n_envs=4, seed=1000 + seed)),
                               n_eval_episodes=8, deterministic=True)
     return mean
-
-
-def test_sac_learns_pendulum() -> None:
-    torch.set_num_threads(1)
-    # a random policy scores about -1200; the reference gets past -300 by 5000 steps
-    assert _sac_return(make_vec_env, seed=0, steps=4000) >= -600
 
 
 @pytest.mark.nightly

@@ -26,14 +26,23 @@ def _import_native() -> None:
 _import_native()
 
 from envpool import tasks as _tasks  # noqa: E402, F401  (registers the task ids)
+from envpool.core.dm_env import DmEnvPool as DMEnvPool  # noqa: E402
+from envpool.core.gymnasium_env import GymnasiumEnvPool  # noqa: E402
 from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec  # noqa: E402
 from envpool.core.per_env import Uniform  # noqa: E402
+from envpool.core.pool import EnvPoolBase as EnvPool  # noqa: E402
 from envpool.core.registry import list_all_envs, register  # noqa: E402
 from envpool.core.sdk import get_cmake_dir, get_include, load_env_plugins  # noqa: E402
+from envpool.core.spec import EnvSpec  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
+    # sail-sg EnvPool's public classes, in its order
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
     "Uniform",
     "get_cmake_dir",
     "get_include",
@@ -45,6 +54,11 @@ __all__ = [
     "make_spec",
     "register",
 ]
+
+# sail-sg EnvPool's module paths (envpool.registration, envpool.atari.registration, ...)
+from envpool import envpool_paths as _envpool_paths  # noqa: E402
+
+_envpool_paths.install()
 
 # Env packages built with the SDK that register through the "envpool.envs" entry point
 # group (after the names above exist: a plugin imports envpool and calls register).

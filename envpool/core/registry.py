@@ -115,6 +115,11 @@ def list_all_envs() -> list[str]:
     return list(_TASKS)
 
 
+def all_tasks() -> dict[str, TaskSpec]:
+    """Every registration, by task id (a copy)."""
+    return dict(_TASKS)
+
+
 def get_task(task_id: str) -> TaskSpec:
     """The registration of ``task_id``; a ValueError names close matches."""
     try:

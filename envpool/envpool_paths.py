@@ -1,0 +1,235 @@
+"""sail-sg EnvPool's module paths, each mapped to this package's names.
+
+EnvPool scripts and EnvPool's own tests import its modules by path::
+
+    import envpool.atari.registration
+    from envpool.registration import make_gym, make_spec
+    from envpool.python.protocol import EnvPool, EnvSpec
+
+None of those modules is a file here. :data:`MODULES` (the one table of them) says what
+each holds in this package, and a finder on ``sys.meta_path`` (installed by
+``import envpool``) builds such a module on its first import, with every name read
+lazily from the table. Nothing here is a second implementation: each name is an object
+of ``envpool.core`` or ``envpool.tasks``, or a list computed from their registrations.
+Every task id is registered when ``envpool`` is imported, so importing a family's
+``registration`` module registers nothing more (as it would in EnvPool, where it
+registers that family's ids).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+from types import ModuleType
+from typing import Any
+
+# EnvPool's family packages, as import paths, and the names of their spec classes
+# (registry.specs gives them, as EnvPool's does): the native env name decides.
+_CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot"}
+
+
+def family_of(native_env: str) -> str:
+    """EnvPool's import path of the family a native env belongs to."""
+    if native_env == "Atari":
+        return "envpool.atari"
+    if native_env == "ViZDoom":
+        return "envpool.vizdoom"
+    if native_env.startswith("Dmc"):
+        return "envpool.mujoco.dmc"
+    if native_env[-2:] in ("V4", "V5"):
+        return "envpool.mujoco.gym"
+    if native_env in _CLASSIC:
+        return "envpool.classic_control"
+    return "envpool.toy_text"
+
+
+def _spec_class_name(native_env: str) -> str:
+    family = family_of(native_env)
+    if family == "envpool.atari":
+        return "AtariEnvSpec"
+    if family == "envpool.vizdoom":
+        return "VizdoomEnvSpec"
+    if family == "envpool.mujoco.gym":
+        return f"Gym{native_env[:-2]}EnvSpec"
+    return f"{native_env}EnvSpec"
+
+
+class EnvRegistry:
+    """``envpool.registration.registry``: EnvPool's registry object, over this package's
+    registrations. ``specs`` maps each task id to ``(import path of its family, spec
+    class name, {})``; ``make*`` and ``list_all_envs`` are envpool's own functions."""
+
+    @property
+    def specs(self) -> dict[str, tuple[str, str, dict[str, Any]]]:
+        from envpool.core.registry import all_tasks
+
+        return {task_id: (family_of(task.native_env), _spec_class_name(task.native_env), {})
+                for task_id, task in all_tasks().items() if task.native_module.__name__
+                == "envpool._native"}
+
+    @staticmethod
+    def list_all_envs() -> list[str]:
+        from envpool.core.registry import list_all_envs
+
+        return list_all_envs()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("make", "make_dm", "make_gym", "make_gymnasium", "make_spec"):
+            return getattr(importlib.import_module("envpool.core.make"), name)
+        raise AttributeError(name)
+
+
+registry = EnvRegistry()
+
+
+def atari_game_list() -> list[str]:
+    """EnvPool's ``envpool.atari.registration.atari_game_list``: the ROM names
+    (``"air_raid"``) of the registered Atari ids."""
+    from envpool.tasks import atari
+
+    return [rom for rom in atari._rom_ids() if rom not in atari.MULTIPLAYER_ONLY_ROMS]
+
+
+def vizdoom_game_list() -> list[str]:
+    """EnvPool's ``envpool.vizdoom.registration._vizdoom_game_list()``: the scenario names
+    (``"defend_the_center"``) of the registered ViZDoom ids."""
+    from envpool.tasks import vizdoom
+
+    return [s for s in vizdoom.SCENARIOS.values() if s != "vizdoom_custom"]
+
+
+def gym_mujoco_envs() -> list[tuple[str, tuple[str, ...], int]]:
+    """EnvPool's ``envpool.mujoco.gym.registration.gym_mujoco_envs``: ``(task, versions,
+    max_episode_steps)`` of the registered MuJoCo ids."""
+    from envpool.core.registry import all_tasks
+
+    found: dict[str, tuple[list[str], int]] = {}
+    for task_id, task in all_tasks().items():
+        if family_of(task.native_env) == "envpool.mujoco.gym":
+            name, version = task_id.rsplit("-", 1)
+            found.setdefault(name, ([], task.max_episode_steps or 0))[0].append(version)
+    return [(name, tuple(sorted(versions)), steps) for name, (versions, steps) in found.items()]
+
+
+def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
+    """EnvPool's ``envpool.mujoco.dmc.registration.dmc_mujoco_envs``: ``(domain, task,
+    max_episode_steps)`` of the registered Control Suite ids."""
+    from envpool.tasks import dm_control
+
+    return [(domain, task, dm_control.MAX_EPISODE_STEPS)
+            for domain, task in dm_control.TASKS.values()]
+
+
+def preload_windows_gl_dlls(*_: Any, **__: Any) -> None:
+    """EnvPool's ``envpool.python.glfw_context.preload_windows_gl_dlls``: it loads
+    OpenGL DLLs on Windows; this package builds for Linux, where there is nothing to
+    load."""
+
+
+_CORE = {
+    "make": "envpool.core.make:make",
+    "make_dm": "envpool.core.make:make_dm",
+    "make_gym": "envpool.core.make:make_gym",
+    "make_gymnasium": "envpool.core.make:make_gymnasium",
+    "make_spec": "envpool.core.make:make_spec",
+    "list_all_envs": "envpool.core.registry:list_all_envs",
+}
+_PROTOCOL = {
+    "EnvSpec": "envpool.core.spec:EnvSpec",
+    "EnvPool": "envpool.core.pool:EnvPoolBase",
+    "DMEnvPool": "envpool.core.dm_env:DmEnvPool",
+    "GymEnvPool": "envpool.core.gym_env:GymEnvPool",
+    "GymnasiumEnvPool": "envpool.core.gymnasium_env:GymnasiumEnvPool",
+}
+_HERE = "envpool.envpool_paths"
+
+# EnvPool's module path -> {name in it: "module:attribute" of this package, or "module:
+# attribute()" for a value computed at first access}. A path listed with no names is a
+# package (EnvPool's family folders) or a module whose import is all a script needs.
+MODULES: dict[str, dict[str, str]] = {
+    "envpool.registration": {
+        **_CORE,
+        "registry": f"{_HERE}:registry",
+        "EnvRegistry": f"{_HERE}:EnvRegistry",
+    },
+    "envpool.python": {},
+    "envpool.python.protocol": dict(_PROTOCOL),
+    "envpool.python.glfw_context": {"preload_windows_gl_dlls": f"{_HERE}:preload_windows_gl_dlls"},
+    "envpool.classic_control": {},
+    "envpool.classic_control.registration": {},
+    "envpool.toy_text": {},
+    "envpool.toy_text.registration": {},
+    "envpool.atari": {},
+    "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
+    "envpool.vizdoom": {},
+    "envpool.vizdoom.registration": {"_vizdoom_game_list": f"{_HERE}:vizdoom_game_list"},
+    "envpool.mujoco": {},
+    "envpool.mujoco.gym": {},
+    "envpool.mujoco.gym.registration": {"gym_mujoco_envs": f"{_HERE}:gym_mujoco_envs()"},
+    "envpool.mujoco.dmc": {},
+    "envpool.mujoco.dmc.registration": {"dmc_mujoco_envs": f"{_HERE}:dmc_mujoco_envs()"},
+}
+
+
+def resolve(target: str) -> Any:
+    """The object a table entry names: ``"module:attribute"`` or ``"module:function()"``."""
+    module, _, attribute = target.partition(":")
+    call = attribute.endswith("()")
+    value = getattr(importlib.import_module(module), attribute.removesuffix("()"))
+    return value() if call else value
+
+
+def _is_package(path: str) -> bool:
+    return any(other.startswith(path + ".") for other in MODULES)
+
+
+class _Loader(importlib.abc.Loader):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return None  # the default module
+
+    def exec_module(self, module: ModuleType) -> None:
+        names = MODULES[module.__name__]
+        cache: dict[str, Any] = {}
+
+        def __getattr__(name: str) -> Any:  # noqa: N807 (PEP 562)
+            if name not in names:
+                raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+            if name not in cache:
+                cache[name] = resolve(names[name])
+            return cache[name]
+
+        module.__getattr__ = __getattr__  # type: ignore[method-assign]
+        module.__dir__ = lambda: sorted(names)  # type: ignore[method-assign]
+        module.__all__ = [n for n in names if not n.startswith("_")]
+        module.__doc__ = (f"sail-sg EnvPool's {module.__name__}, as names of this package "
+                          f"(envpool/envpool_paths.py).")
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the modules of :data:`MODULES` (and nothing else)."""
+
+    def find_spec(self, fullname: str, path: Any = None,
+                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MODULES:
+            return None
+        package = _is_package(fullname)
+        spec = importlib.machinery.ModuleSpec(fullname, _Loader(), is_package=package)
+        # Where EnvPool's file would lie (scripts compute the package's folder from a
+        # module's __file__); nothing is read from it.
+        root = os.path.dirname(os.path.abspath(__file__))
+        parts = fullname.split(".")[1:]
+        spec.origin = (os.path.join(root, *parts, "__init__.py") if package
+                       else os.path.join(root, *parts) + ".py")
+        spec.has_location = True
+        if package:
+            spec.submodule_search_locations = []
+        return spec
+
+
+def install() -> None:
+    """Puts the finder on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.append(_Finder())

@@ -1,0 +1,129 @@
+"""sail-sg EnvPool's module paths (envpool/envpool_paths.py), imported as EnvPool's own
+tests and scripts import them: each name is this package's object, each family list is
+what this package registers, and a path EnvPool does not have here is an ImportError."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_type_hints
+
+import dm_env
+import pytest
+
+import envpool
+from envpool.core.dm_env import DmEnvPool
+from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.core.pool import EnvPoolBase
+from envpool.core.spec import EnvSpec
+from envpool.envpool_paths import MODULES
+
+
+def test_registration_names_are_envpools_own_functions() -> None:
+    from envpool.registration import (
+        list_all_envs,
+        make,
+        make_dm,
+        make_gym,
+        make_gymnasium,
+        make_spec,
+        registry,
+    )
+
+    assert (make, make_dm, make_gym, make_gymnasium, make_spec, list_all_envs) == (
+        envpool.make, envpool.make_dm, envpool.make_gym, envpool.make_gymnasium,
+        envpool.make_spec, envpool.list_all_envs)
+    assert registry.list_all_envs() == envpool.list_all_envs()
+    assert registry.make_dm is envpool.make_dm
+    specs = registry.specs
+    assert set(specs) == set(envpool.list_all_envs())
+    assert specs["Pong-v5"] == ("envpool.atari", "AtariEnvSpec", {})
+    assert specs["CartPole-v1"] == ("envpool.classic_control", "CartPoleEnvSpec", {})
+    assert specs["FrozenLake-v1"] == ("envpool.toy_text", "FrozenLakeEnvSpec", {})
+    assert specs["Ant-v5"] == ("envpool.mujoco.gym", "GymAntEnvSpec", {})
+    assert specs["CheetahRun-v1"] == ("envpool.mujoco.dmc", "DmcCheetahEnvSpec", {})
+    assert specs["Basic-v1"] == ("envpool.vizdoom", "VizdoomEnvSpec", {})
+
+
+def test_protocol_classes_are_the_pools_classes() -> None:
+    from envpool.python.protocol import DMEnvPool, EnvPool
+    from envpool.python.protocol import EnvSpec as S
+    from envpool.python.protocol import GymnasiumEnvPool as G
+
+    assert (EnvPool, DMEnvPool, G, S) == (EnvPoolBase, DmEnvPool, GymnasiumEnvPool, EnvSpec)
+    assert (envpool.EnvPool, envpool.DMEnvPool, envpool.GymnasiumEnvPool, envpool.EnvSpec) == (
+        EnvPool, DMEnvPool, G, S)
+    i = [envpool.__all__.index(n) for n in ("EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool")]
+    assert i == sorted(i)  # EnvPool's order (its make_test checks it)
+    assert get_type_hints(envpool.make_spec)["return"] is S
+    assert get_type_hints(envpool.make_dm)["return"] is DMEnvPool
+    assert get_type_hints(envpool.make_gymnasium)["return"] is G
+    env = envpool.make_dm("CartPole-v1", num_envs=2)
+    assert isinstance(env, DMEnvPool) and isinstance(env, EnvPool)
+    assert isinstance(env, dm_env.Environment)
+    env.close()
+    assert Path(envpool.__file__).with_name("py.typed").is_file()
+
+
+def test_family_lists_are_the_registered_ids() -> None:
+    import envpool.atari.registration as atari
+    import envpool.mujoco.dmc.registration as dmc
+    import envpool.mujoco.gym.registration as gym_mujoco
+    import envpool.vizdoom.registration as vizdoom
+
+    def camel(name: str) -> str:
+        return "".join(piece.capitalize() for piece in name.split("_"))
+
+    ids = set(envpool.list_all_envs())
+    # EnvPool's tests build the ids from these lists, as below.
+    atari_ids = {f"{camel(game)}-v5" for game in atari.atari_game_list}
+    assert len(atari_ids) == len(atari.atari_game_list) == 104
+    assert "AirRaid-v5" in atari_ids
+    assert {i for i in ids if i.endswith("-v5") and envpool.make_spec(i).task.native_env
+            == "Atari"} - atari_ids <= {"TicTacToe3D-v5"}  # EnvPool spells it TicTacToe3d
+    doom = {f"{camel(game)}-v1" for game in vizdoom._vizdoom_game_list()}
+    assert doom <= ids and {"DefendTheCenter-v1", "D1Basic-v1"} <= doom
+    mujoco = {f"{task}-{v}" for task, versions, _ in gym_mujoco.gym_mujoco_envs for v in versions}
+    assert mujoco <= ids and {"Ant-v5", "Pusher-v5", "Reacher-v4"} <= mujoco
+    steps = {task: limit for task, _, limit in gym_mujoco.gym_mujoco_envs}
+    assert steps["Reacher"] == 50 and steps["Pusher"] == 100 and steps["Ant"] == 1000
+    dmc_ids = {f"{camel(d)}{camel(t)}-v1".replace("Cmu", "CMU").replace("_", "")
+               for d, t, _ in dmc.dmc_mujoco_envs}
+    assert len(dmc.dmc_mujoco_envs) == 51 and {"CheetahRun-v1", "HumanoidCMUWalk-v1"} <= dmc_ids
+    assert {limit for _, _, limit in dmc.dmc_mujoco_envs} == {1000}
+
+
+def test_every_path_imports_and_others_do_not() -> None:
+    for path, names in MODULES.items():
+        module = importlib.import_module(path)
+        assert sorted(names) == dir(module)
+        for name in names:
+            getattr(module, name)
+        with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+            module.nothing  # noqa: B018
+    import envpool.classic_control.registration  # noqa: F401
+    from envpool.python import glfw_context
+
+    # EnvPool's MuJoCo test helpers find the folder above the package this way
+    root = os.path.dirname(os.path.dirname(os.path.dirname(glfw_context.__file__)))
+    assert root == os.path.dirname(os.path.dirname(envpool.__file__))
+    glfw_context.preload_windows_gl_dlls()
+    with pytest.raises(ImportError):
+        importlib.import_module("envpool.box2d.registration")  # (no Box2D family yet)
+    with pytest.raises(ImportError):
+        importlib.import_module("envpool.atari.nothing")
+
+
+def test_a_script_that_imports_registration_first() -> None:
+    # EnvPool scripts start with `import envpool.<family>.registration` (before any
+    # `import envpool`): the finder must be in place by then.
+    code = ("import envpool.mujoco.dmc.registration\n"
+            "from envpool.registration import make_dm\n"
+            "env = make_dm('CartpoleBalance-v1', num_envs=2)\n"
+            "print(env.reset().observation.position.shape)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(envpool.__file__).parents[1])
+    assert out.stdout.strip() == "(2, 3)"

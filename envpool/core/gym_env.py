@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool.core.pool import EnvPoolBase
+from envpool.core.gymnasium_env import GymnasiumEnvPool
 from envpool.core.spec import EnvSpec
 
 
@@ -32,32 +32,25 @@ def _to_gym_space(space: Any) -> Any:
     return space
 
 
-class GymEnvPool(EnvPoolBase):
-    """A pool of native envs with sail-sg EnvPool's gym interface.
-
-    ``observation_space`` / ``action_space`` (and ``single_*``) describe one env, as
-    gym spaces when gym is installed."""
+class GymEnvPool(GymnasiumEnvPool):
+    """A pool of native envs with sail-sg EnvPool's gym interface: its gymnasium pool
+    (a ``gymnasium.vector.VectorEnv`` and ``gymnasium.Env``, as EnvPool's gym pools are
+    since gym became gymnasium), with next-step autoreset, ``reset`` returning only the
+    observations when made with ``gym_reset_return_info=False``, and gym spaces when gym
+    is installed. ``observation_space`` / ``action_space`` (and ``single_*``) describe
+    one env."""
 
     def __init__(self, spec: EnvSpec) -> None:
-        EnvPoolBase.__init__(self, spec)
+        GymnasiumEnvPool.__init__(self, spec)
         self.single_observation_space = _to_gym_space(self.single_observation_space)
         self.single_action_space = _to_gym_space(self.single_action_space)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self._return_info = bool(spec.config.gym_reset_return_info)
 
-    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+    def reset(self, env_id: Any = None, seed: Any = None,  # type: ignore[override]
+              options: dict[str, Any] | None = None) -> Any:
         """Resets all envs (or ``env_id``); ``seed`` reseeds them first (int: env i gets
         ``seed + i``). In async mode, returns the first batch to finish."""
-        raw = self.reset_raw(env_id, seed)
-        return (raw.obs, self.info(raw)) if self._return_info else raw.obs
-
-    def step(self, action: Any, env_id: Any = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """send + recv."""
-        self.send(action, env_id)
-        return self.recv()
-
-    def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """The next batch: (obs, reward, terminated, truncated, info)."""
-        raw = self.recv_raw(timeout)
-        return raw.obs, raw.reward, raw.terminated, raw.truncated, self.info(raw)
+        obs, info = GymnasiumEnvPool.reset(self, env_id, seed=seed, options=options)
+        return (obs, info) if self._return_info else obs

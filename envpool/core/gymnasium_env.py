@@ -41,9 +41,11 @@ def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     return {"render_modes": modes, "render_fps": float(frame[2])}
 
 
-class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
+class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
     """A pool of ``num_envs`` native envs as a gymnasium vector env, with EnvPool's
-    single-env ``observation_space`` / ``action_space``.
+    single-env ``observation_space`` / ``action_space``. As sail-sg EnvPool's pools, it
+    is an instance of both ``gymnasium.vector.VectorEnv`` and ``gymnasium.Env`` (with
+    ``len()``, which is how frameworks such as Tianshou tell it from one env).
 
     * ``reset(seed=..., options=...)`` and ``step(actions)`` follow gymnasium:
       ``reset(seed=s)`` reseeds env i with ``s + i`` (or ``s[i]`` for a list).

@@ -48,8 +48,10 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     return make(task_id, "gymnasium", **kwargs)
 
 
-def make_gym(task_id: str, **kwargs: Any) -> GymEnvPool:
-    """``make(task_id, env_type="gym", **kwargs)``."""
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
+    """``make(task_id, env_type="gym", **kwargs)``: a :class:`GymEnvPool`, the gymnasium
+    pool with EnvPool's gym options (typed as its base class, as sail-sg EnvPool types
+    it)."""
     return make(task_id, "gym", **kwargs)
 
 

@@ -45,8 +45,8 @@ class Reference:
     and info fixes written out again from its description."""
 
     def __init__(self, scenario: str, seed: int, frame_skip: int,
-                 screen_format: vzd.ScreenFormat | None = None) -> None:
-        d = vizdoom_tasks.SCENARIOS_DIR
+                 screen_format: vzd.ScreenFormat | None = None, directory: str = "") -> None:
+        d = directory or vizdoom_tasks.SCENARIOS_DIR
         g = vzd.DoomGame()
         g.load_config(os.path.join(d, f"{scenario}.cfg"))
         if screen_format is not None:  # the cfg's otherwise
@@ -132,7 +132,8 @@ class Reference:
         if weapon >= 0 and self.weapon_count >= 5 and ammo > 0:
             reward = np.float32(reward + np.float32(weights.get(weapon, 0.0)))
         self.gvs = gv
-        self.screen = np.asarray(state.screen_buffer)
+        screen = np.asarray(state.screen_buffer)
+        self.screen = screen[None] if screen.ndim == 2 else screen  # GRAY8: one channel
         return float(reward)
 
     def info(self) -> dict[str, float]:
@@ -159,13 +160,36 @@ def _screen_obs(screen: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
 @pytest.mark.parametrize("task_id", list(SCENARIOS))
 @pytest.mark.parametrize("size", [None, (84, 84)], ids=["native", "84x84"])
 def test_lockstep_with_doomgame(task_id: str, frame_skip: int, size: tuple | None) -> None:
+    _lockstep(task_id, SCENARIOS[task_id], frame_skip, size, "")
+
+
+# EnvPool's D1..D4 scenarios, whose maps the envpool-assets package (in the test extra) has
+DFP = {"D1Basic-v1": "D1_basic", "D2Navigation-v1": "D2_navigation",
+       "D3Battle-v1": "D3_battle", "D4Battle2-v1": "D4_battle2"}
+
+
+@pytest.mark.parametrize("task_id", list(DFP))
+def test_envpools_scenarios_read_envpool_assets(task_id: str) -> None:
+    """The D1..D4 ids need no paths where envpool-assets is installed: they read its cfg and
+    wad, and step as vizdoom's DoomGame does on the same files."""
+    maps = vizdoom_tasks.ASSETS_MAPS_DIR
+    assert maps, "envpool-assets (in the test extra) is not installed"
+    config = envpool.make_spec(task_id).config
+    assert config.cfg_path == os.path.join(maps, f"{DFP[task_id]}.cfg")
+    assert config.wad_path == os.path.join(maps, f"{DFP[task_id]}.wad")
+    assert task_id not in vizdoom_tasks.NEEDS_USER_FILES
+    _lockstep(task_id, DFP[task_id], 4, None, maps, native=(120, 160))  # their cfg's screen
+
+
+def _lockstep(task_id: str, scenario: str, frame_skip: int, size: tuple | None,
+              directory: str, native: tuple[int, int] = (240, 320)) -> None:
     seed = 1234 + frame_skip
     kw = {} if size is None else {"img_height": size[0], "img_width": size[1]}
     if size is None:
-        kw = {"img_height": 240, "img_width": 320}
+        kw = {"img_height": native[0], "img_width": native[1]}
     env = envpool.make(task_id, env_type="gymnasium", num_envs=1, seed=seed, stack_num=2,
                        frame_skip=frame_skip, max_episode_steps=MAX_STEPS, **kw)
-    ref = Reference(SCENARIOS[task_id], seed, frame_skip)
+    ref = Reference(scenario, seed, frame_skip, directory=directory)
     try:
         n_buttons = env.action_space.shape[0]
         assert n_buttons == len(ref.game.get_available_buttons())
@@ -330,8 +354,8 @@ def test_bad_keywords_are_clear_errors() -> None:
         envpool.make_spec("Basic-v1", selected_weapon_reward_config={12: 1.0})
     with pytest.raises(ValueError, match="cfg_path"):
         envpool.make("VizdoomCustom-v1", num_envs=1)
-    with pytest.raises(ValueError, match="cfg_path"):
-        envpool.make("D3Battle-v1", num_envs=1)
+    with pytest.raises(ValueError, match="envpool-assets"):  # (as where it is not installed)
+        envpool.make("D3Battle-v1", num_envs=1, cfg_path="", wad_path="")
     with pytest.raises(ValueError, match="not found"):
         envpool.make("Basic-v1", num_envs=1, wad_path="/nonexistent.wad")
     with pytest.raises(TypeError, match="unknown keyword"):

@@ -49,8 +49,21 @@ _VIZDOOM_1_3_2_SCENARIOS = """
     predict_position rocket_basic simpler_basic take_cover
 """.split()
 # EnvPool's scenarios from Dosovitskiy & Koltun's "Learning to Act by Predicting the
-# Future", which the vizdoom package does not ship.
+# Future", which the vizdoom package does not ship: their maps come from the
+# envpool-assets package (the data package sail-sg EnvPool installs), read where it is
+# installed (`pip install envpool-assets`, or the vizdoom-assets extra); without it,
+# their ids need cfg_path= and wad_path=.
 DFP_SCENARIOS = ["D1_basic", "D2_navigation", "D3_battle", "D4_battle2"]
+ASSETS_HINT = "pip install envpool-assets"
+ASSETS_MAPS_DIR = package_path("envpool_assets", "vizdoom", "maps")
+
+
+def _assets_map(scenario: str) -> tuple[str, str] | None:
+    """The cfg and wad of ``scenario`` in envpool-assets, when it is installed."""
+    if not ASSETS_MAPS_DIR:
+        return None
+    cfg, wad = (os.path.join(ASSETS_MAPS_DIR, f"{scenario}.{ext}") for ext in ("cfg", "wad"))
+    return (cfg, wad) if os.path.isfile(cfg) and os.path.isfile(wad) else None
 
 
 def _scenarios() -> list[str]:
@@ -122,6 +135,11 @@ def _prepare(kw: dict[str, Any]) -> dict[str, Any]:
         raise RuntimeError(_native.vizdoom_missing)
     if not PACKAGE_DIR and not (kw["vzd_path"] and kw["iwad_path"]):
         raise ImportError(f"the ViZDoom envs run the engine of the vizdoom package: {INSTALL_HINT}")
+    if not kw["cfg_path"]:
+        raise ValueError(
+            "cfg_path is empty: VizdoomCustom-v1 needs the scenario's cfg_path= (and "
+            "wad_path=); the D1..D4 scenarios read theirs from the envpool-assets package, "
+            f"which is not installed ({ASSETS_HINT}), or take cfg_path= and wad_path=")
     rewards = _pairs("reward_config", kw["reward_config"], 2)
     weapons = _pairs("selected_weapon_reward_config", kw["selected_weapon_reward_config"], 1)
     weapon_reward = [0.0] * NUM_WEAPON_SLOTS
@@ -154,8 +172,10 @@ _PYTHON_KWARGS = {
 # 1 start" (as in vizdoom's own examples, which host a game for them; EnvPool 1.2.5, whose
 # game_args default is empty, cannot start them).
 _DEATHMATCH_ONLY = {"cig", "multi_duel"}
-# Ids whose files the vizdoom package does not ship: making one needs cfg_path / wad_path.
-NEEDS_USER_FILES = {scenario_id(s) for s in DFP_SCENARIOS + ["vizdoom_custom"]}
+# Ids with no files here (neither the vizdoom package nor envpool-assets has them):
+# making one needs cfg_path / wad_path.
+NEEDS_USER_FILES = {scenario_id(s) for s in DFP_SCENARIOS + ["vizdoom_custom"]
+                    if s == "vizdoom_custom" or _assets_map(s) is None}
 
 SCENARIOS: dict[str, str] = {}
 _PACKAGE_SCENARIOS = _scenarios()  # one listing of the package's folder, at import
@@ -163,6 +183,9 @@ for _scenario in _PACKAGE_SCENARIOS + DFP_SCENARIOS + ["vizdoom_custom"]:
     _id = scenario_id(_scenario)
     SCENARIOS[_id] = _scenario
     _in_package = bool(SCENARIOS_DIR) and _scenario in _PACKAGE_SCENARIOS
+    _files = ((os.path.join(SCENARIOS_DIR, f"{_scenario}.cfg"),
+               os.path.join(SCENARIOS_DIR, f"{_scenario}.wad")) if _in_package
+              else _assets_map(_scenario) or ("", ""))
     register(
         _id,
         "ViZDoom",
@@ -170,8 +193,8 @@ for _scenario in _PACKAGE_SCENARIOS + DFP_SCENARIOS + ["vizdoom_custom"]:
         prepare=_prepare,
         python_kwargs=_PYTHON_KWARGS,
         thread_per_env=True,  # each step waits on the env's engine process
-        cfg_path=os.path.join(SCENARIOS_DIR, f"{_scenario}.cfg") if _in_package else "",
-        wad_path=os.path.join(SCENARIOS_DIR, f"{_scenario}.wad") if _in_package else "",
+        cfg_path=_files[0],
+        wad_path=_files[1],
         vzd_path=ENGINE_PATH,
         iwad_path=IWAD_PATH,
         **({"game_args": "-deathmatch"} if _scenario in _DEATHMATCH_ONLY else {}),

@@ -129,3 +129,20 @@ def test_async_reset_with_seed_reseeds(flavour: str) -> None:
     got = first_rows(reseeded, 123)
     want = first_rows(envpool.make("CartPole-v1", seed=123, **kw), None)
     assert got == want
+
+
+def test_a_spec_gives_the_dm_pools_specs() -> None:
+    # EnvPool scripts read the dm specs off make_spec(...) before making a pool
+    spec = envpool.make_spec("D1Basic-v1", use_combined_action=True)
+    action_spec = spec.action_spec()
+    assert isinstance(action_spec, dm_env.specs.DiscreteArray) and action_spec.num_values == 6
+    for task_id in ("Pong-v5", "CheetahRun-v1", "CartPole-v1"):
+        spec = envpool.make_spec(task_id, num_envs=2)
+        env = envpool.make_dm(task_id, num_envs=2)
+        try:
+            assert spec.action_spec() == env.action_spec()
+            assert spec.observation_spec()._fields == env.observation_spec()._fields
+            for a, b in zip(spec.observation_spec(), env.observation_spec(), strict=True):
+                assert (a.shape, a.dtype, a.name) == (b.shape, b.dtype, b.name)
+        finally:
+            env.close()

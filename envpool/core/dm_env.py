@@ -43,6 +43,30 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     return dm_env.TimeStep(step_type, reward, discount, observation)
 
 
+def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
+    """The dm flavour's ``State`` namedtuple class, its per-env observation spec (a
+    ``State`` of ``dm_env.specs``) and the per-env action spec, for pools of ``spec``
+    (also ``spec.observation_spec()`` / ``spec.action_spec()``, as in EnvPool)."""
+    native = spec.native_spec
+    # One array is "obs" (sail-sg EnvPool's name), or "pixels" (from_pixels=True, as
+    # dm_control's pixels wrapper and EnvPool name it).
+    obs_names = [o["name"] for o in native["obs"]]
+    if native["obs_layout"] == "array":
+        obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
+    info_names = [i["name"] for i in native["info"]]
+    state = collections.namedtuple("State", [*obs_names, "env_id", "elapsed_step", *info_names])
+    int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
+    obs_specs = [envpool_spaces.dm_spec(o, name) for o, name in zip(native["obs"], obs_names,
+                                                                     strict=True)]
+    observation_spec = state(
+        *obs_specs,
+        envpool_spaces.dm_spec({**int32, "name": "env_id"}),
+        envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
+        *[envpool_spaces.dm_spec(i) for i in native["info"]],
+    )
+    return state, observation_spec, envpool_spaces.dm_spec(native["action"])
+
+
 class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """A pool of native envs as a batched dm_env.Environment."""
 
@@ -51,24 +75,8 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
             raise TypeError("info_env_kwargs is not available in the dm flavour (its State has "
                             "fixed fields); spec.env_configs lists each env's settings")
         EnvPoolBase.__init__(self, spec)
-        native = spec.native_spec
-        # One array is "obs" (sail-sg EnvPool's name), or "pixels" (from_pixels=True, as
-        # dm_control's pixels wrapper and EnvPool name it).
-        obs_names = self._obs_names
-        if native["obs_layout"] == "array":
-            obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
-        self._state_fields = [*obs_names, "env_id", "elapsed_step", *self._info_names]
-        self.State = collections.namedtuple("State", self._state_fields)
-        int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
-        obs_specs = [envpool_spaces.dm_spec(o, name) for o, name in zip(native["obs"], obs_names,
-                                                                         strict=True)]
-        self._observation_spec = self.State(
-            *obs_specs,
-            envpool_spaces.dm_spec({**int32, "name": "env_id"}),
-            envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
-            *[envpool_spaces.dm_spec(i) for i in native["info"]],
-        )
-        self._action_spec = envpool_spaces.dm_spec(native["action"])
+        self.State, self._observation_spec, self._action_spec = dm_specs(spec)
+        self._state_fields = list(self.State._fields)
 
     def observation_spec(self) -> Any:
         """Per-env specs of the State fields."""

@@ -314,6 +314,20 @@ class EnvSpec:
         """The action space of one env."""
         return envpool_spaces.action_space(self.native_spec)
 
+    def observation_spec(self) -> Any:
+        """The dm flavour's per-env observation spec: a ``State`` namedtuple of
+        ``dm_env.specs`` (``obs``, ``env_id``, ``elapsed_step``, the info keys), as
+        sail-sg EnvPool's ``EnvSpec.observation_spec()``."""
+        from envpool.core.dm_env import dm_specs  # (the dm flavour imports this module)
+
+        return dm_specs(self)[1]
+
+    def action_spec(self) -> Any:
+        """The dm flavour's per-env action spec (a ``dm_env.specs`` array)."""
+        from envpool.core.dm_env import dm_specs
+
+        return dm_specs(self)[2]
+
     def native_autoreset(self) -> str:
         return _NATIVE_AUTORESET[self.config.autoreset_mode]
 

@@ -132,8 +132,7 @@ class Reference:
         if weapon >= 0 and self.weapon_count >= 5 and ammo > 0:
             reward = np.float32(reward + np.float32(weights.get(weapon, 0.0)))
         self.gvs = gv
-        screen = np.asarray(state.screen_buffer)
-        self.screen = screen[None] if screen.ndim == 2 else screen  # GRAY8: one channel
+        self.screen = np.asarray(state.screen_buffer)
         return float(reward)
 
     def info(self) -> dict[str, float]:
@@ -149,7 +148,10 @@ def _random_actions(n_buttons: int, seed: int) -> np.ndarray:
 
 
 def _screen_obs(screen: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
-    """The reference's CRCGCB screen (C, H, W), resized per channel as EnvPool does."""
+    """The reference's CRCGCB screen (C, H, W), resized per channel as EnvPool does (a GRAY8
+    screen, (H, W), is one channel)."""
+    if screen.ndim == 2:
+        screen = screen[None]
     if size is None:
         return screen
     return np.stack([cv2.resize(c, (size[1], size[0]), interpolation=cv2.INTER_AREA)

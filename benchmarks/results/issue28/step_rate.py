@@ -1,4 +1,10 @@
-import sys, time, numpy as np, envpool
+import sys
+import time
+
+import numpy as np
+
+import envpool
+
 task = sys.argv[1]
 env = envpool.make_gymnasium(task, num_envs=1, seed=0, num_threads=1)
 env.reset()

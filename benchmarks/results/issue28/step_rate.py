@@ -1,3 +1,6 @@
+"""Env steps per second of one env of TASK (argv[1]), one thread, for 4 s: the cost of the
+BLAS-order branch (numpy_blas_branch.md)."""
+
 import sys
 import time
 
@@ -14,5 +17,6 @@ acts = [rng.uniform(sp.low, sp.high, size=(1, *sp.shape)).astype(sp.dtype) for _
 n = 0
 t0 = time.perf_counter()
 while time.perf_counter() - t0 < 4.0:
-    env.step(acts[n % 64]); n += 1
+    env.step(acts[n % 64])
+    n += 1
 print(f"{n / (time.perf_counter() - t0):.1f}")

@@ -146,3 +146,20 @@ def test_a_spec_gives_the_dm_pools_specs() -> None:
                 assert (a.shape, a.dtype, a.name) == (b.shape, b.dtype, b.name)
         finally:
             env.close()
+
+
+@pytest.mark.parametrize("flavour", ["gym", "gymnasium"])
+def test_pools_are_gymnasium_envs_and_vector_envs(flavour: str) -> None:
+    # as EnvPool's own tests check: isinstance(env, gymnasium.Env), gymnasium's vector
+    # wrappers over the pool, len() telling frameworks it is many envs
+    env = envpool.make("CartPole-v1", env_type=flavour, num_envs=4, seed=0)
+    try:
+        assert isinstance(env, gymnasium.Env) and isinstance(env, gymnasium.vector.VectorEnv)
+        assert len(env) == 4 and env.single_observation_space is env.observation_space
+        wrapped = gymnasium.wrappers.vector.NormalizeObservation(env)
+        obs, _ = wrapped.reset(seed=1)
+        assert obs.shape == (4, 4)
+        obs, reward, *_ = wrapped.step(np.zeros(4, dtype=np.int64))
+        assert obs.shape == (4, 4) and reward.shape == (4,)
+    finally:
+        env.close()

@@ -76,7 +76,6 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
                             "fixed fields); spec.env_configs lists each env's settings")
         EnvPoolBase.__init__(self, spec)
         self.State, self._observation_spec, self._action_spec = dm_specs(spec)
-        self._state_fields = list(self.State._fields)
 
     def observation_spec(self) -> Any:
         """Per-env specs of the State fields."""

@@ -58,11 +58,16 @@ ASSETS_HINT = "pip install envpool-assets"
 ASSETS_MAPS_DIR = package_path("envpool_assets", "vizdoom", "maps")
 
 
+def _cfg_wad(folder: str, scenario: str) -> tuple[str, str]:
+    """The paths of ``scenario``'s cfg and wad files in ``folder``."""
+    return (os.path.join(folder, f"{scenario}.cfg"), os.path.join(folder, f"{scenario}.wad"))
+
+
 def _assets_map(scenario: str) -> tuple[str, str] | None:
     """The cfg and wad of ``scenario`` in envpool-assets, when it is installed."""
     if not ASSETS_MAPS_DIR:
         return None
-    cfg, wad = (os.path.join(ASSETS_MAPS_DIR, f"{scenario}.{ext}") for ext in ("cfg", "wad"))
+    cfg, wad = _cfg_wad(ASSETS_MAPS_DIR, scenario)
     return (cfg, wad) if os.path.isfile(cfg) and os.path.isfile(wad) else None
 
 
@@ -183,8 +188,7 @@ for _scenario in _PACKAGE_SCENARIOS + DFP_SCENARIOS + ["vizdoom_custom"]:
     _id = scenario_id(_scenario)
     SCENARIOS[_id] = _scenario
     _in_package = bool(SCENARIOS_DIR) and _scenario in _PACKAGE_SCENARIOS
-    _files = ((os.path.join(SCENARIOS_DIR, f"{_scenario}.cfg"),
-               os.path.join(SCENARIOS_DIR, f"{_scenario}.wad")) if _in_package
+    _files = (_cfg_wad(SCENARIOS_DIR, _scenario) if _in_package
               else _assets_map(_scenario) or ("", ""))
     register(
         _id,

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Run build_ale.py and build_vizdoom.py side by side, for CMake's configure step.
+
+The two builds are independent, and much of each is waiting (pip fetching an sdist, the
+archives unpacking) while the other can use the cores: run one after the other they took
+about 75 s of a fresh install on 2 cores; together they take the longer one's time and a
+little more. Each builder keeps its own cache and lock (a cached one returns at once).
+
+Writes a CMake script (``--cmake-out``) that sets, for each part asked for,
+``<NAME>_RESULT`` (the builder's exit status), ``<NAME>_PREFIX`` (the prefix it printed on
+its last line) and ``<NAME>_ERROR`` (its stderr), NAME being ALE or VIZDOOM; the builders'
+stderr is also passed through as it comes, so ``pip install -v`` shows their progress.
+
+Usage: build_third_party.py --cxx /usr/bin/c++ --cmake-out FILE
+       [--ale VERSION] [--vizdoom VERSION]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cmake_quote(text: str) -> str:
+    """A CMake bracket argument holding ``text`` verbatim."""
+    level = "="
+    while f"]{level}]" in text:
+        level += "="
+    return f"[{level}[{text}]{level}]"
+
+
+def run(script: str, version: str, cxx: str, results: dict[str, tuple[int, str, str]],
+        name: str) -> None:
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, script), "--version", version, "--cxx", cxx],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        results[name] = (1, "", f"could not start {script}: {e}")
+        return
+    err: list[str] = []
+    assert proc.stderr is not None and proc.stdout is not None
+    for line in proc.stderr:
+        err.append(line)
+        sys.stderr.write(line)
+        sys.stderr.flush()
+    out = proc.stdout.read()
+    code = proc.wait()
+    lines = out.strip().splitlines()
+    results[name] = (code, lines[-1] if lines else "", "".join(err))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cxx", required=True)
+    ap.add_argument("--cmake-out", required=True)
+    ap.add_argument("--ale", metavar="VERSION")
+    ap.add_argument("--vizdoom", metavar="VERSION")
+    a = ap.parse_args()
+    parts = [(name, script, version) for name, script, version in (
+        ("ALE", "build_ale.py", a.ale), ("VIZDOOM", "build_vizdoom.py", a.vizdoom)) if version]
+    results: dict[str, tuple[int, str, str]] = {}
+    threads = [threading.Thread(target=run, args=(script, version, a.cxx, results, name))
+               for name, script, version in parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with open(a.cmake_out, "w") as f:
+        for name, (code, prefix, err) in results.items():
+            f.write(f"set({name}_RESULT {code})\n")
+            f.write(f"set({name}_PREFIX {cmake_quote(prefix)})\n")
+            f.write(f"set({name}_ERROR {cmake_quote(err)})\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Run build_ale.py and build_vizdoom.py side by side, for CMake's configure step.
 
-The two builds are independent, and much of each is waiting (pip fetching an sdist, the
-archives unpacking) while the other can use the cores: run one after the other they took
-about 75 s of a fresh install on 2 cores; together they take the longer one's time and a
-little more. Each builder keeps its own cache and lock (a cached one returns at once).
+The two builds are independent, and neither keeps both cores busy all the time: the
+controller compiles as one unit on one core, and each first fetches and unpacks its
+sources. Side by side they take about the CPU time of both spread over the cores, instead
+of the sum of their wall times. Each builder keeps its own cache and lock (a cached one
+returns at once).
 
 Writes a CMake script (``--cmake-out``) that sets, for each part asked for,
 ``<NAME>_RESULT`` (the builder's exit status), ``<NAME>_PREFIX`` (the prefix it printed on
-its last line) and ``<NAME>_ERROR`` (its stderr), NAME being ALE or VIZDOOM; the builders'
-stderr is also passed through as it comes, so ``pip install -v`` shows their progress.
+its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE or VIZDOOM;
+the builders' stderr is also passed through as it comes, so ``pip install -v`` shows their
+progress.
 
 Usage: build_third_party.py --cxx /usr/bin/c++ --cmake-out FILE
        [--ale VERSION] [--vizdoom VERSION]
@@ -75,7 +77,7 @@ def main() -> None:
         for name, (code, prefix, err) in results.items():
             f.write(f"set({name}_RESULT {code})\n")
             f.write(f"set({name}_PREFIX {cmake_quote(prefix)})\n")
-            f.write(f"set({name}_ERROR {cmake_quote(err)})\n")
+            f.write(f"set({name}_ERROR {cmake_quote(err[-3000:])})\n")
 
 
 if __name__ == "__main__":

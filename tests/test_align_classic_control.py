@@ -207,6 +207,11 @@ def test_align(task_id: str, kwargs: dict[str, Any], policy: Policy, num_steps: 
             _check_step(
                 task_id, obs[i], ref_obs, reward[i], ref_reward, env.get_state(i), ref.state
             )
+            if task_id.startswith("Acrobot"):
+                # EnvPool's info["state"]: the reference's two joint angles, as float32.
+                assert info["state"].dtype == np.float32
+                np.testing.assert_array_equal(info["state"][i],
+                                              np.float32(ref.state[:2]), strict=True)
             assert bool(terminated[i]) == ref_term
             assert bool(truncated[i]) == ref_trunc
             terminations += bool(ref_term)

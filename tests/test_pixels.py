@@ -255,12 +255,62 @@ def test_refusals() -> None:
         envpool.make_spec("CheetahRun-v1", from_pixels=True, render_width=0)
     with pytest.raises(ValueError, match="camera"):
         envpool.make_spec("CheetahRun-v1", from_pixels=True, render_camera_id=99)
-    with pytest.raises(ValueError, match="frame_stack > 1 stacks the pixel frames"):
-        envpool.make_spec("Hopper-v5", frame_stack=3)
-    with pytest.raises(ValueError, match="frame_stack > 1 stacks the pixel frames"):
-        envpool.make_spec("Hopper-v5", frame_stack=3, from_pixels=True, pixels_only=False)
+    with pytest.raises(ValueError, match="frame_stack must be >= 1"):
+        envpool.make_spec("Hopper-v5", frame_stack=0)
     with pytest.raises(ValueError, match="frame_stack must be >= 1"):
         envpool.make_spec("Hopper-v5", from_pixels=True, frame_stack=0)
+
+
+@pytest.mark.parametrize("from_pixels", [False, True])
+def test_mujoco_frame_stack_stacks_the_state(from_pixels: bool) -> None:
+    """frame_stack=k on a gymnasium MuJoCo task (EnvPool's keyword): the state observation of
+    shape (n,) becomes (k, n), the last k observations of the frame_stack=1 env, oldest first,
+    the reset's repeated; with from_pixels=True, pixels_only=False the frames are stacked
+    beside it. Infos, rewards and ends are those of the unstacked env."""
+    k, steps = 3, 60
+    extra = {"from_pixels": True, "pixels_only": False, "render_width": 32,
+             "render_height": 24} if from_pixels else {}
+    one = envpool.make_gymnasium("Hopper-v5", num_envs=2, seed=5, max_episode_steps=25,
+                                 **extra)
+    stacked = envpool.make_gymnasium("Hopper-v5", num_envs=2, seed=5, max_episode_steps=25,
+                                     frame_stack=k, **extra)
+    n = 11
+
+    def state(obs: Any) -> np.ndarray:
+        return obs["state"] if from_pixels else obs
+
+    space = stacked.single_observation_space
+    assert (space["state"] if from_pixels else space).shape == (k, n)
+    if from_pixels:
+        assert space["pixels"].shape == (3 * k, 24, 32)
+    assert envpool.make_spec("Hopper-v5", frame_stack=k).observation_space.shape == (k, n)
+    obs1, info1 = one.reset()
+    obs, info = stacked.reset()
+    history = [state(obs1).copy() for _ in range(k)]
+    np.testing.assert_array_equal(state(obs), np.stack(history, axis=1), strict=True)
+    rng = np.random.default_rng(0)
+    resets = 0
+    for _ in range(steps):
+        action = rng.uniform(-1, 1, (2, 3)).astype(np.float32)
+        obs1, rew1, term1, trunc1, info1 = one.step(action)
+        obs, rew, term, trunc, info = stacked.step(action)
+        # Next-step autoreset: an env that ended restarts with its reset repeated.
+        for i in np.flatnonzero(info1["elapsed_step"] == 0):
+            resets += 1
+            for h in history:
+                h[i] = state(obs1)[i]
+        history = [*history[1:], state(obs1).copy()]
+        np.testing.assert_array_equal(state(obs), np.stack(history, axis=1), strict=True)
+        if from_pixels:
+            np.testing.assert_array_equal(obs["pixels"][:, -3:], obs1["pixels"])
+        np.testing.assert_array_equal(rew, rew1)
+        np.testing.assert_array_equal(term, term1)
+        np.testing.assert_array_equal(trunc, trunc1)
+        for key in ("x_position", "z_distance_from_origin", "elapsed_step"):
+            np.testing.assert_array_equal(info[key], info1[key])
+    assert resets >= 2  # the episodes of 25 steps ended and restarted
+    one.close()
+    stacked.close()
 
 
 def test_benchmark_reference_observes_the_same() -> None:

@@ -59,6 +59,18 @@ class Slot {
     return reinterpret_cast<T*>(info_[field]);
   }
 
+  // The raw bytes of observation array `field`, whatever its dtype (checked builds check
+  // the index): for a wrapper that copies arrays (envs/common/pixel_observation.h).
+  std::byte* ObsBytes(std::size_t field) const {
+#ifdef ENVPOOL_CHECKED
+    if (spec_ != nullptr && field >= spec_->obs.size()) {
+      throw std::logic_error("Slot::ObsBytes(" + std::to_string(field) + "): the spec has " +
+                             std::to_string(spec_->obs.size()) + " Obs field(s)");
+    }
+#endif
+    return obs_[field];
+  }
+
   // The same row's info arrays with other observation arrays, described by
   // `spec` (checked builds check both against it): for an env that wraps
   // another and observes something else (envs/common/pixel_observation.h).

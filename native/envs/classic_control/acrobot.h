@@ -33,6 +33,9 @@ class Acrobot final : public Env {
     for (double h : high) obs.low.push_back(-h);
     spec.obs.push_back(obs);
     spec.action = DiscreteSpec("action", 3, DType::kInt32);
+    // EnvPool's extra info key: the two joint angles {theta1, theta2} as float32 (the
+    // observation holds only their cosines and sines).
+    spec.info.push_back(BoxSpec("state", DType::kFloat32, {2}));
     return spec;
   }
 
@@ -126,6 +129,9 @@ class Acrobot final : public Env {
     obs[3] = static_cast<float>(std::sin(state_[1]));
     obs[4] = static_cast<float>(state_[2]);
     obs[5] = static_cast<float>(state_[3]);
+    float* angles = slot.Info<float>(0);
+    angles[0] = static_cast<float>(state_[0]);
+    angles[1] = static_cast<float>(state_[1]);
   }
 
  private:

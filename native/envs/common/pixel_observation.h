@@ -13,7 +13,10 @@
 //                         (3k, height, width) (the DrQ / CURL convention, and
 //                         sail-sg EnvPool's); after a reset the first frame repeated.
 //                         E's own keyword where it has one (DMC, which stacks its
-//                         state arrays too); otherwise it stacks the frames only.
+//                         state arrays too); otherwise this wrapper stacks E's state
+//                         arrays too, when they are observed: each of shape s becomes
+//                         (k, *s), the last k observations, oldest first, the first
+//                         one repeated after a reset (EnvPool's MuJoCo frame_stack).
 //   _pixel_width, _pixel_height, _pixel_camera_id (hidden): the frame, as
 //                         E::RenderSize / E::Render take it; the Python front fills
 //                         them from render_width, render_height, render_camera_id.
@@ -69,10 +72,15 @@ class PixelObservation final : public Env {
   static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec = E::MakeSpec(p.inner);
     const PixelOptions& o = p.pixels;
-    if (o.frame_stack > 1 && !InnerStacks() && !(o.enabled && o.pixels_only)) {
-      throw std::invalid_argument(
-          "frame_stack > 1 stacks the pixel frames of this env: it needs from_pixels=True with "
-          "pixels_only=True (its state observation is not stacked)");
+    if (StacksState(o)) {
+      for (ArraySpec& a : spec.obs) {
+        a.shape.insert(a.shape.begin(), o.frame_stack);
+        for (std::vector<double>* bound : {&a.low, &a.high}) {
+          if (bound->size() <= 1) continue;  // one bound for every element, or none
+          const std::vector<double> one = *bound;
+          for (int i = 1; i < o.frame_stack; ++i) bound->insert(bound->end(), one.begin(), one.end());
+        }
+      }
     }
     if (!o.enabled) return spec;
     const FrameSize f = E::RenderSize(p.inner, o.width, o.height, o.camera_id);
@@ -94,7 +102,21 @@ class PixelObservation final : public Env {
   }
 
   explicit PixelObservation(const Params& p)
-      : inner_(p.inner), options_(p.pixels), inner_spec_(E::MakeSpec(p.inner)) {
+      : inner_(p.inner),
+        options_(p.pixels),
+        inner_spec_(E::MakeSpec(p.inner)),
+        stacks_state_(StacksState(p.pixels)) {
+    if (stacks_state_) {
+      for (const ArraySpec& a : inner_spec_.obs) {
+        history_.emplace_back(a.NumBytes() * static_cast<std::size_t>(options_.frame_stack));
+      }
+      for (const ArraySpec& a : inner_spec_.info) info_scratch_.emplace_back(a.NumBytes());
+      for (std::vector<std::byte>& s : info_scratch_) info_scratch_ptrs_.push_back(s.data());
+    }
+    if (options_.pixels_only || stacks_state_) {
+      for (const ArraySpec& a : inner_spec_.obs) scratch_.emplace_back(a.NumBytes());
+      for (std::vector<std::byte>& s : scratch_) scratch_ptrs_.push_back(s.data());
+    }
     if (!options_.enabled) return;
     const FrameSize f = E::RenderSize(p.inner, options_.width, options_.height,
                                       options_.camera_id);
@@ -103,16 +125,22 @@ class PixelObservation final : public Env {
     plane_ = static_cast<std::size_t>(f.width) * static_cast<std::size_t>(f.height);
     drawn_.resize(3 * plane_);
     stack_.resize(3 * plane_ * static_cast<std::size_t>(options_.frame_stack));
-    if (options_.pixels_only) {
-      for (const ArraySpec& a : inner_spec_.obs) scratch_.emplace_back(a.NumBytes());
-      for (std::vector<std::byte>& s : scratch_) scratch_ptrs_.push_back(s.data());
-    }
   }
 
   void Seed(std::uint64_t seed) override { inner_.Seed(seed); }
 
   void Reset(Rng& rng) override {
     inner_.Reset(rng);
+    if (stacks_state_) {
+      CaptureNewest();
+      for (std::size_t i = 0; i < history_.size(); ++i) {
+        const std::size_t row = scratch_[i].size();
+        for (std::size_t off = 0; off + row < history_[i].size(); off += row) {
+          std::copy(history_[i].end() - static_cast<std::ptrdiff_t>(row), history_[i].end(),
+                    history_[i].begin() + static_cast<std::ptrdiff_t>(off));
+        }
+      }
+    }
     if (!options_.enabled) return;
     DrawNewest();
     const std::size_t frame = 3 * plane_;
@@ -124,6 +152,13 @@ class PixelObservation final : public Env {
 
   StepOutcome Step(const ActionView& action, Rng& rng) override {
     const StepOutcome out = inner_.Step(action, rng);
+    if (stacks_state_) {
+      for (std::size_t i = 0; i < history_.size(); ++i) {
+        std::copy(history_[i].begin() + static_cast<std::ptrdiff_t>(scratch_[i].size()),
+                  history_[i].end(), history_[i].begin());
+      }
+      CaptureNewest();
+    }
     if (options_.enabled) {
       std::copy(stack_.begin() + static_cast<std::ptrdiff_t>(3 * plane_), stack_.end(),
                 stack_.begin());
@@ -133,24 +168,32 @@ class PixelObservation final : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    if (!options_.enabled) {
+    if (!options_.enabled && !stacks_state_) {
       inner_.Write(slot);
       return;
     }
     std::size_t field = inner_spec_.obs.size();
-    if (options_.pixels_only) {
+    if (options_.pixels_only && options_.enabled) {
       inner_.Write(slot.WithObs(scratch_ptrs_.data(), &inner_spec_));
       field = 0;
+    } else if (stacks_state_) {
+      // E writes the row's infos (its observation goes to the scratch arrays); the
+      // observation is the stack.
+      inner_.Write(slot.WithObs(scratch_ptrs_.data(), &inner_spec_));
+      for (std::size_t i = 0; i < history_.size(); ++i) {
+        std::copy(history_[i].begin(), history_[i].end(), slot.ObsBytes(i));
+      }
     } else {
       inner_.Write(slot);
     }
-    std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>(field));
+    if (options_.enabled) std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>(field));
   }
 
   std::vector<double> GetState() const override { return inner_.GetState(); }
   // The state set, the newest frame is drawn from it (the older ones stay).
   void SetState(const std::vector<double>& state) override {
     inner_.SetState(state);
+    if (stacks_state_) CaptureNewest();
     if (options_.enabled) DrawNewest();
   }
 
@@ -160,6 +203,20 @@ class PixelObservation final : public Env {
 
  private:
   static bool InnerStacks() { return E::Defaults().Has("frame_stack"); }
+  // Whether this wrapper stacks E's state arrays: frame_stack > 1, E does not stack them
+  // itself, and they are observed.
+  static bool StacksState(const PixelOptions& o) {
+    return o.frame_stack > 1 && !InnerStacks() && !(o.enabled && o.pixels_only);
+  }
+
+  // E's observation of its current state into the last row of each array's history.
+  void CaptureNewest() {
+    inner_.Write(Slot(scratch_ptrs_.data(), info_scratch_ptrs_.data(), &inner_spec_));
+    for (std::size_t i = 0; i < history_.size(); ++i) {
+      std::copy(scratch_[i].begin(), scratch_[i].end(),
+                history_[i].end() - static_cast<std::ptrdiff_t>(scratch_[i].size()));
+    }
+  }
 
   // Draws the current state into the last frame of the stack, channel-first.
   void DrawNewest() {
@@ -182,9 +239,15 @@ class PixelObservation final : public Env {
   std::size_t plane_ = 0;              // pixels in one frame
   std::vector<std::uint8_t> drawn_;    // the last frame drawn, height x width x 3
   std::vector<std::uint8_t> stack_;    // frame_stack frames, (3k, height, width)
-  // pixels_only: where E writes the observation arrays that are not observed
+  bool stacks_state_;
+  // stacks_state_: each state array's last frame_stack observations, oldest first
+  std::vector<std::vector<std::byte>> history_;
+  // pixels_only or stacks_state_: where E writes the observation arrays (not observed, or
+  // copied into the history), and with stacks_state_ its infos outside a batch row
   std::vector<std::vector<std::byte>> scratch_;
   std::vector<std::byte*> scratch_ptrs_;
+  std::vector<std::vector<std::byte>> info_scratch_;
+  std::vector<std::byte*> info_scratch_ptrs_;
 };
 
 }  // namespace envpool

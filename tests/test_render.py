@@ -463,6 +463,37 @@ def test_vizdoom_frame_equals_rgb24_screen(task: str, scenario: str, frame_skip:
         ref.close()
 
 
+@pytest.mark.parametrize(("task", "kwargs"), [
+    ("Basic-v1", {"img_height": 60, "img_width": 80, "stack_num": 2}),
+    ("D1Basic-v1", {"img_height": 240, "img_width": 320, "stack_num": 1}),
+])
+def test_vizdoom_render_at_the_observation_size_is_the_observed_frame(
+        task: str, kwargs: dict[str, int]) -> None:
+    """render_height x render_width = img_height x img_width (not the screen's size): the
+    newest observed frame, channel-last, a gray frame repeated in R, G and B, as EnvPool's
+    render (its render test asks for this on every id); the screen's size still gives the
+    screen."""
+    pytest.importorskip("vizdoom")
+    if task.startswith("D1"):
+        pytest.importorskip("envpool_assets")
+    h, w = kwargs["img_height"], kwargs["img_width"]
+    env = envpool.make_gym(task, num_envs=2, render_mode="rgb_array", render_width=w,
+                           render_height=h, **kwargs)
+    try:
+        obs, _ = env.reset()
+        for _ in range(3):
+            frames = env.render(env_ids=[0, 1])
+            assert frames.shape == (2, h, w, 3) and frames.dtype == np.uint8
+            for i in range(2):
+                newest = obs[i][-(obs.shape[1] // kwargs["stack_num"]):]
+                expected = np.repeat(newest, 3, axis=0) if newest.shape[0] == 1 else newest
+                np.testing.assert_array_equal(frames[i], expected.transpose(1, 2, 0))
+            space = env.action_space
+            obs = env.step(np.zeros((2, *space.shape), dtype=space.dtype))[0]
+    finally:
+        env.close()
+
+
 def test_vizdoom_render_refusals() -> None:
     """ViZDoom draws its screen at the cfg's resolution only, from one view, and only once
     the engine has started (the first reset)."""

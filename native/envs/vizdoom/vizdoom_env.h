@@ -168,17 +168,13 @@ class VizdoomEnv final : public Env {
   }
 
   // render(): the screen at the cfg's resolution, one view, 35 / frame_skip fps (the game's
-  // 35 tics per second: one frame per step plays in real time).
+  // 35 tics per second: one frame per step plays in real time). At the observation's size
+  // (img_height x img_width, when it differs from the screen's), the newest observed frame,
+  // as EnvPool's render draws it: resized as observed, gray repeated in R, G and B.
   static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
     if (camera_id != -1 && camera_id != 0) {
       throw std::invalid_argument("ViZDoom has one view: camera_id must be -1 or 0, got " +
                                   std::to_string(camera_id));
-    }
-    if ((width != 0 && width != p.screen_width) || (height != 0 && height != p.screen_height)) {
-      const std::string hs = std::to_string(p.screen_height), ws = std::to_string(p.screen_width);
-      throw std::invalid_argument("ViZDoom frames are the screen, " + hs + " x " + ws +
-                                  " (the cfg's screen_resolution): render_height and "
-                                  "render_width must be 0, " + hs + " and " + ws);
     }
     const vizdoom::ScreenFormat f = p.format;
     if (f != vizdoom::CRCGCB && f != vizdoom::CBCGCR && f != vizdoom::RGB24 &&
@@ -187,11 +183,39 @@ class VizdoomEnv final : public Env {
                                   "CBCGCR, RGB24, BGR24 and GRAY8; this cfg's screen_format is "
                                   "another one");
     }
-    return FrameSize{p.screen_height, p.screen_width, 35.0 / p.keys.frame_skip};
+    const double fps = 35.0 / p.keys.frame_skip;
+    if (ObservedSize(p, width, height)) {
+      return FrameSize{static_cast<int>(p.keys.img_height), static_cast<int>(p.keys.img_width),
+                       fps};
+    }
+    if ((width != 0 && width != p.screen_width) || (height != 0 && height != p.screen_height)) {
+      const std::string hs = std::to_string(p.screen_height), ws = std::to_string(p.screen_width);
+      throw std::invalid_argument(
+          "ViZDoom frames are the screen, " + hs + " x " + ws +
+          " (the cfg's screen_resolution), or the observation's newest frame, " +
+          std::to_string(p.keys.img_height) + " x " + std::to_string(p.keys.img_width) +
+          " (img_height x img_width): render_height and render_width must be 0, " + hs +
+          " and " + ws + ", or " + std::to_string(p.keys.img_height) + " and " +
+          std::to_string(p.keys.img_width));
+    }
+    return FrameSize{p.screen_height, p.screen_width, fps};
   }
 
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
     if (!game_) throw std::runtime_error("render: the env has not been reset yet: call reset() first");
+    const vizdoom::ScreenFormat f = p_.format;
+    const bool reversed = f == vizdoom::CBCGCR || f == vizdoom::BGR24;
+    if (ObservedSize(p_, width, height)) {
+      // The newest frame of the stack: channel planes of img_height x img_width, in the
+      // screen format's channel order.
+      const std::uint8_t* last = stack_.data() + stack_.size() - frame_;
+      for (int c = 0; c < 3; ++c) {
+        const int from = p_.channels == 1 ? 0 : (reversed ? 2 - c : c);
+        const std::uint8_t* src = last + static_cast<std::size_t>(from) * plane_;
+        for (std::size_t i = 0; i < plane_; ++i) out[i * 3 + c] = src[i];
+      }
+      return;
+    }
     const std::size_t pixels = static_cast<std::size_t>(p_.screen_height) * p_.screen_width;
     const vizdoom::GameStatePtr state = game_->getState();
     if (state == nullptr || state->screenBuffer == nullptr) {
@@ -201,14 +225,19 @@ class VizdoomEnv final : public Env {
     const std::uint8_t* screen = state->screenBuffer->data();
     // Where channel c (R, G, B) of pixel i is: planar formats hold one plane after another,
     // packed ones interleave; BGR orders reverse the channels; GRAY8 has one.
-    const vizdoom::ScreenFormat f = p_.format;
-    const bool reversed = f == vizdoom::CBCGCR || f == vizdoom::BGR24;
     for (int c = 0; c < 3; ++c) {
       const int from = f == vizdoom::GRAY8 ? 0 : (reversed ? 2 - c : c);
       const std::uint8_t* src = p_.planar ? screen + from * pixels : screen + from;
       const std::size_t step = p_.planar ? 1 : static_cast<std::size_t>(p_.channels);
       for (std::size_t i = 0; i < pixels; ++i) out[i * 3 + c] = src[i * step];
     }
+  }
+
+  // Whether a render of width x height asks for the observed frame: the observation's size,
+  // when it is not the screen's.
+  static bool ObservedSize(const Params& p, int width, int height) {
+    const bool resized = p.keys.img_height != p.screen_height || p.keys.img_width != p.screen_width;
+    return resized && width == p.keys.img_width && height == p.keys.img_height;
   }
 
   VizdoomEnv(const Params& p, int env_id)

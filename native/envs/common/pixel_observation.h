@@ -172,21 +172,21 @@ class PixelObservation final : public Env {
       inner_.Write(slot);
       return;
     }
-    std::size_t field = inner_spec_.obs.size();
-    if (options_.pixels_only && options_.enabled) {
+    const bool frames_only = options_.enabled && options_.pixels_only;
+    if (frames_only || stacks_state_) {
+      // E writes the row's infos; its observation goes to the scratch arrays (not observed,
+      // or observed through the history).
       inner_.Write(slot.WithObs(scratch_ptrs_.data(), &inner_spec_));
-      field = 0;
-    } else if (stacks_state_) {
-      // E writes the row's infos (its observation goes to the scratch arrays); the
-      // observation is the stack.
-      inner_.Write(slot.WithObs(scratch_ptrs_.data(), &inner_spec_));
-      for (std::size_t i = 0; i < history_.size(); ++i) {
-        std::copy(history_[i].begin(), history_[i].end(), slot.ObsBytes(i));
-      }
     } else {
       inner_.Write(slot);
     }
-    if (options_.enabled) std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>(field));
+    for (std::size_t i = 0; i < history_.size(); ++i) {
+      std::copy(history_[i].begin(), history_[i].end(), slot.ObsBytes(i));
+    }
+    if (options_.enabled) {
+      const std::size_t field = frames_only ? 0 : inner_spec_.obs.size();
+      std::copy(stack_.begin(), stack_.end(), slot.Obs<std::uint8_t>(field));
+    }
   }
 
   std::vector<double> GetState() const override { return inner_.GetState(); }

@@ -39,7 +39,7 @@ def compiler_hash(cxx: str, version: str) -> str:
         out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         out = cxx
-    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv3"
+    key = f"{version}\n{os.path.realpath(shutil.which(cxx) or cxx)}\n{out}\nv4"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -55,6 +55,38 @@ endforeach()
 """
 
 
+# ALE's phosphor blend (the colour averaging of two frames, which ale-py and this package
+# leave off) fills its tables in its constructor, in every loadROM: 33 million palette
+# lookups for the RGB -> NTSC map, 175 of the 190 ms that loadROM took (ale-py's own
+# loadROM takes as long). Here the tables are filled on the blend's first use instead, so
+# making an Atari env costs about 15 ms. The emulation is untouched: the tables are read
+# only by PhosphorBlend::process, which runs only with color_averaging on.
+PHOSPHOR_PATCH = [
+    ("environment/phosphor_blend.hpp", "  uint8_t m_phosphor_blend_ratio;\n",
+     "  uint8_t m_phosphor_blend_ratio;\n  bool m_tables_made = false;\n"),
+    ("environment/phosphor_blend.cpp",
+     "  m_phosphor_blend_ratio = 77;\n\n  makeAveragePalette();\n}",
+     "  m_phosphor_blend_ratio = 77;\n}"),
+    ("environment/phosphor_blend.cpp",
+     "void PhosphorBlend::process(ALEScreen& screen) {\n",
+     "void PhosphorBlend::process(ALEScreen& screen) {\n"
+     "  if (!m_tables_made) {\n    makeAveragePalette();\n    m_tables_made = true;\n  }\n"),
+]
+
+
+def patch_phosphor_blend(ale_src: str) -> None:
+    """Applies PHOSPHOR_PATCH; each piece must match the pinned sdist exactly once."""
+    for rel, old, new in PHOSPHOR_PATCH:
+        path = os.path.join(ale_src, rel)
+        with open(path) as f:
+            text = f.read()
+        if text.count(old) != 1:
+            raise RuntimeError(f"{path}: the phosphor-blend patch does not apply (the ALE "
+                               "source differs from the pinned sdist's)")
+        with open(path, "w") as f:
+            f.write(text.replace(old, new))
+
+
 def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-ale-") as tmp:
         sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_fetch.download(
@@ -66,6 +98,7 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
             else:
                 tar.extractall(tmp)
         src = os.path.join(tmp, f"ale_py-{version}")
+        patch_phosphor_blend(os.path.join(src, "src", "ale"))
         # Build without interprocedural optimisation: LTO objects in libale.a would
         # make every link of the extension redo the ALE's code generation.
         cml = os.path.join(src, "src", "ale", "CMakeLists.txt")

@@ -69,6 +69,12 @@ mujoco = pytest.importorskip("mujoco")
 STEPS = 300
 EPISODE = 120  # our max_episode_steps in the lockstep test: 2 truncations within STEPS
 N = 300
+# QuadrupedEscape's reference reset takes 100 ms (dm_control's _find_non_contacting_height
+# calls mj_forward about 80 times on the rough terrain's heightfield): 300 of them took 30 s,
+# the longest test of the suite. With 150 samples a side the KS test below (at 1e-3 / 50
+# coordinates) finds a shift of 0.8 standard deviations in a normal coordinate 92% of the
+# time (simulated; 300 a side: 0.6 of one, 98%).
+N_FOR = {"QuadrupedEscape-v1": 150}
 ALPHA = 1e-3
 IDS = sorted(TASKS)
 # Envs per pool in test_reset_distribution: each env owns a model copy and an mjData (the
@@ -414,8 +420,9 @@ def _our_reset_states(task_id: str, n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("task_id", IDS)
 def test_reset_distribution(task_id: str) -> None:
-    ours = _our_reset_states(task_id, N)
-    theirs = _ref_reset_states(task_id, N)
+    n = N_FOR.get(task_id, N)
+    ours = _our_reset_states(task_id, n)
+    theirs = _ref_reset_states(task_id, n)
     assert ours.shape == theirs.shape
     level = ALPHA / ours.shape[1]
     for k in range(ours.shape[1]):

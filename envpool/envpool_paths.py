@@ -46,7 +46,8 @@ def family_of(native_env: str) -> str:
     return "envpool.toy_text"
 
 
-def _spec_class_name(native_env: str) -> str:
+def spec_class_name(native_env: str) -> str:
+    """EnvPool's name of the spec class of ``native_env`` (``"AtariEnvSpec"``)."""
     family = family_of(native_env)
     if family == "envpool.atari":
         return "AtariEnvSpec"
@@ -66,7 +67,7 @@ class EnvRegistry:
     def specs(self) -> dict[str, tuple[str, str, dict[str, Any]]]:
         from envpool.core.registry import all_tasks
 
-        return {task_id: (family_of(task.native_env), _spec_class_name(task.native_env), {})
+        return {task_id: (family_of(task.native_env), spec_class_name(task.native_env), {})
                 for task_id, task in all_tasks().items() if task.native_module.__name__
                 == "envpool._native"}
 
@@ -138,6 +139,7 @@ _CORE = {
     "list_all_envs": "envpool.core.registry:list_all_envs",
 }
 _PROTOCOL = {
+    "ArraySpec": "envpool.core.spec:ArraySpec",
     "EnvSpec": "envpool.core.spec:EnvSpec",
     "EnvPool": "envpool.core.pool:EnvPoolBase",
     "DMEnvPool": "envpool.core.dm_env:DmEnvPool",
@@ -174,6 +176,27 @@ MODULES: dict[str, dict[str, str]] = {
 }
 
 
+_POOL_CLASSES = {"DMEnvPool": "envpool.core.dm_env:DmEnvPool",
+                 "GymEnvPool": "envpool.core.gym_env:GymEnvPool",
+                 "GymnasiumEnvPool": "envpool.core.gymnasium_env:GymnasiumEnvPool"}
+
+
+def family_classes(path: str) -> dict[str, str]:
+    """The classes EnvPool's family package ``path`` holds (``envpool.atari``:
+    ``AtariEnvSpec``, ``AtariDMEnvPool``, ``AtariGymEnvPool``, ``AtariGymnasiumEnvPool``),
+    as table entries: the spec classes of envpool/envpool_classes.py, the pool classes
+    this package's flavours."""
+    from envpool.envpool_classes import spec_class_names
+
+    names: dict[str, str] = {}
+    for native_env, spec_name in spec_class_names().items():
+        if family_of(native_env) == path:
+            names[spec_name] = f"envpool.envpool_classes:{spec_name}"
+            stem = spec_name.removesuffix("EnvSpec")
+            names.update({stem + kind: target for kind, target in _POOL_CLASSES.items()})
+    return names
+
+
 def resolve(target: str) -> Any:
     """The object a table entry names: ``"module:attribute"`` or ``"module:function()"``."""
     module, _, attribute = target.partition(":")
@@ -191,7 +214,7 @@ class _Loader(importlib.abc.Loader):
         return None  # the default module
 
     def exec_module(self, module: ModuleType) -> None:
-        names = MODULES[module.__name__]
+        names = {**MODULES[module.__name__], **family_classes(module.__name__)}
         cache: dict[str, Any] = {}
 
         def __getattr__(name: str) -> Any:  # noqa: N807 (PEP 562)

@@ -177,7 +177,7 @@ def _step_aligned(env: Any, ale: Any, fire: bool, rng: np.random.Generator, step
     """Steps our env (one env, frame_skip 4) and the reference ALE side by side with the same
     random actions, each of our steps being 4 ``act`` calls on the reference (stopping at game
     over), replaying our resets after a game over; checks the rewards, lives and game over
-    every step and the screen and frame counters every ``check_every`` steps."""
+    every step (the RAM too) and the screen and frame counters every ``check_every`` steps."""
     actions = ale.getMinimalActionSet()
     needs_reset = False
     for t in range(steps):
@@ -199,6 +199,7 @@ def _step_aligned(env: Any, ale: Any, fire: bool, rng: np.random.Generator, step
         assert info["reward"][0] == ref_reward, at
         assert reward[0] == (np.sign(ref_reward) if reward_clip else ref_reward), at
         assert info["lives"][0] == ale.lives(), at
+        np.testing.assert_array_equal(info["ram"][0], ale.getRAM(), err_msg=str(at))
         assert bool(info["terminated"][0]) == ale.game_over(with_truncation=False), at
         assert bool(terminated[0]) == ale.game_over(with_truncation=False), at
         assert not truncated[0]
@@ -483,8 +484,8 @@ def test_missing_rom_error() -> None:
 
 
 def test_episodic_life() -> None:
-    """A life loss ends the episode (terminated, discount 0) but not the game: the next
-    reset continues with the lives left; info["terminated"] is the real game over."""
+    """A life loss ends the episode (terminated) but not the game: the next reset continues
+    with the lives left; info["terminated"] is the real game over."""
     env = envpool.make_gymnasium("Breakout-v5", num_envs=1, seed=1, episodic_life=True)
     env.reset()
     rng = np.random.default_rng(0)
@@ -493,7 +494,6 @@ def test_episodic_life() -> None:
         _, _, terminated, _, info = env.step(rng.integers(4, size=1))
         if terminated[0]:
             lives_seen.append(int(info["lives"][0]))
-            assert info["discount"][0] == 0
             assert bool(info["terminated"][0]) == (info["lives"][0] == 0)
             _, _, _, _, info = env.step(np.zeros(1, dtype=np.int32))  # the autoreset step
             if lives_seen[-1] > 0:

@@ -13,6 +13,7 @@ import dm_env
 import gymnasium
 import numpy as np
 import pytest
+import tree
 
 import envpool
 
@@ -142,7 +143,8 @@ def test_a_spec_gives_the_dm_pools_specs() -> None:
         try:
             assert spec.action_spec() == env.action_spec()
             assert spec.observation_spec()._fields == env.observation_spec()._fields
-            for a, b in zip(spec.observation_spec(), env.observation_spec(), strict=True):
+            for a, b in zip(tree.flatten(spec.observation_spec()),
+                            tree.flatten(env.observation_spec()), strict=True):
                 assert (a.shape, a.dtype, a.name) == (b.shape, b.dtype, b.name)
         finally:
             env.close()
@@ -163,3 +165,120 @@ def test_pools_are_gymnasium_envs_and_vector_envs(flavour: str) -> None:
         assert obs.shape == (4, 4) and reward.shape == (4,)
     finally:
         env.close()
+
+
+def test_atari_info_has_envpools_keys_and_the_ram() -> None:
+    """EnvPool's Atari info: env_id, players, elapsed_step, lives, reward, terminated and
+    the console's RAM (the RAM's values: test_align_atari, against ale-py's getRAM)."""
+    env = envpool.make_gym("Breakout-v5", num_envs=2)
+    _, info = env.reset()
+    assert set(info) == {"env_id", "players", "elapsed_step", "lives", "reward", "terminated",
+                         "ram"}
+    assert info["ram"].shape == (2, 128) and info["ram"].dtype == np.uint8
+    assert env.info_keys == ("lives", "reward", "terminated", "ram")
+
+
+def test_zero_discount_on_life_loss_is_the_dm_discount() -> None:
+    """EnvPool gives zero_discount_on_life_loss as the dm TimeStep's discount: 0 on the step
+    that loses a life (the episode goes on), 1 on the others until the game ends."""
+    env = envpool.make_dm("Breakout-v5", num_envs=1, seed=0, zero_discount_on_life_loss=True)
+    ts = env.reset()
+    lives = int(ts.observation.lives[0])
+    seen = []
+    for _ in range(3000):
+        ts = env.step(RNG.integers(4, size=1))
+        if ts.first()[0]:
+            lives = int(ts.observation.lives[0])
+            continue
+        lost = 0 < ts.observation.lives[0] < lives
+        seen.append((bool(lost), float(ts.discount[0]), bool(ts.last()[0])))
+        lives = int(ts.observation.lives[0])
+        if lost and len([s for s in seen if s[0]]) >= 2:
+            break
+    assert [d for lost, d, _ in seen if lost] == [0.0, 0.0]
+    assert all(d == 1.0 for lost, d, last in seen if not lost and not last)
+    assert not any(last for lost, _, last in seen if lost)
+    plain = envpool.make_dm("Breakout-v5", num_envs=1, seed=0)
+    assert "discount" not in plain.observation_spec()._fields
+
+
+def test_dm_state_has_players_env_id() -> None:
+    env = envpool.make_dm("CartPole-v1", num_envs=3)
+    ts = env.reset()
+    assert np.array_equal(ts.observation.players.env_id, np.arange(3))
+    assert env.observation_spec().players.env_id.dtype == np.int32
+
+
+def test_action_dict_and_action_array_spec() -> None:
+    """EnvPool's action dict: its arrays have the dtypes of spec.action_array_spec; another
+    dtype is refused (a TypeError, and EnvPool's RuntimeError)."""
+    env = envpool.make_gym("Pong-v5", num_envs=4, batch_size=2, seed=0)
+    spec = env.spec.action_array_spec
+    assert list(spec) == ["env_id", "players.env_id", "action"]
+    assert spec["action"].dtype == np.int32 and spec["action"].maximum + 1 == 6
+    assert spec["env_id"].maximum == 3
+    env.async_reset()
+    _, _, _, _, info = env.recv()
+    ids = info["env_id"]
+    good = {"env_id": ids, "players.env_id": ids, "action": np.ones(2, np.int32)}
+    for key, bad in [("action", np.ones(2, np.int64)), ("env_id", ids.astype(np.int64))]:
+        wrong = {**good, key: bad}
+        if key == "env_id":
+            wrong["players.env_id"] = bad
+        with pytest.raises(RuntimeError, match="action_array_spec") as error:
+            env.send(wrong)
+        assert isinstance(error.value, TypeError)
+    with pytest.raises(ValueError, match="players.env_id must equal env_id"):
+        env.send({**good, "players.env_id": ids[::-1].copy()})
+    with pytest.raises(ValueError, match="keys"):
+        env.send({"action": np.ones(2, np.int32)})
+    env.send(good)
+    _, _, _, _, info = env.recv()
+    assert set(info["env_id"].tolist()) <= set(range(4))
+    box = envpool.make_spec("Ant-v5").action_array_spec["action"]
+    assert box.dtype == np.float32 and box.shape == [-1, 8] and box.maximum == 1.0
+
+
+def test_whole_float_actions_are_discrete_actions() -> None:
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=3)
+    twin = envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=3)
+    env.reset()
+    twin.reset()
+    for a in ([0.0, 1.0], [1.0, 1.0], [1.0, 0.0]):
+        obs = env.step(np.array(a))[0]
+        assert np.array_equal(obs, twin.step(np.array(a, np.int64))[0])
+    for bad in ([0.5, 1.0], [np.nan, 0.0]):
+        with pytest.raises(TypeError, match="whole numbers"):
+            env.step(np.array(bad))
+
+
+def test_seed_warns_and_seeds_the_next_reset() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=2, seed=0)
+    with pytest.warns(UserWarning, match="deprecated"):
+        env.seed(7)
+    obs, _ = env.reset()
+    assert np.array_equal(obs, envpool.make_gym("CartPole-v1", num_envs=2, seed=7).reset()[0])
+    again, _ = env.reset()  # once: the next reset goes on from the envs' own streams
+    assert not np.array_equal(again, obs)
+    with pytest.warns(UserWarning):
+        env.seed()
+
+
+def test_family_spec_class_from_a_config() -> None:
+    """EnvPool's family spec classes: ``AtariEnvSpec(AtariEnvSpec.gen_config(...))``, with
+    EnvPool's config names (Atari's ``task``), and its pool classes."""
+    from envpool.atari import AtariEnvSpec, AtariGymnasiumEnvPool
+
+    config = AtariEnvSpec.gen_config(task="breakout", num_envs=3, episodic_life=True)
+    assert config.task == "breakout" and config.frame_skip == 4 and config.seed == 42
+    spec = AtariEnvSpec(config)
+    assert isinstance(spec, envpool.EnvSpec) and spec.id == "Breakout-v5"
+    assert spec.config == envpool.make_spec("Breakout-v5", num_envs=3,
+                                            episodic_life=True).config
+    assert AtariEnvSpec(tuple(AtariEnvSpec.gen_config())).id == "Pong-v5"
+    env = AtariGymnasiumEnvPool(spec)
+    assert env.reset()[0].shape == (3, 4, 84, 84)
+    with pytest.raises(ValueError, match="batch_size"):
+        AtariEnvSpec(AtariEnvSpec.gen_config(num_envs=4, batch_size=5))
+    from envpool.classic_control import CartPoleEnvSpec
+    assert CartPoleEnvSpec(CartPoleEnvSpec.gen_config()).id.startswith("CartPole-v")

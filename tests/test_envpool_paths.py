@@ -20,7 +20,7 @@ from envpool.core.gymnasium_env import GymnasiumEnvPool
 from envpool.core.pool import EnvPoolBase
 from envpool.core.registry import get_task
 from envpool.core.spec import EnvSpec
-from envpool.envpool_paths import MODULES
+from envpool.envpool_paths import MODULES, family_classes
 
 
 def test_registration_names_are_envpools_own_functions() -> None:
@@ -98,8 +98,9 @@ def test_family_lists_are_the_registered_ids() -> None:
 
 
 def test_every_path_imports_and_others_do_not() -> None:
-    for path, names in MODULES.items():
+    for path, table in MODULES.items():
         module = importlib.import_module(path)
+        names = {**table, **family_classes(path)}
         assert sorted(names) == dir(module)
         for name in names:
             getattr(module, name)

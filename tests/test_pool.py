@@ -166,7 +166,7 @@ def test_bad_actions_and_ids_raise_and_leave_the_pool_usable() -> None:
     cases = [
         (np.zeros(2, np.int32), None, ValueError, "shape"),
         (np.zeros((3, 1), np.int32), None, ValueError, "shape"),
-        (np.zeros(3, np.float32), None, TypeError, "integers"),
+        (np.full(3, 0.5, np.float32), None, TypeError, "integers"),
         (np.array([0, 1, 2]), None, ValueError, "out of range"),
         (np.array([0, -1, 0]), None, ValueError, "out of range"),
         (np.array([0, 2**40, 0]), None, ValueError, "out of range"),

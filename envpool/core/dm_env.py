@@ -5,7 +5,8 @@ Each field of the TimeStep is an array over the batch. ``step_type`` is FIRST
 after a reset, LAST when the episode ended, MID otherwise; ``discount`` is 0
 on termination and 1 otherwise (truncation keeps 1, so value bootstrapping is
 right). ``observation`` is a namedtuple ``State`` of the observation arrays
-plus ``env_id``, ``elapsed_step`` and the env's info arrays. Autoreset is
+plus ``env_id``, ``players`` (``players.env_id``, as EnvPool's), ``elapsed_step`` and the
+env's info arrays. Autoreset is
 next-step: the step after a LAST one returns a FIRST one.
 """
 
@@ -18,7 +19,7 @@ import dm_env
 import numpy as np
 
 from envpool.core import spaces as envpool_spaces
-from envpool.core.pool import EnvPoolBase, RawBatch
+from envpool.core.pool import DISCOUNT, EnvPoolBase, RawBatch
 from envpool.core.spec import EnvSpec
 
 _FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
@@ -30,8 +31,8 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
 
     ``step_type`` (int32, as EnvPool's) is FIRST on a reset row (``elapsed_step`` 0),
     LAST when the episode ended, MID otherwise; ``discount`` is 0 on termination and 1
-    otherwise (truncation keeps 1, so value bootstrapping is right); FIRST rows carry
-    reward 0.
+    otherwise (truncation keeps 1, so value bootstrapping is right), or the env's own
+    (``raw.discount``: Atari's ``zero_discount_on_life_loss``); FIRST rows carry reward 0.
     """
     step_type = np.where(raw.elapsed_step == 0, _FIRST, _MID).astype(np.int32)
     step_type[raw.terminated | raw.truncated] = _LAST
@@ -39,8 +40,13 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     first = step_type == _FIRST
     if first.any():
         reward = np.where(first, reward.dtype.type(0), reward)
-    discount = np.where(raw.terminated, 0.0, 1.0).astype(np.float32)
+    discount = (np.where(raw.terminated, 0.0, 1.0).astype(np.float32) if raw.discount is None
+                else raw.discount)
     return dm_env.TimeStep(step_type, reward, discount, observation)
+
+
+#: ``State.players``: the player fields of EnvPool's State (one player per env here).
+Players = collections.namedtuple("Players", ["env_id"])
 
 
 def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
@@ -53,16 +59,19 @@ def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
     obs_names = [o["name"] for o in native["obs"]]
     if native["obs_layout"] == "array":
         obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
-    info_names = [i["name"] for i in native["info"]]
-    state = collections.namedtuple("State", [*obs_names, "env_id", "elapsed_step", *info_names])
+    infos = [i for i in native["info"] if i["name"] != DISCOUNT]  # (the TimeStep's)
+    state = collections.namedtuple(
+        "State", [*obs_names, "env_id", "players", "elapsed_step", *[i["name"] for i in infos]])
     int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
-    obs_specs = [envpool_spaces.dm_spec(o, name) for o, name in zip(native["obs"], obs_names,
-                                                                     strict=True)]
+    obs_specs = [envpool_spaces.dm_spec(o, name, scalar_bounds=True)
+                 for o, name in zip(native["obs"], obs_names, strict=True)]
+    env_id = envpool_spaces.dm_spec({**int32, "name": "env_id"})
     observation_spec = state(
         *obs_specs,
-        envpool_spaces.dm_spec({**int32, "name": "env_id"}),
+        env_id,
+        Players(env_id),
         envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
-        *[envpool_spaces.dm_spec(i) for i in native["info"]],
+        *[envpool_spaces.dm_spec(i, scalar_bounds=True) for i in infos],
     )
     return state, observation_spec, envpool_spaces.dm_spec(native["action"])
 
@@ -108,5 +117,5 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
     def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:
         obs = [raw.obs] if self._obs_layout == "array" else list(
             raw.obs.values() if isinstance(raw.obs, dict) else raw.obs)
-        return batched_timestep(raw, self.State(*obs, raw.env_id, raw.elapsed_step,
-                                                *raw.info.values()))
+        return batched_timestep(raw, self.State(*obs, raw.env_id, Players(raw.env_id),
+                                                raw.elapsed_step, *raw.info.values()))

@@ -15,6 +15,7 @@ gym, dm) only converts a :class:`RawBatch` into its own return values.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, NamedTuple
 
 import gymnasium
@@ -23,6 +24,17 @@ import numpy as np
 from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
 from envpool.core.text_render import TextRenderer
+
+
+class ActionDtypeError(TypeError, RuntimeError):
+    """An action dict (sail-sg EnvPool's form) whose arrays are not of the spec's dtypes.
+
+    A TypeError, and a RuntimeError as EnvPool raises there."""
+
+
+# A native info array of this name is the dm flavour's discount (sail-sg EnvPool's state
+# "discount": the Atari envs' zero_discount_on_life_loss), not an info key.
+DISCOUNT = "discount"
 
 
 class RawBatch(NamedTuple):
@@ -37,6 +49,7 @@ class RawBatch(NamedTuple):
     elapsed_step: np.ndarray
     final_obs: Any  # same-step autoreset only, else None
     final_info: dict[str, np.ndarray] | None
+    discount: np.ndarray | None = None  # the env's own discount (DISCOUNT), if it has one
 
 
 def obs_row(obs: Any, i: int) -> Any:
@@ -104,7 +117,11 @@ class EnvPoolBase:
         # The env's own info keys: what an adapter passes on to a framework as the
         # env's info, as the reference env would report it (not elapsed_step nor
         # the pool's bookkeeping: env_id, players, final_obs, final_info).
-        self.info_keys: tuple[str, ...] = tuple(self._info_names)
+        self.info_keys: tuple[str, ...] = tuple(n for n in self._info_names if n != DISCOUNT)
+        action = native["action"]
+        self._action_dtype = np.dtype(action["dtype"])
+        self._discrete = action["n"] > 0
+        self._seed_next_reset: Any = None  # seed(): the seed of the next reset of every env
         # info["env_kwargs"] (opt-in): each env's value of every keyword that varies,
         # indexed by env id; drawn values (envpool.Uniform) are read at each batch.
         self._env_kwargs_info: dict[str, np.ndarray] | None = None
@@ -134,14 +151,56 @@ class EnvPoolBase:
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queues one step of each env in ``env_id`` (default: all envs in sync
-        mode, the envs of the last ``recv`` in async mode)."""
+        mode, the envs of the last ``recv`` in async mode).
+
+        ``action`` is an array with one row per env, or sail-sg EnvPool's dict
+        ``{"env_id": ..., "players.env_id": ..., "action": ...}`` whose arrays have the
+        dtypes of ``spec.action_array_spec`` (int32 ids). Discrete actions are integers;
+        floats are taken where every value is a whole number, as EnvPool casts them."""
+        if isinstance(action, dict):
+            action, env_id = self._action_dict(action, env_id)
         action, ids = np.asarray(action), self._ids(env_id)
+        if self._discrete and action.dtype.kind == "f":
+            if not (np.isfinite(action).all() and (np.trunc(action) == action).all()):
+                raise TypeError(f"discrete actions must be integers, got {action.dtype} "
+                                "values that are not all whole numbers")
+            action = action.astype(np.int64)
         try:
             self._pool.send(action, ids)
         except self._reset_needed as error:
             raise gymnasium.error.ResetNeeded(str(error)) from None
         if self._text is not None:
             self._text.sent(ids, action)
+
+    def _action_dict(self, action: dict[str, Any], env_id: Any) -> tuple[np.ndarray, Any]:
+        """sail-sg EnvPool's action dict: the actions and their env ids, checked."""
+        keys = {"env_id", "players.env_id", "action"}
+        if set(action) != keys:
+            raise ValueError(f"an action dict has the keys {sorted(keys)} (EnvPool's "
+                             f"action_array_spec), got {sorted(action)}")
+        if env_id is not None:
+            raise ValueError("an action dict carries its env_id: pass no env_id beside it")
+        arrays = {k: np.asarray(v) for k, v in action.items()}
+        want = {"env_id": np.dtype(np.int32), "players.env_id": np.dtype(np.int32),
+                "action": self._action_dtype}
+        wrong = [f"{k} is {arrays[k].dtype}, not {want[k]}" for k in sorted(keys)
+                 if arrays[k].dtype != want[k]]
+        if wrong:
+            raise ActionDtypeError("the action dict's arrays must have the dtypes of "
+                                   f"spec.action_array_spec: {'; '.join(wrong)}")
+        if not np.array_equal(arrays["env_id"], arrays["players.env_id"]):
+            raise ValueError("players.env_id must equal env_id (these envs have one player)")
+        return arrays["action"], arrays["env_id"]
+
+    def seed(self, seed: Any = None) -> None:
+        """Deprecated (sail-sg EnvPool warns too): pass ``seed`` to ``make`` or to
+        ``reset``. Here ``seed`` (int or one per env) reseeds every env at the next reset
+        that is given no seed of its own; ``None`` changes nothing."""
+        warnings.warn("seed() is deprecated: pass seed= to make() or to reset(); the seed "
+                      "given here applies at the next reset", UserWarning, stacklevel=2)
+        if seed is not None:
+            expand_seeds(seed, self._all_ids64)  # checks it now
+            self._seed_next_reset = seed
 
     def recv_raw(self, timeout: float | None = None) -> RawBatch:
         """The next finished batch, as numpy views (``timeout`` in seconds; Ctrl-C
@@ -156,15 +215,20 @@ class EnvPoolBase:
         if final_obs is not None:
             fobs = self._layout(final_obs)
             finfo = dict(zip(self._info_names, final_info, strict=True))
+            finfo.pop(DISCOUNT, None)
             finfo["elapsed_step"] = final_elapsed
+        infos = dict(zip(self._info_names, info, strict=True)) if info else {}
+        discount = infos.pop(DISCOUNT, None)
         return RawBatch(obs[0] if self._obs_layout == "array" else self._layout(obs),
-                        dict(zip(self._info_names, info, strict=True)) if info else {},
-                        env_id, reward, terminated, truncated, elapsed, fobs, finfo)
+                        infos, env_id, reward, terminated, truncated, elapsed, fobs, finfo,
+                        discount)
 
     def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
         """Queues a reset of ``env_id`` (default: every env), reseeding them first when
         ``seed`` is given (see :func:`expand_seeds`); ``recv`` returns the results."""
         ids = self._all_ids64 if env_id is None else self._ids(env_id)
+        if seed is None and env_id is None and self._seed_next_reset is not None:
+            seed, self._seed_next_reset = self._seed_next_reset, None
         self._pool.send_reset(ids, None if seed is None else expand_seeds(seed, ids))
 
     def async_reset(self, seed: Any = None) -> None:

@@ -61,8 +61,11 @@ def action_space(native_spec: dict[str, Any]) -> spaces.Space:
     return gymnasium_space(action)
 
 
-def dm_spec(spec: NativeArray, name: str | None = None) -> dm_env.specs.Array:
-    """The dm_env spec of one native array (per env)."""
+def dm_spec(spec: NativeArray, name: str | None = None,
+            scalar_bounds: bool = False) -> dm_env.specs.Array:
+    """The dm_env spec of one native array (per env). ``scalar_bounds``: bounds that are
+    the same for every element are given as scalars, as sail-sg EnvPool's dm State specs
+    give them (``spec.maximum == 255`` then reads as one bool); dm_env broadcasts them."""
     name = name or spec["name"]
     dtype = np.dtype(spec["dtype"])
     shape = tuple(spec["shape"])
@@ -70,5 +73,8 @@ def dm_spec(spec: NativeArray, name: str | None = None) -> dm_env.specs.Array:
         return dm_env.specs.DiscreteArray(spec["n"], dtype=dtype, name=name)
     if spec["low"]:
         low, high = _bounds(spec)
+        if (scalar_bounds and low.size and (low == low.flat[0]).all()
+                and (high == high.flat[0]).all()):
+            low, high = low.flat[0], high.flat[0]
         return dm_env.specs.BoundedArray(shape, dtype, low, high, name=name)
     return dm_env.specs.Array(shape, dtype, name=name)

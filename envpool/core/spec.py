@@ -168,6 +168,22 @@ def _pixel_keywords(task_id: str, env_defaults: dict[str, Any],
             "_pixel_camera_id": frame["render_camera_id"]}
 
 
+class ArraySpec:
+    """sail-sg EnvPool's ``ArraySpec``: the dtype, shape and bounds of one array of its
+    action dict (``EnvSpec.action_array_spec``). ``-1`` in ``shape`` is EnvPool's
+    players dimension."""
+
+    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any) -> None:
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def __repr__(self) -> str:
+        return (f"ArraySpec(shape={self.shape}, dtype={self.dtype}, minimum={self.minimum}, "
+                f"maximum={self.maximum})")
+
+
 class EnvSpec:
     """Everything a pool of ``task_id`` is made from: the resolved keywords
     (``config``), the single-env spaces and the task's limits.
@@ -313,6 +329,23 @@ class EnvSpec:
     def action_space(self) -> spaces.Space:
         """The action space of one env."""
         return envpool_spaces.action_space(self.native_spec)
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """sail-sg EnvPool's ``action_array_spec``: the arrays of its action dict
+        (``env_id``, ``players.env_id``, ``action``), which ``send`` / ``step`` take."""
+        action = self.native_spec["action"]
+        if action["n"] > 0:
+            low: Any = action["start"]
+            high: Any = action["start"] + action["n"] - 1
+        else:
+            low, high = np.array(action["low"]), np.array(action["high"])
+            if len(set(action["low"])) == 1 and len(set(action["high"])) == 1:
+                low, high = action["low"][0], action["high"][0]
+        last_env = self.config.num_envs - 1
+        return {"env_id": ArraySpec(np.int32, [], 0, last_env),
+                "players.env_id": ArraySpec(np.int32, [-1], 0, last_env),
+                "action": ArraySpec(action["dtype"], [-1, *action["shape"]], low, high)}
 
     def observation_spec(self) -> Any:
         """The dm flavour's per-env observation spec: a ``State`` namedtuple of

@@ -65,6 +65,8 @@ void CheckAvailable(const std::string& what, int value, const std::vector<T>& av
 
 class AtariEnv final : public Env {
  public:
+  static constexpr std::int64_t kRamBytes = 128;
+
   struct Params {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
@@ -143,6 +145,9 @@ class AtariEnv final : public Env {
     spec.info.push_back(BoxSpec("reward", DType::kFloat32, {}));
     spec.info.push_back(BoxSpec("terminated", DType::kBool, {}));
     spec.info.push_back(BoxSpec("discount", DType::kFloat32, {}));
+    // The console's 128 bytes of RAM after the step (ale-py's getRAM(); EnvPool's
+    // info["ram"]).
+    spec.info.push_back(BoxSpec("ram", DType::kUInt8, {kRamBytes}, {0.0}, {255.0}));
     if (p.reward_clip) {
       spec.reward_low = -1.0;
       spec.reward_high = 1.0;
@@ -297,6 +302,8 @@ class AtariEnv final : public Env {
     *slot.Info<float>(1) = reward_;
     *slot.Info<bool>(2) = terminated_;
     *slot.Info<float>(3) = discount_;
+    const ale::ALERAM& ram = ale_->getRAM();
+    std::copy(ram.array(), ram.array() + kRamBytes, slot.Info<std::uint8_t>(4));
   }
 
   // For alignment with ale-py: [ALE seed, no-ops of the last reset (the fire

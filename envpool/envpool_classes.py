@@ -1,0 +1,94 @@
+"""sail-sg EnvPool's per-family spec classes (``envpool.atari.AtariEnvSpec``, ...).
+
+In EnvPool each family has a spec class made from a config namedtuple, and pool classes
+that take such a spec::
+
+    config = AtariEnvSpec.gen_config(task="pong", num_envs=4, batch_size=4)
+    env = AtariGymEnvPool(AtariEnvSpec(config))
+
+Here a family's spec class is a subclass of :class:`envpool.core.spec.EnvSpec` whose
+``gen_config`` holds every keyword of its native env (EnvPool's names where they differ:
+Atari's ``task`` is this package's ``game``), with the defaults of ``make_spec``; the
+class finds the task id that the config names and resolves the config as ``make_spec``
+would. The pool classes are this package's flavours (their constructors take a spec).
+Classes are made on first use, by name (``envpool_paths`` lists them per family).
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+from typing import Any
+
+from envpool.core.registry import TaskSpec, all_tasks
+from envpool.core.spec import POOL_DEFAULTS, EnvSpec
+
+# EnvPool's config names that differ from this package's keywords, per native env.
+_ENVPOOL_NAMES: dict[str, dict[str, str]] = {"Atari": {"game": "task"}}
+
+
+def _native_tasks() -> dict[str, TaskSpec]:
+    from envpool import _native
+
+    return {i: t for i, t in all_tasks().items() if t.native_module is _native}
+
+
+def spec_class_names() -> dict[str, str]:
+    """EnvPool's spec class name of each native env of this package (``"Atari"`` ->
+    ``"AtariEnvSpec"``), as ``registry.specs`` names them."""
+    from envpool.envpool_paths import spec_class_name
+
+    return {t.native_env: spec_class_name(t.native_env) for t in _native_tasks().values()}
+
+
+@functools.cache
+def spec_class(name: str) -> type[EnvSpec]:
+    """The spec class called ``name`` (``"AtariEnvSpec"``)."""
+    natives = [n for n, c in spec_class_names().items() if c == name]
+    if not natives:
+        raise AttributeError(f"no EnvPool spec class {name!r} here")
+    native_env = natives[0]
+    task_ids = [i for i, t in _native_tasks().items() if t.native_env == native_env]
+    first = _native_tasks()[task_ids[0]]
+    renames = _ENVPOOL_NAMES.get(native_env, {})
+    ours = {**POOL_DEFAULTS,
+            **{k: v for k, v in first.native_module.default_config(native_env).items()
+               if k[:1] != "_"},
+            **first.python_kwargs}
+    defaults = {renames.get(k, k): v for k, v in ours.items()}
+    config_type = collections.namedtuple("Config", list(defaults),  # type: ignore[misc]
+                                         defaults=list(defaults.values()))
+    back = {v: k for k, v in renames.items()}
+
+    def __init__(self: EnvSpec, config: Any) -> None:  # noqa: N807
+        values = (config._asdict() if hasattr(config, "_asdict")
+                  else dict(zip(defaults, config, strict=True)))
+        unknown = sorted(set(values) - set(defaults))
+        if unknown:
+            raise TypeError(f"{name} got unknown config keys {', '.join(unknown)}")
+        given = {back.get(k, k): v for k, v in values.items() if v != defaults[k]}
+        resolved = {back.get(k, k): v for k, v in values.items()}
+
+        def score(task_id: str) -> int:
+            return sum(resolved.get(k) == v for k, v in _native_tasks()[task_id].env_kwargs
+                       .items())
+
+        task_id = max(task_ids, key=score)  # the first of the best (max keeps the first)
+        EnvSpec.__init__(self, task_id, **given)
+
+    return type(name, (EnvSpec,), {
+        "__init__": __init__,
+        "__module__": __name__,
+        "__doc__": f"sail-sg EnvPool's {name}: ``{name}(config)`` with a config from "
+                   f"``{name}.gen_config(**keywords)``; an EnvSpec of the task the config "
+                   "names.",
+        "gen_config": config_type,
+        "_config_keys": list(defaults),
+        "_default_config_values": tuple(defaults.values()),
+    })
+
+
+def __getattr__(name: str) -> Any:
+    if name.endswith("EnvSpec"):
+        return spec_class(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,6 +13,7 @@ steps are counted here.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import gymnasium
@@ -20,6 +21,7 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.tasks import mujoco as mujoco_tasks
 from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
 
 NUM_ENVS = 2
@@ -31,6 +33,8 @@ NUM_ENVS = 2
 CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("HalfCheetah-v4", {}, 260, 100, "trunc"),
     ("HalfCheetah-v5", {}, 260, 100, "trunc"),
+    # sail-sg EnvPool's model file, from the envpool-assets package (a test dependency)
+    ("HalfCheetah-v5", {"xml_file": "half_cheetah_envpool.xml"}, 120, 50, "trunc"),
     ("HalfCheetah-v5", {"frame_skip": 3, "ctrl_cost_weight": 0.3,
                         "exclude_current_positions_from_observation": False}, 120, 50, "trunc"),
     ("Hopper-v4", {}, 300, 1000, "term"),
@@ -109,7 +113,12 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
                ends: str) -> None:
     env = envpool.make_gymnasium(task_id, num_envs=NUM_ENVS, seed=3,
                                  max_episode_steps=max_steps, **kwargs)
-    refs = [gymnasium.make(task_id, **kwargs).unwrapped for _ in range(NUM_ENVS)]
+    ref_kwargs = dict(kwargs)
+    if str(kwargs.get("xml_file", "")).endswith("_envpool.xml"):  # where we find it
+        assert mujoco_tasks.ENVPOOL_ASSETS_DIR, "envpool-assets is a test dependency"
+        ref_kwargs["xml_file"] = os.path.join(mujoco_tasks.ENVPOOL_ASSETS_DIR, kwargs["xml_file"])
+        assert env.spec.config.xml_file == kwargs["xml_file"]
+    refs = [gymnasium.make(task_id, **ref_kwargs).unwrapped for _ in range(NUM_ENVS)]
     assert env.single_observation_space.shape == refs[0].observation_space.shape
     assert env.single_observation_space.dtype == np.float64
     np.testing.assert_array_equal(env.single_action_space.low, refs[0].action_space.low)
@@ -169,3 +178,8 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
     if ends == "trunc":
         assert terminations == 0
     env.close()
+
+
+def test_a_missing_model_file_is_named() -> None:
+    with pytest.raises(ValueError, match="nothing_envpool.xml does not exist"):
+        envpool.make_spec("HalfCheetah-v5", xml_file="nothing_envpool.xml")

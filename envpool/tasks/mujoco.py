@@ -16,6 +16,9 @@ from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_blas import native_keywords
 
 ASSETS_DIR = package_path("gymnasium", "envs", "mujoco", "assets")
+# sail-sg EnvPool's own models (``xml_file="half_cheetah_envpool.xml"``, ...) come with the
+# envpool-assets package; a name not in gymnasium's folder is looked up there.
+ENVPOOL_ASSETS_DIR = package_path("envpool_assets", "mujoco", "assets_gym")
 
 # (task, native name, max_episode_steps, reward_threshold), as gymnasium/envs/__init__.py.
 _TASKS: list[tuple[str, str, int, float | None]] = [
@@ -46,9 +49,11 @@ def per_env_kwargs(native_name: str) -> tuple[str, ...]:
 
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
-    """The hidden keyword: the running numpy's order of ``x.dot(y)``, which gymnasium's
-    ``np.linalg.norm`` infos and rewards follow (envpool/tasks/_numpy_blas.py)."""
-    return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"]}
+    """The hidden keywords: the running numpy's order of ``x.dot(y)``, which gymnasium's
+    ``np.linalg.norm`` infos and rewards follow (envpool/tasks/_numpy_blas.py), and the
+    folder of EnvPool's models."""
+    return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"],
+            "_extra_assets_dir": ENVPOOL_ASSETS_DIR or ""}
 
 
 for _task, _native_name, _steps, _threshold in _TASKS:

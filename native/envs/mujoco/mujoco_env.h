@@ -39,8 +39,11 @@ using Range = std::pair<double, double>;
 
 // gymnasium's expand_model_path: paths starting with '.' or '/' are taken as
 // they are, '~' is the home directory, anything else names a file of
-// gymnasium's assets folder (`assets_dir`, set by envpool/tasks/mujoco.py).
-inline std::string ExpandModelPath(const std::string& xml_file, const std::string& assets_dir) {
+// gymnasium's assets folder (`assets_dir`, set by envpool/tasks/mujoco.py), or
+// else of `extra_dir` (sail-sg EnvPool's models, `*_envpool.xml`, from the
+// envpool-assets package) where it is there.
+inline std::string ExpandModelPath(const std::string& xml_file, const std::string& assets_dir,
+                                   const std::string& extra_dir = std::string()) {
   std::string path;
   if (!xml_file.empty() && (xml_file[0] == '.' || xml_file[0] == '/')) {
     path = xml_file;
@@ -53,8 +56,19 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
                                   xml_file + "'");
     }
     path = assets_dir + "/" + xml_file;
+    if (!std::ifstream(path).good() && !extra_dir.empty() &&
+        std::ifstream(extra_dir + "/" + xml_file).good()) {
+      path = extra_dir + "/" + xml_file;
+    }
   }
-  if (!std::ifstream(path).good()) throw std::invalid_argument("File " + path + " does not exist");
+  if (!std::ifstream(path).good()) {
+    throw std::invalid_argument(
+        "File " + path + " does not exist" +
+        (xml_file.find("_envpool") != std::string::npos && extra_dir.empty()
+             ? std::string(" (sail-sg EnvPool's models come with the envpool-assets "
+                           "package: pip install envpool-assets)")
+             : std::string()));
+  }
   return path;
 }
 
@@ -64,8 +78,9 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
 // its keyword list with ModelKeywords.
 // `_numpy_dot_fma` (hidden, set by envpool/tasks/mujoco.py): the running numpy's order of
 // x.dot(y), which gymnasium's np.linalg.norm infos and rewards follow (envs/common/numpy_blas.h).
+// `_extra_assets_dir` (hidden, set there too): envpool-assets' folder of EnvPool's models.
 struct ModelParams {
-  std::string assets_dir, xml_file;
+  std::string assets_dir, xml_file, extra_assets_dir;
   bool numpy_dot_fma = true;
   ModelPtr model;
   NumpyBlas blas;  // np.linalg.norm of the infos and rewards; resets use NumpyBlas::Fixed()
@@ -77,6 +92,7 @@ Keywords<P> ModelKeywords(const std::string& xml_file, bool xml_file_is_keyword)
   k.Add("assets_dir", std::string(), &P::assets_dir);
   k.Add("xml_file", xml_file, &P::xml_file, xml_file_is_keyword);
   k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
+  k.Add("_extra_assets_dir", std::string(), &P::extra_assets_dir);
   return k;
 }
 
@@ -85,7 +101,8 @@ template <class P>
 void ReadParams(const Keywords<P>& keys, const Config& config, P& params) {
   keys.Read(config, params);
   params.blas.dot_fma = params.numpy_dot_fma;
-  const std::string path = ExpandModelPath(params.xml_file, params.assets_dir);
+  const std::string path =
+      ExpandModelPath(params.xml_file, params.assets_dir, params.extra_assets_dir);
   char error[1000] = "";
   mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   if (model == nullptr) {

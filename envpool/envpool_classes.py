@@ -20,6 +20,8 @@ import collections
 import functools
 from typing import Any
 
+import numpy as np
+
 from envpool.core.registry import TaskSpec, all_tasks
 from envpool.core.spec import POOL_DEFAULTS, EnvSpec
 
@@ -66,14 +68,24 @@ def spec_class(name: str) -> type[EnvSpec]:
         unknown = sorted(set(values) - set(defaults))
         if unknown:
             raise TypeError(f"{name} got unknown config keys {', '.join(unknown)}")
-        given = {back.get(k, k): v for k, v in values.items() if v != defaults[k]}
+        given = {back.get(k, k): v for k, v in values.items() if not _same(v, defaults[k])}
         resolved = {back.get(k, k): v for k, v in values.items()}
 
-        def score(task_id: str) -> int:
-            return sum(resolved.get(k) == v for k, v in _native_tasks()[task_id].env_kwargs
-                       .items())
+        def fits(task_id: str) -> bool:  # no keyword the config sets contradicts the task's
+            return all(k not in given or _same(given[k], v)
+                       for k, v in _native_tasks()[task_id].env_kwargs.items())
 
-        task_id = max(task_ids, key=score)  # the first of the best (max keeps the first)
+        def score(task_id: str) -> int:
+            return sum(_same(resolved.get(k), v)
+                       for k, v in _native_tasks()[task_id].env_kwargs.items())
+
+        fitting = [i for i in task_ids if fits(i)]
+        if not fitting:
+            named = {renames.get(k, k): given[k] for k in sorted(given)
+                     if any(k in _native_tasks()[i].env_kwargs for i in task_ids)}
+            raise ValueError(f"{name}: no task id has {named} (the ids: "
+                             f"{', '.join(task_ids[:8])}{', ...' if len(task_ids) > 8 else ''})")
+        task_id = max(fitting, key=score)  # the first of the best (max keeps the first)
         EnvSpec.__init__(self, task_id, **given)
 
     return type(name, (EnvSpec,), {
@@ -86,6 +98,16 @@ def spec_class(name: str) -> type[EnvSpec]:
         "_config_keys": list(defaults),
         "_default_config_values": tuple(defaults.values()),
     })
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values, arrays (per-env seeds, ...) compared as a whole."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except ValueError:  # sequences of arrays
+        return bool(np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object)))
 
 
 def __getattr__(name: str) -> Any:

@@ -179,34 +179,40 @@ def test_atari_info_has_envpools_keys_and_the_ram() -> None:
 
 
 def test_zero_discount_on_life_loss_is_the_dm_discount() -> None:
-    """EnvPool gives zero_discount_on_life_loss as the dm TimeStep's discount: 0 on the step
-    that loses a life (the episode goes on), 1 on the others until the game ends."""
-    env = envpool.make_dm("Breakout-v5", num_envs=1, seed=0, zero_discount_on_life_loss=True)
-    ts = env.reset()
-    lives = int(ts.observation.lives[0])
-    seen = []
-    for _ in range(3000):
-        ts = env.step(RNG.integers(4, size=1))
-        if ts.first()[0]:
+    """EnvPool gives zero_discount_on_life_loss as the dm TimeStep's discount: 0 on the steps
+    that lose a life (the episode goes on), 0 at the game's end, 1 on the other steps. Without
+    the keyword only the game's end has discount 0."""
+    for zero_on_loss in (True, False):
+        with envpool.make_dm("Breakout-v5", num_envs=1, seed=0,
+                             zero_discount_on_life_loss=zero_on_loss) as env:
+            ts = env.reset()
             lives = int(ts.observation.lives[0])
-            continue
-        lost = 0 < ts.observation.lives[0] < lives
-        seen.append((bool(lost), float(ts.discount[0]), bool(ts.last()[0])))
-        lives = int(ts.observation.lives[0])
-        if lost and len([s for s in seen if s[0]]) >= 2:
-            break
-    assert [d for lost, d, _ in seen if lost] == [0.0, 0.0]
-    assert all(d == 1.0 for lost, d, last in seen if not lost and not last)
-    assert not any(last for lost, _, last in seen if lost)
-    plain = envpool.make_dm("Breakout-v5", num_envs=1, seed=0)
-    assert "discount" not in plain.observation_spec()._fields
+            rows = []  # (life lost, discount, last)
+            while not ts.last()[0]:
+                ts = env.step(RNG.integers(4, size=1))
+                lost = 0 < ts.observation.lives[0] < lives
+                lives = int(ts.observation.lives[0])
+                rows.append((bool(lost), float(ts.discount[0]), bool(ts.last()[0])))
+        assert sum(lost for lost, _, _ in rows) == 4  # Breakout: 5 lives
+        assert rows[-1][1:] == (0.0, True) and not any(last for _, _, last in rows[:-1])
+        assert [d for lost, d, _ in rows if lost] == [0.0 if zero_on_loss else 1.0] * 4
+        assert all(d == 1.0 for lost, d, last in rows if not lost and not last)
+    assert "discount" not in env.observation_spec()._fields
 
 
-def test_dm_state_has_players_env_id() -> None:
-    env = envpool.make_dm("CartPole-v1", num_envs=3)
-    ts = env.reset()
-    assert np.array_equal(ts.observation.players.env_id, np.arange(3))
-    assert env.observation_spec().players.env_id.dtype == np.int32
+def test_dm_state_has_players_env_id_and_scalar_bounds() -> None:
+    with envpool.make_dm("CartPole-v1", num_envs=3) as env:
+        ts = env.reset()
+        assert np.array_equal(ts.observation.players.env_id, np.arange(3))
+        assert env.observation_spec().players.env_id.dtype == np.int32
+    # EnvPool's State specs give a bound that is the same for every element as a scalar
+    obs = envpool.make_spec("Pong-v5").observation_spec().obs
+    assert obs.shape == (4, 84, 84) and obs.maximum.shape == () and obs.maximum == 255
+    # but the action specs keep per-element bounds (agents sample from them)
+    action = envpool.make_spec("CheetahRun-v1").action_spec()
+    assert action.minimum.shape == action.shape == (6,)
+    with pytest.raises(ValueError, match="next step"):
+        envpool.DMEnvPool(envpool.make_spec("CartPole-v1", autoreset_mode="same_step"))
 
 
 def test_action_dict_and_action_array_spec() -> None:
@@ -232,9 +238,25 @@ def test_action_dict_and_action_array_spec() -> None:
         env.send({**good, "players.env_id": ids[::-1].copy()})
     with pytest.raises(ValueError, match="keys"):
         env.send({"action": np.ones(2, np.int32)})
+    with pytest.raises(ValueError, match="carries its env_id"):
+        env.send(good, ids)
     env.send(good)
     _, _, _, _, info = env.recv()
     assert set(info["env_id"].tolist()) <= set(range(4))
+    env.close()
+    # each row's action reaches the env its env_id names: the same as the array form
+    dicts = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=5)
+    arrays = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=5)
+    dicts.reset()
+    arrays.reset()
+    order = np.array([2, 0, 1], np.int32)
+    dicts.send({"env_id": order, "players.env_id": order,
+                "action": np.array([1, 0, 1], np.int32)})
+    arrays.send(np.array([1, 0, 1]), order)
+    a, b = dicts.recv()[0], arrays.recv()[0]
+    assert np.array_equal(a, b)
+    dicts.close()
+    arrays.close()
     box = envpool.make_spec("Ant-v5").action_array_spec["action"]
     assert box.dtype == np.float32 and box.shape == [-1, 8] and box.maximum == 1.0
 
@@ -247,9 +269,13 @@ def test_whole_float_actions_are_discrete_actions() -> None:
     for a in ([0.0, 1.0], [1.0, 1.0], [1.0, 0.0]):
         obs = env.step(np.array(a))[0]
         assert np.array_equal(obs, twin.step(np.array(a, np.int64))[0])
-    for bad in ([0.5, 1.0], [np.nan, 0.0]):
+    for bad in ([0.5, 1.0], [np.nan, 0.0], [np.inf, 0.0]):
         with pytest.raises(TypeError, match="whole numbers"):
             env.step(np.array(bad))
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([1e20, 0.0]))
+    env.close()
+    twin.close()
 
 
 def test_seed_warns_and_seeds_the_next_reset() -> None:
@@ -262,6 +288,7 @@ def test_seed_warns_and_seeds_the_next_reset() -> None:
     assert not np.array_equal(again, obs)
     with pytest.warns(UserWarning):
         env.seed()
+    env.close()
 
 
 def test_family_spec_class_from_a_config() -> None:
@@ -276,9 +303,16 @@ def test_family_spec_class_from_a_config() -> None:
     assert spec.config == envpool.make_spec("Breakout-v5", num_envs=3,
                                             episodic_life=True).config
     assert AtariEnvSpec(tuple(AtariEnvSpec.gen_config())).id == "Pong-v5"
-    env = AtariGymnasiumEnvPool(spec)
-    assert env.reset()[0].shape == (3, 4, 84, 84)
+    with AtariGymnasiumEnvPool(spec) as env:
+        assert env.reset()[0].shape == (3, 4, 84, 84)
     with pytest.raises(ValueError, match="batch_size"):
         AtariEnvSpec(AtariEnvSpec.gen_config(num_envs=4, batch_size=5))
+    with pytest.raises(ValueError, match="no task id has {'task': 'combat'}"):
+        AtariEnvSpec(AtariEnvSpec.gen_config(task="combat"))  # (a ROM without an id)
+    seeds = AtariEnvSpec(AtariEnvSpec.gen_config(num_envs=2, seed=np.array([3, 9])))
+    assert seeds.seeds == [3, 9]
     from envpool.classic_control import CartPoleEnvSpec
-    assert CartPoleEnvSpec(CartPoleEnvSpec.gen_config()).id.startswith("CartPole-v")
+    # the first registered id of the native env that no config value contradicts
+    assert CartPoleEnvSpec(CartPoleEnvSpec.gen_config()).id == "CartPole-v0"
+    spec = CartPoleEnvSpec(CartPoleEnvSpec.gen_config(max_episode_steps=500))
+    assert spec.max_episode_steps == 500

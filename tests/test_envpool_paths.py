@@ -47,6 +47,15 @@ def test_registration_names_are_envpools_own_functions() -> None:
     assert specs["Ant-v5"] == ("envpool.mujoco.gym", "GymAntEnvSpec", {})
     assert specs["CheetahRun-v1"] == ("envpool.mujoco.dmc", "DmcCheetahEnvSpec", {})
     assert specs["Basic-v1"] == ("envpool.vizdoom", "VizdoomEnvSpec", {})
+    # EnvPool's registry names a spec class in each family package: every one is there
+    # (envpool/envpool_classes.py), and it makes specs of that family.
+    for path, cls in sorted({(p, c) for p, c, _ in specs.values()}):
+        spec_class = getattr(importlib.import_module(path), cls)
+        assert issubclass(spec_class, EnvSpec) and spec_class.__name__ == cls
+        assert cls.removesuffix("EnvSpec") + "GymnasiumEnvPool" in dir(
+            importlib.import_module(path))
+    assert {"AtariEnvSpec", "AtariDMEnvPool", "AtariGymEnvPool",
+            "AtariGymnasiumEnvPool"} <= set(dir(importlib.import_module("envpool.atari")))
 
 
 def test_protocol_classes_are_the_pools_classes() -> None:

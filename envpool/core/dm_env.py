@@ -4,10 +4,11 @@
 Each field of the TimeStep is an array over the batch. ``step_type`` is FIRST
 after a reset, LAST when the episode ended, MID otherwise; ``discount`` is 0
 on termination and 1 otherwise (truncation keeps 1, so value bootstrapping is
-right). ``observation`` is a namedtuple ``State`` of the observation arrays
-plus ``env_id``, ``players`` (``players.env_id``, as EnvPool's), ``elapsed_step`` and the
-env's info arrays. Autoreset is
-next-step: the step after a LAST one returns a FIRST one.
+right), or the env's own where it has one (Atari's ``zero_discount_on_life_loss``:
+0 on a life loss too). ``observation`` is a namedtuple ``State`` of the observation
+arrays plus ``env_id``, ``players`` (``players.env_id``, as EnvPool's),
+``elapsed_step`` and the env's info arrays. Autoreset is next-step: the step after a
+LAST one returns a FIRST one.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     ``step_type`` (int32, as EnvPool's) is FIRST on a reset row (``elapsed_step`` 0),
     LAST when the episode ended, MID otherwise; ``discount`` is 0 on termination and 1
     otherwise (truncation keeps 1, so value bootstrapping is right), or the env's own
-    (``raw.discount``: Atari's ``zero_discount_on_life_loss``); FIRST rows carry reward 0.
+    (``raw.discount``: Atari's ``zero_discount_on_life_loss``), still 0 on termination;
+    FIRST rows carry reward 0.
     """
     step_type = np.where(raw.elapsed_step == 0, _FIRST, _MID).astype(np.int32)
     step_type[raw.terminated | raw.truncated] = _LAST
@@ -40,8 +42,8 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     first = step_type == _FIRST
     if first.any():
         reward = np.where(first, reward.dtype.type(0), reward)
-    discount = (np.where(raw.terminated, 0.0, 1.0).astype(np.float32) if raw.discount is None
-                else raw.discount)
+    discount = np.where(raw.terminated, np.float32(0), np.float32(1) if raw.discount is None
+                        else raw.discount).astype(np.float32)
     return dm_env.TimeStep(step_type, reward, discount, observation)
 
 
@@ -83,6 +85,10 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         if spec.config.info_env_kwargs:
             raise TypeError("info_env_kwargs is not available in the dm flavour (its State has "
                             "fixed fields); spec.env_configs lists each env's settings")
+        if spec.native_autoreset() != "next_step":
+            raise ValueError("the dm flavour autoresets on the next step (a LAST TimeStep, then "
+                             f"a FIRST one): autoreset_mode={spec.native_autoreset()!r} is for "
+                             "the gymnasium flavour")
         EnvPoolBase.__init__(self, spec)
         self.State, self._observation_spec, self._action_spec = dm_specs(spec)
 

@@ -164,6 +164,8 @@ class EnvPoolBase:
             if not (np.isfinite(action).all() and (np.trunc(action) == action).all()):
                 raise TypeError(f"discrete actions must be integers, got {action.dtype} "
                                 "values that are not all whole numbers")
+            if action.size and np.abs(action).max() >= 2.0**62:  # (int64 holds them all)
+                raise ValueError(f"discrete actions out of range: {action.tolist()}")
             action = action.astype(np.int64)
         try:
             self._pool.send(action, ids)

@@ -349,7 +349,7 @@ class EnvSpec:
 
     def observation_spec(self) -> Any:
         """The dm flavour's per-env observation spec: a ``State`` namedtuple of
-        ``dm_env.specs`` (``obs``, ``env_id``, ``elapsed_step``, the info keys), as
+        ``dm_env.specs`` (``obs``, ``env_id``, ``players``, ``elapsed_step``, the info keys), as
         sail-sg EnvPool's ``EnvSpec.observation_spec()``."""
         from envpool.core.dm_env import dm_specs  # (the dm flavour imports this module)
 

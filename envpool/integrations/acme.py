@@ -8,7 +8,8 @@
 Both follow dm_env's episode contract: ``step_type`` FIRST after a reset (and
 on the step after a LAST one: autoreset is next-step), LAST when the episode
 ends, MID otherwise; ``discount`` is 0 on termination and 1 on truncation (so
-value bootstrapping is right) and on every other step. Specs come from
+value bootstrapping is right) and on every other step, but for an env's own discount
+(Atari's ``zero_discount_on_life_loss``: 0 on a life loss too). Specs come from
 ``dm_env.specs``; observations are the env's observation (an array, or for the
 DeepMind Control Suite tasks an ``OrderedDict`` of arrays as dm_control returns),
 not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).

@@ -59,7 +59,7 @@ endforeach()
 # leave off) fills its tables in its constructor, in every loadROM: 33 million palette
 # lookups for the RGB -> NTSC map, 175 of the 190 ms that loadROM took (ale-py's own
 # loadROM takes as long). Here the tables are filled on the blend's first use instead, so
-# making an Atari env costs about 15 ms. The emulation is untouched: the tables are read
+# making an Atari env costs about 20 ms. The emulation is untouched: the tables are read
 # only by PhosphorBlend::process, which runs only with color_averaging on.
 PHOSPHOR_PATCH = [
     ("environment/phosphor_blend.hpp", "  uint8_t m_phosphor_blend_ratio;\n",

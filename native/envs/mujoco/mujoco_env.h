@@ -39,9 +39,10 @@ using Range = std::pair<double, double>;
 
 // gymnasium's expand_model_path: paths starting with '.' or '/' are taken as
 // they are, '~' is the home directory, anything else names a file of
-// gymnasium's assets folder (`assets_dir`, set by envpool/tasks/mujoco.py), or
-// else of `extra_dir` (sail-sg EnvPool's models, `*_envpool.xml`, from the
-// envpool-assets package) where it is there.
+// gymnasium's assets folder (`assets_dir`, set by envpool/tasks/mujoco.py); a
+// name ending in `_envpool.xml` (sail-sg EnvPool's own models) that is not
+// there is looked up in `extra_dir` (the envpool-assets package's models). Its
+// other files (`ant.xml`, ...) are never taken for gymnasium's.
 inline std::string ExpandModelPath(const std::string& xml_file, const std::string& assets_dir,
                                    const std::string& extra_dir = std::string()) {
   std::string path;
@@ -56,19 +57,20 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
                                   xml_file + "'");
     }
     path = assets_dir + "/" + xml_file;
-    if (!std::ifstream(path).good() && !extra_dir.empty() &&
-        std::ifstream(extra_dir + "/" + xml_file).good()) {
+    const std::string suffix = "_envpool.xml";
+    const bool envpool_model = xml_file.size() > suffix.size() &&
+                               xml_file.compare(xml_file.size() - suffix.size(), suffix.size(),
+                                                suffix) == 0;
+    if (envpool_model && !std::ifstream(path).good()) {
+      if (extra_dir.empty()) {
+        throw std::invalid_argument("File " + path + " does not exist (sail-sg EnvPool's "
+                                    "models come with the envpool-assets package: pip install "
+                                    "envpool-assets)");
+      }
       path = extra_dir + "/" + xml_file;
     }
   }
-  if (!std::ifstream(path).good()) {
-    throw std::invalid_argument(
-        "File " + path + " does not exist" +
-        (xml_file.find("_envpool") != std::string::npos && extra_dir.empty()
-             ? std::string(" (sail-sg EnvPool's models come with the envpool-assets "
-                           "package: pip install envpool-assets)")
-             : std::string()));
-  }
+  if (!std::ifstream(path).good()) throw std::invalid_argument("File " + path + " does not exist");
   return path;
 }
 

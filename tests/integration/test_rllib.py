@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -128,6 +131,39 @@ def test_episodes_follow_the_pools_autoreset() -> None:
 def test_pools_rllib_cannot_drive_are_refused(env_config: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         SingleAgentEnvRunner(config=_config(env_config=env_config), worker_index=1)
+
+
+# An env runner's process as Ray starts it: envpool not imported. The module-prefixed id
+# makes gymnasium import envpool (which registers its ids) before it looks the id up.
+_PREFIXED_ID_RUNNER = textwrap.dedent("""
+    import sys
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    assert "envpool" not in sys.modules
+    config = (PPOConfig().environment("envpool:envpool/CartPole-v1",
+                                      env_config={"num_threads": 1, "seed": 3})
+              .env_runners(num_envs_per_env_runner=4,
+                           gym_env_vectorize_mode="vector_entry_point"))
+    runner = SingleAgentEnvRunner(config=config, worker_index=1)
+    episodes = runner.sample(num_timesteps=40, random_actions=True)
+    env = runner.env
+    while hasattr(env, "env"):  # RLlib's and gymnasium's vector wrappers
+        env = env.env
+    from envpool.core.pool import EnvPoolBase
+    assert isinstance(env, EnvPoolBase), type(env)  # one native pool of the runner's envs
+    assert env.num_envs == 4 and env.config["seed"] == 3
+    assert sum(len(e) for e in episodes) >= 40
+    runner.stop()
+    print("ok")
+""")
+
+
+def test_module_prefixed_id_needs_no_callback() -> None:
+    """``"envpool:envpool/CartPole-v1"`` works in a runner that never imported envpool
+    (docs/rllib.md: the form without EnvpoolCallback, and what it leaves out)."""
+    result = subprocess.run([sys.executable, "-c", _PREFIXED_ID_RUNNER], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0 and result.stdout.strip().endswith("ok"), result.stderr[-3000:]
 
 
 def test_channels_last_connector_space_and_values() -> None:

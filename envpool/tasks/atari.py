@@ -83,3 +83,16 @@ for _name, _rom in GAMES.items():
         game=_rom,
         rom_path=rom_path(_rom),
     )
+
+# sail-sg EnvPool spells this game's id TicTacToe3d-v5 (from the ROM name tic_tac_toe_3d);
+# ale-py's and this package's TicTacToe3D-v5 is the same env. Both ids exist, so EnvPool
+# scripts run unchanged.
+if "tic_tac_toe_3d" in GAMES.values():
+    register(
+        "TicTacToe3d-v5",
+        "Atari",
+        max_episode_steps=27000,
+        per_env_kwargs=PER_ENV_KWARGS,
+        game="tic_tac_toe_3d",
+        rom_path=rom_path("tic_tac_toe_3d"),
+    )

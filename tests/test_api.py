@@ -151,4 +151,6 @@ def test_atari_ids_are_ale_pys_single_player_games() -> None:
     ale_ids = {k.split("/")[1] for k in gymnasium.envs.registry
                if k.startswith("ALE/") and k.endswith("-v5")}
     ours = {t for t in envpool.list_all_envs() if get_task(t).native_env == "Atari"}
-    assert ours == ale_ids and len(ours) == 104  # EnvPool 1.2.5 has the same 104
+    # EnvPool 1.2.5 has the same 104 games; its spelling of one id is kept beside ale-py's
+    assert ours - {"TicTacToe3d-v5"} == ale_ids and len(ale_ids) == 104
+    assert "TicTacToe3d-v5" in ours and "TicTacToe3D-v5" in ale_ids

@@ -50,8 +50,11 @@ def spec_class(name: str) -> type[EnvSpec]:
     if not natives:
         raise AttributeError(f"no EnvPool spec class {name!r} here")
     native_env = natives[0]
-    task_ids = [i for i, t in _native_tasks().items() if t.native_env == native_env]
-    first = _native_tasks()[task_ids[0]]
+    # The native env's ids and their fixed keywords, read once (as the defaults are).
+    tasks = {i: t for i, t in _native_tasks().items() if t.native_env == native_env}
+    env_kwargs = {i: t.env_kwargs for i, t in tasks.items()}
+    task_ids = list(tasks)
+    first = tasks[task_ids[0]]
     renames = _ENVPOOL_NAMES.get(native_env, {})
     ours = {**POOL_DEFAULTS,
             **{k: v for k, v in first.native_module.default_config(native_env).items()
@@ -73,16 +76,15 @@ def spec_class(name: str) -> type[EnvSpec]:
 
         def fits(task_id: str) -> bool:  # no keyword the config sets contradicts the task's
             return all(k not in given or _same(given[k], v)
-                       for k, v in _native_tasks()[task_id].env_kwargs.items())
+                       for k, v in env_kwargs[task_id].items())
 
         def score(task_id: str) -> int:
-            return sum(_same(resolved.get(k), v)
-                       for k, v in _native_tasks()[task_id].env_kwargs.items())
+            return sum(_same(resolved.get(k), v) for k, v in env_kwargs[task_id].items())
 
         fitting = [i for i in task_ids if fits(i)]
         if not fitting:
             named = {renames.get(k, k): given[k] for k in sorted(given)
-                     if any(k in _native_tasks()[i].env_kwargs for i in task_ids)}
+                     if any(k in kwargs for kwargs in env_kwargs.values())}
             raise ValueError(f"{name}: no task id has {named} (the ids: "
                              f"{', '.join(task_ids[:8])}{', ...' if len(task_ids) > 8 else ''})")
         task_id = max(fitting, key=score)  # the first of the best (max keeps the first)

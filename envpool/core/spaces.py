@@ -28,6 +28,16 @@ def _bounds(spec: NativeArray) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+def bounds(spec: NativeArray, scalar: bool = False) -> tuple[Any, Any]:
+    """The low and high bounds of one native array, in its shape and dtype; ``scalar``:
+    as two scalars where every element has the same ones (sail-sg EnvPool's dm State specs
+    and ``ArraySpec`` give them so: ``spec.maximum == 255`` then reads as one bool)."""
+    low, high = _bounds(spec)
+    if scalar and low.size and (low == low.flat[0]).all() and (high == high.flat[0]).all():
+        return low.flat[0], high.flat[0]
+    return low, high
+
+
 def gymnasium_space(spec: NativeArray) -> spaces.Space:
     """The gymnasium space of one native array (per env, no batch dimension)."""
     dtype = np.dtype(spec["dtype"])
@@ -63,18 +73,14 @@ def action_space(native_spec: dict[str, Any]) -> spaces.Space:
 
 def dm_spec(spec: NativeArray, name: str | None = None,
             scalar_bounds: bool = False) -> dm_env.specs.Array:
-    """The dm_env spec of one native array (per env). ``scalar_bounds``: bounds that are
-    the same for every element are given as scalars, as sail-sg EnvPool's dm State specs
-    give them (``spec.maximum == 255`` then reads as one bool); dm_env broadcasts them."""
+    """The dm_env spec of one native array (per env). ``scalar_bounds``: see
+    :func:`bounds` (dm_env broadcasts scalar bounds)."""
     name = name or spec["name"]
     dtype = np.dtype(spec["dtype"])
     shape = tuple(spec["shape"])
     if spec["n"] > 0 and not shape and spec["start"] == 0:
         return dm_env.specs.DiscreteArray(spec["n"], dtype=dtype, name=name)
     if spec["low"]:
-        low, high = _bounds(spec)
-        if (scalar_bounds and low.size and (low == low.flat[0]).all()
-                and (high == high.flat[0]).all()):
-            low, high = low.flat[0], high.flat[0]
+        low, high = bounds(spec, scalar_bounds)
         return dm_env.specs.BoundedArray(shape, dtype, low, high, name=name)
     return dm_env.specs.Array(shape, dtype, name=name)

@@ -339,9 +339,7 @@ class EnvSpec:
             low: Any = action["start"]
             high: Any = action["start"] + action["n"] - 1
         else:
-            low, high = np.array(action["low"]), np.array(action["high"])
-            if len(set(action["low"])) == 1 and len(set(action["high"])) == 1:
-                low, high = action["low"][0], action["high"][0]
+            low, high = envpool_spaces.bounds(action, scalar=True)
         last_env = self.config.num_envs - 1
         return {"env_id": ArraySpec(np.int32, [], 0, last_env),
                 "players.env_id": ArraySpec(np.int32, [-1], 0, last_env),

@@ -74,25 +74,17 @@ GAMES: dict[str, str] = {
 PER_ENV_KWARGS = ("repeat_action_probability", "mode", "difficulty", "noop_max",
                   "episodic_life", "reward_clip", "use_fire_reset", "zero_discount_on_life_loss")
 
-for _name, _rom in GAMES.items():
-    register(
-        f"{_name}-v5",
-        "Atari",
-        max_episode_steps=27000,
-        per_env_kwargs=PER_ENV_KWARGS,
-        game=_rom,
-        rom_path=rom_path(_rom),
-    )
+# sail-sg EnvPool spells one id its own way (from the ROM name tic_tac_toe_3d): both ids
+# exist, the same env, so EnvPool scripts run unchanged.
+ENVPOOL_SPELLINGS = {"TicTacToe3D": "TicTacToe3d"}
 
-# sail-sg EnvPool spells this game's id TicTacToe3d-v5 (from the ROM name tic_tac_toe_3d);
-# ale-py's and this package's TicTacToe3D-v5 is the same env. Both ids exist, so EnvPool
-# scripts run unchanged.
-if "tic_tac_toe_3d" in GAMES.values():
-    register(
-        "TicTacToe3d-v5",
-        "Atari",
-        max_episode_steps=27000,
-        per_env_kwargs=PER_ENV_KWARGS,
-        game="tic_tac_toe_3d",
-        rom_path=rom_path("tic_tac_toe_3d"),
-    )
+for _name, _rom in GAMES.items():
+    for _id in dict.fromkeys((_name, ENVPOOL_SPELLINGS.get(_name, _name))):
+        register(
+            f"{_id}-v5",
+            "Atari",
+            max_episode_steps=27000,
+            per_env_kwargs=PER_ENV_KWARGS,
+            game=_rom,
+            rom_path=rom_path(_rom),
+        )

@@ -94,7 +94,7 @@ def test_family_lists_are_the_registered_ids() -> None:
     assert "AirRaid-v5" in atari_ids
     assert {i for i in ids if i.endswith("-v5") and get_task(i).native_env
             == "Atari"} - atari_ids == {"TicTacToe3D-v5"}  # ale-py's spelling, beside EnvPool's
-    assert "TicTacToe3d-v5" in atari_ids
+    assert "TicTacToe3d-v5" in atari_ids and atari_ids <= ids  # every one of them exists
     doom = {f"{camel(game)}-v1" for game in vizdoom._vizdoom_game_list()}
     assert doom <= ids and {"DefendTheCenter-v1", "D1Basic-v1"} <= doom
     mujoco = {f"{task}-{v}" for task, versions, _ in gym_mujoco.gym_mujoco_envs for v in versions}

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Run build_ale.py and build_vizdoom.py side by side, for CMake's configure step.
+"""Run build_ale.py, build_vizdoom.py and find_mujoco.py side by side, for CMake's
+configure step.
 
 The two builds are independent, and neither keeps both cores busy all the time: the
 controller compiles as one unit on one core, and each first fetches and unpacks its
 sources. Side by side they take about the CPU time of both spread over the cores, instead
 of the sum of their wall times. Each builder keeps its own cache and lock (a cached one
-returns at once).
+returns at once). find_mujoco.py, which may wait on pip for the mujoco wheel, runs beside
+them too.
 
 Writes a CMake script (``--cmake-out``) that sets, for each part asked for,
 ``<NAME>_RESULT`` (the builder's exit status), ``<NAME>_PREFIX`` (the prefix it printed on
-its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE or VIZDOOM;
+its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE, VIZDOOM or
+MUJOCO;
 the builders' stderr is also passed through as it comes, so ``pip install -v`` shows their
 progress.
 
 Usage: build_third_party.py --cxx /usr/bin/c++ --cmake-out FILE
-       [--ale VERSION] [--vizdoom VERSION]
+       [--ale VERSION] [--vizdoom VERSION] [--mujoco REQUIREMENT [--mujoco-search DIR ...]]
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ def cmake_quote(text: str) -> str:
     return f"[{level}[{text}]{level}]"
 
 
-def run(script: str, version: str, cxx: str, results: dict[str, tuple[int, str, str]],
+def run(script: str, args: list[str], results: dict[str, tuple[int, str, str]],
         name: str) -> None:
     try:
         proc = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, script), "--version", version, "--cxx", cxx],
+            [sys.executable, os.path.join(HERE, script), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as e:
         results[name] = (1, "", f"could not start {script}: {e}")
@@ -63,12 +66,17 @@ def main() -> None:
     ap.add_argument("--cmake-out", required=True)
     ap.add_argument("--ale", metavar="VERSION")
     ap.add_argument("--vizdoom", metavar="VERSION")
+    ap.add_argument("--mujoco", metavar="REQUIREMENT")
+    ap.add_argument("--mujoco-search", nargs="*", default=[], metavar="DIR")
     a = ap.parse_args()
-    parts = [(name, script, version) for name, script, version in (
-        ("ALE", "build_ale.py", a.ale), ("VIZDOOM", "build_vizdoom.py", a.vizdoom)) if version]
+    parts = [(name, script, args) for name, script, args in (
+        ("ALE", "build_ale.py", a.ale and ["--version", a.ale, "--cxx", a.cxx]),
+        ("VIZDOOM", "build_vizdoom.py", a.vizdoom and ["--version", a.vizdoom, "--cxx", a.cxx]),
+        ("MUJOCO", "find_mujoco.py",
+         a.mujoco and ["--requirement", a.mujoco, "--search", *a.mujoco_search])) if args]
     results: dict[str, tuple[int, str, str]] = {}
-    threads = [threading.Thread(target=run, args=(script, version, a.cxx, results, name))
-               for name, script, version in parts]
+    threads = [threading.Thread(target=run, args=(script, args, results, name))
+               for name, script, args in parts]
     for t in threads:
         t.start()
     for t in threads:

@@ -1,5 +1,11 @@
 """Alignment of the MuJoCo envs with gymnasium's (v4 and v5), step by step.
 
+sail-sg EnvPool's legacy ids (``Ant-v3``, ``Reacher-v2``, ..., and ``Pusher-v4``, which
+gymnasium refuses to make on mujoco >= 3) are compared with the gymnasium v4 class they
+run: for the legacy ids, without the ``mj_rnePostConstraint`` call that ends gymnasium's
+steps (mujoco-py on MuJoCo >= 2.0 never made it; envpool/tasks/mujoco.py), and for the
+Pusher v4 class, made with gymnasium's mujoco-version check passed over.
+
 Our env and ``gymnasium.make(task_id, **kwargs).unwrapped`` run side by side:
 after each of our resets the reference is reset too (``mj_resetData``) and our
 qpos/qvel are copied into it with ``set_state`` (which runs ``mj_forward``, as
@@ -17,6 +23,7 @@ import os
 from typing import Any
 
 import gymnasium
+import mujoco
 import numpy as np
 import pytest
 
@@ -76,7 +83,37 @@ CASES: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("Reacher-v5", {"reward_control_weight": 0.3, "reward_dist_weight": 2.0}, 130, 50, "trunc"),
     ("Pusher-v5", {}, 130, 50, "trunc"),
     ("Pusher-v5", {"reward_near_weight": 0.7, "reward_control_weight": 0.2}, 130, 50, "trunc"),
+    ("Pusher-v4", {}, 130, 50, "trunc"),
+    # EnvPool's legacy ids
+    ("Ant-v3", {}, 300, 100, "both"),
+    ("Ant-v3", {"use_contact_forces": False}, 120, 50, "both"),
+    ("HalfCheetah-v3", {}, 120, 50, "trunc"),
+    ("Hopper-v3", {}, 300, 1000, "term"),
+    ("Humanoid-v3", {}, 150, 1000, "term"),
+    ("Swimmer-v3", {}, 120, 50, "trunc"),
+    ("Walker2d-v3", {}, 300, 1000, "term"),
+    ("HumanoidStandup-v2", {}, 80, 30, "trunc"),
+    ("InvertedDoublePendulum-v2", {}, 200, 1000, "term"),
+    ("InvertedPendulum-v2", {}, 200, 1000, "term"),
+    ("Pusher-v2", {}, 130, 50, "trunc"),
+    ("Reacher-v2", {}, 130, 50, "trunc"),
 ]
+LEGACY = {task_id: (task, kwargs) for task_id, task, kwargs in mujoco_tasks.LEGACY}
+
+
+def make_reference(task_id: str, kwargs: dict[str, Any],
+                   monkeypatch: pytest.MonkeyPatch) -> gymnasium.Env:
+    """``gymnasium.make(task_id, **kwargs).unwrapped``, or for a legacy id its v4 class
+    without mj_rnePostConstraint; gymnasium's Pusher v4 class made on mujoco >= 3."""
+    if task_id in LEGACY:
+        task, defaults = LEGACY[task_id]
+        task_id, kwargs = f"{task}-v4", {**defaults, **kwargs}
+        monkeypatch.setattr(mujoco, "mj_rnePostConstraint", lambda model, data: None)
+    if task_id == "Pusher-v4":
+        with monkeypatch.context() as m:
+            m.setattr(mujoco, "__version__", "2.3.7")  # pusher_v4.py refuses mujoco >= 3
+            return gymnasium.make(task_id, **kwargs).unwrapped
+    return gymnasium.make(task_id, **kwargs).unwrapped
 
 
 # Info values that gymnasium computes with np.linalg.norm, i.e. sqrt(BLAS ddot(x, x)).
@@ -110,7 +147,7 @@ def _check_info(info: dict[str, Any], i: int, ref_info: dict[str, Any], where: A
     ids=[f"{c[0]}-{c[1]}" for c in CASES],
 )
 def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: int,
-               ends: str) -> None:
+               ends: str, monkeypatch: pytest.MonkeyPatch) -> None:
     env = envpool.make_gymnasium(task_id, num_envs=NUM_ENVS, seed=3,
                                  max_episode_steps=max_steps, **kwargs)
     ref_kwargs = dict(kwargs)
@@ -118,7 +155,7 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
         assert mujoco_tasks.ENVPOOL_ASSETS_DIR, "envpool-assets is a test dependency"
         ref_kwargs["xml_file"] = os.path.join(mujoco_tasks.ENVPOOL_ASSETS_DIR, kwargs["xml_file"])
         assert env.spec.config.xml_file == kwargs["xml_file"]
-    refs = [gymnasium.make(task_id, **ref_kwargs).unwrapped for _ in range(NUM_ENVS)]
+    refs = [make_reference(task_id, ref_kwargs, monkeypatch) for _ in range(NUM_ENVS)]
     assert env.single_observation_space.shape == refs[0].observation_space.shape
     assert env.single_observation_space.dtype == np.float64
     np.testing.assert_array_equal(env.single_action_space.low, refs[0].action_space.low)

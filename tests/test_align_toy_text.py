@@ -174,8 +174,10 @@ def test_taxi_deterministic_matches_reference() -> None:
     assert seen["terminated"] >= 5 and seen["truncated"] >= 5
 
 
-def test_cliff_walking_deterministic_matches_reference() -> None:
-    seen = run_lockstep("CliffWalking-v1", "CliffWalking-v1", epsilon=0.4, steps=400,
+# CliffWalking-v0: sail-sg EnvPool's id, gymnasium's v1 with its defaults
+@pytest.mark.parametrize("task_id", ["CliffWalking-v0", "CliffWalking-v1"])
+def test_cliff_walking_deterministic_matches_reference(task_id: str) -> None:
+    seen = run_lockstep(task_id, "CliffWalking-v1", epsilon=0.4, steps=400,
                         max_episode_steps=60)
     assert seen["terminated"] >= 10 and seen["reward -100.0"] >= 10 and seen["truncated"] >= 1
 
@@ -666,6 +668,7 @@ def test_catch_ball_column_uniform_and_custom_board() -> None:
         ("FrozenLake8x8-v1", "FrozenLake8x8-v1"),
         ("Taxi-v3", "Taxi-v4"),
         ("Taxi-v4", "Taxi-v4"),
+        ("CliffWalking-v0", "CliffWalking-v1"),  # sail-sg EnvPool's id
         ("CliffWalking-v1", "CliffWalking-v1"),
         ("CliffWalkingSlippery-v1", "CliffWalkingSlippery-v1"),
         ("Blackjack-v1", "Blackjack-v1"),

@@ -30,6 +30,9 @@ register(
     reward_threshold=90.0,
     **_GOAL,
 )
-register("Pendulum-v1", "Pendulum", max_episode_steps=200, per_env_kwargs=("g",),
-         random_kwargs=("g",), prepare=_pendulum_arrow)
+# Pendulum-v0: sail-sg EnvPool's id of gym's first Pendulum, whose v1 "simplified the math
+# equations, no difference in behavior" (gymnasium's version history): v1 here.
+for _id in ("Pendulum-v0", "Pendulum-v1"):
+    register(_id, "Pendulum", max_episode_steps=200, per_env_kwargs=("g",),
+             random_kwargs=("g",), prepare=_pendulum_arrow)
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)

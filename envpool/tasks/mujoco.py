@@ -1,6 +1,12 @@
-"""MuJoCo task ids (gymnasium's ids, limits and thresholds), v4 and v5.
+"""MuJoCo task ids (gymnasium's ids, limits and thresholds), v4 and v5, and sail-sg EnvPool's
+legacy ids (``Ant-v3``, ``Reacher-v2``, ...).
 
-Each version is its own native env (``HalfCheetahV4``, ``HalfCheetahV5``, ...).
+Each version is its own native env (``HalfCheetahV4``, ``HalfCheetahV5``, ...). The legacy
+ids are gym's mujoco-py envs as EnvPool runs them: the v4 env without the
+``mj_rnePostConstraint`` call that ends gymnasium's steps. mujoco-py on MuJoCo >= 2.0 never
+made it, so the contact forces (``cfrc_ext``) in Ant-v3's, Humanoid-v3's and
+HumanoidStandup-v2's observations stay zero, as gymnasium's Ant-v4 docs say; the dynamics
+are the v4 ones.
 The model XMLs are gymnasium's own: ``assets_dir`` defaults to the installed
 gymnasium's ``envs/mujoco/assets`` folder (found without importing gymnasium's
 MuJoCo envs), and ``xml_file`` (v5) is resolved against it as gymnasium does.
@@ -68,6 +74,37 @@ for _task, _native_name, _steps, _threshold in _TASKS:
             assets_dir=ASSETS_DIR,
         )
 
-# gymnasium refuses Pusher-v4 on mujoco >= 3 (its issue 950): v5 only.
-register("Pusher-v5", "PusherV5", max_episode_steps=100, reward_threshold=0.0,
-         per_env_kwargs=per_env_kwargs("PusherV5"), prepare=_prepare, assets_dir=ASSETS_DIR)
+# gymnasium refuses to make Pusher-v4 on mujoco >= 3 (its issue 950); sail-sg EnvPool keeps
+# it, and so does this package: pusher_v4.py's arithmetic on MuJoCo 3 (native/envs/mujoco/pusher.h).
+for _version in (4, 5):
+    register(f"Pusher-v{_version}", f"PusherV{_version}", max_episode_steps=100,
+             reward_threshold=0.0, per_env_kwargs=per_env_kwargs(f"PusherV{_version}"),
+             prepare=_prepare, assets_dir=ASSETS_DIR)
+
+
+def _prepare_legacy(config: dict[str, Any]) -> dict[str, Any]:
+    """The hidden keywords of a legacy id: those of v4, and no ``mj_rnePostConstraint``."""
+    return {**_prepare(config), "_post_constraint": False}
+
+
+# sail-sg EnvPool's legacy ids: (id, the v4 env it runs, its default keywords there). gym's
+# Ant-v3 always observed the contact forces (v4's use_contact_forces=True).
+LEGACY: list[tuple[str, str, dict[str, Any]]] = [
+    ("Ant-v3", "Ant", {"use_contact_forces": True}),
+    ("HalfCheetah-v3", "HalfCheetah", {}),
+    ("Hopper-v3", "Hopper", {}),
+    ("Humanoid-v3", "Humanoid", {}),
+    ("Swimmer-v3", "Swimmer", {}),
+    ("Walker2d-v3", "Walker2d", {}),
+    ("HumanoidStandup-v2", "HumanoidStandup", {}),
+    ("InvertedDoublePendulum-v2", "InvertedDoublePendulum", {}),
+    ("InvertedPendulum-v2", "InvertedPendulum", {}),
+    ("Pusher-v2", "Pusher", {}),
+    ("Reacher-v2", "Reacher", {}),
+]
+_LIMITS = {task: (steps, threshold) for task, _, steps, threshold in _TASKS}
+_LIMITS["Pusher"] = (100, 0.0)
+for _id, _task, _kwargs in LEGACY:
+    register(_id, f"{_task}V4", max_episode_steps=_LIMITS[_task][0],
+             reward_threshold=_LIMITS[_task][1], per_env_kwargs=per_env_kwargs(f"{_task}V4"),
+             prepare=_prepare_legacy, assets_dir=ASSETS_DIR, **_kwargs)

@@ -2,7 +2,8 @@
 
 Ids, ``max_episode_steps``, ``reward_threshold`` and per-id keywords mirror
 ``gymnasium/envs/__init__.py`` (gymnasium 1.4). gymnasium 1.4 registers Taxi as
-``Taxi-v4`` (v3 is deprecated there); both ids are offered, with 1.4's dynamics.
+``Taxi-v4`` (v3 is deprecated there); both ids are offered, with 1.4's dynamics, and so
+is sail-sg EnvPool's ``CliffWalking-v0`` (gymnasium's v1 with its defaults).
 NChain-v0 is the old gym registration (1000 steps); Catch-v0 is bsuite's Catch,
 which ends by itself after ``rows - 1`` steps.
 """
@@ -29,6 +30,9 @@ register("FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, reward_thresho
          map_name="8x8", prepare=_images)
 register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare=_images)
 register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, prepare=_images)
+# CliffWalking-v0: sail-sg EnvPool's id of gymnasium's v0, which v1 kept and extended with
+# is_slippery (default False: gymnasium's version history), so v1 with its defaults.
+register("CliffWalking-v0", "CliffWalking", prepare=_images)
 register("CliffWalking-v1", "CliffWalking", prepare=_images)
 register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, prepare=_images)
 register("Blackjack-v1", "Blackjack", sab=True, natural=False, prepare=_images)

@@ -70,7 +70,7 @@ class Ant final : public MujocoEnv {
   }
 
   explicit Ant(const Params& p)
-      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p), clipped_(6 * m_->nbody) {}
+      : MujocoEnv(p, p.frame_skip, InfoKeys().size()), p_(p), clipped_(6 * m_->nbody) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/true);

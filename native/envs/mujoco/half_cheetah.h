@@ -40,7 +40,7 @@ class HalfCheetah final : public MujocoEnv {
     return MujocoSpec(m, m->nq + m->nv - (p.exclude_current_positions ? 1 : 0), InfoKeys());
   }
 
-  explicit HalfCheetah(const Params& p) : MujocoEnv(p.model, p.frame_skip, 4), p_(p) {}
+  explicit HalfCheetah(const Params& p) : MujocoEnv(p, p.frame_skip, 4), p_(p) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/true);

@@ -57,7 +57,7 @@ class HopperWalker final : public MujocoEnv {
   }
 
   explicit HopperWalker(const Params& p)
-      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+      : MujocoEnv(p, p.frame_skip, InfoKeys().size()), p_(p) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);

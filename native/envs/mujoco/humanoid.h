@@ -129,7 +129,7 @@ class Humanoid final : public MujocoEnv {
     return MujocoSpec(m, p.obs.Size(m), InfoKeys(), InfoSizes(m));
   }
 
-  explicit Humanoid(const Params& p) : MujocoEnv(p.model, p.frame_skip, 0), p_(p) {
+  explicit Humanoid(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
     info_sizes_ = InfoSizes(m_);
     info_.assign(V == 4 ? InfoKeys().size() : InfoKeys().size() - 2 + 2 * m_->ntendon, 0.0);
   }

@@ -61,7 +61,7 @@ class HumanoidStandup final : public MujocoEnv {
     return MujocoSpec(m, p.obs.Size(m), InfoKeys(), InfoSizes(m));
   }
 
-  explicit HumanoidStandup(const Params& p) : MujocoEnv(p.model, p.frame_skip, 0), p_(p) {
+  explicit HumanoidStandup(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
     info_sizes_ = InfoSizes(m_);
     info_.assign(V == 4 ? 3 : 6 + 2 * m_->ntendon, 0.0);
   }

@@ -45,7 +45,7 @@ class InvertedDoublePendulum final : public MujocoEnv {
   }
 
   explicit InvertedDoublePendulum(const Params& p)
-      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+      : MujocoEnv(p, p.frame_skip, InfoKeys().size()), p_(p) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/true);

@@ -38,7 +38,7 @@ class InvertedPendulum final : public MujocoEnv {
   }
 
   explicit InvertedPendulum(const Params& p)
-      : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+      : MujocoEnv(p, p.frame_skip, InfoKeys().size()), p_(p) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);

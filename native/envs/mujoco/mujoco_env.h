@@ -81,9 +81,13 @@ inline std::string ExpandModelPath(const std::string& xml_file, const std::strin
 // `_numpy_dot_fma` (hidden, set by envpool/tasks/mujoco.py): the running numpy's order of
 // x.dot(y), which gymnasium's np.linalg.norm infos and rewards follow (envs/common/numpy_blas.h).
 // `_extra_assets_dir` (hidden, set there too): envpool-assets' folder of EnvPool's models.
+// `_post_constraint` (hidden; false for sail-sg EnvPool's legacy ids Ant-v3, Reacher-v2, ...):
+// whether each step ends with mj_rnePostConstraint as gymnasium's v4 and v5 envs do. gym's
+// v2 / v3 envs ran on mujoco-py, which on MuJoCo >= 2.0 never called it: cacc, cfrc_int and
+// cfrc_ext stayed zero (gymnasium's Ant-v4 docs say so), and the dynamics are the same.
 struct ModelParams {
   std::string assets_dir, xml_file, extra_assets_dir;
-  bool numpy_dot_fma = true;
+  bool numpy_dot_fma = true, post_constraint = true;
   ModelPtr model;
   NumpyBlas blas;  // np.linalg.norm of the infos and rewards; resets use NumpyBlas::Fixed()
 };
@@ -95,6 +99,7 @@ Keywords<P> ModelKeywords(const std::string& xml_file, bool xml_file_is_keyword)
   k.Add("xml_file", xml_file, &P::xml_file, xml_file_is_keyword);
   k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
   k.Add("_extra_assets_dir", std::string(), &P::extra_assets_dir);
+  k.Add("_post_constraint", true, &P::post_constraint);
   return k;
 }
 
@@ -211,12 +216,13 @@ inline CameraConfig TrackCamera(int trackbodyid, double distance = NAN, double l
 // The base env: owns its mjData over the shared model.
 class MujocoEnv : public Env {
  public:
-  MujocoEnv(ModelPtr model, int frame_skip, std::size_t num_info)
-      : model_(std::move(model)),
+  MujocoEnv(const ModelParams& params, int frame_skip, std::size_t num_info)
+      : model_(params.model),
         m_(model_.get()),
         data_(mj_makeData(m_)),
         d_(data_.get()),
         frame_skip_(frame_skip),
+        post_constraint_(params.post_constraint),
         dt_(m_->opt.timestep * frame_skip),
         info_(num_info, 0.0) {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -302,11 +308,11 @@ class MujocoEnv : public Env {
   }
 
   // mujoco_env.do_simulation: ctrl = action, frame_skip mj_steps, then
-  // mj_rnePostConstraint (for cacc, cfrc_int, cfrc_ext).
+  // mj_rnePostConstraint (for cacc, cfrc_int, cfrc_ext; not in the legacy ids).
   void DoSimulation(const float* action) {
     for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = static_cast<double>(action[i]);
     for (int i = 0; i < frame_skip_; ++i) mj_step(m_, d_);
-    mj_rnePostConstraint(m_, d_);
+    if (post_constraint_) mj_rnePostConstraint(m_, d_);
   }
 
   // Finite qpos and qvel (np.isfinite(state_vector()).all()).
@@ -336,6 +342,7 @@ class MujocoEnv : public Env {
   DataPtr data_;
   mjData* d_;
   int frame_skip_;
+  bool post_constraint_;
   double dt_;
   std::vector<double> init_qpos_, init_qvel_;
   // The info arrays, flat, in the order of the spec's info keys; their sizes

@@ -44,7 +44,7 @@ class Reacher final : public MujocoEnv {
     return MujocoSpec(m, 2 + 2 + (m->nq - 2) + 2 + (V == 4 ? 3 : 2), InfoKeys());
   }
 
-  explicit Reacher(const Params& p) : MujocoEnv(p.model, p.frame_skip, 2), p_(p) {}
+  explicit Reacher(const Params& p) : MujocoEnv(p, p.frame_skip, 2), p_(p) {}
 
   void Reset(Rng& rng) override {
     mj_resetData(m_, d_);

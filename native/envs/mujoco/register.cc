@@ -40,7 +40,7 @@ void Register(Registry& registry) {
   RegisterVersions<InvertedPendulum>(registry, "InvertedPendulum");
   RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
   RegisterVersions<Reacher>(registry, "Reacher");
-  registry.push_back(MakeEntry<PixelObservation<Pusher<5>>>("PusherV5"));
+  RegisterVersions<Pusher>(registry, "Pusher");
 }
 
 }  // namespace envpool::mujoco

@@ -44,7 +44,7 @@ class Swimmer final : public MujocoEnv {
     return MujocoSpec(m, m->nq + m->nv - (p.exclude_current_positions ? 2 : 0), InfoKeys());
   }
 
-  explicit Swimmer(const Params& p) : MujocoEnv(p.model, p.frame_skip, InfoKeys().size()), p_(p) {}
+  explicit Swimmer(const Params& p) : MujocoEnv(p, p.frame_skip, InfoKeys().size()), p_(p) {}
 
   void Reset(Rng& rng) override {
     ResetWithNoise(rng, p_.reset_noise_scale, /*normal_qvel=*/false);

@@ -163,11 +163,17 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
     low, high = refs[0].action_space.low, refs[0].action_space.high
     rng = np.random.default_rng(7)
 
+    starts: list[Any] = [None] * NUM_ENVS
+
     def sync(i: int, info: dict[str, Any]) -> None:
         ref = refs[i]
         ref.reset(seed=int(rng.integers(1 << 30)))
         state = np.array(env.get_state(i))
         nq = ref.model.nq
+        # sail-sg EnvPool's info: the episode's start, as its align tests read it.
+        np.testing.assert_array_equal(info["qpos0"][i], state[:nq], strict=True)
+        np.testing.assert_array_equal(info["qvel0"][i], state[nq:], strict=True)
+        starts[i] = state
         ref.set_state(state[:nq], state[nq:])
         np.testing.assert_array_equal(obs[i], ref._get_obs(), strict=True)
         _check_info(info, i, ref._get_reset_info(), "reset")
@@ -203,6 +209,8 @@ def test_align(task_id: str, kwargs: dict[str, Any], num_steps: int, max_steps: 
             assert bool(terminated[i]) == bool(ref_term), where
             assert bool(truncated[i]) == ref_trunc, where
             _check_info(info, i, ref_info, where)
+            np.testing.assert_array_equal(
+                np.concatenate([info["qpos0"][i], info["qvel0"][i]]), starts[i])
             np.testing.assert_array_equal(
                 np.array(env.get_state(i)), ref.state_vector(), err_msg=str(where))
             terminations += bool(ref_term)

@@ -23,8 +23,11 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
+import subprocess
+import sys
 import time
 
 import cv2
@@ -148,7 +151,7 @@ def test_flavours_and_metadata() -> None:
     assert isinstance(frames, tuple) and len(frames) == 2
     np.testing.assert_array_equal(np.stack(frames), want)
     assert gymnasium_pool.render().shape == (1, *SCREEN)
-    assert gymnasium_pool.metadata["render_modes"] == ["rgb_array"]
+    assert gymnasium_pool.metadata["render_modes"] == ["human", "rgb_array"]  # as ale-py's
     assert gymnasium_pool.metadata["render_fps"] == 15.0
     assert gymnasium_pool.render_mode == vec.render_mode == "rgb_array"
     skip2 = envpool.make("Pong-v5", frame_skip=2, render_mode="rgb_array")
@@ -156,10 +159,11 @@ def test_flavours_and_metadata() -> None:
     single = gymnasium.make("envpool/Pong-v5", render_mode="rgb_array")
     single.reset(seed=5)
     np.testing.assert_array_equal(single.render(), want[0])
-    assert single.metadata["render_modes"] == ["rgb_array"]
+    assert single.metadata["render_modes"] == ["human", "rgb_array"]
     plain = gymnasium.make("envpool/Pong-v5")
     plain.reset(seed=0)
-    assert plain.render() is None and plain.unwrapped.metadata["render_modes"] == ["rgb_array"]
+    assert plain.render() is None
+    assert plain.unwrapped.metadata["render_modes"] == ["human", "rgb_array"]
     for e in (gymnasium_pool, gym_pool, dm_pool, vec, skip2, single, plain):
         e.close()
 
@@ -172,8 +176,9 @@ def test_refusals() -> None:
         envpool.make("NChain-v0", render_mode="rgb_array")
     with pytest.raises(ValueError, match="Catch-v0.*does not render yet"):
         gymnasium.make("envpool/Catch-v0", render_mode="rgb_array")
-    with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
-        envpool.make("Pong-v5", render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array', 'human' or "
+                                         "'ansi', got 'window'"):
+        envpool.make("Pong-v5", render_mode="window")
     with pytest.raises(ValueError, match="render_height must be in 1 .. 210"):
         envpool.make("Pong-v5", render_mode="rgb_array", render_height=211)
     with pytest.raises(ValueError, match="render_width and render_height must be >= 0"):
@@ -523,7 +528,8 @@ def test_ansi_text_equals_gymnasium(task: str, kwargs: dict) -> None:
     to the start)."""
     ours = gymnasium.make(f"envpool/{task}", render_mode="ansi", **kwargs)
     ref = gymnasium.make(task, render_mode="ansi", **kwargs).unwrapped
-    assert ours.metadata["render_modes"] == ["ansi", "rgb_array"]
+    # human, ansi, rgb_array (gymnasium's order varies by env)
+    assert sorted(ours.metadata["render_modes"]) == sorted(ref.metadata["render_modes"])
     assert ours.metadata["render_fps"] == 4
 
     def reset(seed: int) -> None:
@@ -565,7 +571,8 @@ def test_toy_text_picture_equals_gymnasium(task: str) -> None:
     pytest.importorskip("pygame")
     ours = gymnasium.make(f"envpool/{task}", render_mode="rgb_array")
     ref = gymnasium.make(task, render_mode="rgb_array").unwrapped
-    assert ours.metadata["render_modes"] == ["ansi", "rgb_array"]
+    # human, ansi, rgb_array (gymnasium's order varies by env)
+    assert sorted(ours.metadata["render_modes"]) == sorted(ref.metadata["render_modes"])
     assert ours.metadata["render_fps"] == ref.metadata["render_fps"] == 4
 
     def reset(seed: int) -> None:
@@ -609,7 +616,7 @@ def test_blackjack_picture_equals_gymnasium() -> None:
     pytest.importorskip("pygame")
     ours = gymnasium.make("envpool/Blackjack-v1", render_mode="rgb_array")
     ref = gymnasium.make("Blackjack-v1", render_mode="rgb_array").unwrapped
-    assert ours.metadata["render_modes"] == ["rgb_array"]
+    assert ours.metadata["render_modes"] == ref.metadata["render_modes"]  # human, rgb_array
     assert ours.metadata["render_fps"] == ref.metadata["render_fps"] == 4
     cards, sums, aces = set(), set(), set()
 
@@ -815,3 +822,65 @@ def test_sb3_vec_video_recorder(tmp_path: pathlib.Path) -> None:
     assert len(videos) == 1
     # (moviepy 2.2 writes one frame less for some counts at 15 fps, 13 for one: 21 is exact)
     assert _count_frames(videos[0]) == (21, tiled)
+
+
+# -- render_mode="human" -----------------------------------------------------------
+def test_human_mode_shows_the_rgb_array_frame_and_returns_none() -> None:
+    """EnvPool's human mode: render() draws the frame rgb_array would give, passes it to
+    the pool's _show_human_frame (EnvPool's hook, replaced here) and returns None."""
+    kwargs = {"num_envs": 2, "seed": 4, "render_width": 32, "render_height": 24}
+    human = envpool.make_gym("Ant-v5", render_mode="human", **kwargs)
+    arrays = envpool.make_gym("Ant-v5", render_mode="rgb_array", **kwargs)
+    shown: list[np.ndarray] = []
+    human._show_human_frame = lambda frame: shown.append(np.array(frame))
+    human.reset()
+    arrays.reset()
+    assert human.render() is None and human.render(env_ids=1) is None
+    np.testing.assert_array_equal(shown[0], arrays.render()[0], strict=True)
+    np.testing.assert_array_equal(shown[1], arrays.render(env_ids=[1])[0], strict=True)
+    assert shown[0].shape == (24, 32, 3)
+    with pytest.raises(ValueError, match="shows one env"):
+        human.render(env_ids=[0, 1])
+    human.close()
+    arrays.close()
+
+
+def test_a_human_single_env_shows_every_reset_and_step() -> None:
+    env = gymnasium.make("envpool/CartPole-v1", render_mode="human")
+    shown: list[np.ndarray] = []
+    env.unwrapped.pool._show_human_frame = lambda frame: shown.append(np.array(frame))
+    env.reset(seed=0)
+    env.step(0)
+    env.step(1)
+    assert len(shown) == 3 and shown[0].shape == (400, 600, 3)
+    assert env.render() is None and len(shown) == 4
+    env.close()
+
+
+_HUMAN = """
+import envpool
+env = envpool.make_gymnasium("CartPole-v1", num_envs=1, render_mode="human")
+env.reset()
+try:
+    print("shown", env.render())
+except RuntimeError as error:
+    print("error", error)
+env.close()
+"""
+
+
+@pytest.mark.parametrize("driver", ["dummy", None])
+def test_the_window_opens_or_says_why_not(driver: str | None) -> None:
+    """pygame's window with SDL's dummy driver (what a test machine can open); without a
+    display and without that choice, a clear error instead of a window nobody sees."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    if driver:
+        env["SDL_VIDEODRIVER"] = driver
+    out = subprocess.run([sys.executable, "-c", _HUMAN], env=env, capture_output=True,
+                         text=True, timeout=120, cwd=pathlib.Path(__file__).parent.parent)
+    assert out.returncode == 0, out.stderr[-2000:]
+    if driver:
+        assert "shown None" in out.stdout, out.stdout
+    else:
+        assert "error render_mode='human' needs a display" in out.stdout, out.stdout

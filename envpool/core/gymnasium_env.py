@@ -29,16 +29,18 @@ from envpool.core.text_render import TEXT_FPS, renders_text
 
 def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     """gymnasium's ``render_modes`` / ``render_fps`` metadata of a pool of ``spec``: the
-    modes the env can draw ("rgb_array" for the envs that render, whatever ``render_mode``
-    the pool was made with) and the fps of its videos."""
+    modes the env can draw ("human" and "rgb_array" for the envs that draw frames, "ansi"
+    for the toy-text grids, whatever ``render_mode`` the pool was made with, in gymnasium's
+    order) and the fps of its videos."""
     frame = spec.native_spec.get("render")
     modes = ["rgb_array"] if frame is not None else []
     if renders_text(spec.task.native_module, spec.native_env):
         # (the toy-text grids: gymnasium's text and pictures both play at its 4 fps)
-        return {"render_modes": ["ansi", *modes], "render_fps": TEXT_FPS}
+        return {"render_modes": ["human", "ansi", *modes] if modes else ["ansi"],
+                "render_fps": TEXT_FPS}
     if frame is None:
         return {"render_modes": []}
-    return {"render_modes": modes, "render_fps": float(frame[2])}
+    return {"render_modes": ["human", *modes], "render_fps": float(frame[2])}
 
 
 class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
@@ -185,7 +187,11 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame (or ansi
         text) per env
         (every env when ``env_ids`` is None, not EnvPool's ``render_env_id``), views of
-        one batch drawn by the workers; see :meth:`EnvPoolBase.render`."""
+        one batch drawn by the workers; see :meth:`EnvPoolBase.render`. With
+        ``render_mode="human"``: env ``render_env_id``'s frame (or the one env of
+        ``env_ids``) shown in a window, and None."""
+        if self.render_mode == "human":
+            return super().render(env_ids, camera_id)  # type: ignore[return-value]
         return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,
                                     camera_id))
 

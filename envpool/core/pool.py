@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import gymnasium
 import numpy as np
 
+from envpool.core.human_window import HumanWindow
 from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
 from envpool.core.text_render import TextRenderer
@@ -102,8 +103,13 @@ class EnvPoolBase:
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.all_env_ids = np.arange(config.num_envs, dtype=np.int32)
-        #: "rgb_array" (the pool draws frames) or "ansi" (text) when made with it, else None.
+        #: "rgb_array" (the pool draws frames), "human" (and shows them in a window) or
+        #: "ansi" (text) when made with it, else None.
         self.render_mode: str | None = config.render_mode
+        self._window: HumanWindow | None = None
+        if config.render_mode == "human":
+            frame = spec.render_frame
+            self._window = HumanWindow(spec.id, None if frame is None else frame[2])
         self._text: TextRenderer | None = None
         if config.render_mode == "ansi":
             self._text = TextRenderer(spec.native_env, config, config.num_envs)
@@ -246,7 +252,7 @@ class EnvPoolBase:
 
     # -- rendering -----------------------------------------------------------
     def render(self, env_ids: Any = None,
-               camera_id: int | None = None) -> np.ndarray | list[str]:
+               camera_id: int | None = None) -> np.ndarray | list[str] | None:
         """The current frames of ``env_ids`` as a ``(len(env_ids), H, W, 3)`` uint8 array
         (EnvPool's ``render``): ``env_ids`` None draws env ``render_env_id`` (a make
         keyword, default 0) alone, an int that env; ``camera_id`` None is the make
@@ -256,7 +262,8 @@ class EnvPoolBase:
         ``make(..., render_mode="rgb_array")``. The array is a view of the pool's frame
         buffer, valid as long as it is held (a later call draws into a new one). With
         ``render_mode="ansi"`` (toy-text grids): a list of gymnasium's text, one per env,
-        see :meth:`render_text`."""
+        see :meth:`render_text`. With ``render_mode="human"``: one env's frame, shown in a
+        window (pygame's, as gymnasium's envs open theirs), and None, as EnvPool's."""
         if self.render_mode is None:
             raise RuntimeError(f"{self.spec.id} was made without render_mode: pass "
                                "render_mode='rgb_array' to make() to render")
@@ -273,11 +280,24 @@ class EnvPoolBase:
         camera = self.config["render_camera_id"] if camera_id is None else camera_id
         if not isinstance(camera, (int, np.integer)) or isinstance(camera, (bool, np.bool_)):
             raise TypeError(f"camera_id must be an int, got {camera!r}")
+        if self._window is not None and len(ids) != 1:
+            raise ValueError(f"render_mode='human' shows one env: env_ids must name one, got "
+                             f"{len(ids)}")
         try:
-            return self._pool.render(ids, self.config["render_width"],
-                                     self.config["render_height"], int(camera))
+            frames = self._pool.render(ids, self.config["render_width"],
+                                       self.config["render_height"], int(camera))
         except ValueError as error:
             raise ValueError(f"{self.spec.id}: {error}") from None
+        if self._window is None:
+            return frames
+        self._show_human_frame(frames[0])
+        return None
+
+    def _show_human_frame(self, frame: np.ndarray) -> None:
+        """Shows one ``(H, W, 3)`` frame in the pool's window (``render_mode="human"``;
+        EnvPool's name for this hook, which its tests replace)."""
+        assert self._window is not None
+        self._window.show(frame)
 
     def render_text(self, env_ids: Any = None) -> list[str]:
         """``render_mode="ansi"``: gymnasium's ansi text of each env of ``env_ids`` (None:
@@ -307,7 +327,10 @@ class EnvPoolBase:
 
     # -- life cycle --------------------------------------------------------
     def close(self, **kwargs: Any) -> None:
-        """Stops the worker threads; idempotent. Any later call raises."""
+        """Stops the worker threads (and closes the ``render_mode="human"`` window);
+        idempotent. Any later call raises."""
+        if self._window is not None:
+            self._window.close()
         self._pool.close()
 
     @property

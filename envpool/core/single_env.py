@@ -45,20 +45,27 @@ class GymnasiumEnv(gymnasium.Env):
         if options:
             raise ValueError("envpool envs take no reset options; set keywords at make time")
         obs, _, _, _, info = self._unbatch(self.pool.reset_raw(None, seed))
+        if self.render_mode == "human":  # gymnasium's envs show each reset and step
+            self.render()
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """One step: (obs, reward, terminated, truncated, info)."""
         self.pool.send(np.asarray(action)[None])
-        return self._unbatch(self.pool.recv_raw())
+        out = self._unbatch(self.pool.recv_raw())
+        if self.render_mode == "human":
+            self.render()
+        return out
 
     def render(self) -> np.ndarray | str | None:
         """The env's current frame, ``(H, W, 3)`` uint8 (``render_mode="rgb_array"``), or its
-        text (``"ansi"``, toy-text grids); None without a render mode, as gymnasium's envs
+        text (``"ansi"``, toy-text grids); None without a render mode or with "human" (the
+        frame goes to a window, after every reset and step too), as gymnasium's envs
         return."""
         if self.render_mode is None:
             return None
-        return self.pool.render()[0]
+        frames = self.pool.render()
+        return None if frames is None else frames[0]  # (human: shown in a window)
 
     def close(self) -> None:
         """Stops the native pool; idempotent."""

@@ -27,7 +27,9 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": AutoresetMode.NEXT_STEP,
     "max_num_players": 1,
     "gym_reset_return_info": True,
-    "render_mode": None,  # "rgb_array": render() draws frames; "ansi": text (toy-text grids)
+    # "rgb_array": render() draws frames; "human": and shows them in a window; "ansi": text
+    # (toy-text grids)
+    "render_mode": None,
     "render_env_id": 0,  # the env render() draws when given no env_ids
     "render_width": 0,  # 0: the env's own frame size
     "render_height": 0,
@@ -117,9 +119,9 @@ def _check_render(task_id: str, task: TaskSpec, factory: Any,
                   pool: dict[str, Any]) -> tuple[int, int, float]:
     """Checks the render keywords; the frame (height, width, fps) the env draws."""
     mode = pool["render_mode"]
-    if mode != "rgb_array":
-        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {mode!r} "
-                         "(envpool draws frames into arrays; it opens no window)")
+    if mode not in ("rgb_array", "human"):
+        raise ValueError(f"render_mode must be None, 'rgb_array', 'human' or 'ansi', got "
+                         f"{mode!r}")
     if not 0 <= pool["render_env_id"] < pool["num_envs"]:
         raise ValueError(f"render_env_id must be in 0 .. {pool['num_envs'] - 1}, got "
                          f"{pool['render_env_id']}")

@@ -183,6 +183,10 @@ inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
                                 size < 0 ? std::vector<std::int64_t>{}
                                          : std::vector<std::int64_t>{size}));
   }
+  // sail-sg EnvPool's info of every MuJoCo task: the qpos and qvel the episode started
+  // from (after the reset noise), at its reset and every step of it (MujocoEnv::Write).
+  spec.info.push_back(BoxSpec("qpos0", DType::kFloat64, {model->nq}));
+  spec.info.push_back(BoxSpec("qvel0", DType::kFloat64, {model->nv}));
   return spec;
 }
 
@@ -228,6 +232,8 @@ class MujocoEnv : public Env {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
     init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
     init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
+    qpos0_ = init_qpos_;
+    qvel0_ = init_qvel_;
   }
 
   // gymnasium's MuJoCo frames (every task, found by BasicFactory as
@@ -252,7 +258,7 @@ class MujocoEnv : public Env {
       throw std::invalid_argument("the state is qpos then qvel: " +
                                   std::to_string(m_->nq + m_->nv) + " numbers");
     }
-    SetQposQvel(state.data(), state.data() + m_->nq);
+    SetQposQvel(state.data(), state.data() + m_->nq, /*episode_start=*/false);
   }
 
   // gymnasium's MujocoRenderer.render("rgb_array") with camera_id (-1: the
@@ -275,25 +281,35 @@ class MujocoEnv : public Env {
 
   void Write(const Slot& slot) const override {
     WriteObs(slot.Obs<double>());
+    std::size_t keys = info_.size();
     if (info_sizes_.empty()) {
       for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
-      return;
+    } else {
+      keys = info_sizes_.size();
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < info_sizes_.size(); ++i) {
+        double* dst = slot.Info<double>(i);
+        const int n = info_sizes_[i] < 0 ? 1 : info_sizes_[i];
+        for (int j = 0; j < n; ++j) dst[j] = info_[k++];
+      }
     }
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < info_sizes_.size(); ++i) {
-      double* dst = slot.Info<double>(i);
-      const int n = info_sizes_[i] < 0 ? 1 : info_sizes_[i];
-      for (int j = 0; j < n; ++j) dst[j] = info_[k++];
-    }
+    // After the task's own keys: qpos0, qvel0 (MujocoSpec).
+    std::copy(qpos0_.begin(), qpos0_.end(), slot.Info<double>(keys));
+    std::copy(qvel0_.begin(), qvel0_.end(), slot.Info<double>(keys + 1));
   }
 
  protected:
   virtual void WriteObs(double* obs) const = 0;
 
-  // mujoco_env.set_state: qpos, qvel, then mj_forward.
-  void SetQposQvel(const double* qpos, const double* qvel) {
+  // mujoco_env.set_state: qpos, qvel, then mj_forward. In a reset (episode_start) they
+  // are also the info's qpos0 and qvel0 until the next one.
+  void SetQposQvel(const double* qpos, const double* qvel, bool episode_start = true) {
     std::copy(qpos, qpos + m_->nq, d_->qpos);
     std::copy(qvel, qvel + m_->nv, d_->qvel);
+    if (episode_start) {
+      qpos0_.assign(qpos, qpos + m_->nq);
+      qvel0_.assign(qvel, qvel + m_->nv);
+    }
     mj_forward(m_, d_);
   }
 
@@ -349,6 +365,8 @@ class MujocoEnv : public Env {
   // as in MujocoSpec when some are not scalars.
   std::vector<double> info_;
   std::vector<int> info_sizes_;
+  // The qpos and qvel of the episode's reset: the info's qpos0 and qvel0.
+  std::vector<double> qpos0_, qvel0_;
 
  private:
   // OffScreenViewer._init_camera, then MujocoRenderer._set_cam_config.

@@ -316,3 +316,32 @@ def test_family_spec_class_from_a_config() -> None:
     assert CartPoleEnvSpec(CartPoleEnvSpec.gen_config()).id == "CartPole-v0"
     spec = CartPoleEnvSpec(CartPoleEnvSpec.gen_config(max_episode_steps=500))
     assert spec.max_episode_steps == 500
+
+
+def test_state_array_spec_names_what_a_step_returns() -> None:
+    """EnvPool's spec.state_array_spec: one entry per array a step gives (obs, each info key,
+    env_id, elapsed_step, reward, the ends), with the dtypes and per-env shapes the pool's
+    arrays have; gymnasium_observation_space is the observation space."""
+    env = envpool.make_gymnasium("Ant-v4", num_envs=2, seed=0, from_pixels=True,
+                                 pixels_only=False, render_width=16, render_height=16)
+    spec = env.spec
+    assert spec.gymnasium_observation_space == spec.observation_space
+    states = spec.state_array_spec
+    obs, info = env.reset()
+    obs, reward, terminated, truncated, info = env.step(np.zeros((2, 8), np.float32))
+    assert isinstance(obs, dict)
+    for name, array in obs.items():
+        assert states[f"obs:{name}"].dtype == array.dtype
+        assert states[f"obs:{name}"].shape == list(array.shape[1:])
+    for key, array in info.items():
+        if key == "players":  # EnvPool's {"env_id": ...}
+            assert states["info:players.env_id"].dtype == array["env_id"].dtype
+            continue
+        name = key if key == "elapsed_step" else f"info:{key}"
+        assert states[name].dtype == array.dtype, key
+        assert states[name].shape == list(array.shape[1:]), key
+    assert {"info:reward_contact", "info:qpos0", "info:qvel0"} <= set(states)
+    assert states["terminated"].dtype == terminated.dtype == np.bool_
+    assert states["reward"].dtype == reward.dtype == np.float32
+    env.close()
+    assert list(envpool.make_spec("CartPole-v1").state_array_spec)[0] == "obs"

@@ -328,9 +328,41 @@ class EnvSpec:
         return envpool_spaces.observation_space(self.native_spec)
 
     @property
+    def gymnasium_observation_space(self) -> spaces.Space:
+        """sail-sg EnvPool's name of :attr:`observation_space` (the spaces are gymnasium's)."""
+        return self.observation_space
+
+    @property
     def action_space(self) -> spaces.Space:
         """The action space of one env."""
         return envpool_spaces.action_space(self.native_spec)
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """sail-sg EnvPool's ``state_array_spec``: the arrays of one env's output, by its
+        names: ``obs`` (or ``obs:<name>`` for each array of a dict observation),
+        ``info:<key>`` for each info key (``info:env_id``, ``info:players.env_id`` among
+        them), ``elapsed_step``, ``reward``, ``terminated`` and ``truncated``."""
+        native = self.native_spec
+        last_env = self.config.num_envs - 1
+        out: dict[str, ArraySpec] = {}
+        single = native["obs_layout"] != "dict" and len(native["obs"]) == 1
+        for o in native["obs"]:
+            low, high = envpool_spaces.bounds(o, scalar=True)
+            out["obs" if single else f"obs:{o['name']}"] = ArraySpec(o["dtype"], o["shape"],
+                                                                      low, high)
+        out["info:env_id"] = ArraySpec(np.int32, [], 0, last_env)
+        out["info:players.env_id"] = ArraySpec(np.int32, [-1], 0, last_env)
+        out["elapsed_step"] = ArraySpec(np.int32, [], 0, np.iinfo(np.int32).max)
+        for i in native["info"]:
+            if i["name"] == "discount":  # the dm flavour's discount, not an info key here
+                continue
+            low, high = envpool_spaces.bounds(i, scalar=True)
+            out[f"info:{i['name']}"] = ArraySpec(i["dtype"], i["shape"], low, high)
+        out["reward"] = ArraySpec(np.float32, [-1], -np.inf, np.inf)
+        out["terminated"] = ArraySpec(np.bool_, [], False, True)
+        out["truncated"] = ArraySpec(np.bool_, [], False, True)
+        return out
 
     @property
     def action_array_spec(self) -> dict[str, ArraySpec]:

@@ -54,8 +54,11 @@ class Ant final : public MujocoEnv {
 
   static std::vector<std::string> InfoKeys() {
     if (V == 4) {
+      // gymnasium's v4 keys, then sail-sg EnvPool's reward_contact (-contact_cost, whether
+      // or not the reward counts it: the reward does with use_contact_forces).
       return {"reward_forward", "reward_ctrl", "reward_survive", "x_position", "y_position",
-              "distance_from_origin", "x_velocity", "y_velocity", "forward_reward"};
+              "distance_from_origin", "x_velocity", "y_velocity", "forward_reward",
+              "reward_contact"};
     }
     return {"x_position",     "y_position",  "distance_from_origin", "x_velocity",
             "y_velocity",     "reward_forward", "reward_ctrl",       "reward_contact",
@@ -102,14 +105,14 @@ class Ant final : public MujocoEnv {
     if (V == 4) {
       double costs = static_cast<double>(ctrl_cost);
       double reward_ctrl = static_cast<double>(-ctrl_cost);
+      const double contact_cost = ContactCost();
       if (p_.contact_forces_in_obs) {
-        const double contact_cost = ContactCost();
         costs += contact_cost;
         reward_ctrl = -contact_cost;  // sic: gymnasium's v4 reports the contact cost here
       }
       out.reward = rewards - costs;
       info_ = {forward_reward, reward_ctrl, healthy_reward, x1, y1, p_.blas.Norm2(x1, y1), vx, vy,
-               forward_reward};
+               forward_reward, -contact_cost};
     } else {
       const double contact_cost = ContactCost();
       const double costs = static_cast<double>(ctrl_cost) + contact_cost;

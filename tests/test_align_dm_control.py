@@ -459,15 +459,17 @@ def test_frame_stack() -> None:
     three = envpool.make_dm(task_id, num_envs=2, seed=7, frame_stack=3)
     history: list[Any] = [one.reset().observation]
     ts3 = three.reset()
-    for name in [n for n in history[0]._fields if n not in ("env_id", "players",
-                                                            "elapsed_step")]:
+    # (the info keys, qpos0 and qvel0 here, are not stacked)
+    unstacked = {"env_id", "players", "elapsed_step",
+                 *(i["name"] for i in envpool.make_spec(task_id).native_spec["info"])}
+    for name in [n for n in history[0]._fields if n not in unstacked]:
         assert getattr(ts3.observation, name).shape[1] == 3
     rng = np.random.default_rng(1)
     spec = one.action_spec()
     for _ in range(5):
         stacked = ts3.observation
         for name in stacked._fields:
-            if name in ("env_id", "players", "elapsed_step"):
+            if name in unstacked:
                 continue
             frames = [getattr(h, name) for h in ([history[0]] * 2 + history)[-3:]]
             np.testing.assert_array_equal(getattr(stacked, name), np.stack(frames, axis=1))
@@ -482,3 +484,62 @@ def test_missing_dm_control_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tasks, "SUITE_DIR", "")
     with pytest.raises(ImportError, match="pip install 'dm-control"):
         envpool.make_dm(IDS[0])
+
+
+def _place(domain: str, task: str, physics: Any, obs: Any) -> None:
+    """dm_control's episode start rebuilt from our info as sail-sg EnvPool's align tests
+    rebuild it: qpos0, qvel0, and the task's own numbers (target, target0, wrap_prm,
+    random_info)."""
+    named = physics.named
+    physics.data.qpos[:] = obs.qpos0[0]
+    physics.data.qvel[:] = obs.qvel0[0]
+    if domain == "cheetah":  # qpos0 is from before the 200 settling steps
+        for _ in range(200):
+            physics.step()
+        physics.data.time = 0
+    elif domain == "reacher":
+        named.model.geom_pos["target", ["x", "y"]] = obs.target[0]
+    elif domain == "finger" and task.startswith("turn"):
+        angle, radius = obs.target[0]
+        hinge = named.data.xanchor["hinge", ["x", "z"]]
+        named.model.site_pos["target", ["x", "z"]] = (hinge[0] + radius * np.sin(angle),
+                                                      hinge[1] + radius * np.cos(angle))
+    elif domain == "swimmer":
+        named.model.geom_pos["target", ["x", "y"]] = obs.target0[0]
+        named.model.light_pos["target_light", ["x", "y"]] = obs.target0[0]
+    elif domain == "fish" and task == "swim":
+        named.model.geom_pos["target"] = obs.target0[0]
+    elif domain == "point_mass":
+        physics.model.wrap_prm[:] = obs.wrap_prm[0]
+    elif domain == "manipulator":
+        tx, tz, angle = obs.random_info[0][:3]
+        for body in ("target_ball", "cup") if task == "insert_ball" else ("target_ball",):
+            named.model.body_pos[body, ["x", "z"]] = tx, tz
+            named.model.body_quat[body, ["qw", "qy"]] = np.cos(angle / 2), np.sin(angle / 2)
+
+
+EPISODE_START = ["CartpoleSwingup-v1", "CheetahRun-v1", "ReacherHard-v1", "FingerTurnHard-v1",
+                 "FingerSpin-v1", "SwimmerSwimmer6-v1", "FishSwim-v1", "PointMassHard-v1",
+                 "ManipulatorBringBall-v1", "WalkerWalk-v1", "HumanoidStand-v1"]
+
+
+@pytest.mark.parametrize("task_id", EPISODE_START)
+def test_episode_start_info_rebuilds_the_reference(task_id: str) -> None:
+    """sail-sg EnvPool's info (its test build's, in the dm observation as there): qpos0,
+    qvel0 and the task's own numbers rebuild dm_control's episode start, bitwise: state and
+    first observation, over several resets."""
+    domain, task = TASKS[task_id]
+    env = envpool.make_dm(task_id, num_envs=1, seed=5)
+    ref = load(task_id, 0)
+    for _ in range(4):
+        ts = env.reset()
+        ref.reset()
+        with ref.physics.reset_context():
+            _place(domain, task, ref.physics, ts.observation)
+        ours = np.array(env.get_state(0))
+        n = 1 + ref.physics.model.nq + ref.physics.model.nv  # time, qpos, qvel
+        np.testing.assert_array_equal(ours[:n], physics_state(ref)[:n], err_msg=task_id)
+        want = ref.task.get_observation(ref.physics)
+        for key, value in want.items():
+            np.testing.assert_array_equal(getattr(ts.observation, key)[0], value, err_msg=key)
+    env.close()

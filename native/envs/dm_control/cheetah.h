@@ -49,6 +49,7 @@ class Cheetah final : public DmcEnv {
         d_->qpos[j] = rng.Uniform(m_->jnt_range[2 * j], m_->jnt_range[2 * j + 1]);
       }
     }
+    MarkEpisodeStart();  // (sail-sg EnvPool's qpos0: before the settling steps)
     PhysicsStep(200);
     d_->time = 0;
   }

@@ -202,7 +202,9 @@ using ObsKeys = std::vector<std::pair<std::string, std::int64_t>>;
 // dm_control's specs: float64 observations without bounds in a dict, and the
 // float64 action box of mujoco.action_spec (ctrlrange where limited, else
 // +-mjMAXVAL).
-inline EnvSpec DmcSpec(const CommonParams& p, const ObsKeys& keys) {
+// `task_info`: the task's own info arrays after qpos0 and qvel0 (sail-sg EnvPool's
+// test-build keys: reacher's target, swimmer's target0, ...), written by WriteTaskInfo.
+inline EnvSpec DmcSpec(const CommonParams& p, const ObsKeys& keys, const ObsKeys& task_info = {}) {
   const mjModel* m = p.model.get();
   EnvSpec spec;
   for (const auto& [name, size] : keys) {
@@ -220,6 +222,13 @@ inline EnvSpec DmcSpec(const CommonParams& p, const ObsKeys& keys) {
     }
   }
   spec.action = BoxSpec("action", DType::kFloat64, {m->nu}, low, high);
+  // sail-sg EnvPool's qpos0 and qvel0 (its test build's; in the dm flavour's observation
+  // here, as there): the state the episode started from (DmcEnv::MarkEpisodeStart).
+  spec.info.push_back(BoxSpec("qpos0", DType::kFloat64, {m->nq}));
+  spec.info.push_back(BoxSpec("qvel0", DType::kFloat64, {m->nv}));
+  for (const auto& [name, size] : task_info) {
+    spec.info.push_back(BoxSpec(name, DType::kFloat64, {size}));
+  }
   return spec;
 }
 
@@ -237,6 +246,8 @@ class DmcEnv : public Env {
         render_model_(p.render_model),
         frame_stack_(p.frame_stack) {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate the model or mjData");
+    qpos0_.assign(d_->qpos, d_->qpos + m_->nq);
+    qvel0_.assign(d_->qvel, d_->qvel + m_->nv);
     for (const auto& key : keys) sizes_.push_back(key.second < 0 ? 1 : key.second);
     if (frame_stack_ > 1) {
       for (std::int64_t n : sizes_) stack_.emplace_back(static_cast<std::size_t>(n * frame_stack_));
@@ -246,7 +257,9 @@ class DmcEnv : public Env {
   void Reset(Rng& rng) override {
     mj_resetData(m_, d_);
     AfterReset();  // Physics.reset ends with the same forward pass
+    start_marked_ = false;
     InitializeEpisode(rng);
+    if (!start_marked_) MarkEpisodeStart();
     AfterReset();
     if (frame_stack_ > 1) {
       ObserveNewest();
@@ -260,6 +273,9 @@ class DmcEnv : public Env {
   }
 
   void Write(const Slot& slot) const final {
+    std::copy(qpos0_.begin(), qpos0_.end(), slot.Info<double>(0));
+    std::copy(qvel0_.begin(), qvel0_.end(), slot.Info<double>(1));
+    WriteTaskInfo(slot);
     std::vector<double*> out(sizes_.size());
     for (std::size_t k = 0; k < sizes_.size(); ++k) out[k] = slot.Obs<double>(k);
     if (frame_stack_ == 1) {
@@ -374,6 +390,8 @@ class DmcEnv : public Env {
   virtual double GetReward() = 0;
   // Task.get_termination: true where the episode ends early (discount 0).
   virtual bool GetTermination() { return false; }
+  // The task's info arrays (DmcSpec's task_info), info indices 2, 3, ...
+  virtual void WriteTaskInfo(const Slot& /*slot*/) const {}
   // The task's random quantities that live outside mjData (see GetState).
   virtual std::vector<double> GetTaskState() const { return {}; }
   virtual void SetTaskState(const std::vector<double>& /*state*/) {}
@@ -401,6 +419,14 @@ class DmcEnv : public Env {
       AfterReset();
       if (d_->ncon == 0) return;
     }
+  }
+
+  // The info's qpos0 and qvel0: the state at the end of Task.initialize_episode, or where
+  // a task calls this (cheetah: before its 200 settling steps, as sail-sg EnvPool records it).
+  void MarkEpisodeStart() {
+    qpos0_.assign(d_->qpos, d_->qpos + m_->nq);
+    qvel0_.assign(d_->qvel, d_->qvel + m_->nv);
+    start_marked_ = true;
   }
 
   // Physics.after_reset: mj_forward with actuation disabled.
@@ -462,6 +488,8 @@ class DmcEnv : public Env {
   int frame_stack_;
   std::vector<std::int64_t> sizes_;
   std::vector<std::vector<double>> stack_;  // frame_stack > 1: k frames per key
+  std::vector<double> qpos0_, qvel0_;        // the info's qpos0, qvel0 (MarkEpisodeStart)
+  bool start_marked_ = false;
 };
 
 }  // namespace envpool::dm_control

@@ -3,6 +3,7 @@
 // (x, z) is the task state.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -42,7 +43,9 @@ class Finger final : public DmcEnv {
     }
     return keys;
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  static EnvSpec MakeSpec(const Params& p) {
+    return DmcSpec(p, Keys(p), p.turn ? ObsKeys{{"target", 2}} : ObsKeys{});
+  }
 
   explicit Finger(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -101,6 +104,7 @@ class Finger final : public DmcEnv {
       const double hinge_z = d_->xanchor[3 * hinge_ + 2];
       const mjtNum* size = m_->geom_size + 3 * cap1_;
       const double radius = size[0] + size[1] + size[2];  // numpy's sum, in order
+      target_info_ = {target_angle, radius};
       m_->site_pos[3 * target_site_] = hinge_x + radius * std::sin(target_angle);
       m_->site_pos[3 * target_site_ + 2] = hinge_z + radius * std::cos(target_angle);
       m_->site_size[3 * target_site_] = p_.target_radius;
@@ -117,6 +121,10 @@ class Finger final : public DmcEnv {
   }
 
   // The target's (x, z) in the model.
+  // sail-sg EnvPool's info "target" (turn): the target's angle and the circle's radius.
+  void WriteTaskInfo(const Slot& slot) const override {
+    if (p_.turn) std::copy(target_info_.begin(), target_info_.end(), slot.Info<double>(2));
+  }
   std::vector<double> GetTaskState() const override {
     return {m_->site_pos[3 * target_site_], m_->site_pos[3 * target_site_ + 2]};
   }
@@ -150,6 +158,7 @@ class Finger final : public DmcEnv {
   }
 
   Params p_;
+  std::array<double, 2> target_info_{};  // turn: the target's angle, the radius (info "target")
   int target_site_, tip_site_, hinge_, cap1_;
   int proximal_, distal_, proximal_velocity_, distal_velocity_, hinge_velocity_;
   int tip_, target_, spinner_, touchtop_, touchbottom_;

@@ -32,7 +32,9 @@ class Fish final : public DmcEnv {
     if (p.swim) return {{"joint_angles", 7}, {"upright", -1}, {"target", 3}, {"velocity", nv}};
     return {{"joint_angles", 7}, {"upright", -1}, {"velocity", nv}};
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  static EnvSpec MakeSpec(const Params& p) {
+    return DmcSpec(p, Keys(p), p.swim ? ObsKeys{{"target0", 3}} : ObsKeys{});
+  }
 
   explicit Fish(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -85,6 +87,12 @@ class Fish final : public DmcEnv {
   }
 
   // Swim: the target's position, geom_pos['target'].
+  // sail-sg EnvPool's info "target0" (swim): the target's position.
+  void WriteTaskInfo(const Slot& slot) const override {
+    if (!p_.swim) return;
+    const std::vector<double> state = GetTaskState();
+    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+  }
   std::vector<double> GetTaskState() const override {
     if (!p_.swim) return {};
     const double* pos = m_->geom_pos + 3 * target_;

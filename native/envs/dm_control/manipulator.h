@@ -43,7 +43,7 @@ class Manipulator final : public DmcEnv {
             {"target_pos", 4}};
   }
   static EnvSpec MakeSpec(const Params& p) {
-    EnvSpec spec = DmcSpec(p, Keys(p));
+    EnvSpec spec = DmcSpec(p, Keys(p), {{"random_info", 8}});
     std::vector<std::int64_t> shape = {kArmJoints, 2};
     if (p.frame_stack > 1) shape.insert(shape.begin(), p.frame_stack);
     spec.obs[0] = BoxSpec("arm_pos", DType::kFloat64, shape);
@@ -154,10 +154,20 @@ class Manipulator final : public DmcEnv {
       d_->qpos[object_qpos_[0]] = object_x;
       d_->qpos[object_qpos_[1]] = object_z;
       d_->qpos[object_qpos_[2]] = object_angle;
+      // sail-sg EnvPool's info "random_info": the draws, the object's placement (1: in the
+      // target, 2: in the hand, 0: uniform), its x velocity (set by a uniform placement, and
+      // kept from a rejected one, as dm_control's loop keeps it).
+      const double init_type = (u >= kPInHand && u < kPInHand + kPInTarget) ? 1 : u < kPInHand ? 2 : 0;
+      random_info_ = {target_x, target_z, target_angle, init_type, object_x, object_z,
+                      object_angle, d_->qvel[object_dof_[0]]};
 
       AfterReset();
       penetrating = d_->ncon > 0;
     }
+  }
+
+  void WriteTaskInfo(const Slot& slot) const override {
+    std::copy(random_info_.begin(), random_info_.end(), slot.Info<double>(2));
   }
 
   double GetReward() override {
@@ -227,6 +237,7 @@ class Manipulator final : public DmcEnv {
   static double IsClose(double distance) { return Tolerance(distance, 0, kClose, kClose * 2); }
 
   Params p_;
+  std::array<double, 8> random_info_{};  // the info "random_info" (InitializeEpisode)
   int hand_, object_, target_, receptacle_, grasp_, finger_, thumb_;
   std::array<int, kArmJoints> arm_qpos_{}, arm_dof_{};
   std::array<double, kArmJoints> arm_low_{}, arm_high_{};

@@ -34,7 +34,7 @@ class PointMass final : public DmcEnv {
   static ObsKeys Keys(const Params& p) {
     return {{"position", p.model->nq}, {"velocity", p.model->nv}};
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p), {{"wrap_prm", 4}}); }
 
   explicit PointMass(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -83,6 +83,11 @@ class PointMass final : public DmcEnv {
   }
 
   // The tendons' coefficients wrap_prm[0:4] (drawn in `hard`).
+  // sail-sg EnvPool's info "wrap_prm": the task state below.
+  void WriteTaskInfo(const Slot& slot) const override {
+    const std::vector<double> state = GetTaskState();
+    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+  }
   std::vector<double> GetTaskState() const override {
     return {m_->wrap_prm[0], m_->wrap_prm[1], m_->wrap_prm[2], m_->wrap_prm[3]};
   }

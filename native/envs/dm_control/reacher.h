@@ -36,7 +36,7 @@ class Reacher final : public DmcEnv {
   static ObsKeys Keys(const Params& p) {
     return {{"position", p.model->nq}, {"to_target", 2}, {"velocity", p.model->nv}};
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p), {{"target", 2}}); }
 
   explicit Reacher(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -73,6 +73,11 @@ class Reacher final : public DmcEnv {
   }
 
   // The target's (x, y) in the model.
+  // sail-sg EnvPool's info "target": the task state below.
+  void WriteTaskInfo(const Slot& slot) const override {
+    const std::vector<double> state = GetTaskState();
+    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+  }
   std::vector<double> GetTaskState() const override {
     return {m_->geom_pos[3 * target_], m_->geom_pos[3 * target_ + 1]};
   }

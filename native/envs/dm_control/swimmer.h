@@ -32,7 +32,7 @@ class Swimmer final : public DmcEnv {
     const mjModel* m = p.model.get();
     return {{"joints", m->nq - 3}, {"to_target", 2}, {"body_velocities", BodyVelocitySize(m)}};
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p), {{"target0", 2}}); }
 
   explicit Swimmer(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -78,6 +78,11 @@ class Swimmer final : public DmcEnv {
   }
 
   // The target's x, y (geom_pos['target'], also the target light's x, y).
+  // sail-sg EnvPool's info "target0": the task state below.
+  void WriteTaskInfo(const Slot& slot) const override {
+    const std::vector<double> state = GetTaskState();
+    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+  }
   std::vector<double> GetTaskState() const override {
     const double* pos = m_->geom_pos + 3 * target_;
     return {pos[0], pos[1]};

@@ -345,3 +345,11 @@ def test_state_array_spec_names_what_a_step_returns() -> None:
     assert states["reward"].dtype == reward.dtype == np.float32
     env.close()
     assert list(envpool.make_spec("CartPole-v1").state_array_spec)[0] == "obs"
+    # and no entry names an array a step does not give (Pong: the native discount, which
+    # the dm flavour's TimeStep carries, is no info key)
+    for env in (envpool.make_gymnasium("Ant-v4", num_envs=1), envpool.make_gymnasium("Pong-v5")):
+        _, info = env.reset()
+        named = {k for k in env.spec.state_array_spec if k.startswith("info:")}
+        assert named == {f"info:{k}" for k in info if k not in ("players", "elapsed_step")} | {
+            "info:players.env_id"}, env.spec.id
+        env.close()

@@ -421,6 +421,13 @@ class DmcEnv : public Env {
     }
   }
 
+  // WriteTaskInfo of the tasks whose info is their task state (GetTaskState): it goes to
+  // the first task info array.
+  void WriteTaskStateInfo(const Slot& slot) const {
+    const std::vector<double> state = GetTaskState();
+    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+  }
+
   // The info's qpos0 and qvel0: the state at the end of Task.initialize_episode, or where
   // a task calls this (cheetah: before its 200 settling steps, as sail-sg EnvPool records it).
   void MarkEpisodeStart() {

@@ -121,16 +121,17 @@ class Finger final : public DmcEnv {
   }
 
   // The target's (x, z) in the model.
-  // sail-sg EnvPool's info "target" (turn): the target's angle and the circle's radius.
-  void WriteTaskInfo(const Slot& slot) const override {
-    if (p_.turn) std::copy(target_info_.begin(), target_info_.end(), slot.Info<double>(2));
-  }
   std::vector<double> GetTaskState() const override {
     return {m_->site_pos[3 * target_site_], m_->site_pos[3 * target_site_ + 2]};
   }
   void SetTaskState(const std::vector<double>& state) override {
     m_->site_pos[3 * target_site_] = state[0];
     m_->site_pos[3 * target_site_ + 2] = state[1];
+  }
+
+  // sail-sg EnvPool's info "target" (turn): the target's angle and the circle's radius.
+  void WriteTaskInfo(const Slot& slot) const override {
+    if (p_.turn) std::copy(target_info_.begin(), target_info_.end(), slot.Info<double>(2));
   }
 
  private:

@@ -87,12 +87,6 @@ class Fish final : public DmcEnv {
   }
 
   // Swim: the target's position, geom_pos['target'].
-  // sail-sg EnvPool's info "target0" (swim): the target's position.
-  void WriteTaskInfo(const Slot& slot) const override {
-    if (!p_.swim) return;
-    const std::vector<double> state = GetTaskState();
-    std::copy(state.begin(), state.end(), slot.Info<double>(2));
-  }
   std::vector<double> GetTaskState() const override {
     if (!p_.swim) return {};
     const double* pos = m_->geom_pos + 3 * target_;
@@ -101,6 +95,9 @@ class Fish final : public DmcEnv {
   void SetTaskState(const std::vector<double>& state) override {
     if (p_.swim) std::copy(state.begin(), state.end(), m_->geom_pos + 3 * target_);
   }
+
+  // sail-sg EnvPool's info "target0" (swim): the task state (none in upright).
+  void WriteTaskInfo(const Slot& slot) const override { WriteTaskStateInfo(slot); }
 
  private:
   double Upright() const { return d_->xmat[9 * torso_ + 8]; }

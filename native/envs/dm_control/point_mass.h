@@ -83,17 +83,15 @@ class PointMass final : public DmcEnv {
   }
 
   // The tendons' coefficients wrap_prm[0:4] (drawn in `hard`).
-  // sail-sg EnvPool's info "wrap_prm": the task state below.
-  void WriteTaskInfo(const Slot& slot) const override {
-    const std::vector<double> state = GetTaskState();
-    std::copy(state.begin(), state.end(), slot.Info<double>(2));
-  }
   std::vector<double> GetTaskState() const override {
     return {m_->wrap_prm[0], m_->wrap_prm[1], m_->wrap_prm[2], m_->wrap_prm[3]};
   }
   void SetTaskState(const std::vector<double>& state) override {
     std::copy(state.begin(), state.end(), m_->wrap_prm);
   }
+
+  // sail-sg EnvPool's info "wrap_prm": the task state.
+  void WriteTaskInfo(const Slot& slot) const override { WriteTaskStateInfo(slot); }
 
  private:
   // randn(2) / np.linalg.norm(...).

@@ -73,11 +73,6 @@ class Reacher final : public DmcEnv {
   }
 
   // The target's (x, y) in the model.
-  // sail-sg EnvPool's info "target": the task state below.
-  void WriteTaskInfo(const Slot& slot) const override {
-    const std::vector<double> state = GetTaskState();
-    std::copy(state.begin(), state.end(), slot.Info<double>(2));
-  }
   std::vector<double> GetTaskState() const override {
     return {m_->geom_pos[3 * target_], m_->geom_pos[3 * target_ + 1]};
   }
@@ -85,6 +80,9 @@ class Reacher final : public DmcEnv {
     m_->geom_pos[3 * target_] = state[0];
     m_->geom_pos[3 * target_ + 1] = state[1];
   }
+
+  // sail-sg EnvPool's info "target": the task state.
+  void WriteTaskInfo(const Slot& slot) const override { WriteTaskStateInfo(slot); }
 
  private:
   // Physics.finger_to_target: geom_xpos['target', :2] - geom_xpos['finger', :2].

@@ -78,16 +78,14 @@ class Swimmer final : public DmcEnv {
   }
 
   // The target's x, y (geom_pos['target'], also the target light's x, y).
-  // sail-sg EnvPool's info "target0": the task state below.
-  void WriteTaskInfo(const Slot& slot) const override {
-    const std::vector<double> state = GetTaskState();
-    std::copy(state.begin(), state.end(), slot.Info<double>(2));
-  }
   std::vector<double> GetTaskState() const override {
     const double* pos = m_->geom_pos + 3 * target_;
     return {pos[0], pos[1]};
   }
   void SetTaskState(const std::vector<double>& state) override { PlaceTarget(state[0], state[1]); }
+
+  // sail-sg EnvPool's info "target0": the task state.
+  void WriteTaskInfo(const Slot& slot) const override { WriteTaskStateInfo(slot); }
 
  private:
   static int BodyVelocitySize(const mjModel* m) { return (m->nsensordata - 12) / 6 * 3; }

@@ -183,8 +183,9 @@ inline EnvSpec MujocoSpec(const mjModel* model, std::int64_t obs_size,
                                 size < 0 ? std::vector<std::int64_t>{}
                                          : std::vector<std::int64_t>{size}));
   }
-  // sail-sg EnvPool's info of every MuJoCo task: the qpos and qvel the episode started
-  // from (after the reset noise), at its reset and every step of it (MujocoEnv::Write).
+  // sail-sg EnvPool's test build's info of every MuJoCo task (its wheel has not got it; its
+  // alignment tests read it): the qpos and qvel the episode started from (after the reset
+  // noise), at its reset and every step of it (MujocoEnv::Write).
   spec.info.push_back(BoxSpec("qpos0", DType::kFloat64, {model->nq}));
   spec.info.push_back(BoxSpec("qvel0", DType::kFloat64, {model->nv}));
   return spec;

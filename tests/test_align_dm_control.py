@@ -488,11 +488,13 @@ def test_missing_dm_control_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _place(domain: str, task: str, physics: Any, obs: Any) -> None:
     """dm_control's episode start rebuilt from our info as sail-sg EnvPool's align tests
-    rebuild it: qpos0, qvel0, and the task's own numbers (target, target0, wrap_prm,
-    random_info)."""
+    rebuild it: qpos0, qvel0, act0, and the task's own numbers (target, target0, wrap_prm,
+    random_info, stiffness0, hfield0)."""
     named = physics.named
     physics.data.qpos[:] = obs.qpos0[0]
     physics.data.qvel[:] = obs.qvel0[0]
+    if hasattr(obs, "act0"):
+        physics.data.act[:] = obs.act0[0]
     if domain == "cheetah":  # qpos0 is from before the 200 settling steps
         for _ in range(200):
             physics.step()
@@ -516,11 +518,20 @@ def _place(domain: str, task: str, physics: Any, obs: Any) -> None:
         for body in ("target_ball", "cup") if task == "insert_ball" else ("target_ball",):
             named.model.body_pos[body, ["x", "z"]] = tx, tz
             named.model.body_quat[body, ["qw", "qy"]] = np.cos(angle / 2), np.sin(angle / 2)
+    elif domain == "lqr":
+        physics.model.jnt_stiffness[:] = obs.stiffness0[0]
+    elif domain == "stacker":
+        named.model.body_pos["target", ["x", "z"]] = obs.target0[0]
+    elif domain == "quadruped" and task == "escape":
+        start = physics.model.hfield_adr[0]
+        hfield = obs.hfield0[0]
+        physics.model.hfield_data[start : start + len(hfield)] = hfield
 
 
 EPISODE_START = ["CartpoleSwingup-v1", "CheetahRun-v1", "ReacherHard-v1", "FingerTurnHard-v1",
                  "FingerSpin-v1", "SwimmerSwimmer6-v1", "FishSwim-v1", "PointMassHard-v1",
-                 "ManipulatorBringBall-v1", "WalkerWalk-v1", "HumanoidStand-v1"]
+                 "ManipulatorBringBall-v1", "WalkerWalk-v1", "HumanoidStand-v1", "LqrLqr21-v1",
+                 "StackerStack2-v1", "QuadrupedEscape-v1", "QuadrupedWalk-v1", "DogStand-v1"]
 
 
 @pytest.mark.parametrize("task_id", EPISODE_START)
@@ -531,16 +542,32 @@ def test_episode_start_info_rebuilds_the_reference(task_id: str) -> None:
     domain, task = TASKS[task_id]
     env = envpool.make_dm(task_id, num_envs=1, seed=5)
     ref = load(task_id, 0)
+    rng = np.random.default_rng(0)
     for _ in range(4):
         ts = env.reset()
         ref.reset()
         with ref.physics.reset_context():
             _place(domain, task, ref.physics, ts.observation)
+        if hasattr(ts.observation, "qacc_warmstart0"):
+            ref.physics.data.qacc_warmstart[:] = ts.observation.qacc_warmstart0[0]
         ours = np.array(env.get_state(0))
-        n = 1 + ref.physics.model.nq + ref.physics.model.nv  # time, qpos, qvel
+        model = ref.physics.model
+        n = 1 + model.nq + 2 * model.nv + model.na  # time, qpos, qvel, act, qacc_warmstart
         np.testing.assert_array_equal(ours[:n], physics_state(ref)[:n], err_msg=task_id)
         want = ref.task.get_observation(ref.physics)
         for key, value in want.items():  # (bitwise but for the keys max_ulp names)
             assert_obs_equal(getattr(ts.observation, key)[0], value, max_ulp(domain, key),
                              f"{task_id}: {key}")
+        # one step from there: what the state leaves out (LQR's stiffness0) moves it alike
+        spec = ref.action_spec()
+        action = rng.uniform(spec.minimum, spec.maximum, spec.shape)
+        ts = env.step(action[None], np.array([0]))
+        want = ref.step(action).observation
+        for key, value in want.items():
+            assert_obs_equal(getattr(ts.observation, key)[0], value, max_ulp(domain, key),
+                             f"{task_id}, step 1: {key}")
+        if hasattr(ts.observation, "qacc_warmstart0"):  # EnvPool's: the warm start now
+            warmstart = np.array(env.get_state(0))[n - model.nv : n]
+            np.testing.assert_array_equal(ts.observation.qacc_warmstart0[0], warmstart)
+            assert np.any(warmstart != 0), task_id
     env.close()

@@ -248,6 +248,7 @@ class DmcEnv : public Env {
     if (d_ == nullptr) throw std::runtime_error("MuJoCo could not allocate the model or mjData");
     qpos0_.assign(d_->qpos, d_->qpos + m_->nq);
     qvel0_.assign(d_->qvel, d_->qvel + m_->nv);
+    act0_.assign(d_->act, d_->act + m_->na);
     for (const auto& key : keys) sizes_.push_back(key.second < 0 ? 1 : key.second);
     if (frame_stack_ > 1) {
       for (std::int64_t n : sizes_) stack_.emplace_back(static_cast<std::size_t>(n * frame_stack_));
@@ -422,10 +423,20 @@ class DmcEnv : public Env {
   }
 
   // WriteTaskInfo of the tasks whose info is their task state (GetTaskState): it goes to
-  // the first task info array.
-  void WriteTaskStateInfo(const Slot& slot) const {
+  // task info array `index` (2: the first after qpos0 and qvel0).
+  void WriteTaskStateInfo(const Slot& slot, int index = 2) const {
     const std::vector<double> state = GetTaskState();
-    std::copy(state.begin(), state.end(), slot.Info<double>(2));
+    std::copy(state.begin(), state.end(), slot.Info<double>(index));
+  }
+  // sail-sg EnvPool's act0 (dog, quadruped): the actuator activations when the episode
+  // started (MarkEpisodeStart), into task info array `index`.
+  void WriteStartAct(const Slot& slot, int index) const {
+    std::copy(act0_.begin(), act0_.end(), slot.Info<double>(index));
+  }
+  // sail-sg EnvPool's qacc_warmstart0 (dog, quadruped, stacker): as there, MuJoCo's warm
+  // start of qacc now (the next step's solver starts from it); at a reset, the episode's start.
+  void WriteQaccWarmstart(const Slot& slot, int index) const {
+    std::copy(d_->qacc_warmstart, d_->qacc_warmstart + m_->nv, slot.Info<double>(index));
   }
 
   // The info's qpos0 and qvel0: the state at the end of Task.initialize_episode, or where
@@ -433,6 +444,7 @@ class DmcEnv : public Env {
   void MarkEpisodeStart() {
     qpos0_.assign(d_->qpos, d_->qpos + m_->nq);
     qvel0_.assign(d_->qvel, d_->qvel + m_->nv);
+    act0_.assign(d_->act, d_->act + m_->na);
     start_marked_ = true;
   }
 
@@ -496,6 +508,7 @@ class DmcEnv : public Env {
   std::vector<std::int64_t> sizes_;
   std::vector<std::vector<double>> stack_;  // frame_stack > 1: k frames per key
   std::vector<double> qpos0_, qvel0_;        // the info's qpos0, qvel0 (MarkEpisodeStart)
+  std::vector<double> act0_;                 // and act0 where a task has it
   bool start_marked_ = false;
 };
 

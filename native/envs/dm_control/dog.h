@@ -60,7 +60,13 @@ class Dog final : public DmcEnv {
     }
     return keys;
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  // Info: sail-sg EnvPool's qacc_warmstart0 and act0 (its test build's keys) after qpos0 and
+  // qvel0: the solver's warm start now (DmcEnv::WriteQaccWarmstart) and the actuator states
+  // initialize_episode draws.
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    return DmcSpec(p, Keys(p), {{"qacc_warmstart0", m->nv}, {"act0", m->na}});
+  }
 
   explicit Dog(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -170,6 +176,11 @@ class Dog final : public DmcEnv {
     d_->qvel[ball_dof_] = horizontal_speed * direction_x;
     d_->qvel[ball_dof_ + 1] = horizontal_speed * direction_y;
     d_->qvel[ball_dof_ + 2] = vertical_velocity;
+  }
+
+  void WriteTaskInfo(const Slot& slot) const override {
+    WriteQaccWarmstart(slot, 2);
+    WriteStartAct(slot, 3);
   }
 
   // np.prod of the reward factors, in dm_control's order (a sequential product).

@@ -37,7 +37,11 @@ class Lqr final : public DmcEnv {
     const mjModel* m = p.model.get();
     return {{"position", m->nq}, {"velocity", m->nv}};
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  // Info: sail-sg EnvPool's stiffness0 (its test build's key) after qpos0 and qvel0: each
+  // joint's stiffness, drawn with the model (the task state's first half).
+  static EnvSpec MakeSpec(const Params& p) {
+    return DmcSpec(p, Keys(p), {{"stiffness0", p.model->njnt}});
+  }
 
   explicit Lqr(const Params& p) : DmcEnv(p, Keys(p)) {}
 
@@ -79,6 +83,10 @@ class Lqr final : public DmcEnv {
     state_.insert(state_.end(), d_->qvel, d_->qvel + m_->nv);
     state_.insert(state_.end(), d_->act, d_->act + m_->na);
     return blas_.Norm(state_.data(), static_cast<int>(state_.size())) < kTerminalTol;
+  }
+
+  void WriteTaskInfo(const Slot& slot) const override {
+    std::copy(m_->jnt_stiffness, m_->jnt_stiffness + m_->njnt, slot.Info<double>(2));
   }
 
   // Each joint's stiffness, then each joint's damping.

@@ -142,7 +142,16 @@ class Quadruped final : public DmcEnv {
     }
     return keys;
   }
-  static EnvSpec MakeSpec(const Params& p) { return DmcSpec(p, Keys(p)); }
+  // Info: sail-sg EnvPool's qacc_warmstart0, act0 and hfield0 (its test build's keys) after
+  // qpos0 and qvel0: the solver's warm start now (DmcEnv::WriteQaccWarmstart), the actuator
+  // states at the episode's start, and escape's terrain (its task state; one zero in the
+  // other tasks, as there).
+  static EnvSpec MakeSpec(const Params& p) {
+    const mjModel* m = p.model.get();
+    const std::int64_t hfield =
+        p.kind == Kind::kEscape ? std::int64_t{m->hfield_nrow[0]} * m->hfield_ncol[0] : 1;
+    return DmcSpec(p, Keys(p), {{"qacc_warmstart0", m->nv}, {"act0", m->na}, {"hfield0", hfield}});
+  }
 
   explicit Quadruped(const Params& p)
       : DmcEnv(p, Keys(p)),
@@ -289,6 +298,16 @@ class Quadruped final : public DmcEnv {
                   target_radius, arena_radius, Sigmoid::kLinear, 0);
     const double reach_then_fetch = reach_reward * (0.5 + 0.5 * fetch_reward);
     return UprightReward(0.0) * reach_then_fetch;
+  }
+
+  void WriteTaskInfo(const Slot& slot) const override {
+    WriteQaccWarmstart(slot, 2);
+    WriteStartAct(slot, 3);
+    if (p_.kind == Kind::kEscape) {
+      WriteTaskStateInfo(slot, 4);
+    } else {
+      slot.Info<double>(4)[0] = 0;
+    }
   }
 
   // Escape: the height field (hfield_data of field 0, float32 in MuJoCo).

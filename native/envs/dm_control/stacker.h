@@ -45,7 +45,10 @@ class Stacker final : public DmcEnv {
             {"target_pos", 2}};
   }
   static EnvSpec MakeSpec(const Params& p) {
-    EnvSpec spec = DmcSpec(p, Keys(p));
+    // Info: sail-sg EnvPool's qacc_warmstart0 and target0 (its test build's keys) after qpos0
+    // and qvel0: the solver's warm start now (DmcEnv::WriteQaccWarmstart) and the target's x
+    // and z (the task state).
+    EnvSpec spec = DmcSpec(p, Keys(p), {{"qacc_warmstart0", p.model->nv}, {"target0", 2}});
     const std::vector<std::int64_t> lead =
         p.frame_stack > 1 ? std::vector<std::int64_t>{p.frame_stack} : std::vector<std::int64_t>{};
     auto shape = [&lead](std::int64_t rows, std::int64_t cols) {
@@ -137,6 +140,11 @@ class Stacker final : public DmcEnv {
     const double hand_is_far = Tolerance(SiteDistance(grasp_site_), .1,
                                          std::numeric_limits<double>::infinity(), .01);
     return box_is_close * hand_is_far;
+  }
+
+  void WriteTaskInfo(const Slot& slot) const override {
+    WriteQaccWarmstart(slot, 2);
+    WriteTaskStateInfo(slot, 3);
   }
 
   // The target's x and z in the model (body_pos).

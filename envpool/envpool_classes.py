@@ -12,6 +12,17 @@ Atari's ``task`` is this package's ``game``), with the defaults of ``make_spec``
 class finds the task id that the config names and resolves the config as ``make_spec``
 would. The pool classes are this package's flavours (their constructors take a spec).
 Classes are made on first use, by name (``envpool_paths`` lists them per family).
+
+EnvPool's raw binding (``envpool.atari.atari_envpool``: ``_AtariEnvSpec``,
+``_AtariEnvPool``), which its core tests and some scripts drive, is the same spec class
+(with the raw names ``_config_keys``, ``_state_spec``, ...) and :class:`RawEnvPool`, the
+one pool of ``envpool.core`` with batches and actions as tuples of arrays::
+
+    spec = _AtariEnvSpec(tuple(config.values()))   # values in _config_keys order
+    env = _AtariEnvPool(spec)
+    env._reset(np.arange(n, dtype=np.int32))
+    state = dict(zip(env._state_keys, env._recv()))
+    env._send((state["info:env_id"], state["info:players.env_id"], actions))
 """
 
 from __future__ import annotations
@@ -22,8 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from envpool.core.dm_env import batched_timestep
+from envpool.core.pool import EnvPoolBase
 from envpool.core.registry import TaskSpec, all_tasks
-from envpool.core.spec import POOL_DEFAULTS, EnvSpec
+from envpool.core.spec import POOL_DEFAULTS, ArraySpec, EnvSpec
 
 # EnvPool's config names that differ from this package's keywords, per native env.
 _ENVPOOL_NAMES: dict[str, dict[str, str]] = {"Atari": {"game": "task"}}
@@ -68,6 +81,8 @@ def spec_class(name: str) -> type[EnvSpec]:
     def __init__(self: EnvSpec, config: Any) -> None:  # noqa: N807
         values = (config._asdict() if hasattr(config, "_asdict")
                   else dict(zip(defaults, config, strict=True)))
+        # (the raw binding's configs give strings as bytes: b"pong")
+        values = {k: v.decode() if isinstance(v, bytes) else v for k, v in values.items()}
         unknown = sorted(set(values) - set(defaults))
         if unknown:
             raise TypeError(f"{name} got unknown config keys {', '.join(unknown)}")
@@ -99,7 +114,60 @@ def spec_class(name: str) -> type[EnvSpec]:
         "gen_config": config_type,
         "_config_keys": list(defaults),
         "_default_config_values": tuple(defaults.values()),
+        "_config_values": property(lambda self: tuple(self.config)),
+        "_state_keys": property(lambda self: list(self.state_array_spec)),
+        "_state_spec": property(lambda self: _raw_specs(self.state_array_spec)),
+        "_action_keys": property(lambda self: list(self.action_array_spec)),
+        "_action_spec": property(lambda self: _raw_specs(self.action_array_spec)),
     })
+
+
+def _raw_specs(specs: dict[str, ArraySpec]) -> tuple[tuple[Any, ...], ...]:
+    """EnvPool's raw spec tuples: ``(dtype, shape, (min, max), elementwise bounds,
+    is_discrete)`` per array (bounds here are scalars: no elementwise ones)."""
+    return tuple((s.dtype, list(s.shape), (s.minimum, s.maximum), ([], []),
+                  s.dtype.kind in "iub") for s in specs.values())
+
+
+class RawEnvPool(EnvPoolBase):
+    """sail-sg EnvPool's raw binding of a family (``_AtariEnvPool(spec)``): this package's
+    pool with EnvPool's private calls, whose batches are tuples of arrays in
+    ``_state_keys`` order and whose actions are tuples in ``_action_keys`` order. The
+    actions are checked as ``send`` checks them (EnvPool's raw send does not)."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        super().__init__(spec)
+        self._spec = spec
+        self._state_keys: list[str] = spec._state_keys  # type: ignore[attr-defined]
+        self._action_keys: list[str] = spec._action_keys  # type: ignore[attr-defined]
+
+    def _reset(self, env_ids: Any) -> None:
+        """Queues a reset of ``env_ids``; ``_recv`` returns the results."""
+        self.send_reset(np.asarray(env_ids))
+
+    def _send(self, action: Any) -> None:
+        """Queues a step: ``action`` holds the arrays of ``_action_keys``, in order."""
+        arrays = dict(zip(self._action_keys, action, strict=True))
+        env_id = np.asarray(arrays["env_id"])
+        if not np.array_equal(env_id, np.asarray(arrays["players.env_id"])):
+            raise ValueError("players.env_id must equal env_id (these envs have one player)")
+        self.send(arrays["action"], env_id)
+
+    def _recv(self) -> tuple[np.ndarray, ...]:
+        """The next finished batch: the arrays of ``_state_keys``, in order."""
+        raw = self.recv_raw()
+        step = batched_timestep(raw, None)
+        env_id = raw.env_id.astype(np.int32, copy=False)
+        obs = raw.obs
+        obs_arrays = (list(obs.values()) if isinstance(obs, dict)
+                      else list(obs) if isinstance(obs, tuple) else [obs])
+        info = [raw.info[k[len("info:"):]] for k in self._state_keys[8 + len(obs_arrays):]]
+        return (env_id, env_id, raw.elapsed_step, raw.terminated | raw.truncated, step.reward,
+                step.discount, step.step_type, raw.truncated, *obs_arrays, *info)
+
+    def _xla(self) -> Any:
+        """EnvPool's XLA functions: not in this package yet (docs/api.md)."""
+        raise RuntimeError("the XLA interface (xla()) is not in this package yet")
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -124,6 +124,17 @@ def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
             for domain, task in dm_control.TASKS.values()]
 
 
+def py_env(envspec: type, envpool: type) -> tuple[type, type, type]:
+    """EnvPool's ``envpool.python.api.py_env(_XEnvSpec, _XEnvPool)``: the spec class and the
+    dm and gymnasium pool classes of a raw binding. Here the raw spec class is the family's
+    spec class already and every flavour takes such a spec, so these are the flavours."""
+    from envpool.core.dm_env import DmEnvPool
+    from envpool.core.gymnasium_env import GymnasiumEnvPool
+
+    del envpool  # (one pool class serves every family)
+    return envspec, DmEnvPool, GymnasiumEnvPool
+
+
 def preload_windows_gl_dlls(*_: Any, **__: Any) -> None:
     """EnvPool's ``envpool.python.glfw_context.preload_windows_gl_dlls``: it loads
     OpenGL DLLs on Windows; this package builds for Linux, where there is nothing to
@@ -160,12 +171,16 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.python": {},
     "envpool.python.protocol": dict(_PROTOCOL),
     "envpool.python.glfw_context": {"preload_windows_gl_dlls": f"{_HERE}:preload_windows_gl_dlls"},
+    "envpool.python.api": {"py_env": f"{_HERE}:py_env"},
     "envpool.classic_control": {},
     "envpool.classic_control.registration": {},
     "envpool.toy_text": {},
     "envpool.toy_text.registration": {},
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
+    # EnvPool's raw binding of the family (envpool/envpool_classes.py, RawEnvPool)
+    "envpool.atari.atari_envpool": {"_AtariEnvSpec": "envpool.envpool_classes:AtariEnvSpec",
+                                    "_AtariEnvPool": "envpool.envpool_classes:RawEnvPool"},
     "envpool.vizdoom": {},
     "envpool.vizdoom.registration": {"_vizdoom_game_list": f"{_HERE}:vizdoom_game_list"},
     "envpool.mujoco": {},

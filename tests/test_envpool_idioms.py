@@ -341,10 +341,13 @@ def test_state_array_spec_names_what_a_step_returns() -> None:
         assert states[name].dtype == array.dtype, key
         assert states[name].shape == list(array.shape[1:]), key
     assert {"info:reward_contact", "info:qpos0", "info:qvel0"} <= set(states)
-    assert states["terminated"].dtype == terminated.dtype == np.bool_
+    assert states["done"].dtype == states["trunc"].dtype == terminated.dtype == np.bool_
     assert states["reward"].dtype == reward.dtype == np.float32
     env.close()
-    assert list(envpool.make_spec("CartPole-v1").state_array_spec)[0] == "obs"
+    # EnvPool's order: its eight common arrays, then the env's
+    assert list(envpool.make_spec("CartPole-v1").state_array_spec) == [
+        "info:env_id", "info:players.env_id", "elapsed_step", "done", "reward", "discount",
+        "step_type", "trunc", "obs"]
     # and no entry names an array a step does not give (Pong: the native discount, which
     # the dm flavour's TimeStep carries, is no info key)
     for env in (envpool.make_gymnasium("Ant-v4", num_envs=1), envpool.make_gymnasium("Pong-v5")):
@@ -353,3 +356,63 @@ def test_state_array_spec_names_what_a_step_returns() -> None:
         assert named == {f"info:{k}" for k in info if k not in ("players", "elapsed_step")} | {
             "info:players.env_id"}, env.spec.id
         env.close()
+
+
+def test_raw_binding_steps_as_the_gym_pool() -> None:
+    """EnvPool's raw binding (envpool.atari.atari_envpool, which its core tests drive): a
+    spec from a config tuple in ``_config_keys`` order (strings as bytes), a pool whose
+    ``_recv`` gives the arrays of ``_state_keys`` and whose ``_send`` takes those of
+    ``_action_keys``: the numbers of make_gym's pool of the same config, over a truncation
+    and the reset after it; bad actions raise as ``send``'s do; ``_xla`` says it is missing."""
+    from envpool.atari.atari_envpool import _AtariEnvPool, _AtariEnvSpec
+
+    conf = dict(zip(_AtariEnvSpec._config_keys, _AtariEnvSpec._default_config_values,
+                    strict=True))
+    conf.update(task=b"breakout", num_envs=3, batch_size=3, seed=5, max_episode_steps=12)
+    spec = _AtariEnvSpec(tuple(conf.values()))
+    assert spec.id == "Breakout-v5" and spec._config_values == tuple(spec.config)
+    assert spec._state_keys[:8] == ["info:env_id", "info:players.env_id", "elapsed_step",
+                                    "done", "reward", "discount", "step_type", "trunc"]
+    assert spec._action_keys == ["env_id", "players.env_id", "action"]
+    obs_spec = spec._state_spec[spec._state_keys.index("obs")]
+    assert obs_spec[0] == np.uint8 and obs_spec[1] == [4, 84, 84]
+    raw = _AtariEnvPool(spec)
+    gym = envpool.make_gym("Breakout-v5", num_envs=3, seed=5, max_episode_steps=12)
+    raw._reset(np.arange(3, dtype=np.int32))
+    state = dict(zip(raw._state_keys, raw._recv(), strict=True))
+    obs, info = gym.reset()
+    np.testing.assert_array_equal(state["obs"], obs)
+    np.testing.assert_array_equal(state["step_type"], [0, 0, 0])
+    rng = np.random.default_rng(0)
+    for t in range(16):
+        actions = rng.integers(0, 4, 3)  # int64, as EnvPool's test sends them
+        raw._send((state["info:env_id"], state["info:players.env_id"], actions))
+        state = dict(zip(raw._state_keys, raw._recv(), strict=True))
+        obs, reward, terminated, truncated, info = gym.step(actions)
+        np.testing.assert_array_equal(state["obs"], obs)
+        np.testing.assert_array_equal(state["reward"], reward)
+        np.testing.assert_array_equal(state["done"], terminated | truncated)
+        np.testing.assert_array_equal(state["trunc"], truncated)
+        np.testing.assert_array_equal(state["elapsed_step"], info["elapsed_step"])
+        np.testing.assert_array_equal(state["info:lives"], info["lives"])
+        assert (state["step_type"] == 2).all() == (t == 11)  # LAST at the time limit
+        assert (state["step_type"] == 0).all() == (t == 12)  # FIRST: the reset after it
+        np.testing.assert_array_equal(state["discount"], 1)  # truncation keeps 1
+    ids = state["info:env_id"]
+    with pytest.raises(ValueError, match="out of range|invalid"):
+        raw._send((ids, ids, np.array([9, 0, 0])))
+    with pytest.raises(ValueError, match="players.env_id"):
+        raw._send((ids, ids[::-1].copy(), np.zeros(3, np.int32)))
+    raw._send((ids, ids, np.zeros(3, np.int32)))  # still usable
+    assert len(raw._recv()) == len(raw._state_keys)
+    with pytest.raises(RuntimeError, match="XLA"):
+        raw._xla()
+    raw.close()
+    gym.close()
+    # envpool.python.api.py_env: the spec class and the dm and gymnasium pools of a binding
+    from envpool.python.api import py_env
+
+    spec_class, dm_pool, gymnasium_pool = py_env(_AtariEnvSpec, _AtariEnvPool)
+    pong = spec_class(spec_class.gen_config(task="pong", num_envs=2))
+    assert dm_pool(pong).reset().observation.obs.shape == (2, 4, 84, 84)
+    assert gymnasium_pool(pong).reset()[0].shape == (2, 4, 84, 84)

@@ -339,29 +339,33 @@ class EnvSpec:
 
     @property
     def state_array_spec(self) -> dict[str, ArraySpec]:
-        """sail-sg EnvPool's ``state_array_spec``: the arrays of one env's output, by its
-        names: ``obs`` (or ``obs:<name>`` for each array of a dict observation),
-        ``info:<key>`` for each info key (``info:env_id``, ``info:players.env_id`` among
-        them), ``elapsed_step``, ``reward``, ``terminated`` and ``truncated``."""
+        """sail-sg EnvPool's ``state_array_spec``: the arrays of one env's output, in its
+        order and by its names: ``info:env_id``, ``info:players.env_id``,
+        ``elapsed_step``, ``done`` (terminated or truncated), ``reward``, ``discount``,
+        ``step_type`` (dm_env's), ``trunc`` (truncated), then ``obs`` (or ``obs:<name>``
+        for each array of a dict observation) and ``info:<key>`` for each info key."""
         native = self.native_spec
         last_env = self.config.num_envs - 1
-        out: dict[str, ArraySpec] = {}
+        out: dict[str, ArraySpec] = {
+            "info:env_id": ArraySpec(np.int32, [], 0, last_env),
+            "info:players.env_id": ArraySpec(np.int32, [-1], 0, last_env),
+            "elapsed_step": ArraySpec(np.int32, [], 0, np.iinfo(np.int32).max),
+            "done": ArraySpec(np.bool_, [], False, True),
+            "reward": ArraySpec(np.float32, [-1], -np.inf, np.inf),
+            "discount": ArraySpec(np.float32, [-1], 0.0, 1.0),
+            "step_type": ArraySpec(np.int32, [], 0, 2),
+            "trunc": ArraySpec(np.bool_, [], False, True),
+        }
         single = native["obs_layout"] != "dict" and len(native["obs"]) == 1
         for o in native["obs"]:
             low, high = envpool_spaces.bounds(o, scalar=True)
             out["obs" if single else f"obs:{o['name']}"] = ArraySpec(o["dtype"], o["shape"],
                                                                       low, high)
-        out["info:env_id"] = ArraySpec(np.int32, [], 0, last_env)
-        out["info:players.env_id"] = ArraySpec(np.int32, [-1], 0, last_env)
-        out["elapsed_step"] = ArraySpec(np.int32, [], 0, np.iinfo(np.int32).max)
         for i in native["info"]:
-            if i["name"] == "discount":  # the dm flavour's discount, not an info key here
+            if i["name"] == "discount":  # the env's own discount: the "discount" above
                 continue
             low, high = envpool_spaces.bounds(i, scalar=True)
             out[f"info:{i['name']}"] = ArraySpec(i["dtype"], i["shape"], low, high)
-        out["reward"] = ArraySpec(np.float32, [-1], -np.inf, np.inf)
-        out["terminated"] = ArraySpec(np.bool_, [], False, True)
-        out["truncated"] = ArraySpec(np.bool_, [], False, True)
         return out
 
     @property

@@ -166,8 +166,8 @@ class RawEnvPool(EnvPoolBase):
                 step.discount, step.step_type, raw.truncated, *obs_arrays, *info)
 
     def _xla(self) -> Any:
-        """EnvPool's XLA functions: not in this package yet (docs/api.md)."""
-        raise RuntimeError("the XLA interface (xla()) is not in this package yet")
+        """EnvPool's XLA functions: as ``xla()``."""
+        return self.xla()
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -407,6 +407,8 @@ def test_raw_binding_steps_as_the_gym_pool() -> None:
     assert len(raw._recv()) == len(raw._state_keys)
     with pytest.raises(RuntimeError, match="XLA"):
         raw._xla()
+    with pytest.raises(RuntimeError, match="XLA"):  # EnvPool scripts call it on any pool
+        gym.xla()
     raw.close()
     gym.close()
     # envpool.python.api.py_env: the spec class and the dm and gymnasium pools of a binding

@@ -200,6 +200,12 @@ class EnvPoolBase:
             raise ValueError("players.env_id must equal env_id (these envs have one player)")
         return arrays["action"], arrays["env_id"]
 
+    def xla(self) -> Any:
+        """sail-sg EnvPool's XLA functions ``(handle, recv, send, step)``: not in this
+        package yet; raises a RuntimeError that says so (docs/api.md)."""
+        raise RuntimeError("xla(): the XLA interface (jax custom calls) is not in this package "
+                           "yet; step the pool from Python (docs/api.md)")
+
     def seed(self, seed: Any = None) -> None:
         """Deprecated (sail-sg EnvPool warns too): pass ``seed`` to ``make`` or to
         ``reset``. Here ``seed`` (int or one per env) reseeds every env at the next reset

@@ -36,3 +36,8 @@ for _id in ("Pendulum-v0", "Pendulum-v1"):
     register(_id, "Pendulum", max_episode_steps=200, per_env_kwargs=("g",),
              random_kwargs=("g",), prepare=_pendulum_arrow)
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)
+# gymnasium's jax-based phys2d envs (gymnasium/envs/phys2d): their own float32 dynamics and
+# constants, and reset states drawn as jax.random draws them (docs/envs.md).
+register("phys2d/CartPole-v0", "Phys2dCartPole", max_episode_steps=200, reward_threshold=195.0)
+register("phys2d/CartPole-v1", "Phys2dCartPole", max_episode_steps=500, reward_threshold=475.0)
+register("phys2d/Pendulum-v0", "Phys2dPendulum", max_episode_steps=200)

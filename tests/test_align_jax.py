@@ -52,15 +52,25 @@ def _same(ours: np.ndarray, ref: object) -> bool:
     return ours.dtype == ref.dtype and np.array_equal(_bits(ours), _bits(ref))
 
 
+_FUNC_ENVS: dict[str, object] = {}
+
+
+def make_ref(task_id: str) -> gymnasium.Env:
+    """gymnasium.make(task_id), sharing one functional env per id across the refs and tests:
+    it is stateless (FunctionalJaxEnv holds the state and the key) and jitted, so jax
+    compiles each id once (gymnasium's Blackjack takes about 2 s to compile)."""
+    ref = gymnasium.make(task_id)
+    ref.unwrapped.func_env = _FUNC_ENVS.setdefault(task_id, ref.unwrapped.func_env)
+    return ref
+
+
 def run_lockstep(task_id: str, policy: Policy, steps: int) -> dict[str, int]:
     """Steps ours (N envs, seed SEED) and N gymnasium envs seeded SEED + i side by side;
     returns how many episodes ended by termination and by truncation."""
     import jax
 
     ours = envpool.make_gymnasium(task_id, num_envs=N, seed=SEED)
-    refs = [gymnasium.make(task_id) for _ in range(N)]
-    for ref in refs[1:]:  # one (stateless, jitted) functional env: jax compiles it once
-        ref.unwrapped.func_env = refs[0].unwrapped.func_env
+    refs = [make_ref(task_id) for _ in range(N)]
     obs, _ = ours.reset()
     for i, ref in enumerate(refs):
         assert _same(obs[i], ref.reset(seed=SEED + i)[0]), (task_id, i)
@@ -156,7 +166,7 @@ def test_tabular_blackjack_scripted_hands(task_id: str) -> None:
     from gymnasium.envs.tabular.blackjack import EnvState
 
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=SEED)
-    ref = gymnasium.make(task_id)
+    ref = make_ref(task_id)
     ref.reset(seed=SEED)
     for player, dealer, action, expected in HANDS:
         ours.reset()
@@ -208,7 +218,7 @@ def test_tabular_cliffwalking_same_episodes(task_id: str) -> None:
 )
 def test_jax_ids_have_gymnasiums_spaces_and_limits(task_id: str) -> None:
     ours = envpool.make_gymnasium(task_id, num_envs=1)
-    ref = gymnasium.make(task_id)
+    ref = make_ref(task_id)
     assert ours.single_observation_space == ref.observation_space
     assert ours.single_action_space == ref.action_space
     assert (envpool.make_spec(task_id).config.max_episode_steps or None) == (
@@ -243,3 +253,30 @@ def test_namespaced_ids_are_not_in_gymnasiums_registry_under_envpool() -> None:
     these ids are made with envpool.make_gymnasium only."""
     assert "envpool/CartPole-v1" in gymnasium.registry
     assert not [k for k in gymnasium.registry if k.startswith(("envpool/phys2d", "envpool/tab"))]
+
+
+@pytest.mark.parametrize(
+    "task_id",
+    [
+        pytest.param("phys2d/CartPole-v0", marks=needs_fma),
+        pytest.param("phys2d/Pendulum-v0", marks=needs_fma),
+        "tabular/Blackjack-v0",
+    ],
+)
+def test_jax_ids_reset_like_gymnasium_for_many_seeds(task_id: str) -> None:
+    """Env i of a pool made with seed s, or reset with seed s, starts where gymnasium's
+    reset(seed=s + i) does: 64 seeds from make, then 4 across 2**32 (jax keeps the low 32
+    bits of a seed: PRNGKey(2**32 + 1) is PRNGKey(1))."""
+    ours = envpool.make_gymnasium(task_id, num_envs=64, seed=1000)
+    ref = make_ref(task_id)
+    obs, _ = ours.reset()
+    for i in range(64):
+        assert _same(obs[i], ref.reset(seed=1000 + i)[0]), (task_id, i)
+    obs, _ = ours.reset(seed=2**32 - 2)
+    for i in range(4):
+        assert _same(obs[i], ref.reset(seed=2**32 - 2 + i)[0]), (task_id, i)
+        if task_id == "tabular/Blackjack-v0":  # the cards, not only the sums shown
+            state = ref.unwrapped.state
+            cards = np.concatenate([state.player_hand, state.dealer_hand])
+            assert ours.get_state(i)[2:44] == cards.tolist(), (task_id, i)
+    ours.close()

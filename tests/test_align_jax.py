@@ -280,3 +280,51 @@ def test_jax_ids_reset_like_gymnasium_for_many_seeds(task_id: str) -> None:
             cards = np.concatenate([state.player_hand, state.dealer_hand])
             assert ours.get_state(i)[2:44] == cards.tolist(), (task_id, i)
     ours.close()
+
+
+# States random play seldom reaches, set into both: thresholds exactly and one float32 step
+# beyond, large angles and rates (sin / cos / fmod far from 0, th + pi < 0).
+_F = np.float32
+_EDGE = {
+    "phys2d/CartPole-v0": [
+        [2.4, 0.0, 0.0, 0.0],
+        [np.nextafter(_F(2.4), _F(3)), 0.0, 0.0, 0.0],
+        [-2.4, -1e-3, 0.2094395, 0.0],
+        [0.0, 0.0, -0.2094395, -1e-3],
+        [0.0, 50.0, 3.0, -40.0],
+        [-1e3, 1e4, -1e4, 1e5],
+    ],
+    "phys2d/Pendulum-v0": [
+        [np.pi, 0.0],
+        [-np.pi, 8.0],
+        [-4.0, -8.0],
+        [-1e4, 3.0],
+        [1e6, -0.5],
+        [123.456, 7.99],
+    ],
+}
+
+
+@needs_fma
+@pytest.mark.parametrize("task_id", sorted(_EDGE))
+def test_phys2d_edge_states(task_id: str) -> None:
+    import jax
+    import jax.numpy as jnp
+
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=SEED)
+    ref = make_ref(task_id)
+    ref.reset(seed=SEED)
+    for k, state in enumerate(_EDGE[task_id]):
+        for action in (0, 1) if "CartPole" in task_id else (-2.0, 0.7):
+            ours.reset()
+            ref.reset()
+            ref.unwrapped.state = jnp.asarray(state, dtype=jnp.float32)
+            key = [float(x) for x in np.asarray(jax.random.key_data(ref.unwrapped.rng))]
+            ours.set_state(0, [float(_F(x)) for x in state] + key)
+            a = action if "CartPole" in task_id else np.array([action], np.float32)
+            obs, rew, term, _, _ = ours.step(np.array([a]))
+            r_obs, r_rew, r_term, _, _ = ref.step(a)
+            where = (task_id, k, state, action)
+            assert _same(obs[0], r_obs), (where, obs[0], r_obs)
+            assert float(rew[0]) == r_rew and bool(term[0]) == r_term, (where, rew, r_rew)
+    ours.close()

@@ -20,7 +20,9 @@ steps, enough to reach termination and the time limit of every id.
 
 from __future__ import annotations
 
-import pathlib
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 
 import gymnasium
@@ -32,11 +34,6 @@ import envpool
 SEED = 11
 N = 2
 
-# XLA contracts a product feeding a sum into one fused multiply-add only where the CPU has
-# FMA (x86-64: the fma flag of /proc/cpuinfo); elsewhere its float32 results round twice.
-_CPUINFO = pathlib.Path("/proc/cpuinfo")
-_HAS_FMA = not _CPUINFO.exists() or " fma " in _CPUINFO.read_text()
-needs_fma = pytest.mark.skipif(not _HAS_FMA, reason="XLA contracts to FMA only on FMA CPUs")
 
 # (env, step, that env's last observation, rng) -> its action
 Policy = Callable[[int, int, np.ndarray, np.random.Generator], object]
@@ -100,7 +97,6 @@ def run_lockstep(task_id: str, policy: Policy, steps: int) -> dict[str, int]:
     return ends
 
 
-@needs_fma
 @pytest.mark.parametrize(
     ("task_id", "steps"), [("phys2d/CartPole-v0", 230), ("phys2d/CartPole-v1", 120)]
 )
@@ -117,7 +113,6 @@ def test_phys2d_cartpole_same_seed_same_episodes(task_id: str, steps: int) -> No
     assert ends["terminated"] >= 3 and ends["truncated"] == (steps > limit), ends
 
 
-@needs_fma
 @pytest.mark.parametrize("task_id", ["phys2d/Pendulum-v0"])
 def test_phys2d_pendulum_same_seed_same_episodes(task_id: str) -> None:
     """Torques uniform in [-2, 2], the bounds themselves and +-3 (clipped to +-2 by both:
@@ -258,8 +253,8 @@ def test_namespaced_ids_are_not_in_gymnasiums_registry_under_envpool() -> None:
 @pytest.mark.parametrize(
     "task_id",
     [
-        pytest.param("phys2d/CartPole-v0", marks=needs_fma),
-        pytest.param("phys2d/Pendulum-v0", marks=needs_fma),
+        "phys2d/CartPole-v0",
+        "phys2d/Pendulum-v0",
         "tabular/Blackjack-v0",
     ],
 )
@@ -305,7 +300,6 @@ _EDGE = {
 }
 
 
-@needs_fma
 @pytest.mark.parametrize("task_id", sorted(_EDGE))
 def test_phys2d_edge_states(task_id: str) -> None:
     import jax
@@ -328,3 +322,28 @@ def test_phys2d_edge_states(task_id: str) -> None:
             assert _same(obs[0], r_obs), (where, obs[0], r_obs)
             assert float(rew[0]) == r_rew and bool(term[0]) == r_term, (where, rew, r_rew)
     ours.close()
+
+
+def test_phys2d_without_fma_as_xla_without_fma() -> None:
+    """XLA contracts a product feeding a sum into one fused multiply-add only where it may
+    use FMA instructions; elsewhere (an x86-64 CPU without FMA, or XLA_FLAGS'
+    --xla_cpu_max_isa below AVX2) each rounds apart, and so do the phys2d envs here
+    (xla_uses_fma). The phys2d tests above, run again in a process whose XLA and pool both
+    stop at AVX: bitwise again, on other numbers (the second test shows they differ)."""
+    from envpool.tasks.classic_control import xla_uses_fma
+
+    env = {**os.environ, "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_cpu_max_isa=AVX"}
+    child = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         __file__, "-k", "phys2d and not without_fma"],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-2000:]
+    assert " passed" in child.stdout and "skipped" not in child.stdout, child.stdout[-500:]
+    probe = ("import envpool, numpy as np; e = envpool.make_gymnasium('phys2d/Pendulum-v0', "
+             "seed=1); e.reset(); a = np.array([[1.5]], np.float32); "
+             "print(b''.join(e.step(a)[0].tobytes() for _ in range(30)).hex())")
+    unfused = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                             text=True, check=True).stdout
+    here = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True).stdout
+    assert (unfused != here) == xla_uses_fma(), (unfused, here)

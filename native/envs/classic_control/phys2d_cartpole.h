@@ -5,8 +5,8 @@
 //
 // The arithmetic is XLA's, as jax 0.10 compiles transition() for an x86-64 CPU: divisions
 // by the constant total_mass become products with float32(1 / 1.1) (and 0.1 times that),
-// and LLVM contracts a product feeding one sum into a fused multiply-add (std::fma here:
-// one rounding, whatever the build's -ffp-contract). transition() compiles to two fused
+// and, where XLA may use FMA instructions, LLVM contracts a product feeding one sum into a
+// fused multiply-add (MulAdd here: jax_random::Phys2dEnv; two roundings elsewhere). transition() compiles to two fused
 // kernels, thetaacc and the new state, and each computes `temp` itself (the same way).
 // sin and cos are libm's (XLA calls sincosf). Reward 1 every step (sutton_barto_reward is
 // not reachable from gymnasium.make: the functional env takes no keywords); terminated
@@ -26,7 +26,7 @@
 
 namespace envpool::classic_control {
 
-class Phys2dCartPole final : public jax_random::FunctionalEnv {
+class Phys2dCartPole final : public jax_random::Phys2dEnv {
  public:
   static EnvSpec MakeSpec(const Params& /*params*/) {
     EnvSpec spec;
@@ -37,13 +37,13 @@ class Phys2dCartPole final : public jax_random::FunctionalEnv {
     return spec;
   }
 
-  explicit Phys2dCartPole(const Params& /*params*/) {}
+  explicit Phys2dCartPole(const Params& params) : Phys2dEnv(params) {}
 
   // initial(): jax.random.uniform(key, (4,), minval=-0.05, maxval=0.05).
   void Reset(Rng& /*rng*/) override {
     const jax_random::Key key = NextKey();
     for (std::uint32_t i = 0; i < 4; ++i) {
-      state_[i] = jax_random::UniformF32(key, i, -kXInit, kXInit);
+      state_[i] = Uniform(key, i, -kXInit, kXInit);
     }
   }
 
@@ -57,19 +57,19 @@ class Phys2dCartPole final : public jax_random::FunctionalEnv {
     const float sintheta = std::sin(theta);
     const float costheta = std::cos(theta);
     // temp = (force + polemass_length * theta_dot**2 * sintheta) / total_mass
-    const float temp_sum = std::fma(theta_dot * theta_dot * kPolemassLength, sintheta, force);
+    const float temp_sum = MulAdd(theta_dot * theta_dot * kPolemassLength, sintheta, force);
     // thetaacc = (gravity * sintheta - costheta * temp)
     //            / (length * (4.0 / 3.0 - masspole * costheta**2 / total_mass))
     const float temp = temp_sum * kInvTotalMass;
-    const float numerator = std::fma(sintheta, kGravity, -(costheta * temp));
+    const float numerator = MulAdd(sintheta, kGravity, -(costheta * temp));
     const float denominator =
-        std::fma(costheta * costheta, -kMasspoleOverTotalMass, kFourThirds) * kLength;
+        MulAdd(costheta * costheta, -kMasspoleOverTotalMass, kFourThirds) * kLength;
     const float thetaacc = numerator / denominator;
     // xacc = temp - polemass_length * thetaacc * costheta / total_mass
     const float xacc =
-        std::fma(temp_sum, kInvTotalMass, -(thetaacc * kPolemassLength * costheta * kInvTotalMass));
-    state_ = {std::fma(x_dot, kTau, x), std::fma(xacc, kTau, x_dot),
-              std::fma(theta_dot, kTau, theta), std::fma(kTau, thetaacc, theta_dot)};
+        MulAdd(temp_sum, kInvTotalMass, -(thetaacc * kPolemassLength * costheta * kInvTotalMass));
+    state_ = {MulAdd(x_dot, kTau, x), MulAdd(xacc, kTau, x_dot),
+              MulAdd(theta_dot, kTau, theta), MulAdd(kTau, thetaacc, theta_dot)};
 
     StepOutcome out;
     out.reward = 1.0;

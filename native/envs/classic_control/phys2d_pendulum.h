@@ -2,7 +2,8 @@
 // by FunctionalJaxEnv), not the classic Pendulum: float32 state [theta, theta_dot], drawn
 // at reset with jax.random (uniform in [-pi, pi) x [-1, 1)), and float32 arithmetic bit
 // for bit as XLA compiles it for an x86-64 CPU (jax 0.10): a product feeding one sum is
-// a fused multiply-add (std::fma here), the constants are folded (3 * g / (2 * l) = 15,
+// a fused multiply-add where XLA may use FMA instructions (MulAdd here:
+// jax_random::Phys2dEnv; two roundings elsewhere), the constants are folded (3 * g / (2 * l) = 15,
 // 3 / (m * l**2) = 3), sin, cos and fmod are libm's (sinf, cosf, fmodf). The reward is
 // computed from the state before the step and the clipped action:
 // -(angle_normalize(th)**2 + 0.1 * thdot**2 + 0.001 * u**2), with jnp's float32 floor
@@ -22,7 +23,7 @@
 
 namespace envpool::classic_control {
 
-class Phys2dPendulum final : public jax_random::FunctionalEnv {
+class Phys2dPendulum final : public jax_random::Phys2dEnv {
  public:
   static EnvSpec MakeSpec(const Params& /*params*/) {
     EnvSpec spec;
@@ -31,12 +32,12 @@ class Phys2dPendulum final : public jax_random::FunctionalEnv {
     return spec;
   }
 
-  explicit Phys2dPendulum(const Params& /*params*/) {}
+  explicit Phys2dPendulum(const Params& params) : Phys2dEnv(params) {}
 
   // initial(): jax.random.uniform(key, (2,), minval=-high, maxval=high), high = [pi, 1].
   void Reset(Rng& /*rng*/) override {
     const jax_random::Key key = NextKey();
-    state_ = {jax_random::UniformF32(key, 0, -kPi, kPi), jax_random::UniformF32(key, 1, -1, 1)};
+    state_ = {Uniform(key, 0, -kPi, kPi), Uniform(key, 1, -1, 1)};
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -44,9 +45,9 @@ class Phys2dPendulum final : public jax_random::FunctionalEnv {
     const float th = state_[0], thdot = state_[1];
     const float u = Clip(action.As<float>()[0], kMaxTorque);
     // newthdot = thdot + (3 * g / (2 * l) * sin(th) + 3.0 / (m * l**2) * u) * dt
-    const float accel = std::fma(std::sin(th), 15.0F, u * 3.0F);
-    const float newthdot = Clip(std::fma(accel, kDt, thdot), kMaxSpeed);
-    state_ = {std::fma(newthdot, kDt, th), newthdot};
+    const float accel = MulAdd(std::sin(th), 15.0F, u * 3.0F);
+    const float newthdot = Clip(MulAdd(accel, kDt, thdot), kMaxSpeed);
+    state_ = {MulAdd(newthdot, kDt, th), newthdot};
 
     // costs = th_normalized**2 + 0.1 * thdot**2 + 0.001 * (u**2), th_normalized =
     // ((th + pi) % (2 * pi)) - pi: fmodf, moved up by 2 pi when negative.
@@ -54,7 +55,7 @@ class Phys2dPendulum final : public jax_random::FunctionalEnv {
     if (mod < 0) mod = mod + kTwoPi;
     const float normalized = mod + -kPi;
     const float costs =
-        std::fma(u * u, 0.001F, std::fma(thdot * thdot, 0.1F, normalized * normalized));
+        MulAdd(u * u, 0.001F, MulAdd(thdot * thdot, 0.1F, normalized * normalized));
     StepOutcome out;
     out.reward = static_cast<double>(-costs);
     return out;

@@ -62,14 +62,16 @@ inline std::uint32_t Bits32(const Key& key, std::uint32_t i) {
 }
 
 // jax.random.uniform(key, (n,), float32, minval, maxval)[i]: 23 random mantissa bits
-// give f in [0, 1); then max(minval, f * (maxval - minval) + minval). XLA on an x86-64 CPU
-// with FMA contracts the multiply-add into one fused operation (one rounding).
-inline float UniformF32(const Key& key, std::uint32_t i, float minval, float maxval) {
+// give f in [0, 1); then max(minval, f * (maxval - minval) + minval). Where XLA may use FMA
+// instructions (`fused`: see Phys2dEnv) it contracts the multiply-add into one fused
+// operation (one rounding), elsewhere the two round apart.
+inline float UniformF32(const Key& key, std::uint32_t i, float minval, float maxval,
+                        bool fused) {
   const std::uint32_t float_bits = (Bits32(key, i) >> 9) | 0x3F800000u;
   float one_to_two = 0.0F;
   std::memcpy(&one_to_two, &float_bits, sizeof(one_to_two));
   const float f = one_to_two - 1.0F;
-  const float value = std::fma(f, maxval - minval, minval);
+  const float value = fused ? std::fma(f, maxval - minval, minval) : f * (maxval - minval) + minval;
   return value < minval ? minval : value;
 }
 
@@ -151,6 +153,37 @@ class FunctionalEnv : public Env {
 
  private:
   KeyChain keys_;
+};
+
+// A phys2d env (gymnasium/envs/phys2d): float32 arithmetic as XLA's CPU backend compiles
+// it. Where XLA may use FMA instructions (the CPU has them and XLA_FLAGS'
+// --xla_cpu_max_isa allows them), LLVM contracts a product feeding one sum into a fused
+// multiply-add, one rounding; elsewhere the product and the sum round apart. The hidden
+// keyword _xla_fma says which (envpool/tasks/classic_control.py decides it as XLA does,
+// when the pool is made); MulAdd computes a * b + c that way (the build never contracts).
+class Phys2dEnv : public FunctionalEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& config) : fused(config.GetBool("_xla_fma")) {}
+    bool fused;
+  };
+  static Config Defaults() {
+    Config config;
+    config.Set("_xla_fma", true);
+    return config;
+  }
+
+  explicit Phys2dEnv(const Params& params) : fused_(params.fused) {}
+
+ protected:
+  float MulAdd(float a, float b, float c) const { return fused_ ? std::fma(a, b, c) : a * b + c; }
+  // jax.random.uniform's element i (UniformF32), as XLA computes it here.
+  float Uniform(const Key& key, std::uint32_t i, float minval, float maxval) const {
+    return UniformF32(key, i, minval, maxval, fused_);
+  }
+
+ private:
+  bool fused_;
 };
 
 }  // namespace envpool::jax_random

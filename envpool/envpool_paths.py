@@ -28,7 +28,8 @@ from typing import Any
 
 # EnvPool's family packages, as import paths, and the names of their spec classes
 # (registry.specs gives them, as EnvPool's does): the native env name decides.
-_CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot"}
+_CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot",
+            "Phys2dCartPole", "Phys2dPendulum"}
 
 
 def family_of(native_env: str) -> str:

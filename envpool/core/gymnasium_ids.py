@@ -46,7 +46,13 @@ def make_single_env(task_id: str, **kwargs: Any) -> GymnasiumEnv:
 
 def register_gymnasium_id(task_id: str, max_episode_steps: int | None,
                           reward_threshold: float | None) -> None:
-    """Registers ``envpool/<task_id>`` with gymnasium (both entry points)."""
+    """Registers ``envpool/<task_id>`` with gymnasium (both entry points).
+
+    An id with a namespace of its own (``phys2d/CartPole-v0``) is not registered:
+    gymnasium's ids have one namespace at most, so ``envpool/phys2d/CartPole-v0`` is not
+    an id there (``envpool.make_gymnasium`` makes it)."""
+    if "/" in task_id:
+        return
     gymnasium.register(
         id=f"{NAMESPACE}/{task_id}",
         entry_point=functools.partial(make_single_env, task_id),

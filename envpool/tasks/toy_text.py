@@ -3,7 +3,8 @@
 Ids, ``max_episode_steps``, ``reward_threshold`` and per-id keywords mirror
 ``gymnasium/envs/__init__.py`` (gymnasium 1.4). gymnasium 1.4 registers Taxi as
 ``Taxi-v4`` (v3 is deprecated there); both ids are offered, with 1.4's dynamics, and so
-is sail-sg EnvPool's ``CliffWalking-v0`` (gymnasium's v1 with its defaults).
+is sail-sg EnvPool's ``CliffWalking-v0`` (gymnasium's v1 with its defaults). The
+``tabular/`` ids are gymnasium's jax-based tabular envs, ported to C++.
 NChain-v0 is the old gym registration (1000 steps); Catch-v0 is bsuite's Catch,
 which ends by itself after ``rows - 1`` steps.
 """
@@ -38,3 +39,7 @@ register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, prepare=_i
 register("Blackjack-v1", "Blackjack", sab=True, natural=False, prepare=_images)
 register("NChain-v0", "NChain", max_episode_steps=1000)
 register("Catch-v0", "Catch")
+# gymnasium's jax-based tabular envs (gymnasium/envs/tabular): their own rules and spaces,
+# cards drawn as jax.random draws them, no time limit (docs/envs.md).
+register("tabular/Blackjack-v0", "TabularBlackjack")
+register("tabular/CliffWalking-v0", "TabularCliffWalking")

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 
 #ifdef __linux__
@@ -71,6 +72,27 @@ void ConvertContinuous(const Src* src, Dst* dst, std::int64_t count, std::int64_
   }
 }
 
+// An integer Box action (gymnasium's Box(low, high, shape, int32)): whole numbers within
+// the bounds, element by element.
+template <class Src, class Dst>
+void ConvertIntegerBox(const Src* src, Dst* dst, std::int64_t count, const ArraySpec& spec,
+                       std::int64_t env_id) {
+  auto bound = [](const std::vector<double>& b, std::int64_t k, double none) {
+    return b.empty() ? none : b[b.size() == 1 ? 0 : static_cast<std::size_t>(k)];
+  };
+  for (std::int64_t k = 0; k < count; ++k) {
+    const double v = static_cast<double>(src[k]);
+    const double low = bound(spec.low, k, -INFINITY), high = bound(spec.high, k, INFINITY);
+    if (!(v >= low && v <= high) || v != std::trunc(v)) {
+      std::ostringstream message;
+      message << "action " << v << " (element " << k << ") for env " << env_id
+              << " is out of range: valid actions are the integers " << low << " .. " << high;
+      throw std::invalid_argument(message.str());
+    }
+    dst[k] = static_cast<Dst>(src[k]);
+  }
+}
+
 // Checks one action row of type Src and writes it as the spec's type.
 template <class Src>
 void ConvertRow(const Src* src, std::byte* dst, const ArraySpec& spec, std::int64_t env_id) {
@@ -90,6 +112,10 @@ void ConvertRow(const Src* src, std::byte* dst, const ArraySpec& spec, std::int6
         return ConvertContinuous(src, reinterpret_cast<float*>(dst), count, env_id);
       case DType::kFloat64:
         return ConvertContinuous(src, reinterpret_cast<double*>(dst), count, env_id);
+      case DType::kInt32:
+        return ConvertIntegerBox(src, reinterpret_cast<std::int32_t*>(dst), count, spec, env_id);
+      case DType::kInt64:
+        return ConvertIntegerBox(src, reinterpret_cast<std::int64_t*>(dst), count, spec, env_id);
       default:
         break;
     }

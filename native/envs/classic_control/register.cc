@@ -7,6 +7,8 @@
 #include "envs/classic_control/mountain_car.h"
 #include "envs/classic_control/mountain_car_continuous.h"
 #include "envs/classic_control/pendulum.h"
+#include "envs/classic_control/phys2d_cartpole.h"
+#include "envs/classic_control/phys2d_pendulum.h"
 
 namespace envpool::classic_control {
 
@@ -16,6 +18,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<MountainCarContinuous>("MountainCarContinuous"));
   registry.push_back(MakeEntry<Pendulum>("Pendulum"));
   registry.push_back(MakeEntry<Acrobot>("Acrobot"));
+  registry.push_back(MakeEntry<Phys2dCartPole>("Phys2dCartPole"));
+  registry.push_back(MakeEntry<Phys2dPendulum>("Phys2dPendulum"));
 }
 
 }  // namespace envpool::classic_control

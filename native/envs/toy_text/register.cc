@@ -7,6 +7,8 @@
 #include "envs/toy_text/cliff_walking.h"
 #include "envs/toy_text/frozen_lake.h"
 #include "envs/toy_text/nchain.h"
+#include "envs/toy_text/tabular_blackjack.h"
+#include "envs/toy_text/tabular_cliff_walking.h"
 #include "envs/toy_text/taxi.h"
 
 namespace envpool::toy_text {
@@ -18,6 +20,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<Blackjack>("Blackjack"));
   registry.push_back(MakeEntry<NChain>("NChain"));
   registry.push_back(MakeEntry<Catch>("Catch"));
+  registry.push_back(MakeEntry<TabularBlackjack>("TabularBlackjack"));
+  registry.push_back(MakeEntry<TabularCliffWalking>("TabularCliffWalking"));
 }
 
 }  // namespace envpool::toy_text

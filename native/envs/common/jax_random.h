@@ -1,0 +1,189 @@
+// jax.random's default generator (threefry2x32, jax_threefry_partitionable on,
+// the default since jax 0.5), the few calls gymnasium's jax envs make:
+// PRNGKey(seed), split(key), uniform(key, minval, maxval) in float32 and
+// choice(key, a, shape=(1,)) (randint). Bit for bit jax's results, so that an
+// env seeded with s draws what gymnasium's FunctionalJaxEnv draws after
+// reset(seed=s).
+//
+// FunctionalJaxEnv's key chain: reset(seed=s) sets key = PRNGKey(s); every
+// reset and every step then takes `use, key = split(key)` and passes `use` to
+// the functional env. JaxKeyChain keeps that chain for an env; the env seeds it
+// from Env::Seed (the pool's seed + i), like the ALE's own generator.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+
+namespace envpool::jax_random {
+
+using Key = std::array<std::uint32_t, 2>;
+
+inline std::uint32_t RotL(std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+// Threefry-2x32 with 20 rounds (jax's threefry2x32_p).
+inline std::array<std::uint32_t, 2> Threefry2x32(const Key& key, std::uint32_t x0,
+                                                  std::uint32_t x1) {
+  static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  const std::uint32_t ks[3] = {key[0], key[1], key[0] ^ key[1] ^ 0x1BD11BDAu};
+  x0 += ks[0];
+  x1 += ks[1];
+  for (int i = 0; i < 5; ++i) {
+    for (int r : kRot[i % 2]) {
+      x0 += x1;
+      x1 = RotL(x1, r);
+      x1 ^= x0;
+    }
+    x0 += ks[(i + 1) % 3];
+    x1 += ks[(i + 2) % 3] + static_cast<std::uint32_t>(i + 1);
+  }
+  return {x0, x1};
+}
+
+// jax.random.PRNGKey(seed) (x64 off): [0, seed mod 2**32].
+inline Key PrngKey(std::uint64_t seed) { return {0u, static_cast<std::uint32_t>(seed)}; }
+
+// jax.random.split(key)[i], i in {0, 1}: the hash of the counter (0, i).
+inline Key SplitAt(const Key& key, std::uint32_t i) {
+  const auto out = Threefry2x32(key, 0u, i);
+  return {out[0], out[1]};
+}
+
+// jax.random.bits(key, (n,), uint32)[i]: both words of the hash of (0, i), xor-ed.
+inline std::uint32_t Bits32(const Key& key, std::uint32_t i) {
+  const auto out = Threefry2x32(key, 0u, i);
+  return out[0] ^ out[1];
+}
+
+// jax.random.uniform(key, (n,), float32, minval, maxval)[i]: 23 random mantissa bits
+// give f in [0, 1); then max(minval, f * (maxval - minval) + minval). Where XLA may use FMA
+// instructions (`fused`: see Phys2dEnv) it contracts the multiply-add into one fused
+// operation (one rounding), elsewhere the two round apart.
+inline float UniformF32(const Key& key, std::uint32_t i, float minval, float maxval,
+                        bool fused) {
+  const std::uint32_t float_bits = (Bits32(key, i) >> 9) | 0x3F800000u;
+  float one_to_two = 0.0F;
+  std::memcpy(&one_to_two, &float_bits, sizeof(one_to_two));
+  const float f = one_to_two - 1.0F;
+  const float value = fused ? std::fma(f, maxval - minval, minval) : f * (maxval - minval) + minval;
+  return value < minval ? minval : value;
+}
+
+// jax.random.randint(key, (1,), 0, n)[0] (int32, 0 < n < 2**16): two draws of 32 bits
+// from split(key), combined modulo n as jax does (2 * 32 bits, slightly biased).
+inline std::int32_t RandInt(const Key& key, std::uint32_t n) {
+  const std::uint32_t higher = Bits32(SplitAt(key, 0), 0);
+  const std::uint32_t lower = Bits32(SplitAt(key, 1), 0);
+  std::uint32_t multiplier = (1u << 16) % n;
+  multiplier = (multiplier * multiplier) % n;
+  const std::uint32_t offset = ((higher % n) * multiplier + lower % n) % n;
+  return static_cast<std::int32_t>(offset);
+}
+
+// An env's key, as gymnasium's FunctionalJaxEnv holds it.
+class KeyChain {
+ public:
+  // reset(seed=s): key = PRNGKey(s).
+  void Seed(std::uint64_t seed) { key_ = PrngKey(seed); }
+  // `use, key = split(key)`: the key for this reset or step.
+  Key Next() {
+    const Key use = SplitAt(key_, 0);
+    key_ = SplitAt(key_, 1);
+    return use;
+  }
+  const Key& key() const { return key_; }
+  void set_key(const Key& key) { key_ = key; }
+
+ private:
+  Key key_ = PrngKey(0);
+};
+
+// The base of an env that ports one of gymnasium's FunctionalJaxEnv envs: its key chain,
+// seeded from Env::Seed (the pool's Rng is not used), and the two key words at the end
+// of GetState / SetState.
+class FunctionalEnv : public Env {
+ public:
+  // gymnasium's functional jax envs take no keywords (FuncEnv(**kwargs) refuses them).
+  struct Params {
+    explicit Params(const Config& /*config*/) {}
+  };
+  static Config Defaults() { return Config(); }
+
+  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+
+ protected:
+  // Box(-inf, inf, (n,), float32), the phys2d envs' observation.
+  static ArraySpec UnboundedObs(std::int64_t n) {
+    const auto size = static_cast<std::size_t>(n);
+    return BoxSpec("obs", DType::kFloat32, {n}, std::vector<double>(size, -INFINITY),
+                   std::vector<double>(size, INFINITY));
+  }
+  // `use, key = split(key)`, once per reset and once per step.
+  Key NextKey() { return keys_.Next(); }
+  // state + [key[0], key[1]].
+  std::vector<double> WithKey(std::vector<double> state) const {
+    state.push_back(keys_.key()[0]);
+    state.push_back(keys_.key()[1]);
+    return state;
+  }
+  // Checks that `state` has n numbers, or n + 2 whose last two are a key (then set).
+  void ReadKey(const std::vector<double>& state, std::size_t n, const std::string& name) {
+    if (state.size() != n && state.size() != n + 2) {
+      throw std::invalid_argument(name + " state has " + std::to_string(n) + " numbers, or " +
+                                  std::to_string(n + 2) + " with the jax key");
+    }
+    if (state.size() == n + 2) {
+      Key key{};
+      for (int i = 0; i < 2; ++i) {
+        const double k = state[n + static_cast<std::size_t>(i)];
+        if (!(k >= 0 && k <= 4294967295.0) || k != std::floor(k)) {
+          throw std::invalid_argument(name + " key words are integers in [0, 2**32)");
+        }
+        key[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(k);
+      }
+      keys_.set_key(key);
+    }
+  }
+
+ private:
+  KeyChain keys_;
+};
+
+// A phys2d env (gymnasium/envs/phys2d): float32 arithmetic as XLA's CPU backend compiles
+// it. Where XLA may use FMA instructions (the CPU has them and XLA_FLAGS'
+// --xla_cpu_max_isa allows them), LLVM contracts a product feeding one sum into a fused
+// multiply-add, one rounding; elsewhere the product and the sum round apart. The hidden
+// keyword _xla_fma says which (envpool/tasks/classic_control.py decides it as XLA does,
+// when the pool is made); MulAdd computes a * b + c that way (the build never contracts).
+class Phys2dEnv : public FunctionalEnv {
+ public:
+  struct Params {
+    explicit Params(const Config& config) : fused(config.GetBool("_xla_fma")) {}
+    bool fused;
+  };
+  static Config Defaults() {
+    Config config;
+    config.Set("_xla_fma", true);
+    return config;
+  }
+
+  explicit Phys2dEnv(const Params& params) : fused_(params.fused) {}
+
+ protected:
+  float MulAdd(float a, float b, float c) const { return fused_ ? std::fma(a, b, c) : a * b + c; }
+  // jax.random.uniform's element i (UniformF32), as XLA computes it here.
+  float Uniform(const Key& key, std::uint32_t i, float minval, float maxval) const {
+    return UniformF32(key, i, minval, maxval, fused_);
+  }
+
+ private:
+  bool fused_;
+};
+
+}  // namespace envpool::jax_random

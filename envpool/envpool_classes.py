@@ -166,7 +166,7 @@ class RawEnvPool(EnvPoolBase):
                 step.discount, step.step_type, raw.truncated, *obs_arrays, *info)
 
     def _xla(self) -> Any:
-        """EnvPool's XLA functions: as ``xla()``."""
+        """EnvPool's XLA functions: here ``xla()``'s ``(handle, recv, send, step)``."""
         return self.xla()
 
 

@@ -405,10 +405,7 @@ def test_raw_binding_steps_as_the_gym_pool() -> None:
         raw._send((ids, ids[::-1].copy(), np.zeros(3, np.int32)))
     raw._send((ids, ids, np.zeros(3, np.int32)))  # still usable
     assert len(raw._recv()) == len(raw._state_keys)
-    with pytest.raises(RuntimeError, match="XLA"):
-        raw._xla()
-    with pytest.raises(RuntimeError, match="XLA"):  # EnvPool scripts call it on any pool
-        gym.xla()
+    assert len(raw._xla()) == 4  # (handle, recv, send, step): tests/test_xla.py
     raw.close()
     gym.close()
     # envpool.python.api.py_env: the spec class and the dm and gymnasium pools of a binding

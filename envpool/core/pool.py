@@ -201,10 +201,11 @@ class EnvPoolBase:
         return arrays["action"], arrays["env_id"]
 
     def xla(self) -> Any:
-        """sail-sg EnvPool's XLA functions ``(handle, recv, send, step)``: not in this
-        package yet; raises a RuntimeError that says so (docs/api.md)."""
-        raise RuntimeError("xla(): the XLA interface (jax custom calls) is not in this package "
-                           "yet; step the pool from Python (docs/api.md)")
+        """sail-sg EnvPool's XLA functions ``(handle, recv, send, step)``: jax custom calls
+        into this pool's recv and send, for jitted loops (envpool/core/xla.py)."""
+        from envpool.core.xla import make_xla
+
+        return make_xla(self)
 
     def seed(self, seed: Any = None) -> None:
         """Deprecated (sail-sg EnvPool warns too): pass ``seed`` to ``make`` or to

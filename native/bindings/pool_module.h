@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,6 +31,7 @@
 #include "core/pool.h"
 #include "core/registry.h"
 #include "core/version.h"
+#include "core/xla_target.h"
 
 namespace envpool::bindings {
 
@@ -274,8 +276,69 @@ class PyPool {
   }
   bool closed() const { return !pool_; }
 
+  // The address of this pool's XLA target (core/xla_target.h), for envpool/core/xla.py.
+  std::uintptr_t XlaTarget() {
+    xla_target_.version = ENVPOOL_XLA_TARGET_VERSION;
+    xla_target_.self = this;
+    xla_target_.recv = &PyPool::XlaRecv;
+    xla_target_.send = &PyPool::XlaSend;
+    return reinterpret_cast<std::uintptr_t>(&xla_target_);
+  }
+
  private:
+  // The XLA target's calls: they run on XLA's threads, without the GIL.
+  static const char* XlaRecv(void* self, void* const* outs, int n) {
+    auto* me = static_cast<PyPool*>(self);
+    try {
+      Pool& p = me->pool();
+      const std::shared_ptr<Batch> batch = p.Recv(-1.0, [] {});
+      const int rows = batch->size.load();
+      if (rows != p.options().batch_size) {
+        throw std::runtime_error("xla recv: a batch of " + std::to_string(rows) +
+                                 " envs, not batch_size (" +
+                                 std::to_string(p.options().batch_size) +
+                                 "): in sync mode, send every env at once");
+      }
+      std::vector<Column*> columns;
+      for (Column& c : batch->obs) columns.push_back(&c);
+      for (Column& c : batch->info) columns.push_back(&c);
+      for (Column* c : {&batch->env_id, &batch->reward, &batch->terminated, &batch->truncated,
+                        &batch->elapsed_step}) {
+        columns.push_back(c);
+      }
+      if (static_cast<int>(columns.size()) != n) {
+        throw std::invalid_argument("xla recv: " + std::to_string(n) + " outputs for " +
+                                    std::to_string(columns.size()) + " arrays");
+      }
+      for (int k = 0; k < n; ++k) {
+        std::memcpy(outs[k], columns[static_cast<std::size_t>(k)]->data(),
+                    columns[static_cast<std::size_t>(k)]->row_bytes() *
+                        static_cast<std::size_t>(rows));
+      }
+      return nullptr;
+    } catch (const std::exception& e) {
+      me->xla_error_ = e.what();
+      return me->xla_error_.c_str();
+    }
+  }
+
+  static const char* XlaSend(void* self, const void* actions, const std::int32_t* env_ids,
+                             int n) {
+    auto* me = static_cast<PyPool*>(self);
+    try {
+      Pool& p = me->pool();
+      const std::vector<std::int64_t> ids(env_ids, env_ids + n);
+      p.Send(actions, p.spec().action.dtype, ids.data(), n);
+      return nullptr;
+    } catch (const std::exception& e) {
+      me->xla_error_ = e.what();
+      return me->xla_error_.c_str();
+    }
+  }
+
   std::unique_ptr<Pool> pool_;
+  EnvpoolXlaTarget xla_target_{};
+  std::string xla_error_;  // the last XLA call's error (what its message points to)
 };
 
 // The C++ ABI of the compiler that built the module: informative only (no
@@ -398,7 +461,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
       .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
       .def("render", &PyPool::Render, py::arg("env_ids"), py::arg("width") = 0,
            py::arg("height") = 0, py::arg("camera_id") = -1)
-      .def("close", &PyPool::Close);
+      .def("close", &PyPool::Close)
+      .def("xla_target", &PyPool::XlaTarget);
 }
 
 }  // namespace envpool::bindings

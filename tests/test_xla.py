@@ -1,0 +1,160 @@
+"""pool.xla(): sail-sg EnvPool's XLA interface (envpool/core/xla.py). A jitted lax.scan of
+recv / send gives what the pool's Python recv / send give for the same actions, sync and
+async, in each flavour; the handle carries on across jitted calls; bad input raises."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+
+jax = pytest.importorskip("jax")  # (in the test extra: never skipped in CI)
+jnp = jax.numpy
+
+
+@contextlib.contextmanager
+def x64() -> Iterator[None]:
+    """jax with float64 / int64 arrays, for the envs that have them."""
+    before = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", before)
+
+
+def _leaves(tree: Any) -> list[np.ndarray]:
+    return [np.asarray(x) for x in jax.tree_util.tree_leaves(tree)]
+
+
+def _assert_same(ours: Any, theirs: Any, where: str) -> None:
+    a, b = _leaves(ours), _leaves(theirs)
+    assert len(a) == len(b), where
+    for x, y in zip(a, b, strict=True):
+        assert x.dtype == y.dtype, (where, x.dtype, y.dtype)
+        np.testing.assert_array_equal(x, y, err_msg=where)
+
+
+def _actions(env: Any, steps: int, seed: int) -> np.ndarray:
+    space = env.spec.action_space
+    rng = np.random.default_rng(seed)
+    n = env.config["batch_size"]
+    if hasattr(space, "n"):
+        return rng.integers(0, space.n, (steps, n)).astype(np.int32)
+    return rng.uniform(space.low, space.high, (steps, n, *space.shape)).astype(space.dtype)
+
+
+@pytest.mark.parametrize(("task_id", "make", "kwargs"), [
+    ("CartPole-v1", envpool.make_gym, {"max_episode_steps": 12}),
+    ("Pong-v5", envpool.make_gymnasium, {"max_episode_steps": 9}),
+    ("Pong-v5", envpool.make_dm, {"max_episode_steps": 9}),
+    ("Ant-v5", envpool.make_gymnasium, {"max_episode_steps": 7}),
+])
+def test_jitted_scan_is_the_python_loop(task_id: str, make: Any, kwargs: dict) -> None:
+    """Sync pools: two jitted scans of 10 steps each (the handle of the first goes on in
+    the second) against the same actions through step(), past time limits and resets."""
+    with x64() if task_id == "Ant-v5" else contextlib.nullcontext():
+        ours = make(task_id, num_envs=3, seed=7, **kwargs)
+        ref = make(task_id, num_envs=3, seed=7, **kwargs)
+        actions = _actions(ref, 20, 0)
+        handle, recv, send, step = ours.xla()
+        ours.async_reset()
+        handle, first = recv(handle)
+        ref.async_reset()
+        _assert_same(first, ref.recv(), f"{task_id}: reset")
+
+        @jax.jit
+        def rollout(handle: Any, actions: Any) -> tuple[Any, Any]:
+            return jax.lax.scan(lambda h, a: step(h, a), handle, actions)
+
+        handle, part1 = rollout(handle, actions[:10])
+        handle, part2 = rollout(handle, actions[10:])
+        for t in range(20):
+            want = ref.step(actions[t])
+            got = jax.tree_util.tree_map(lambda x, t=t: x[t % 10], part1 if t < 10 else part2)
+            _assert_same(got, want, f"{task_id}: step {t}")
+        ours.close()
+        ref.close()
+
+
+def test_async_pool_gives_each_env_its_own_trajectory() -> None:
+    """Async (batch_size < num_envs): which envs a batch holds depends on the threads'
+    timing, so each env's own sequence of observations and rewards is compared."""
+
+    def run(xla: bool) -> dict[int, list[tuple[np.ndarray, float]]]:
+        env = envpool.make_gym("Pong-v5", num_envs=6, batch_size=3, num_threads=2, seed=1)
+        env.async_reset()
+        if xla:
+            handle, recv, send, _ = env.xla()
+
+            def body(h: Any, _: Any) -> tuple[Any, Any]:
+                h, (obs, reward, _, _, info) = recv(h)
+                h = send(h, info["env_id"] % 3 + 1, info["env_id"])
+                return h, (info["env_id"], obs[:, -1, ::4, ::4], reward)
+
+            _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=30))(handle)
+            ids, obs, rew = (np.asarray(x) for x in out)
+        else:
+            rows = []
+            for _ in range(30):
+                obs, reward, _, _, info = env.recv()
+                env.send(info["env_id"] % 3 + 1, info["env_id"])
+                rows.append((info["env_id"], obs[:, -1, ::4, ::4], reward))
+            ids, obs, rew = (np.array(x) for x in zip(*rows, strict=True))
+        env.close()
+        per_env: dict[int, list[tuple[np.ndarray, float]]] = {}
+        for t in range(30):
+            for k, e in enumerate(ids[t]):
+                per_env.setdefault(int(e), []).append((obs[t, k], float(rew[t, k])))
+        return per_env
+
+    ours, theirs = run(True), run(False)
+    assert sorted(ours) == sorted(theirs) == list(range(6))
+    for e in ours:
+        n = min(len(ours[e]), len(theirs[e]))
+        assert n >= 10, (e, len(ours[e]), len(theirs[e]))
+        for t in range(n):
+            np.testing.assert_array_equal(ours[e][t][0], theirs[e][t][0], err_msg=f"{e} {t}")
+            assert ours[e][t][1] == theirs[e][t][1], (e, t)
+
+
+def test_bad_input_raises_and_leaves_the_pool_usable() -> None:
+    env = envpool.make_gym("CartPole-v1", num_envs=2, seed=0)
+    handle, recv, send, step = env.xla()
+    env.async_reset()
+    handle, _ = recv(handle)
+    with pytest.raises(ValueError, match="shape"):  # at trace time, inside jit too
+        jax.jit(lambda h: send(h, jnp.zeros((3,), jnp.int32)))(handle)
+    with pytest.raises(TypeError, match="integers"):
+        send(handle, jnp.zeros((2,), jnp.float32))
+    with pytest.raises(Exception, match="out of range"):  # the pool's own check, at run time
+        jax.block_until_ready(send(handle, jnp.array([0, 7], jnp.int32)))
+    handle, (obs, *_) = step(handle, jnp.array([0, 1], jnp.int32))  # still usable
+    assert obs.shape == (2, 4)
+    env.close()
+    with pytest.raises(Exception, match="closed"):
+        jax.block_until_ready(recv(handle)[0])
+    with pytest.raises(RuntimeError, match="closed"):
+        env.xla()
+
+
+def test_float64_envs_need_jax_x64() -> None:
+    env = envpool.make_gymnasium("Ant-v5", num_envs=1)
+    if not jax.config.jax_enable_x64:
+        with pytest.raises(TypeError, match="jax_enable_x64"):
+            env.xla()
+    env.close()
+
+
+def test_without_jax_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jax", None)
+    env = envpool.make_gym("CartPole-v1")
+    with pytest.raises(ImportError, match="pip install jax"):
+        env.xla()
+    env.close()

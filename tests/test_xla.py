@@ -158,3 +158,31 @@ def test_without_jax_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPa
     with pytest.raises(ImportError, match="pip install jax"):
         env.xla()
     env.close()
+
+
+@pytest.mark.parametrize(("task_id", "make"), [
+    ("CheetahRun-v1", envpool.make_dm),  # a dict observation, float64
+    ("Basic-v1", envpool.make_gymnasium),
+    ("FrozenLake-v1", envpool.make_gym),
+    ("Blackjack-v1", envpool.make_gymnasium),  # a tuple observation
+    ("tabular/CliffWalking-v0", envpool.make_gymnasium),  # an integer Box action
+    ("phys2d/Pendulum-v0", envpool.make_dm),
+    ("HalfCheetah-v5", envpool.make_gym),
+])
+def test_every_family_steps_through_xla(task_id: str, make: Any) -> None:
+    """One id of each other family (and layout): five steps outside jit, as step() gives."""
+    with x64():
+        ours, ref = make(task_id, num_envs=2, seed=3), make(task_id, num_envs=2, seed=3)
+        handle, recv, _, step = ours.xla()
+        ours.async_reset()
+        ref.async_reset()
+        handle, got = recv(handle)
+        _assert_same(got, ref.recv(), f"{task_id}: reset")
+        space = ref.spec.action_space
+        space.seed(0)
+        for t in range(5):
+            action = np.stack([space.sample() for _ in range(2)])
+            handle, got = step(handle, action)
+            _assert_same(got, ref.step(action), f"{task_id}: step {t}")
+        ours.close()
+        ref.close()

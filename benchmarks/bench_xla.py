@@ -4,11 +4,12 @@ For each task of ``--tasks`` (default CartPole-v1, Pong-v5) and each ``num_envs`
 ``--num-envs`` (default 8, 32), one sync pool (``batch_size == num_envs``) per method:
 
 * ``python loop``: ``env.step(actions)`` in a Python loop, actions pre-sampled in numpy;
-* ``jitted scan``: ``jax.jit`` of a ``lax.scan`` of ``--scan`` steps of ``step(handle,
+* ``jitted scan``: ``jax.jit`` of a ``lax.scan`` of ``--scan`` steps (default 64) of ``step(handle,
   action)`` (docs/xla.md) over pre-sampled actions, called again and again.
 
 Timed: env-steps per second, (num_envs) x (steps) / (wall seconds), over ``--seconds``
-after ``--warmup`` seconds (the jit compile and the first reset are not timed). The table
+after ``--warmup`` seconds, and at least three jitted calls (the jit compile and the first
+reset are not timed). The table
 gives both rates and their ratio, with the versions and the machine's core count.
 
 Run: ``python benchmarks/bench_xla.py [--tasks CartPole-v1 Pong-v5] [--num-envs 8 32]
@@ -49,7 +50,7 @@ def _timed(call: Any, steps_per_call: int, seconds: float, warmup: float) -> flo
         call()
         calls += 1
         elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
+        if elapsed >= seconds and calls >= 3:  # (at least three calls of a slow scan)
             return calls * steps_per_call / elapsed
 
 
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", nargs="+", default=["CartPole-v1", "Pong-v5"])
     parser.add_argument("--num-envs", nargs="+", type=int, default=[8, 32])
-    parser.add_argument("--scan", type=int, default=256, help="steps per jitted call")
+    parser.add_argument("--scan", type=int, default=64, help="steps per jitted call")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--json", help="write the results here too")

@@ -15,11 +15,20 @@ its headers into
 and prints that prefix on its last line. A later call with the same version and compiler
 finds the prefix and returns at once.
 
-One change to the sources: ``Common/b2Settings.h`` defines ``USE_EXCEPTIONS``, which
-makes ``b2Assert`` include ``Python.h`` and raise a Python error (the wrapper's way of
-reporting a bad shape). Here it is left undefined, so ``b2Assert`` is the standard
-``assert``, compiled out under ``NDEBUG`` as in any release build; the arithmetic is
-untouched.
+The C++ sources are those of pybox2d's 2.3.10 tag, file for file (checked against
+pybox2d's repository; only its SWIG wrapper files differ). Two kinds of change to them
+(PATCHES), neither touching the arithmetic:
+
+* ``Common/b2Settings.h`` defines ``USE_EXCEPTIONS``, which makes ``b2Assert`` include
+  ``Python.h`` and raise a Python error (the wrapper's way of reporting a bad shape). Here
+  it is left undefined, so ``b2Assert`` is the standard ``assert``, compiled out under
+  ``NDEBUG`` as in any release build.
+* Box2D 2.3 has process-wide state that the pool's threads, each stepping its own worlds,
+  would otherwise share without a lock: the GJK and time-of-impact statistics counters
+  (written on every call, read by nobody here) become ``thread_local``, and the block
+  allocator's size table and the contact type registers, each filled on first use behind a
+  plain flag, are filled once behind a function-local static (C++11 guarantees its
+  initialisation runs once, and that every thread sees it done).
 
 The 45 source files compile as two unity units, one per core (each file alone parses the
 same headers again): about 7 s of CPU instead of 21.
@@ -45,7 +54,30 @@ import pip_fetch  # native/third_party/pip_fetch.py
 
 # The project's arithmetic flags (CMakeLists.txt): no FMA contraction, -O2.
 FLAGS = ["-std=c++17", "-O2", "-fPIC", "-ffp-contract=off", "-DNDEBUG", "-w"]
-SETTINGS_PATCH = ("#define USE_EXCEPTIONS\n", "// envpool: USE_EXCEPTIONS left undefined\n")
+# (file, text, replacement): each text must occur exactly once in the pinned sdist.
+PATCHES = [
+    ("Common/b2Settings.h", "#define USE_EXCEPTIONS\n",
+     "// envpool: USE_EXCEPTIONS left undefined (b2Assert is assert)\n"),
+    ("Collision/b2Distance.cpp", "\nint32 b2_gjkCalls, b2_gjkIters, b2_gjkMaxIters;\n",
+     "\nthread_local int32 b2_gjkCalls, b2_gjkIters, b2_gjkMaxIters;\n"),
+    ("Collision/b2TimeOfImpact.cpp",
+     "\nfloat32 b2_toiTime, b2_toiMaxTime;\nint32 b2_toiCalls, b2_toiIters, b2_toiMaxIters;\n"
+     "int32 b2_toiRootIters, b2_toiMaxRootIters;\n",
+     "\nthread_local float32 b2_toiTime, b2_toiMaxTime;\n"
+     "thread_local int32 b2_toiCalls, b2_toiIters, b2_toiMaxIters;\n"
+     "thread_local int32 b2_toiRootIters, b2_toiMaxRootIters;\n"),
+    ("Common/b2BlockAllocator.cpp", "\tif (s_blockSizeLookupInitialized == false)\n\t{\n",
+     "\tstatic const bool envpool_lookup_made = []() -> bool\n\t{\n"),
+    ("Common/b2BlockAllocator.cpp", "\t\ts_blockSizeLookupInitialized = true;\n\t}\n}",
+     "\t\ts_blockSizeLookupInitialized = true;\n\t\treturn true;\n\t}();\n"
+     "\t(void)envpool_lookup_made;\n}"),
+    ("Dynamics/Contacts/b2Contact.cpp",
+     "\tif (s_initialized == false)\n\t{\n\t\tInitializeRegisters();\n"
+     "\t\ts_initialized = true;\n\t}\n",
+     "\tstatic const bool envpool_registers_made = []() -> bool\n\t{\n"
+     "\t\tInitializeRegisters();\n\t\ts_initialized = true;\n\t\treturn true;\n\t}();\n"
+     "\t(void)envpool_registers_made;\n"),
+]
 UNITS = 2
 
 
@@ -59,20 +91,21 @@ def compiler_hash(cxx: str, version: str) -> str:
     except (OSError, subprocess.CalledProcessError):
         out = cxx
     compiler = os.path.realpath(shutil.which(cxx) or cxx)
-    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{SETTINGS_PATCH}\nv1"
+    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{PATCHES}\nv1"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def patch_settings(box2d_dir: str) -> None:
-    path = os.path.join(box2d_dir, "Common", "b2Settings.h")
-    with open(path) as f:
-        text = f.read()
-    old, new = SETTINGS_PATCH
-    if text.count(old) != 1:
-        raise RuntimeError(f"{path}: the USE_EXCEPTIONS patch does not apply (the source "
-                           "differs from the pinned sdist's)")
-    with open(path, "w") as f:
-        f.write(text.replace(old, new))
+def patch_sources(box2d_dir: str) -> None:
+    """Applies PATCHES; each piece must match the pinned sdist exactly once."""
+    for rel, old, new in PATCHES:
+        path = os.path.join(box2d_dir, rel)
+        with open(path) as f:
+            text = f.read()
+        if text.count(old) != 1:
+            raise RuntimeError(f"{path}: a patch does not apply (the source differs from the "
+                               "pinned sdist's)")
+        with open(path, "w") as f:
+            f.write(text.replace(old, new))
 
 
 def build(version: str, cxx: str, prefix: str) -> None:
@@ -91,7 +124,7 @@ def build(version: str, cxx: str, prefix: str) -> None:
             raise RuntimeError(f"{sdist}: no Box2D/Common/b2Settings.h")
         box2d_dir = os.path.dirname(os.path.dirname(roots[0]))
         src_root = os.path.dirname(box2d_dir)
-        patch_settings(box2d_dir)
+        patch_sources(box2d_dir)
         sources = sorted(glob.glob(os.path.join(box2d_dir, "**", "*.cpp"), recursive=True))
         if not sources:
             raise RuntimeError(f"{sdist}: no Box2D sources")

@@ -173,3 +173,34 @@ def test_lunar_lander_threads_do_not_matter() -> None:
         pool.close()
         runs.append(np.stack(obs))
     assert np.array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("task_id", ["LunarLander-v3", "LunarLanderContinuous-v3"])
+def test_lunar_lander_frames_equal_gymnasium(task_id: str) -> None:
+    """``render_mode="rgb_array"``: gymnasium's pygame picture, bit for bit (the filled and
+    anti-aliased terrain, hull, legs and flags, and the engines' flame particles, which
+    both sides then simulate and age in render()). Drawn at the reset, every third step and
+    at a stretch of steps left undrawn (the particles pile up, as in gymnasium); the
+    observations stay gymnasium's with the particles in the world."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=4, render_mode="rgb_array")
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    r_obs, _ = ref.reset(seed=4)
+    assert np.array_equal(ours.render()[0], ref.render())
+    rng = np.random.default_rng(4)
+    most_particles = frames = 0
+    for t in range(360):
+        a = _action(ref, r_obs, rng, 0.8)
+        obs, *_ = ours.step(np.array([a]))
+        r_obs, _, r_term, r_trunc, _ = ref.step(a)
+        assert np.array_equal(obs[0], r_obs), t
+        if t % 3 == 0 and not 150 <= t < 200:
+            most_particles = max(most_particles, len(ref.unwrapped.particles))
+            assert np.array_equal(ours.render()[0], ref.render()), t
+            frames += 1
+        if r_term or r_trunc:
+            ours.step(np.array([a]))
+            r_obs, _ = ref.reset()
+    assert frames > 90 and most_particles > 10, (frames, most_particles)
+    ours.close()
+    ref.close()

@@ -11,22 +11,29 @@
 // reset(seed=s), and later episodes continue that stream as gymnasium's reset() without a
 // seed does. The pool's Rng is not used.
 //
-// gymnasium draws particles for the flames only with a render_mode; they are bodies of the
-// world, so this env, which does not draw (no render_mode="rgb_array" yet), steps the world
-// gymnasium steps without one.
+// render(): gymnasium's 600 x 400 pygame picture, drawn as its pygame calls draw it. The
+// engines' flames are particles, bodies of the world that gymnasium makes only with a
+// render_mode (they collide with the ground alone, so the lander's flight is the same
+// either way) and whose lives run down in render() itself; the pool tells the env whether
+// it was made with a render_mode (the hidden keyword _render), and the env then makes and
+// ages them exactly as gymnasium does.
 #pragma once
 
 #include <Box2D/Box2D.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
+#include "envs/classic_control/raster.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -49,6 +56,7 @@ class LunarLander final : public Env {
     bool enable_wind;
     double wind_power;
     double turbulence_power;
+    bool render;  // made with a render_mode: simulate the flames' particles
   };
 
   // gymnasium 1.4's LunarLander keywords and defaults.
@@ -59,6 +67,7 @@ class LunarLander final : public Env {
     k.Add("enable_wind", false, &Params::enable_wind);
     k.Add("wind_power", 15.0, &Params::wind_power);
     k.Add("turbulence_power", 1.5, &Params::turbulence_power);
+    k.Add("_render", false, &Params::render);  // set by the pool (envpool/core/spec.py)
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -75,6 +84,83 @@ class LunarLander final : public Env {
     return spec;
   }
 
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return classic_control::FixedFrame("LunarLander", kViewportW, kViewportH, kFps, width,
+                                       height, camera_id);
+  }
+
+  // gymnasium's render(): the particles age, then the sky, every body and (after each
+  // body, as gymnasium's loop is written) the two flags are drawn, and the picture flipped.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    using classic_control::Rgb;
+    for (Particle& p : particles_) {
+      p.ttl -= 0.15;
+      const auto level = [](double v) { return static_cast<std::uint8_t>((v > 0.2 ? v : 0.2) * 255); };
+      p.color = {level(0.15 + p.ttl), level(0.5 * p.ttl), level(0.5 * p.ttl)};
+    }
+    CleanParticles(false);
+    classic_control::Canvas canvas(kViewportW, kViewportH, out);
+    canvas.Fill({255, 255, 255});
+    const auto truncated = [](const std::vector<std::array<double, 2>>& poly) {
+      std::vector<std::array<int, 2>> v;
+      for (const auto& q : poly) v.push_back({static_cast<int>(q[0]), static_cast<int>(q[1])});
+      return v;
+    };
+    const double h = kViewportH / kScale;
+    for (int i = 0; i < kChunks - 1; ++i) {
+      const double x1 = chunk_x_[i], y1 = smooth_y_[i], x2 = chunk_x_[i + 1], y2 = smooth_y_[i + 1];
+      const auto sky = truncated({{x1 * kScale, y1 * kScale},
+                                  {x2 * kScale, y2 * kScale},
+                                  {x2 * kScale, h * kScale},
+                                  {x1 * kScale, h * kScale}});
+      canvas.DrawPolygon(sky, {0, 0, 0});
+      canvas.AaPolygon(sky, {0, 0, 0});
+    }
+    const float scale = F(kScale);
+    const auto flags = [&] {
+      for (const double helipad_x : {helipad_x1_, helipad_x2_}) {
+        const double x = helipad_x * kScale;
+        const double flagy1 = helipad_y_ * kScale;
+        const double flagy2 = flagy1 + 50;
+        canvas.Line(static_cast<int>(x), static_cast<int>(flagy1), static_cast<int>(x),
+                    static_cast<int>(flagy2), {255, 255, 255});
+        const auto flag = truncated({{x, flagy2}, {x, flagy2 - 10}, {x + 25, flagy2 - 5}});
+        canvas.DrawPolygon(flag, {204, 204, 0});
+        canvas.AaPolygon(flag, {204, 204, 0});
+      }
+    };
+    for (const Particle& p : particles_) {
+      // trans * f.shape.pos * SCALE in float32; the radius a Python float.
+      const b2Transform& t = p.body->GetTransform();
+      const auto* circle = static_cast<const b2CircleShape*>(p.body->GetFixtureList()->GetShape());
+      const b2Vec2 centre = b2Mul(t, circle->m_p);
+      const int radius = static_cast<int>(static_cast<double>(circle->m_radius) * kScale);
+      for (int k = 0; k < 2; ++k) {  // color1, then color2: the same colour
+        canvas.DrawCircle(static_cast<int>(centre.x * scale), static_cast<int>(centre.y * scale),
+                          radius, p.color);
+      }
+      flags();
+    }
+    const Rgb color1 = {128, 102, 230}, color2 = {77, 77, 128};
+    for (const b2Body* body : {lander_, legs_[0], legs_[1]}) {
+      const b2Transform& t = body->GetTransform();
+      const auto* poly = static_cast<const b2PolygonShape*>(body->GetFixtureList()->GetShape());
+      std::vector<std::array<float, 2>> path;
+      std::vector<std::array<int, 2>> ipath;
+      for (int i = 0; i < poly->m_count; ++i) {
+        const b2Vec2 v = b2Mul(t, poly->m_vertices[i]);
+        const float x = v.x * scale, y = v.y * scale;
+        path.push_back({x, y});
+        ipath.push_back({static_cast<int>(x), static_cast<int>(y)});
+      }
+      canvas.DrawPolygon(ipath, color1);
+      canvas.AaPolygon(ipath, color1);
+      canvas.AaLines(path, color2, /*closed=*/true);
+      flags();
+    }
+    canvas.FlipRows();
+  }
+
   explicit LunarLander(const Params& params) : params_(params), listener_(*this) {}
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
@@ -84,6 +170,7 @@ class LunarLander final : public Env {
     world_ = std::make_unique<b2World>(b2Vec2(0.0F, F(params_.gravity)));
     world_->SetAllowSleeping(true);
     world_->SetContactListener(&listener_);
+    particles_.clear();  // their bodies went with the old world
     game_over_ = false;
     has_prev_shaping_ = false;
 
@@ -91,13 +178,13 @@ class LunarLander final : public Env {
     const double h = kViewportH / kScale;
     std::array<double, kChunks + 1> height{};
     for (double& y : height) y = np_random_.Uniform(0, h / 2);
-    std::array<double, kChunks> chunk_x{};
+    std::array<double, kChunks>& chunk_x = chunk_x_;
     for (int i = 0; i < kChunks; ++i) chunk_x[i] = w / (kChunks - 1) * i;
     helipad_x1_ = chunk_x[kChunks / 2 - 1];
     helipad_x2_ = chunk_x[kChunks / 2 + 1];
     helipad_y_ = h / 4;
     for (int i = kChunks / 2 - 2; i <= kChunks / 2 + 2; ++i) height[i] = helipad_y_;
-    std::array<double, kChunks> smooth_y{};
+    std::array<double, kChunks>& smooth_y = smooth_y_;
     for (int i = 0; i < kChunks; ++i) {
       // height[i - 1] is Python's height[-1], the last one, for i = 0.
       const double before = height[(i + kChunks) % (kChunks + 1)];
@@ -255,6 +342,44 @@ class LunarLander final : public Env {
     LunarLander& env_;
   };
 
+  // A flame particle (gymnasium's _create_particle): a small disc that collides with the
+  // ground only, alive while its ttl, which render() runs down, is not negative.
+  struct Particle {
+    b2Body* body;  // owned by world_
+    double ttl;
+    classic_control::Rgb color;
+  };
+
+  b2Body* CreateParticle(double mass, double x, double y, double ttl) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.position.Set(F(x), F(y));
+    def.angle = 0.0F;
+    b2Body* body = world_->CreateBody(&def);
+    b2CircleShape disc;
+    disc.m_radius = F(2 / kScale);
+    disc.m_p.Set(0.0F, 0.0F);
+    b2FixtureDef fixture;
+    fixture.shape = &disc;
+    fixture.density = F(mass);
+    fixture.friction = F(0.1);
+    fixture.filter.categoryBits = 0x0100;
+    fixture.filter.maskBits = 0x001;  // collide only with ground
+    fixture.restitution = F(0.3);
+    body->CreateFixture(&fixture);
+    particles_.push_back({body, ttl, {0, 0, 0}});
+    CleanParticles(false);
+    return body;
+  }
+
+  // gymnasium's _clean_particles: from the oldest, while it has expired (or all).
+  void CleanParticles(bool all) {
+    while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
+      world_->DestroyBody(particles_.front().body);
+      particles_.pop_front();
+    }
+  }
+
   // gymnasium's step. A discrete action is `discrete` (0 to 3); with -1 the continuous
   // action is (a0, a1), clipped to [-1, 1].
   StepOutcome Advance(int discrete, double a0, double a1) {
@@ -292,6 +417,12 @@ class LunarLander final : public Env {
       const b2Vec2 pos = lander_->GetPosition();
       const double impulse_pos[2] = {static_cast<double>(pos.x) + ox,
                                      static_cast<double>(pos.y) + oy};
+      if (params_.render) {
+        b2Body* p = CreateParticle(3.5, impulse_pos[0], impulse_pos[1], m_power);
+        p->ApplyLinearImpulse(
+            b2Vec2(F(ox * kMainEnginePower * m_power), F(oy * kMainEnginePower * m_power)),
+            b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
+      }
       lander_->ApplyLinearImpulse(
           b2Vec2(F(-ox * kMainEnginePower * m_power), F(-oy * kMainEnginePower * m_power)),
           b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
@@ -316,6 +447,12 @@ class LunarLander final : public Env {
       const double impulse_pos[2] = {
           static_cast<double>(pos.x) + ox - tip[0] * 17 / kScale,
           static_cast<double>(pos.y) + oy + tip[1] * kSideEngineHeight / kScale};
+      if (params_.render) {
+        b2Body* p = CreateParticle(0.7, impulse_pos[0], impulse_pos[1], s_power);
+        p->ApplyLinearImpulse(
+            b2Vec2(F(ox * kSideEnginePower * s_power), F(oy * kSideEnginePower * s_power)),
+            b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
+      }
       lander_->ApplyLinearImpulse(
           b2Vec2(F(-ox * kSideEnginePower * s_power), F(-oy * kSideEnginePower * s_power)),
           b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
@@ -374,6 +511,8 @@ class LunarLander final : public Env {
   double helipad_x1_ = 0.0, helipad_x2_ = 0.0, helipad_y_ = 0.0;
   std::int64_t wind_idx_ = 0, torque_idx_ = 0;
   std::array<float, 8> obs_{};
+  std::array<double, kChunks> chunk_x_{}, smooth_y_{};  // the terrain, for render()
+  std::deque<Particle> particles_;                      // oldest first
 };
 
 }  // namespace envpool::box2d

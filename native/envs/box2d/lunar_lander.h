@@ -380,6 +380,20 @@ class LunarLander final : public Env {
     }
   }
 
+  // An engine's push at `at`: with a render_mode, a particle of `mass` pushed along
+  // (ox, oy) * engine_power * throttle, its ttl the throttle; the lander pushed the other way.
+  void Fire(double mass, const double (&at)[2], double ox, double oy, double engine_power,
+            double throttle) {
+    const b2Vec2 point(F(at[0]), F(at[1]));
+    if (params_.render) {
+      b2Body* p = CreateParticle(mass, at[0], at[1], throttle);
+      p->ApplyLinearImpulse(b2Vec2(F(ox * engine_power * throttle), F(oy * engine_power * throttle)),
+                            point, true);
+    }
+    lander_->ApplyLinearImpulse(
+        b2Vec2(F(-ox * engine_power * throttle), F(-oy * engine_power * throttle)), point, true);
+  }
+
   // gymnasium's step. A discrete action is `discrete` (0 to 3); with -1 the continuous
   // action is (a0, a1), clipped to [-1, 1].
   StepOutcome Advance(int discrete, double a0, double a1) {
@@ -417,15 +431,7 @@ class LunarLander final : public Env {
       const b2Vec2 pos = lander_->GetPosition();
       const double impulse_pos[2] = {static_cast<double>(pos.x) + ox,
                                      static_cast<double>(pos.y) + oy};
-      if (params_.render) {
-        b2Body* p = CreateParticle(3.5, impulse_pos[0], impulse_pos[1], m_power);
-        p->ApplyLinearImpulse(
-            b2Vec2(F(ox * kMainEnginePower * m_power), F(oy * kMainEnginePower * m_power)),
-            b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
-      }
-      lander_->ApplyLinearImpulse(
-          b2Vec2(F(-ox * kMainEnginePower * m_power), F(-oy * kMainEnginePower * m_power)),
-          b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
+      Fire(3.5, impulse_pos, ox, oy, kMainEnginePower, m_power);
     }
 
     double s_power = 0.0;
@@ -447,15 +453,7 @@ class LunarLander final : public Env {
       const double impulse_pos[2] = {
           static_cast<double>(pos.x) + ox - tip[0] * 17 / kScale,
           static_cast<double>(pos.y) + oy + tip[1] * kSideEngineHeight / kScale};
-      if (params_.render) {
-        b2Body* p = CreateParticle(0.7, impulse_pos[0], impulse_pos[1], s_power);
-        p->ApplyLinearImpulse(
-            b2Vec2(F(ox * kSideEnginePower * s_power), F(oy * kSideEnginePower * s_power)),
-            b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
-      }
-      lander_->ApplyLinearImpulse(
-          b2Vec2(F(-ox * kSideEnginePower * s_power), F(-oy * kSideEnginePower * s_power)),
-          b2Vec2(F(impulse_pos[0]), F(impulse_pos[1])), true);
+      Fire(0.7, impulse_pos, ox, oy, kSideEnginePower, s_power);
     }
 
     world_->Step(F(1.0 / kFps), 6 * 30, 2 * 30);

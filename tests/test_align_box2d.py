@@ -204,3 +204,55 @@ def test_lunar_lander_frames_equal_gymnasium(task_id: str) -> None:
     assert frames > 90 and most_particles > 10, (frames, most_particles)
     ours.close()
     ref.close()
+
+
+def test_lunar_lander_state_info_is_gymnasiums() -> None:
+    """The info keys sail-sg EnvPool's test build writes (its alignment test rebuilds
+    gymnasium's world from them) hold gymnasium's values, in float32: the sky polygons, the
+    bodies' states, the legs' contacts, the shaping, game_over, the initial force and the
+    last step's dispersion draws."""
+    ours = envpool.make_gymnasium("LunarLander-v3", num_envs=1, seed=9)
+    ref = _reference("LunarLander-v3")
+    base = ref.unwrapped
+    _, info = ours.reset()
+    r_obs, _ = ref.reset(seed=9)
+    f32 = np.float32
+    assert np.array_equal(info["sky_polys"][0], np.array(base.sky_polys, dtype=f32))
+    seeded = np.random.default_rng(9)  # gymnasium's reset: 12 terrain heights, then the force
+    seeded.uniform(0, 400 / 30 / 2, size=(12,))
+    force = [seeded.uniform(-1000.0, 1000.0) for _ in range(2)]
+    assert np.array_equal(info["initial_force"][0], np.array(force, dtype=f32))
+    draws: list[float] = []
+
+    class Recording:  # gymnasium's generator, its uniform draws noted
+        def __init__(self, generator: np.random.Generator) -> None:
+            self.generator = generator
+
+        def uniform(self, *args: Any, **kwargs: Any) -> Any:
+            out = self.generator.uniform(*args, **kwargs)
+            draws.append(out)
+            return out
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.generator, name)
+
+    base._np_random = Recording(base.np_random)
+    rng = np.random.default_rng(9)
+    for t in range(200):
+        draws.clear()
+        a = _action(ref, r_obs, rng, 0.9)
+        _, _, _, _, info = ours.step(np.array([a]))
+        r_obs, _, r_term, _, _ = ref.step(a)
+        bodies = [base.lander, *base.legs]
+        states = [[b.position[0], b.position[1], b.angle, b.linearVelocity[0],
+                   b.linearVelocity[1], b.angularVelocity, float(b.awake)] for b in bodies]
+        assert np.array_equal(info["lander_state"][0], np.array(states[0], dtype=f32)), t
+        assert np.array_equal(info["leg_states"][0], np.array(states[1:], dtype=f32)), t
+        contacts = [float(leg.ground_contact) for leg in base.legs]
+        assert np.array_equal(info["ground_contact"][0], np.array(contacts, dtype=f32)), t
+        assert info["prev_shaping"][0] == f32(base.prev_shaping), t
+        assert info["game_over"][0] == f32(base.game_over), t
+        assert np.array_equal(info["last_dispersion"][0], np.array(draws, dtype=f32)), t
+        if r_term:
+            break
+    assert t > 50, t

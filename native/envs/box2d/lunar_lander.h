@@ -29,6 +29,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
@@ -81,6 +82,22 @@ class LunarLander final : public Env {
     spec.action = params.continuous
                       ? BoxSpec("action", DType::kFloat32, {2}, {-1.0, -1.0}, {1.0, 1.0})
                       : DiscreteSpec("action", 4, DType::kInt32);
+    // sail-sg EnvPool's test build's info (its wheel has not got it), with which its
+    // alignment test rebuilds gymnasium's world: the terrain's sky polygons, the bodies'
+    // states (x, y, angle, vx, vy, angular velocity, awake), the legs' contacts, the
+    // shaping, gymnasium's game_over, the last step's two dispersion draws (in [-1, 1])
+    // and the reset's initial force; float32, as EnvPool writes them.
+    for (const auto& [name, shape] : std::vector<std::pair<const char*, std::vector<std::int64_t>>>{
+             {"sky_polys", {kChunks - 1, 4, 2}},
+             {"lander_state", {7}},
+             {"leg_states", {2, 7}},
+             {"ground_contact", {2}},
+             {"prev_shaping", {}},
+             {"game_over", {}},
+             {"last_dispersion", {2}},
+             {"initial_force", {2}}}) {
+      spec.info.push_back(BoxSpec(name, DType::kFloat32, shape));
+    }
     return spec;
   }
 
@@ -231,6 +248,7 @@ class LunarLander final : public Env {
 
     const double force_x = np_random_.Uniform(-kInitialRandom, kInitialRandom);
     const double force_y = np_random_.Uniform(-kInitialRandom, kInitialRandom);
+    initial_force_ = {force_x, force_y};
     lander_->ApplyForceToCenter(b2Vec2(F(force_x), F(force_y)), true);
     if (params_.enable_wind) {
       wind_idx_ = np_random_.Integers(-9999, 9999);
@@ -295,6 +313,26 @@ class LunarLander final : public Env {
   void Write(const Slot& slot) const override {
     float* obs = slot.Obs<float>();
     for (int i = 0; i < 8; ++i) obs[i] = obs_[i];
+    float* sky = slot.Info<float>(0);
+    const double h = kViewportH / kScale;
+    for (int i = 0; i < kChunks - 1; ++i) {
+      const double poly[4][2] = {{chunk_x_[i], smooth_y_[i]},
+                                 {chunk_x_[i + 1], smooth_y_[i + 1]},
+                                 {chunk_x_[i + 1], h},
+                                 {chunk_x_[i], h}};
+      for (const auto& point : poly) {
+        *sky++ = static_cast<float>(point[0]);
+        *sky++ = static_cast<float>(point[1]);
+      }
+    }
+    WriteBodyState(lander_, slot.Info<float>(1));
+    WriteBodyState(legs_[0], slot.Info<float>(2));
+    WriteBodyState(legs_[1], slot.Info<float>(2) + 7);
+    for (int i = 0; i < 2; ++i) slot.Info<float>(3)[i] = ground_contact_[i] ? 1.0F : 0.0F;
+    *slot.Info<float>(4) = static_cast<float>(prev_shaping_);
+    *slot.Info<float>(5) = game_over_ ? 1.0F : 0.0F;
+    for (int i = 0; i < 2; ++i) slot.Info<float>(6)[i] = static_cast<float>(last_dispersion_[i]);
+    for (int i = 0; i < 2; ++i) slot.Info<float>(7)[i] = static_cast<float>(initial_force_[i]);
   }
 
  private:
@@ -380,6 +418,14 @@ class LunarLander final : public Env {
     }
   }
 
+  static void WriteBodyState(const b2Body* body, float* out) {
+    const b2Vec2 pos = body->GetPosition();
+    const b2Vec2 vel = body->GetLinearVelocity();
+    const float state[7] = {pos.x, pos.y, body->GetAngle(), vel.x, vel.y,
+                            body->GetAngularVelocity(), body->IsAwake() ? 1.0F : 0.0F};
+    std::copy(state, state + 7, out);
+  }
+
   // An engine's push at `at`: with a render_mode, a particle of `mass` pushed along
   // (ox, oy) * engine_power * throttle, its ttl the throttle; the lander pushed the other way.
   void Fire(double mass, const double (&at)[2], double ox, double oy, double engine_power,
@@ -416,7 +462,10 @@ class LunarLander final : public Env {
     const double tip[2] = {std::sin(angle), std::cos(angle)};
     const double side[2] = {-tip[1], tip[0]};
     double dispersion[2];
-    for (double& d : dispersion) d = np_random_.Uniform(-1.0, +1.0) / kScale;
+    for (int i = 0; i < 2; ++i) {
+      last_dispersion_[i] = np_random_.Uniform(-1.0, +1.0);
+      dispersion[i] = last_dispersion_[i] / kScale;
+    }
 
     double m_power = 0.0;
     if ((continuous && a0 > 0.0) || (!continuous && discrete == 2)) {
@@ -509,6 +558,7 @@ class LunarLander final : public Env {
   double helipad_x1_ = 0.0, helipad_x2_ = 0.0, helipad_y_ = 0.0;
   std::int64_t wind_idx_ = 0, torque_idx_ = 0;
   std::array<float, 8> obs_{};
+  std::array<double, 2> last_dispersion_{}, initial_force_{};  // for the info
   std::array<double, kChunks> chunk_x_{}, smooth_y_{};  // the terrain, for render()
   std::deque<Particle> particles_;                      // oldest first
 };

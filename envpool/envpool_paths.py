@@ -30,6 +30,7 @@ from typing import Any
 # (registry.specs gives them, as EnvPool's does): the native env name decides.
 _CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot",
             "Phys2dCartPole", "Phys2dPendulum"}
+_BOX2D = {"LunarLander"}
 
 
 def family_of(native_env: str) -> str:
@@ -44,6 +45,8 @@ def family_of(native_env: str) -> str:
         return "envpool.mujoco.gym"
     if native_env in _CLASSIC:
         return "envpool.classic_control"
+    if native_env in _BOX2D:
+        return "envpool.box2d"
     return "envpool.toy_text"
 
 
@@ -177,6 +180,8 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.classic_control.registration": {},
     "envpool.toy_text": {},
     "envpool.toy_text.registration": {},
+    "envpool.box2d": {},
+    "envpool.box2d.registration": {},
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/envpool_classes.py, RawEnvPool)

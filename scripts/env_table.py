@@ -39,7 +39,7 @@ from envpool.core import registry
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "envs.md"
 ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
-FAMILY_TITLES = {"atari": "Atari", "classic_control": "Classic control",
+FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
                  "dm_control": "DeepMind Control Suite", "mujoco": "MuJoCo",
                  "toy_text": "Toy text", "vizdoom": "ViZDoom"}
 _VERSION = re.compile(r"-v\d+$")

@@ -253,6 +253,26 @@ def _dm_control(task: str) -> Shown:
     return shown
 
 
+def _box2d(task: str) -> Shown:
+    from gymnasium.envs.box2d.lunar_lander import heuristic
+
+    env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array")
+    env.reset()
+    obs, _ = ref.reset(seed=SEED)
+    for _ in range(3 * STEPS):  # gymnasium's pilot, both drawn at every step (the flames age)
+        a = heuristic(ref.unwrapped, obs)
+        env.step(np.array([a]))
+        obs = ref.step(a)[0]
+        ours, theirs = env.render()[0], ref.render()
+    shown = Shown(ours, theirs, f"gymnasium's `{task}` `render()` (pygame)",
+                  f"the same seed and {3 * STEPS} steps of gymnasium's heuristic pilot in "
+                  "lockstep, both drawn at every step")
+    env.close()
+    ref.close()
+    return shown
+
+
 # family -> (task ids, render mode, how the pair is made)
 FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Atari": (["Pong-v5"], "rgb_array", _atari),
@@ -265,6 +285,7 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "ViZDoom": (["DefendTheCenter-v1"], "rgb_array", _vizdoom),
     "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
     "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),
+    "Box2D": (["LunarLander-v3"], "rgb_array", _box2d),
 }
 
 

@@ -146,7 +146,7 @@ def test_every_path_imports_and_others_do_not() -> None:
     assert root == os.path.dirname(os.path.dirname(envpool.__file__))
     glfw_context.preload_windows_gl_dlls()
     with pytest.raises(ImportError):
-        importlib.import_module("envpool.box2d.registration")  # (no Box2D family yet)
+        importlib.import_module("envpool.procgen.registration")  # (no Procgen family yet)
     with pytest.raises(ImportError):
         importlib.import_module("envpool.atari.nothing")
 

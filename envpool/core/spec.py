@@ -216,6 +216,8 @@ class EnvSpec:
             if key in kwargs:
                 env_config[key] = _coerce(key, kwargs[key], env_defaults[key])
         hidden = {k: v for k, v in native_defaults.items() if k[:1] == "_"}
+        if "_render" in hidden:  # an env whose steps differ when it is drawn (LunarLander's
+            hidden["_render"] = kwargs.get("render_mode") is not None  # flame particles)
         python_config = {k: kwargs.get(k, v) for k, v in task.python_kwargs.items()}
         if task.prepare is not None:
             hidden.update(task.prepare({**env_config, **python_config}))

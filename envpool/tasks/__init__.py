@@ -3,6 +3,7 @@
 # Importing a module registers its ids.
 from envpool.tasks import (  # noqa: F401
     atari,
+    box2d,
     classic_control,
     dm_control,
     mujoco,

@@ -11,6 +11,7 @@
 #include "core/registry.h"
 #include "core/seed_sequence.h"
 #include "envs/atari/register.h"
+#include "envs/box2d/register.h"
 #include "envs/classic_control/register.h"
 #include "envs/dm_control/register.h"
 #include "envs/mujoco/register.h"
@@ -26,6 +27,7 @@ namespace {
 Registry BuildRegistry() {
   Registry registry;
   atari::Register(registry);
+  box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
   mujoco::Register(registry);

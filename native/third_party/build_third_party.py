@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
-"""Run build_ale.py, build_vizdoom.py and find_mujoco.py side by side, for CMake's
-configure step.
+"""Run build_ale.py, build_vizdoom.py, build_box2d.py and find_mujoco.py side by side, for
+CMake's configure step.
 
-The two builds are independent, and neither keeps both cores busy all the time: the
-controller compiles as one unit on one core, and each first fetches and unpacks its
-sources. Side by side they take about the CPU time of both spread over the cores, instead
-of the sum of their wall times. Each builder keeps its own cache and lock (a cached one
+The builds are independent, and none keeps both cores busy all the time: the controller
+compiles as one unit on one core, and each first fetches and unpacks its sources. Side by
+side they take about the CPU time of all spread over the cores, instead of the sum of
+their wall times. Each builder keeps its own cache and lock (a cached one
 returns at once). find_mujoco.py, which may wait on pip for the mujoco wheel, runs beside
 them too.
 
 Writes a CMake script (``--cmake-out``) that sets, for each part asked for,
 ``<NAME>_RESULT`` (the builder's exit status), ``<NAME>_PREFIX`` (the prefix it printed on
-its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE, VIZDOOM or
-MUJOCO;
+its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE, VIZDOOM, BOX2D
+or MUJOCO;
 the builders' stderr is also passed through as it comes, so ``pip install -v`` shows their
 progress.
 
 Usage: build_third_party.py --cxx /usr/bin/c++ --cmake-out FILE
-       [--ale VERSION] [--vizdoom VERSION] [--mujoco REQUIREMENT [--mujoco-search DIR ...]]
+       [--ale VERSION] [--vizdoom VERSION] [--box2d VERSION]
+       [--mujoco REQUIREMENT [--mujoco-search DIR ...]]
 """
 
 from __future__ import annotations
@@ -66,12 +67,14 @@ def main() -> None:
     ap.add_argument("--cmake-out", required=True)
     ap.add_argument("--ale", metavar="VERSION")
     ap.add_argument("--vizdoom", metavar="VERSION")
+    ap.add_argument("--box2d", metavar="VERSION")
     ap.add_argument("--mujoco", metavar="REQUIREMENT")
     ap.add_argument("--mujoco-search", nargs="*", default=[], metavar="DIR")
     a = ap.parse_args()
     parts = [(name, script, args) for name, script, args in (
         ("ALE", "build_ale.py", a.ale and ["--version", a.ale, "--cxx", a.cxx]),
         ("VIZDOOM", "build_vizdoom.py", a.vizdoom and ["--version", a.vizdoom, "--cxx", a.cxx]),
+        ("BOX2D", "build_box2d.py", a.box2d and ["--version", a.box2d, "--cxx", a.cxx]),
         ("MUJOCO", "find_mujoco.py",
          a.mujoco and ["--requirement", a.mujoco, "--search", *a.mujoco_search])) if args]
     results: dict[str, tuple[int, str, str]] = {}

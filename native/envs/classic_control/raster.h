@@ -73,10 +73,11 @@ class Canvas {
     Set(x2, y2, c);
   }
 
-  // pygame.draw.aalines(closed=False): one anti-aliased segment after the
-  // other, each segment's inner end points left out unless they are whole
-  // numbers, plus one end pixel where a steep segment meets a flat one.
-  void AaLines(const std::vector<std::array<float, 2>>& p, const Rgb& c) {
+  // pygame.draw.aalines: one anti-aliased segment after the other, each
+  // segment's inner end points left out unless they are whole numbers, plus
+  // one end pixel where a steep segment meets a flat one. closed: the first
+  // and last segments leave out both ends too, and a closing segment follows.
+  void AaLines(const std::vector<std::array<float, 2>>& p, const Rgb& c, bool closed = false) {
     const int n = static_cast<int>(p.size());
     if (n < 2) return;
     auto steep = [&](int i) {  // segment i -> i + 1
@@ -96,9 +97,15 @@ class Canvas {
         extra = steep(i - 1) != steep(i);
       }
       const bool inner = !whole(i + 1);
-      const bool first_off = i == 0 ? false : inner;
-      const bool second_off = i + 2 == n ? false : inner;
+      const bool first_off = i == 0 && !closed ? false : inner;
+      const bool second_off = i + 2 == n && !closed ? false : inner;
       AaLine(p[i][0], p[i][1], p[i + 1][0], p[i + 1][1], c, first_off, second_off, extra);
+    }
+    if (closed && n > 2) {  // the last point back to the first
+      const bool last_steep =
+          std::fabs(p[0][0] - p[n - 1][0]) < std::fabs(p[0][1] - p[n - 1][1]);
+      const bool off = !whole(0);
+      AaLine(p[n - 1][0], p[n - 1][1], p[0][0], p[0][1], c, off, off, steep(n - 2) != last_steep);
     }
   }
 
@@ -328,16 +335,8 @@ class Canvas {
     for (int y = miny; y <= maxy; ++y) {
       ints.clear();
       for (int i = 0; i < n; ++i) {
-        const auto& a = v[i == 0 ? n - 1 : i - 1];
-        const auto& b = v[i];
         int y1, y2, x1, x2;
-        if (a[1] < b[1]) {
-          y1 = a[1], y2 = b[1], x1 = a[0], x2 = b[0];
-        } else if (a[1] > b[1]) {
-          y1 = b[1], y2 = a[1], x1 = b[0], x2 = a[0];
-        } else {
-          continue;
-        }
+        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
         if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
           ints.push_back((std::int64_t{65536} * (y - y1)) / (y2 - y1) * (x2 - x1) +
                          std::int64_t{65536} * x1);
@@ -378,6 +377,67 @@ class Canvas {
       }
       ++x;
     } while (x <= y);
+  }
+
+  // pygame.draw.polygon (filled) on integer vertices (pygame truncates the
+  // floats): pygame-ce's own scanline fill, not SDL_gfx's; three vertices
+  // take its triangle routine.
+  void DrawPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
+    const int n = static_cast<int>(v.size());
+    if (n < 3) return;
+    if (n == 3) return DrawTriangle(v, c);
+    int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
+    for (const auto& p : v) {
+      miny = std::min(miny, p[1]);
+      maxy = std::max(maxy, p[1]);
+      minx = std::min(minx, p[0]);
+      maxx = std::max(maxx, p[0]);
+    }
+    if (miny == maxy) return HLine(minx, maxx, miny, c);  // one pixel high
+    std::vector<int> ints;
+    for (int y = miny; y <= maxy; ++y) {
+      ints.clear();
+      for (int i = 0; i < n; ++i) {
+        int y1, y2, x1, x2;
+        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
+        if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy)) {
+          float cut = static_cast<float>((y - y1) * (x2 - x1)) / static_cast<float>(y2 - y1);
+          cut = ints.size() % 2 == 0 ? std::floor(cut) : std::ceil(cut);
+          ints.push_back(static_cast<int>(cut) + x1);
+        }
+      }
+      std::sort(ints.begin(), ints.end());
+      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) HLine(ints[i], ints[i + 1], y, c);
+    }
+    // Horizontal edges strictly between the top and bottom rows.
+    for (int i = 0; i < n; ++i) {
+      const auto& a = v[i == 0 ? n - 1 : i - 1];
+      const int y = v[i][1];
+      if (miny < y && a[1] == y && y < maxy) HLine(v[i][0], a[0], y, c);
+    }
+  }
+
+  // pygame.draw.circle (filled) with an integer centre and radius (pygame
+  // truncates the floats): pygame-ce's midpoint circle, nothing for r < 1.
+  void DrawCircle(int x0, int y0, int r, const Rgb& c) {
+    if (r < 1 || x0 > w_ + r || x0 < -r || y0 > h_ + r || y0 < -r) return;
+    int f = 1 - r, ddf_x = 0, ddf_y = -2 * r, x = 0, y = r;
+    while (x < y) {
+      if (f >= 0) {
+        --y;
+        ddf_y += 2;
+        f += ddf_y;
+      }
+      ++x;
+      ddf_x += 2;
+      f += ddf_x + 1;
+      if (f >= 0) {  // rows y0 + y - 1 and y0 - y, before y steps down
+        HLine(x0 - x, x0 + x - 1, y0 + y - 1, c);
+        HLine(x0 - x, x0 + x - 1, y0 - y, c);
+      }
+      HLine(x0 - y, x0 + y - 1, y0 + x - 1, c);
+      HLine(x0 - y, x0 + y - 1, y0 - x, c);
+    }
   }
 
   // surface.blit(image, (x, y)) of an RGBA image onto this opaque canvas: each
@@ -444,6 +504,43 @@ class Canvas {
  private:
   // v >> 8 as SDL and pygame shift: floor division by 256, also of a negative v.
   static int FloorDiv256(int v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
+
+  // pygame.draw.polygon's three-vertex case (pygame-ce's draw_filltri): the
+  // vertices sorted by y, each row spanned between two edges whose x steps
+  // are float32 slopes, cut toward zero.
+  void DrawTriangle(std::vector<std::array<int, 2>> v, const Rgb& c) {
+    if (v[1][1] < v[0][1]) std::swap(v[0], v[1]);
+    if (v[2][1] < v[1][1]) {
+      std::swap(v[1], v[2]);
+      if (v[1][1] < v[0][1]) std::swap(v[0], v[1]);
+    }
+    if (v[0][1] == v[1][1] && v[1][1] == v[2][1] && v[0][0] == v[1][0] && v[1][0] != v[2][0]) {
+      std::swap(v[1], v[2]);
+    }
+    const auto slope = [](int dx, int dy) { return static_cast<float>(dx / (dy + 1e-17)); };
+    const float d1 = slope(v[2][0] - v[0][0], v[2][1] - v[0][1]);
+    const float d2 = slope(v[1][0] - v[0][0], v[1][1] - v[0][1]);
+    const float d3 = slope(v[2][0] - v[1][0], v[2][1] - v[1][1]);
+    for (int y = v[0][1]; y <= v[2][1]; ++y) {
+      const int x1 = v[0][0] + static_cast<int>(static_cast<float>(y - v[0][1]) * d1);
+      const int x2 = y < v[1][1] ? v[0][0] + static_cast<int>(static_cast<float>(y - v[0][1]) * d2)
+                                 : v[1][0] + static_cast<int>(static_cast<float>(y - v[1][1]) * d3);
+      HLine(x1, x2, y, c);
+    }
+  }
+
+  // A polygon's edge from vertex i - 1 to vertex i (vertex 0: from the last one), as
+  // both scanline fills take it: its upper end (x1, y1) first; false if it is horizontal.
+  static bool Edge(const std::vector<std::array<int, 2>>& v, int i, int* x1, int* y1, int* x2,
+                   int* y2) {
+    const auto& a = v[i == 0 ? v.size() - 1 : static_cast<std::size_t>(i - 1)];
+    const auto& b = v[static_cast<std::size_t>(i)];
+    if (a[1] == b[1]) return false;
+    const auto& top = a[1] < b[1] ? a : b;
+    const auto& bottom = a[1] < b[1] ? b : a;
+    *x1 = top[0], *y1 = top[1], *x2 = bottom[0], *y2 = bottom[1];
+    return true;
+  }
 
   // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in
   // float, at most 1, times 255, truncated.

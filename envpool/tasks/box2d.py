@@ -1,0 +1,15 @@
+"""Box2D task ids (gymnasium's ids, limits and thresholds, and sail-sg EnvPool's)."""
+
+from envpool.core.registry import register
+
+# Every keyword but `continuous` (which changes the action space) may differ per env
+# (make's env_kwargs).
+_PER_ENV = {"per_env_kwargs": ("gravity", "enable_wind", "wind_power", "turbulence_power")}
+
+# LunarLander-v2 / LunarLanderContinuous-v2: sail-sg EnvPool 1.2.5's ids, which it registers
+# as the same env as v3 (gymnasium 1.x has no v2 any more): the v3 env here too.
+for _version in ("v2", "v3"):
+    register(f"LunarLander-{_version}", "LunarLander", max_episode_steps=1000,
+             reward_threshold=200.0, **_PER_ENV)
+    register(f"LunarLanderContinuous-{_version}", "LunarLander", continuous=True,
+             max_episode_steps=1000, reward_threshold=200.0, **_PER_ENV)

@@ -1,0 +1,13 @@
+// The Box2D envs of the native registry (see register.h).
+#include "envs/box2d/register.h"
+
+#include "core/registry.h"
+#include "envs/box2d/lunar_lander.h"
+
+namespace envpool::box2d {
+
+void Register(Registry& registry) {
+  registry.push_back(MakeEntry<LunarLander>("LunarLander"));
+}
+
+}  // namespace envpool::box2d

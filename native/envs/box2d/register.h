@@ -1,0 +1,14 @@
+// The Box2D envs of the native registry.
+//
+// Register is defined in register.cc, a translation unit of its own, so that
+// the families of the extension compile side by side.
+#pragma once
+
+#include "core/registry.h"
+
+namespace envpool::box2d {
+
+// Adds the Box2D envs to the registry.
+void Register(Registry& registry);
+
+}  // namespace envpool::box2d

@@ -83,45 +83,60 @@ def test_jitted_scan_is_the_python_loop(task_id: str, make: Any, kwargs: dict) -
         ref.close()
 
 
-def test_async_pool_gives_each_env_its_own_trajectory() -> None:
-    """Async (batch_size < num_envs): which envs a batch holds depends on the threads'
-    timing, so each env's own sequence of observations and rewards is compared."""
+def _policy(xp: Any, task_id: str, env_id: Any) -> Any:
+    """Each env's action, from its id alone (so that batch order cannot change it)."""
+    if task_id == "Ant-v5":  # 8 torques
+        return xp.broadcast_to((env_id % 3 - 1.0)[:, None] * 0.3, (env_id.shape[0], 8)).astype(
+            xp.float32)
+    return (env_id % 2 + (task_id == "Pong-v5") * 2).astype(xp.int32)  # Pong: 2, 3 (fire, up)
 
-    def run(xla: bool) -> dict[int, list[tuple[np.ndarray, float]]]:
-        env = envpool.make_gym("Pong-v5", num_envs=6, batch_size=3, num_threads=2, seed=1)
+
+@pytest.mark.parametrize("task_id", ["CartPole-v1", "Pong-v5", "Ant-v5"])
+def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
+    """Async (batch_size < num_envs): which envs a batch holds depends on the threads'
+    timing, so each env's own sequence of observations, rewards and ends is compared, a
+    jitted scan of recv / send against the Python loop, past episode ends and resets."""
+
+    def run(xla: bool) -> dict[int, list[tuple[np.ndarray, ...]]]:
+        env = envpool.make_gym(task_id, num_envs=6, batch_size=3, num_threads=2, seed=1,
+                               max_episode_steps=8)
         env.async_reset()
         if xla:
             handle, recv, send, _ = env.xla()
 
             def body(h: Any, _: Any) -> tuple[Any, Any]:
-                h, (obs, reward, _, _, info) = recv(h)
-                h = send(h, info["env_id"] % 3 + 1, info["env_id"])
-                return h, (info["env_id"], obs[:, -1, ::4, ::4], reward)
+                h, (obs, reward, terminated, truncated, info) = recv(h)
+                h = send(h, _policy(jnp, task_id, info["env_id"]), info["env_id"])
+                return h, (info["env_id"], obs, reward, terminated, truncated)
 
             _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=30))(handle)
-            ids, obs, rew = (np.asarray(x) for x in out)
+            ids, *rows = (np.asarray(x) for x in out)
         else:
-            rows = []
+            steps = []
             for _ in range(30):
-                obs, reward, _, _, info = env.recv()
-                env.send(info["env_id"] % 3 + 1, info["env_id"])
-                rows.append((info["env_id"], obs[:, -1, ::4, ::4], reward))
-            ids, obs, rew = (np.array(x) for x in zip(*rows, strict=True))
+                obs, reward, terminated, truncated, info = env.recv()
+                env.send(_policy(np, task_id, info["env_id"]), info["env_id"])
+                steps.append((info["env_id"], obs, reward, terminated, truncated))
+            ids, *rows = (np.array(x) for x in zip(*steps, strict=True))
         env.close()
-        per_env: dict[int, list[tuple[np.ndarray, float]]] = {}
+        per_env: dict[int, list[tuple[np.ndarray, ...]]] = {}
         for t in range(30):
             for k, e in enumerate(ids[t]):
-                per_env.setdefault(int(e), []).append((obs[t, k], float(rew[t, k])))
+                per_env.setdefault(int(e), []).append(tuple(r[t, k] for r in rows))
         return per_env
 
-    ours, theirs = run(True), run(False)
+    with x64() if task_id == "Ant-v5" else contextlib.nullcontext():
+        ours, theirs = run(True), run(False)
     assert sorted(ours) == sorted(theirs) == list(range(6))
+    ends = 0
     for e in ours:
         n = min(len(ours[e]), len(theirs[e]))
         assert n >= 10, (e, len(ours[e]), len(theirs[e]))
         for t in range(n):
-            np.testing.assert_array_equal(ours[e][t][0], theirs[e][t][0], err_msg=f"{e} {t}")
-            assert ours[e][t][1] == theirs[e][t][1], (e, t)
+            for a, b in zip(ours[e][t], theirs[e][t], strict=True):
+                np.testing.assert_array_equal(a, b, err_msg=f"{task_id}: env {e}, step {t}")
+            ends += bool(ours[e][t][2] or ours[e][t][3])
+    assert ends >= 6, ends  # episodes ended (the time limit at least) and restarted
 
 
 def test_bad_input_raises_and_leaves_the_pool_usable() -> None:

@@ -16,6 +16,7 @@ pytest.importorskip("optax", reason="the example's optimizer (test extra)")
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(900)  # the jit compile: 1 to 3 min on 2 cores, then 2048 steps
 def test_xla_ppo_example_runs_and_logs_whole_games(tmp_path: pathlib.Path,
                                                    load_example: Any) -> None:
     example = load_example("xla/ppo_atari_xla_scan.py")

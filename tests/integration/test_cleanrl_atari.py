@@ -8,6 +8,7 @@ import pathlib
 from typing import Any
 
 import numpy as np
+import pytest
 
 import envpool
 from envpool.integrations.cleanrl import RecordEpisodeStatistics
@@ -73,12 +74,11 @@ def test_returns_span_lives_with_episodic_life_same_step() -> None:
     np.testing.assert_allclose(reported, expected)
     assert max(expected) > 0
 
-def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path,
-                                                    load_example: Any) -> None:
-    example = load_example("cleanrl/ppo_atari.py")
+def _assert_logs_whole_games(example: Any, extra: list[str], tmp_path: pathlib.Path) -> None:
+    """A Breakout PPO example's train() for 2048 steps: its whole games, CSV and PNG."""
     csv_path, png = tmp_path / "b.csv", tmp_path / "b.png"
     args = example.parse_args(["--env-id", "Breakout-v5", "--num-envs", "4", "--num-steps", "128",
-                               "--total-timesteps", "2048", "--threads", "1", "--no-progress",
+                               "--total-timesteps", "2048", *extra,
                                "--csv", str(csv_path), "--plot", str(png)])
     result = example.train(args)
     returns = np.array(result["returns"])
@@ -92,3 +92,20 @@ def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path,
     assert [int(r["env_step"]) for r in rows] == result["steps"]
     assert result["steps"] == sorted(result["steps"]) and result["steps"][-1] <= 2048
     assert png.stat().st_size > 1000
+
+
+def test_ppo_atari_script_runs_and_logs_whole_games(tmp_path: pathlib.Path,
+                                                    load_example: Any) -> None:
+    _assert_logs_whole_games(load_example("cleanrl/ppo_atari.py"),
+                             ["--threads", "1", "--no-progress"], tmp_path)
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(900)  # the jit compile: 1 to 3 min on 2 cores, then 2048 steps
+def test_xla_ppo_example_runs_and_logs_whole_games(tmp_path: pathlib.Path,
+                                                   load_example: Any) -> None:
+    """examples/xla/ppo_atari_xla_scan.py: the JAX PPO whose rollouts are one jitted
+    lax.scan over env.xla() (docs/xla.md). Nightly: its jit compile alone takes minutes."""
+    pytest.importorskip("flax", reason="the example's network (test extra)")
+    pytest.importorskip("optax", reason="the example's optimizer (test extra)")
+    _assert_logs_whole_games(load_example("xla/ppo_atari_xla_scan.py"), [], tmp_path)

@@ -97,6 +97,11 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
     timing, so each env's own sequence of observations, rewards and ends is compared, a
     jitted scan of recv / send against the Python loop, past episode ends and resets."""
 
+    # How often an env comes back is the threads' timing: on a loaded 2-core machine 30
+    # rounds gave one env as few as 5 of them (CI failed on 8), so 60 rounds (the fewest
+    # for any env in 40 loaded runs: 19) to give every env 10 steps, past a reset, in both.
+    rounds = 60
+
     def run(xla: bool) -> dict[int, list[tuple[np.ndarray, ...]]]:
         env = envpool.make_gym(task_id, num_envs=6, batch_size=3, num_threads=2, seed=1,
                                max_episode_steps=8)
@@ -109,18 +114,18 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
                 h = send(h, _policy(jnp, task_id, info["env_id"]), info["env_id"])
                 return h, (info["env_id"], obs, reward, terminated, truncated)
 
-            _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=30))(handle)
+            _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=rounds))(handle)
             ids, *rows = (np.asarray(x) for x in out)
         else:
             steps = []
-            for _ in range(30):
+            for _ in range(rounds):
                 obs, reward, terminated, truncated, info = env.recv()
                 env.send(_policy(np, task_id, info["env_id"]), info["env_id"])
                 steps.append((info["env_id"], obs, reward, terminated, truncated))
             ids, *rows = (np.array(x) for x in zip(*steps, strict=True))
         env.close()
         per_env: dict[int, list[tuple[np.ndarray, ...]]] = {}
-        for t in range(30):
+        for t in range(rounds):
             for k, e in enumerate(ids[t]):
                 per_env.setdefault(int(e), []).append(tuple(r[t, k] for r in rows))
         return per_env

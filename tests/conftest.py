@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import pathlib
+import sys
 from collections.abc import Callable
 from types import ModuleType
 
@@ -32,7 +33,13 @@ def load_example() -> Callable[[str], ModuleType]:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        # As `import` does: in sys.modules while it runs (dataclasses, flax's modules among
+        # them, look a class's string annotations up there), and out again afterwards.
+        sys.modules[spec.name] = module
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            del sys.modules[spec.name]
         return module
 
     return load

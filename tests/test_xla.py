@@ -188,6 +188,8 @@ def test_without_jax_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPa
     ("tabular/CliffWalking-v0", envpool.make_gymnasium),  # an integer Box action
     ("phys2d/Pendulum-v0", envpool.make_dm),
     ("HalfCheetah-v5", envpool.make_gym),
+    ("LunarLanderContinuous-v3", envpool.make_gymnasium),  # Box2D
+    ("LunarLander-v3", envpool.make_dm),
 ])
 def test_every_family_steps_through_xla(task_id: str, make: Any) -> None:
     """One id of each other family (and layout): five steps outside jit, as step() gives."""

@@ -1,7 +1,7 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom``, one or several), its task (``--task`` overrides the family's default) and each
+vizdoom box2d``, one or several), its task (``--task`` overrides the family's default) and each
 ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
@@ -141,13 +141,20 @@ FAMILIES: dict[str, Family] = {
                       f"one vizdoom DoomGame: make_action(a, {R.VIZDOOM_FRAME_SKIP})",
                       envpool_kwargs={"frame_skip": R.VIZDOOM_FRAME_SKIP},
                       binary_actions=True, versions=("vizdoom",)),
+    "box2d": Family("LunarLander-v3", (1, 8, 32), _gym_make, "gymnasium.make(task)",
+                    _plain_env_raw, "one gymnasium.make(task) env, plain loop",
+                    versions=("box2d",)),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")
-ALL_METHODS = (*BASE_METHODS, "ale-vector", "raw")
+# sail-sg EnvPool (or any other envpool) in another interpreter: --peer-python
+PEER_METHODS = ("peer-sync", "peer-async")
+ALL_METHODS = (*BASE_METHODS, *PEER_METHODS, "ale-vector", "raw")
 LABELS = {
     "envpool-sync": "envpool sync",
     "envpool-async": "envpool async (batch n//2)",
+    "peer-sync": "peer envpool sync",  # the peer's name and version replace "peer envpool"
+    "peer-async": "peer envpool async (batch n//2)",
     "gym-sync": "gymnasium SyncVectorEnv",
     "gym-async": "gymnasium AsyncVectorEnv",
     "sb3-subproc": "SB3 SubprocVecEnv",
@@ -163,7 +170,8 @@ HEADER_DISTS = ("envpool", "gymnasium", "ale-py", "mujoco", "stable-baselines3",
 
 def family_methods(family: str, wanted: Sequence[str]) -> list[str]:
     """The methods of ``family`` among ``wanted``, in table order."""
-    own = (*BASE_METHODS, *FAMILIES[family].extra_methods, "raw")
+    own = (*BASE_METHODS[:2], *PEER_METHODS, *BASE_METHODS[2:],
+           *FAMILIES[family].extra_methods, "raw")
     return [m for m in own if m in wanted]
 
 
@@ -180,8 +188,9 @@ def build(spec: dict[str, Any]) -> R.Made:
         make_actor = policy_actor(seed)
     else:
         make_actor = R.random_actor(seed, binary=fam.binary_actions)
-    if method in ("envpool-sync", "envpool-async"):
-        batch = n if method == "envpool-sync" else n // 2
+    if method in ("envpool-sync", "envpool-async", *PEER_METHODS):
+        # (a peer method is this code under --peer-python: its `import envpool` is the peer)
+        batch = n if method in ("envpool-sync", "peer-sync") else n // 2
         if batch < 1:
             raise R.NotAvailable("needs num_envs >= 2")
         return R.envpool_runner(task, n, batch, seed, make_actor, spec["num_threads"],
@@ -256,7 +265,8 @@ def kill_tree(pid: int) -> None:
 def run_child(spec: dict[str, Any], interval: float, timeout: float) -> dict[str, Any]:
     """Runs one measurement in a fresh interpreter, sampling its tree's PSS meanwhile."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child",
+        proc = subprocess.Popen([spec.get("python") or sys.executable,
+                                 os.path.abspath(__file__), "--child",
                                  json.dumps(spec)], stdout=out, stderr=err, text=True)
         peak = 0
         start = time.monotonic()
@@ -313,10 +323,11 @@ def skip_reason(method: str, n: int, full: bool) -> str | None:
 def run_family(family: str, task: str, args: argparse.Namespace,
                log: Callable[[str], None]) -> dict[str, Any]:
     """Every method of ``family`` at every num_envs, ``args.reps`` interleaved rounds."""
-    methods = family_methods(family, args.methods)
+    methods = family_methods(family, args.methods if args.peer_python else
+                             [m for m in args.methods if m not in PEER_METHODS])
     num_envs = args.num_envs or list(FAMILIES[family].default_num_envs)
     cores = os.cpu_count() or 1
-    rows = {(n, m): Row(n, m, LABELS[m]) for n in num_envs for m in methods}
+    rows = {(n, m): Row(n, m, label(m, args)) for n in num_envs for m in methods}
     raw: list[float] = []
     raw_pss: list[int] = []
     raw_status = ("ok", "")
@@ -338,7 +349,9 @@ def run_family(family: str, task: str, args: argparse.Namespace,
                 continue
             log(f"  round {rep + 1}/{args.reps}: {family} {task} {m}"
                 + ("" if m == "raw" else f" n={n}") + " ...")
-            res = run_child({**base, "method": m, "n": n}, args.pss_interval, timeout)
+            python = args.peer_python if m in PEER_METHODS else None
+            res = run_child({**base, "method": m, "n": n, "python": python},
+                            args.pss_interval, timeout)
             if m == "raw":
                 if res["status"] == "ok":
                     raw.append(res["steps"] / res["seconds"])
@@ -371,8 +384,10 @@ def run_family(family: str, task: str, args: argparse.Namespace,
                 row.status, row.note = "error", "not every round measured"
         for m in methods:
             row = rows[(n, m)]
-            for ref, _ in REFERENCES:
-                other = rows.get((n, ref))
+            # envpool against the peer in the same mode: envpool-sync / peer-sync, ...
+            peer = {"envpool-sync": "peer-sync", "envpool-async": "peer-async"}.get(m, "")
+            for ref, _ in (*REFERENCES, ("peer", "")):
+                other = rows.get((n, peer if ref == "peer" else ref))
                 if row.steps_per_s is None or other is None or other.steps_per_s is None:
                     row.ratios[ref] = None
                 else:
@@ -387,9 +402,32 @@ def run_family(family: str, task: str, args: argparse.Namespace,
         "raw_label": fam.raw_label,
         "raw_steps_per_s": statistics.median(raw) if raw else None,
         "raw_status": raw_status,
+        "peer": args.peer_name,
         "num_envs": num_envs,
         "rows": [asdict(r) for r in out_rows],
     }
+
+
+def peer_version(python: str) -> str:
+    """``"sail-sg EnvPool 1.2.5"``: the envpool that ``python`` imports, named."""
+    code = ("import importlib.metadata as m, envpool; d = m.metadata('envpool'); "
+            "print(d['Version'], 'sail-sg/envpool' in (d.get('Home-page') or ''))")
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise SystemExit(f"bench.py: --peer-python {python}: {exc}") from None
+    if out.returncode != 0:
+        tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"bench.py: --peer-python {python} cannot import envpool: {tail}")
+    version, sail = out.stdout.split()
+    return f"{'sail-sg EnvPool' if sail == 'True' else 'envpool'} {version}"
+
+
+def label(method: str, args: argparse.Namespace) -> str:
+    """A method's row label (a peer's names its envpool)."""
+    if method in PEER_METHODS:
+        return LABELS[method].replace("peer envpool", args.peer_name)
+    return LABELS[method]
 
 
 # -- output ------------------------------------------------------------------
@@ -406,6 +444,8 @@ def header_lines(info: dict[str, Any], args: argparse.Namespace) -> list[str]:
         f"- {args.reps} interleaved round(s) of {args.seconds:g} s after {args.warmup:g} s "
         f"warm-up per measurement, each in a fresh subprocess; actions: {actions}; envpool "
         f"num_threads: {args.num_threads or 'the default'}",
+        *([f"- {args.peer_name}: the same measurements under {args.peer_python} (its own "
+           "`import envpool`), interleaved with the others"] if args.peer_python else []),
     ]
 
 
@@ -415,6 +455,7 @@ def _fmt_ratio(x: float | None) -> str:
 
 def family_table(fam: dict[str, Any]) -> str:
     """The markdown section of one family."""
+    refs = [*REFERENCES, *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
     raw = fam["raw_steps_per_s"]
     raw_text = (f"{raw:,.0f} steps/s" if raw is not None
                 else f"{fam['raw_status'][0]} ({fam['raw_status'][1]})")
@@ -424,16 +465,16 @@ def family_table(fam: dict[str, Any]) -> str:
         f"- reference env: {fam['reference']}",
         f"- raw single-thread rate ({fam['raw_label']}): {raw_text}",
         "",
-        "| num_envs | method | steps/s | " + " | ".join(lbl for _, lbl in REFERENCES)
+        "| num_envs | method | steps/s | " + " | ".join(lbl for _, lbl in refs)
         + " | peak PSS (MiB) |",
-        "|---:|---|---:|" + "---:|" * len(REFERENCES) + "---:|",
+        "|---:|---|---:|" + "---:|" * len(refs) + "---:|",
     ]
     for r in fam["rows"]:
         if r["steps_per_s"] is not None:
             sps = f"{r['steps_per_s']:,.0f}"
         else:
             sps = f"{r['status']} ({r['note']})" if r["note"] else r["status"]
-        ratios = " | ".join(_fmt_ratio(r["ratios"].get(ref)) for ref, _ in REFERENCES)
+        ratios = " | ".join(_fmt_ratio(r["ratios"].get(ref)) for ref, _ in refs)
         pss = "-" if r["peak_pss_mib"] is None else f"{r['peak_pss_mib']:,.0f}"
         lines.append(f"| {r['num_envs']} | {r['label']} | {sps} | {ratios} | {pss} |")
     return "\n".join(lines)
@@ -517,6 +558,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="also run one-process-per-env methods above max(16, 8 x cores) envs")
     p.add_argument("--pss-interval", type=float, default=0.05,
                    help="seconds between PSS samples (default 0.05)")
+    p.add_argument("--peer-python", metavar="PYTHON",
+                   help="also measure the envpool that PYTHON imports (a venv with sail-sg "
+                        "EnvPool: pip install envpool==1.2.5 gymnasium psutil), same code")
     p.add_argument("--md", metavar="PATH", help="also write the markdown report to PATH")
     p.add_argument("--json", metavar="PATH", help="also write every number to PATH")
     p.add_argument("--png", metavar="PATH", help="also draw a bar chart to PATH")
@@ -529,6 +573,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error("--num-envs must be >= 1")
     if args.seconds <= 0 or args.warmup < 0 or args.reps < 1 or args.pss_interval <= 0:
         p.error("--seconds and --pss-interval must be > 0, --warmup >= 0, --reps >= 1")
+    args.peer_name = peer_version(args.peer_python) if args.peer_python else ""
     return args
 
 

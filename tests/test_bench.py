@@ -7,6 +7,7 @@ The PSS of a measurement covers its whole process tree (vector-env workers inclu
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -57,7 +58,8 @@ def test_every_method_of_two_families_has_a_rate_and_a_pss(tmp_path: pathlib.Pat
             "numpy"} <= set(payload["machine"]["versions"])
     for fam, family in zip(payload["families"], families, strict=True):
         assert fam["family"] == family and fam["raw_steps_per_s"] > 0
-        methods = bench.family_methods(family, bench.ALL_METHODS)
+        methods = bench.family_methods(family, [m for m in bench.ALL_METHODS
+                                                if m not in bench.PEER_METHODS])
         assert [r["method"] for r in fam["rows"]] == methods
         rows = _table_rows(md, family)
         assert len(rows) == len(methods)
@@ -90,6 +92,30 @@ def test_a_method_that_cannot_run_says_so() -> None:
     assert rows["envpool async (batch n//2)"][2] == "n/a (needs num_envs >= 2)"
     assert rows["envpool async (batch n//2)"][-1] == "-"
     assert float(rows["gymnasium AsyncVectorEnv"][2].replace(",", "")) > 0
+
+
+@pytest.mark.timeout(90)
+def test_a_peer_envpool_is_measured_under_its_own_interpreter() -> None:
+    """--peer-python: the same runner under another interpreter (in use, sail-sg EnvPool's
+    venv; here this one, so the peer is this envpool), its rows beside envpool's and envpool's
+    ratio to it in the same mode."""
+    result = _run("--family", "classic", "--num-envs", "2", "--methods", "envpool-sync",
+                  "peer-sync", "peer-async", "--seconds", "0.2", "--warmup", "0",
+                  "--peer-python", sys.executable)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"the same measurements under {sys.executable}" in result.stdout
+    header = next(ln for ln in result.stdout.splitlines() if ln.startswith("| num_envs"))
+    assert header.split(" | ")[-2].startswith("vs envpool ")  # not sail-sg's, by its metadata
+    rows = {r[1]: r for r in _table_rows(result.stdout, "classic")}
+    name = f"envpool {importlib.metadata.version('envpool')}"
+    assert list(rows) == ["envpool sync", f"{name} sync", f"{name} async (batch n//2)"], rows
+    sync, peer = rows["envpool sync"], rows[f"{name} sync"]
+    rate, peer_rate = (float(r[2].replace(",", "")) for r in (sync, peer))
+    assert rate > 0 and peer_rate > 0
+    assert float(sync[-2].rstrip("x")) == pytest.approx(rate / peer_rate, rel=0.02)
+    assert peer[-2] == "-"
+    result = _run("--family", "classic", "--peer-python", "/nonexistent/python")
+    assert result.returncode != 0 and "--peer-python" in result.stderr
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -425,3 +425,22 @@ def test_bipedal_walker_per_env_hardcore_and_short_limit() -> None:
             assert (rew[i], term[i], trunc[i]) == (np.float32(r_rew), r_term, r_trunc), (i, t)
     assert trunc.all() and not term.any()
     ours.close()
+
+
+def test_bipedal_walker_threads_do_not_matter() -> None:
+    """Each env keeps its own world on whichever thread: the same seeds give the same
+    trajectories (autoresets included) with 1 thread and with 4."""
+    runs = []
+    actions = np.random.default_rng(1).uniform(-1, 1, (200, 6, 4)).astype(np.float32)
+    actions[:, :, 0] += 0.8  # hips forward: falls, then autoresets
+    for threads in (1, 4):
+        pool = envpool.make_gymnasium("BipedalWalkerHardcore-v3", num_envs=6, seed=8,
+                                      num_threads=threads)
+        out = [pool.reset()[0]]
+        for a in actions:
+            obs, rew, term, _, _ = pool.step(a)
+            out += [obs, rew[:, None], term[:, None]]
+        pool.close()
+        runs.append(np.concatenate([o.reshape(6, -1) for o in out], axis=1))
+        assert (runs[-1] == -100).any()  # a fall's reward: some episodes ended
+    np.testing.assert_array_equal(runs[0], runs[1])

@@ -338,8 +338,7 @@ def _bw_lockstep(task_id: str, seed: int, steps: int, policy: str,
 
 
 def test_bipedal_walker_spaces_and_limits_are_gymnasiums() -> None:
-    """gymnasium's spaces (the observation's bounds exactly), time limits and threshold; no
-    picture yet, said at make."""
+    """gymnasium's spaces (the observation's bounds exactly), time limits and threshold."""
     for task_id in BW_IDS:
         ours = envpool.make_gymnasium(task_id, num_envs=1)
         ref = gymnasium.make(task_id)
@@ -353,8 +352,6 @@ def test_bipedal_walker_spaces_and_limits_are_gymnasiums() -> None:
         assert ours_spec.max_episode_steps == ref.spec.max_episode_steps, task_id
         assert ours_spec.reward_threshold == ref.spec.reward_threshold == 300, task_id
         ours.close()
-    with pytest.raises(ValueError, match="does not render yet"):  # docs/box2d.md
-        envpool.make_gymnasium("BipedalWalker-v3", render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("task_id", BW_IDS)
@@ -444,3 +441,44 @@ def test_bipedal_walker_threads_do_not_matter() -> None:
         runs.append(np.concatenate([o.reshape(6, -1) for o in out], axis=1))
         assert (runs[-1] == -100).any()  # a fall's reward: some episodes ended
     np.testing.assert_array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("task_id", BW_IDS)
+def test_bipedal_walker_frames_equal_gymnasium(task_id: str) -> None:
+    """``render_mode="rgb_array"``: gymnasium's pygame picture, bit for bit: the sky, the
+    clouds and the terrain scrolled with the walker (the surface as wide as the scroll, its
+    last 600 columns kept), the stumps, pits and stairs, the lidar ray (to the point it hit)
+    that each render() moves on, the hull and legs, the flag. The heuristic pilot, drawn
+    every tenth step, after a first episode of random torques that push the walker back
+    left of its start (a negative scroll) until it falls, drawn every other step."""
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=1, render_mode="rgb_array")
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    r_obs, _ = ref.reset(seed=1)
+    np.testing.assert_array_equal(ours.render()[0], ref.render())
+    pilot = BipedalWalkerHeuristics()
+    rng = np.random.default_rng(1)
+    resets = frames = 0
+    least_scroll = 1.0
+    for t in range(520):
+        if resets == 0:  # the walker goes left of its start, and falls
+            a = (rng.uniform(-1, 1, 4) + [-0.6, -0.6, 0.0, 0.6]).astype(np.float32)
+        else:
+            a = np.asarray(pilot.step_heuristic(r_obs), dtype=np.float32)
+        obs, *_ = ours.step(a[None])
+        r_obs, _, r_term, r_trunc, _ = ref.step(a)
+        np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t}")
+        least_scroll = min(least_scroll, ref.unwrapped.scroll)
+        if t % 10 == 0 or (resets == 0 and t % 2 == 0):
+            np.testing.assert_array_equal(ours.render()[0], ref.render(), err_msg=f"step {t}")
+            frames += 1
+        if r_term or r_trunc:
+            resets += 1
+            ours.step(a[None])
+            r_obs, _ = ref.reset()
+            pilot = BipedalWalkerHeuristics()
+    assert frames > 80 and resets >= 1 and least_scroll < 0, (frames, resets, least_scroll)
+    ours.close()
+    ref.close()

@@ -20,13 +20,15 @@
 // Randomness is gymnasium's self.np_random (envs/common/numpy_random.h) seeded with the
 // env's seed, drawn in gymnasium's order: the terrain (uniform for the grass' slope, integers
 // for the lengths of the features and, in hardcore, random() for a stair's direction), the
-// ten clouds (drawn, not kept: nothing here draws them), and the hull's initial push.
+// ten clouds, and the hull's initial push.
 //
-// Not here: render() (a pool made with a render_mode is refused, envpool/core/spec.py).
+// render(): gymnasium's pygame picture, drawn as its pygame calls draw it
+// (envs/classic_control/raster.h).
 #pragma once
 
 #include <Box2D/Box2D.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -34,6 +36,8 @@
 
 #include "core/env.h"
 #include "envs/box2d/pybox2d.h"
+#include "envs/classic_control/picture.h"
+#include "envs/classic_control/raster.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -72,6 +76,108 @@ class BipedalWalker final : public Env {
     return spec;
   }
 
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return classic_control::FixedFrame("BipedalWalker", kViewportW, kViewportH, kFps, width,
+                                       height, camera_id);
+  }
+
+  // gymnasium's render(): a surface as wide as the scroll has gone (600 + scroll * SCALE
+  // pixels), drawn in world pixels (sky, clouds, terrain fill, one lidar ray, every body, the
+  // flag), flipped, and its last 600 columns kept. Each call moves the drawn ray on.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    using classic_control::Rgb;
+    const auto truncated = [](const std::vector<std::array<double, 2>>& poly) {
+      std::vector<std::array<int, 2>> v;
+      for (const auto& q : poly) v.push_back({static_cast<int>(q[0]), static_cast<int>(q[1])});
+      return v;
+    };
+    const int surface_w = static_cast<int>(kViewportW + std::max(0.0, scroll_) * kScale);
+    std::vector<std::uint8_t> surface(static_cast<std::size_t>(surface_w) * kViewportH * 3, 0);
+    classic_control::Canvas canvas(surface_w, kViewportH, surface.data());
+    const double left = scroll_ * kScale;
+    canvas.DrawPolygon(truncated({{left, 0}, {left + kViewportW, 0},
+                                  {left + kViewportW, kViewportH}, {left, kViewportH}}),
+                       {215, 215, 255});
+    for (const Cloud& cloud : clouds_) {
+      if (cloud.x2 < scroll_ / 2) continue;
+      if (cloud.x1 > scroll_ / 2 + kViewportW / kScale) continue;
+      std::vector<std::array<double, 2>> poly;
+      for (const auto& p : cloud.poly) {
+        poly.push_back({p[0] * kScale + scroll_ * kScale / 2, p[1] * kScale});
+      }
+      canvas.DrawPolygon(truncated(poly), {255, 255, 255});
+      canvas.AaPolygon(truncated(poly), {255, 255, 255});
+    }
+    for (int i = 0; i < kTerrainLength - 1; ++i) {
+      if (terrain_x_[i + 1] < scroll_) continue;
+      if (terrain_x_[i] > scroll_ + kViewportW / kScale) continue;
+      const auto poly = truncated({{terrain_x_[i] * kScale, terrain_y_[i] * kScale},
+                                   {terrain_x_[i + 1] * kScale, terrain_y_[i + 1] * kScale},
+                                   {terrain_x_[i + 1] * kScale, 0 * kScale},
+                                   {terrain_x_[i] * kScale, 0 * kScale}});
+      canvas.DrawPolygon(poly, {102, 153, 76});
+      canvas.AaPolygon(poly, {102, 153, 76});
+    }
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    if (lidar_render_ < 2 * kLidars) {
+      // lidar[i], then (i >= 10) Python's lidar[10 - i - 1]: back from the last.
+      const int i = lidar_render_ < kLidars ? lidar_render_ : 2 * kLidars - 1 - lidar_render_;
+      const Ray& ray = rays_[i];
+      canvas.Line(static_cast<int>(ray.p1[0] * kScale), static_cast<int>(ray.p1[1] * kScale),
+                  static_cast<int>(ray.p2[0] * kScale), static_cast<int>(ray.p2[1] * kScale),
+                  {255, 0, 0});
+    }
+    const float scale = F(kScale);
+    const auto draw_body = [&](const b2Body* body, const Rgb& color1, const Rgb& color2) {
+      const b2Transform& t = body->GetTransform();
+      const b2Shape* shape = body->GetFixtureList()->GetShape();
+      if (shape->GetType() == b2Shape::e_edge) {
+        const auto* edge = static_cast<const b2EdgeShape*>(shape);
+        const b2Vec2 a = b2Mul(t, edge->m_vertex1), b = b2Mul(t, edge->m_vertex2);
+        canvas.AaLine(a.x * scale, a.y * scale, b.x * scale, b.y * scale, color1);
+        return;
+      }
+      const auto* poly = static_cast<const b2PolygonShape*>(shape);
+      std::vector<std::array<int, 2>> path;
+      for (int i = 0; i < poly->m_count; ++i) {
+        const b2Vec2 v = b2Mul(t, poly->m_vertices[i]);
+        path.push_back({static_cast<int>(v.x * scale), static_cast<int>(v.y * scale)});
+      }
+      canvas.DrawPolygon(path, color1);
+      canvas.AaPolygon(path, color1);
+      path.push_back(path[0]);
+      for (std::size_t i = 1; i < path.size(); ++i) {  // draw.polygon(width=1): closed lines
+        canvas.Line(path[i - 1][0], path[i - 1][1], path[i][0], path[i][1], color2);
+      }
+      canvas.Line(path.back()[0], path.back()[1], path[0][0], path[0][1], color2);
+      canvas.AaPolygon(path, color2);
+    };
+    for (auto it = terrain_.rbegin(); it != terrain_.rend(); ++it) {
+      draw_body(it->body, it->color1, it->color2);
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int i = k < 2 ? -1 : +1;
+      const auto level = [i](int v) { return static_cast<std::uint8_t>(v - i * 25); };
+      draw_body(legs_[k], {level(153), level(76), level(127)}, {level(102), level(51), level(76)});
+    }
+    draw_body(hull_, {127, 51, 229}, {76, 76, 127});
+    const double flagy1 = kTerrainHeight * kScale;
+    const double flagy2 = flagy1 + 50;
+    const double x = kTerrainStep * 3 * kScale;
+    canvas.AaLine(F(x), F(flagy1), F(x), F(flagy2), {0, 0, 0});
+    const auto flag = truncated({{x, flagy2}, {x, flagy2 - 10}, {x + 25, flagy2 - 5}});
+    canvas.DrawPolygon(flag, {230, 51, 0});
+    for (int i = 1; i <= 3; ++i) {  // draw.lines(f + [f[0]], closed=False)
+      canvas.Line(flag[i - 1][0], flag[i - 1][1], flag[i % 3][0], flag[i % 3][1], {0, 0, 0});
+    }
+    canvas.FlipRows();
+    for (int row = 0; row < kViewportH; ++row) {
+      const std::uint8_t* from =
+          surface.data() + (static_cast<std::size_t>(row) * surface_w + surface_w - kViewportW) * 3;
+      std::copy(from, from + kViewportW * 3, out + static_cast<std::size_t>(row) * kViewportW * 3);
+    }
+  }
+
   explicit BipedalWalker(const Params& params)
       : params_(params), listener_(*this), world_(b2Vec2(0.0F, -10.0F)) {
     world_.SetAllowSleeping(true);
@@ -84,6 +190,8 @@ class BipedalWalker final : public Env {
     world_.SetContactListener(&listener_);
     game_over_ = false;
     has_prev_shaping_ = false;
+    scroll_ = 0.0;
+    lidar_render_ = 0;
     GenerateTerrain();
     DrawClouds();
 
@@ -175,16 +283,19 @@ class BipedalWalker final : public Env {
   };
 
   // gymnasium's LidarCallback: fixtures outside category 1 (the walker) are ignored (-1);
-  // the ray is clipped at each fixture reported, so the last fraction is the nearest.
+  // the ray is clipped at each fixture reported, so the last fraction is the nearest. Its
+  // p2 becomes the point hit (the ray render() draws ends there).
   class Lidar final : public b2RayCastCallback {
    public:
-    float32 ReportFixture(b2Fixture* fixture, const b2Vec2& /*point*/, const b2Vec2& /*normal*/,
+    float32 ReportFixture(b2Fixture* fixture, const b2Vec2& point, const b2Vec2& /*normal*/,
                           float32 fraction) override {
       if ((fixture->GetFilterData().categoryBits & 1) == 0) return -1;
+      p2 = {point.x, point.y};
       this->fraction = fraction;
       return fraction;
     }
     double fraction = 1.0;
+    std::array<double, 2> p2{};
   };
 
   // gymnasium's _destroy: the contact listener off, the terrain's bodies in reverse order
@@ -193,7 +304,7 @@ class BipedalWalker final : public Env {
   void Destroy() {
     if (terrain_.empty()) return;
     world_.SetContactListener(nullptr);
-    for (auto it = terrain_.rbegin(); it != terrain_.rend(); ++it) world_.DestroyBody(*it);
+    for (auto it = terrain_.rbegin(); it != terrain_.rend(); ++it) world_.DestroyBody(it->body);
     terrain_.clear();
     world_.DestroyBody(hull_);
     hull_ = nullptr;
@@ -211,7 +322,7 @@ class BipedalWalker final : public Env {
     b2BodyDef def;  // static
     b2Body* body = world_.CreateBody(&def);
     AddPolygon(body, vertices, 4, {0.0F, F(kFriction), 0.0F, 0x0001, 0xFFFF});
-    terrain_.push_back(body);
+    terrain_.push_back({body, {255, 255, 255}, {153, 153, 153}});
   }
 
   // gymnasium's _generate_terrain.
@@ -222,7 +333,8 @@ class BipedalWalker final : public Env {
     double y = kTerrainHeight;
     std::int64_t counter = kTerrainStartpad;
     bool oneshot = false;
-    std::array<double, kTerrainLength> terrain_x{}, terrain_y{};
+    std::array<double, kTerrainLength>& terrain_x = terrain_x_;
+    std::array<double, kTerrainLength>& terrain_y = terrain_y_;
     std::int64_t stair_steps = 0, stair_width = 0, stair_height = 0;
     double original_y = 0;
     const double ts = kTerrainStep;
@@ -288,18 +400,29 @@ class BipedalWalker final : public Env {
       b2BodyDef def;  // static
       b2Body* body = world_.CreateBody(&def);
       AddFixture(body, edge, {0.0F, F(kFriction), 0.0F, 0x0001, 0xFFFF});
-      terrain_.push_back(body);
+      const std::uint8_t green = i % 2 == 0 ? 255 : 204;
+      const classic_control::Rgb color = {76, green, 76};
+      terrain_.push_back({body, color, color});
     }
   }
 
-  // gymnasium's _generate_clouds draws, in its order: each cloud's x, then each of its five
-  // points' x and y offsets. Only the draws matter here (nothing is drawn).
+  // gymnasium's _generate_clouds: each cloud's x, then each of its five points' x and y
+  // offsets, drawn in that order.
   void DrawClouds() {
-    for (int c = 0; c < kTerrainLength / 20; ++c) {
-      np_random_.Uniform(0, kTerrainLength);
+    for (Cloud& cloud : clouds_) {
+      const double x = np_random_.Uniform(0, kTerrainLength) * kTerrainStep;
+      const double y = kViewportH / kScale * 3 / 4;
       for (int a = 0; a < 5; ++a) {
-        np_random_.Uniform(0, 5 * kTerrainStep);
-        np_random_.Uniform(0, 5 * kTerrainStep);
+        const double px = x + 15 * kTerrainStep * std::sin(3.14 * 2 * a / 5) +
+                          np_random_.Uniform(0, 5 * kTerrainStep);
+        const double py = y + 5 * kTerrainStep * std::cos(3.14 * 2 * a / 5) +
+                          np_random_.Uniform(0, 5 * kTerrainStep);
+        cloud.poly[a] = {px, py};
+      }
+      cloud.x1 = cloud.x2 = cloud.poly[0][0];
+      for (const auto& p : cloud.poly) {
+        cloud.x1 = std::min(cloud.x1, p[0]);
+        cloud.x2 = std::max(cloud.x2, p[0]);
       }
     }
   }
@@ -358,11 +481,12 @@ class BipedalWalker final : public Env {
     for (int i = 0; i < kLidars; ++i) {
       Lidar lidar;
       const double angle = 1.5 * i / 10.0;
-      const b2Vec2 p2(F(px + std::sin(angle) * kLidarRange),
-                      F(py - std::cos(angle) * kLidarRange));
-      world_.RayCast(&lidar, pos, p2);
+      lidar.p2 = {px + std::sin(angle) * kLidarRange, py - std::cos(angle) * kLidarRange};
+      world_.RayCast(&lidar, pos, b2Vec2(F(lidar.p2[0]), F(lidar.p2[1])));
       fractions[i] = lidar.fraction;
+      rays_[i] = {{px, py}, lidar.p2};
     }
+    scroll_ = px - kViewportW / kScale / 5;
 
     const double hull_angle = hull_->GetAngle();
     const double state[14] = {
@@ -414,7 +538,23 @@ class BipedalWalker final : public Env {
   ContactDetector listener_;
   NumpyGenerator np_random_;
   b2World world_;                          // the env's one world, as gymnasium's
-  std::vector<b2Body*> terrain_;           // owned by world_, in order of creation
+  struct TerrainBody {
+    b2Body* body;  // owned by world_
+    classic_control::Rgb color1, color2;
+  };
+  struct Cloud {
+    std::array<std::array<double, 2>, 5> poly;
+    double x1, x2;  // its leftmost and rightmost x
+  };
+  struct Ray {  // a lidar ray's ends, as gymnasium keeps them (p1, p2)
+    std::array<double, 2> p1, p2;
+  };
+  std::vector<TerrainBody> terrain_;       // in order of creation
+  std::array<double, kTerrainLength> terrain_x_{}, terrain_y_{};
+  std::array<Cloud, kTerrainLength / 20> clouds_{};
+  std::array<Ray, kLidars> rays_{};
+  double scroll_ = 0.0;
+  int lidar_render_ = 0;
   b2Body* hull_ = nullptr;                 // owned by world_
   std::array<b2Body*, 4> legs_{};          // upper, lower, upper, lower; owned by world_
   std::array<b2RevoluteJoint*, 4> joints_{};  // hip, knee, hip, knee; owned by world_

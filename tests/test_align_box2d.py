@@ -405,7 +405,7 @@ def test_bipedal_walker_reaches_the_end_and_the_time_limit() -> None:
 
 def test_bipedal_walker_per_env_hardcore_and_short_limit() -> None:
     """hardcore may differ between the envs of one pool; a short max_episode_steps
-    truncates as gymnasium's TimeLimit does."""
+    truncates as gymnasium's TimeLimit does; bad actions are refused without effect."""
     ours = envpool.make_gymnasium("BipedalWalker-v3", num_envs=2, seed=3, max_episode_steps=40,
                                   env_kwargs=[{"hardcore": False}, {"hardcore": True}])
     refs = [gymnasium.make("BipedalWalker-v3", hardcore=h, max_episode_steps=40)
@@ -413,6 +413,11 @@ def test_bipedal_walker_per_env_hardcore_and_short_limit() -> None:
     obs, _ = ours.reset()
     r_obs = [ref.reset(seed=3 + i)[0] for i, ref in enumerate(refs)]
     np.testing.assert_array_equal(obs, np.stack(r_obs))
+    # A NaN or a wrong shape is refused, and the envs step on as if it had not been sent.
+    with pytest.raises(ValueError, match="not finite"):
+        ours.step(np.array([[0.0, np.nan, 0.0, 0.0], [0.0] * 4], dtype=np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        ours.step(np.zeros((2, 3), dtype=np.float32))
     actions = np.random.default_rng(3).uniform(-0.3, 0.3, (40, 2, 4)).astype(np.float32)
     for t, a in enumerate(actions):
         obs, rew, term, trunc, _ = ours.step(a)

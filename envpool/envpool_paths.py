@@ -30,7 +30,7 @@ from typing import Any
 # (registry.specs gives them, as EnvPool's does): the native env name decides.
 _CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot",
             "Phys2dCartPole", "Phys2dPendulum"}
-_BOX2D = {"LunarLander"}
+_BOX2D = {"LunarLander", "BipedalWalker"}
 
 
 def family_of(native_env: str) -> str:

@@ -254,6 +254,8 @@ def _dm_control(task: str) -> Shown:
 
 
 def _box2d(task: str) -> Shown:
+    if task.startswith("BipedalWalker"):
+        return _bipedal_walker(task)
     from gymnasium.envs.box2d.lunar_lander import heuristic
 
     env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
@@ -273,6 +275,26 @@ def _box2d(task: str) -> Shown:
     return shown
 
 
+def _bipedal_walker(task: str) -> Shown:
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array")
+    env.reset()
+    obs, _ = ref.reset(seed=SEED)
+    pilot = BipedalWalkerHeuristics()
+    for _ in range(8 * STEPS):  # far enough for the first stumps, pits or stairs to show
+        a = np.asarray(pilot.step_heuristic(obs), dtype=np.float32)
+        env.step(a[None])
+        obs = ref.step(a)[0]
+    shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
+                  f"the same seed and {8 * STEPS} steps of gymnasium's BipedalWalkerHeuristics "
+                  "pilot in lockstep")
+    env.close()
+    ref.close()
+    return shown
+
+
 # family -> (task ids, render mode, how the pair is made)
 FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Atari": (["Pong-v5"], "rgb_array", _atari),
@@ -285,7 +307,7 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "ViZDoom": (["DefendTheCenter-v1"], "rgb_array", _vizdoom),
     "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
     "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),
-    "Box2D": (["LunarLander-v3"], "rgb_array", _box2d),
+    "Box2D": (["LunarLander-v3", "BipedalWalkerHardcore-v3"], "rgb_array", _box2d),
 }
 
 

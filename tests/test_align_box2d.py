@@ -1,4 +1,4 @@
-"""Alignment of the Box2D envs (LunarLander) with gymnasium's, step by step.
+"""Alignment of the Box2D envs (LunarLander, BipedalWalker) with gymnasium's, step by step.
 
 Both sides run Box2D's C++ engine from the same sources (ours: box2d-py 2.3.8's, built by
 native/third_party/build_box2d.py; gymnasium's: the ``box2d`` 2.3.10 wheel), and ours
@@ -256,3 +256,234 @@ def test_lunar_lander_state_info_is_gymnasiums() -> None:
         if r_term:
             break
     assert t > 50, t
+
+
+# BipedalWalker-v3 and BipedalWalkerHardcore-v3: gymnasium's env beside ours, no state copied
+# between them. Both sides build their terrain from the seeded generator, so our env with
+# seed s and gymnasium's reset with seed s walk on the same ground: the lidar (the last ten
+# observations) sees it, the legs' contacts and the falls follow from it. Observations,
+# rewards (gymnasium's are numpy float32 after the torque cost), terminated and truncated
+# must be bitwise equal, through autoresets (both continue the seeded generator).
+
+BW_IDS = ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
+
+
+def _bw_kinds(ref: gymnasium.Env, reach: float) -> set[str]:
+    """The kinds of gymnasium's hardcore obstacles (its static polygons) that start before
+    ``reach`` (the farthest x the walker's lidar got to): a pit's wall is 1 x 4 steps, a
+    stump 1 x 1 or 2 x 2, a stair 4 x 1."""
+    step = 14 / 30.0
+    kinds = set()
+    for body in ref.unwrapped.terrain:
+        vertices = body.fixtures[0].shape.vertices
+        if len(vertices) != 4:
+            continue  # an edge of the ground
+        xs, ys = [v[0] for v in vertices], [v[1] for v in vertices]
+        if min(xs) > reach:
+            continue
+        w, h = round((max(xs) - min(xs)) / step), round((max(ys) - min(ys)) / step)
+        kinds.add({(1, 4): "pit", (4, 1): "stairs"}.get((w, h), "stump"))
+    return kinds
+
+
+def _bw_lockstep(task_id: str, seed: int, steps: int, policy: str,
+                 **kwargs: Any) -> dict[str, Any]:
+    """Runs ours and gymnasium's ``task_id`` side by side for ``steps`` steps under
+    ``policy``: "random" (every other episode, from the first, hips pushed forward, uniform
+    in [0.5, 1.5] (clipped by gymnasium above 1), the others uniform in [-1.25, 1.25], both
+    beyond [-1, 1] at times) or "heuristic" (gymnasium's BipedalWalkerHeuristics, a new
+    one each episode)."""
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
+    ref = gymnasium.make(task_id, **kwargs)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset(seed=seed)
+    assert np.array_equal(obs[0], r_obs)
+    rng = np.random.default_rng(seed)
+    pilot = BipedalWalkerHeuristics()
+    seen: dict[str, Any] = {"fall": 0, "end": 0, "truncated": 0, "clipped": 0, "contact": 0,
+                            "kinds": set()}
+    reach = 0.0
+    episodes = 0
+    for t in range(steps):
+        if policy == "random" and episodes % 2 == 0:  # falls in 40 to 110 steps
+            a = (rng.uniform(-0.5, 0.5, 4) + [1.0, 0.0, 1.0, 0.0]).astype(np.float32)
+        elif policy == "random":
+            a = rng.uniform(-1.25, 1.25, 4).astype(np.float32)
+        else:
+            a = np.asarray(pilot.step_heuristic(r_obs), dtype=np.float32)
+        seen["clipped"] += int(np.any(np.abs(a) > 1))
+        obs, rew, term, trunc, _ = ours.step(a[None])
+        r_obs, r_rew, r_term, r_trunc, _ = ref.step(a)
+        where = f"{task_id} {kwargs} seed {seed} step {t}"
+        np.testing.assert_array_equal(obs[0], r_obs, err_msg=where)
+        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert (term[0], trunc[0]) == (r_term, r_trunc), where
+        seen["contact"] += int(r_obs[8] or r_obs[13])
+        reach = max(reach, ref.unwrapped.hull.position[0] + 160 / 30.0)
+        if r_term or r_trunc:
+            seen["fall" if r_rew == -100 else "end" if r_term else "truncated"] += 1
+            seen["kinds"] |= _bw_kinds(ref, reach)
+            reach = 0.0
+            episodes += 1
+            obs, *_ = ours.step(a[None])  # our autoreset step
+            r_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"{where} reset")
+            pilot = BipedalWalkerHeuristics()
+    seen["kinds"] |= _bw_kinds(ref, reach)
+    ours.close()
+    ref.close()
+    return seen
+
+
+def test_bipedal_walker_spaces_and_limits_are_gymnasiums() -> None:
+    """gymnasium's spaces (the observation's bounds exactly), time limits and threshold."""
+    for task_id in BW_IDS:
+        ours = envpool.make_gymnasium(task_id, num_envs=1)
+        ref = gymnasium.make(task_id)
+        assert ours.single_observation_space == ref.observation_space, task_id
+        np.testing.assert_array_equal(ours.single_observation_space.low,
+                                      ref.observation_space.low)
+        np.testing.assert_array_equal(ours.single_observation_space.high,
+                                      ref.observation_space.high)
+        assert ours.single_action_space == ref.action_space, task_id
+        ours_spec = envpool.make_spec(task_id)
+        assert ours_spec.max_episode_steps == ref.spec.max_episode_steps, task_id
+        assert ours_spec.reward_threshold == ref.spec.reward_threshold == 300, task_id
+        ours.close()
+
+
+@pytest.mark.parametrize("task_id", BW_IDS)
+def test_bipedal_walker_reset_is_gymnasiums_for_the_same_seed(task_id: str) -> None:
+    """Env i of a pool made with seed s is gymnasium's env reset with seed s + i: the same
+    first observation, bit for bit (the terrain's start, the initial push)."""
+    n = 24
+    ours = envpool.make_gymnasium(task_id, num_envs=n, seed=1000)
+    obs, _ = ours.reset()
+    ref = gymnasium.make(task_id)
+    expected = np.stack([ref.reset(seed=1000 + i)[0] for i in range(n)])
+    np.testing.assert_array_equal(obs, expected)
+    obs, _ = ours.reset(seed=5)
+    np.testing.assert_array_equal(obs[1], ref.reset(seed=6)[0])
+    ours.close()
+
+
+@pytest.mark.parametrize("task_id", BW_IDS)
+def test_bipedal_walker_random_actions_match_gymnasium(task_id: str) -> None:
+    """Random torques (some beyond [-1, 1], which gymnasium clips), every other episode
+    biased so that the walker falls forward: it falls (-100) again and again; every step
+    bitwise, over the autoresets."""
+    falls = clipped = contact = 0
+    for seed in (0, 1, 2):
+        seen = _bw_lockstep(task_id, seed, 350, "random")
+        falls, clipped, contact = (falls + seen["fall"], clipped + seen["clipped"],
+                                   contact + seen["contact"])
+    assert falls >= 6 and clipped > 100 and contact > 50, (falls, clipped, contact)
+
+
+def test_bipedal_walker_hardcore_obstacles_match_gymnasium() -> None:
+    """gymnasium's heuristic pilot on the hardcore terrain: it walks into stumps, pits and
+    stairs (and falls at some); every step bitwise."""
+    kinds: set[str] = set()
+    for seed in (0, 1, 3):
+        seen = _bw_lockstep("BipedalWalkerHardcore-v3", seed, 500, "heuristic")
+        kinds |= seen["kinds"]
+        assert seen["fall"] >= 1, (seed, seen)
+    assert kinds == {"stump", "pit", "stairs"}, kinds
+
+
+def test_bipedal_walker_reaches_the_end_and_the_time_limit() -> None:
+    """The heuristic pilot on BipedalWalker-v3 (seed 0) is still walking at gymnasium's
+    limit, 1600 steps: truncated there; given 1700 it reaches the terrain's end
+    (terminated, not -100). Every step bitwise."""
+    seen = _bw_lockstep("BipedalWalker-v3", 0, 1600, "heuristic")
+    assert (seen["truncated"], seen["fall"], seen["end"]) == (1, 0, 0), seen
+    seen = _bw_lockstep("BipedalWalker-v3", 0, 1700, "heuristic", max_episode_steps=1700)
+    assert (seen["end"], seen["fall"], seen["truncated"]) == (1, 0, 0), seen
+
+
+def test_bipedal_walker_per_env_hardcore_and_short_limit() -> None:
+    """hardcore may differ between the envs of one pool; a short max_episode_steps
+    truncates as gymnasium's TimeLimit does; bad actions are refused without effect."""
+    ours = envpool.make_gymnasium("BipedalWalker-v3", num_envs=2, seed=3, max_episode_steps=40,
+                                  env_kwargs=[{"hardcore": False}, {"hardcore": True}])
+    refs = [gymnasium.make("BipedalWalker-v3", hardcore=h, max_episode_steps=40)
+            for h in (False, True)]
+    obs, _ = ours.reset()
+    r_obs = [ref.reset(seed=3 + i)[0] for i, ref in enumerate(refs)]
+    np.testing.assert_array_equal(obs, np.stack(r_obs))
+    # A NaN or a wrong shape is refused, and the envs step on as if it had not been sent.
+    with pytest.raises(ValueError, match="not finite"):
+        ours.step(np.array([[0.0, np.nan, 0.0, 0.0], [0.0] * 4], dtype=np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        ours.step(np.zeros((2, 3), dtype=np.float32))
+    actions = np.random.default_rng(3).uniform(-0.3, 0.3, (40, 2, 4)).astype(np.float32)
+    for t, a in enumerate(actions):
+        obs, rew, term, trunc, _ = ours.step(a)
+        for i, ref in enumerate(refs):
+            r_obs, r_rew, r_term, r_trunc, _ = ref.step(a[i])
+            np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"env {i} step {t}")
+            assert (rew[i], term[i], trunc[i]) == (np.float32(r_rew), r_term, r_trunc), (i, t)
+    assert trunc.all() and not term.any()
+    ours.close()
+
+
+def test_bipedal_walker_threads_do_not_matter() -> None:
+    """Each env keeps its own world on whichever thread: the same seeds give the same
+    trajectories (autoresets included) with 1 thread and with 4."""
+    runs = []
+    actions = np.random.default_rng(1).uniform(-1, 1, (200, 6, 4)).astype(np.float32)
+    actions[:, :, 0] += 0.8  # hips forward: falls, then autoresets
+    for threads in (1, 4):
+        pool = envpool.make_gymnasium("BipedalWalkerHardcore-v3", num_envs=6, seed=8,
+                                      num_threads=threads)
+        out = [pool.reset()[0]]
+        for a in actions:
+            obs, rew, term, _, _ = pool.step(a)
+            out += [obs, rew[:, None], term[:, None]]
+        pool.close()
+        runs.append(np.concatenate([o.reshape(6, -1) for o in out], axis=1))
+        assert (runs[-1] == -100).any()  # a fall's reward: some episodes ended
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("task_id", BW_IDS)
+def test_bipedal_walker_frames_equal_gymnasium(task_id: str) -> None:
+    """``render_mode="rgb_array"``: gymnasium's pygame picture, bit for bit: the sky, the
+    clouds and the terrain scrolled with the walker (the surface as wide as the scroll, its
+    last 600 columns kept), the stumps, pits and stairs, the lidar ray (to the point it hit)
+    that each render() moves on, the hull and legs, the flag. The heuristic pilot, drawn
+    every tenth step, after a first episode of random torques that push the walker back
+    left of its start (a negative scroll) until it falls, drawn every other step."""
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=1, render_mode="rgb_array")
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    r_obs, _ = ref.reset(seed=1)
+    np.testing.assert_array_equal(ours.render()[0], ref.render())
+    pilot = BipedalWalkerHeuristics()
+    rng = np.random.default_rng(1)
+    resets = frames = 0
+    least_scroll = 1.0
+    for t in range(520):
+        if resets == 0:  # the walker goes left of its start, and falls
+            a = (rng.uniform(-1, 1, 4) + [-0.6, -0.6, 0.0, 0.6]).astype(np.float32)
+        else:
+            a = np.asarray(pilot.step_heuristic(r_obs), dtype=np.float32)
+        obs, *_ = ours.step(a[None])
+        r_obs, _, r_term, r_trunc, _ = ref.step(a)
+        np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t}")
+        least_scroll = min(least_scroll, ref.unwrapped.scroll)
+        if t % 10 == 0 or (resets == 0 and t % 2 == 0):
+            np.testing.assert_array_equal(ours.render()[0], ref.render(), err_msg=f"step {t}")
+            frames += 1
+        if r_term or r_trunc:
+            resets += 1
+            ours.step(a[None])
+            r_obs, _ = ref.reset()
+            pilot = BipedalWalkerHeuristics()
+    assert frames > 80 and resets >= 1 and least_scroll < 0, (frames, resets, least_scroll)
+    ours.close()
+    ref.close()

@@ -13,3 +13,9 @@ for _version in ("v2", "v3"):
              reward_threshold=200.0, **_PER_ENV)
     register(f"LunarLanderContinuous-{_version}", "LunarLander", continuous=True,
              max_episode_steps=1000, reward_threshold=200.0, **_PER_ENV)
+
+# hardcore changes the terrain only (no space), so it may differ per env too.
+register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0,
+         per_env_kwargs=("hardcore",))
+register("BipedalWalkerHardcore-v3", "BipedalWalker", hardcore=True, max_episode_steps=2000,
+         reward_threshold=300.0, per_env_kwargs=("hardcore",))

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/box2d/pybox2d.h"
 #include "envs/classic_control/picture.h"
 #include "envs/classic_control/raster.h"
 #include "envs/common/keywords.h"
@@ -212,17 +213,11 @@ class LunarLander final : public Env {
     b2Body* moon = world_->CreateBody(&moon_def);
     b2EdgeShape floor;
     floor.Set(b2Vec2(0.0F, 0.0F), b2Vec2(F(w), 0.0F));
-    b2FixtureDef floor_fixture;
-    floor_fixture.shape = &floor;
-    moon->CreateFixture(&floor_fixture);
+    AddFixture(moon, floor, {});
     for (int i = 0; i < kChunks - 1; ++i) {
       b2EdgeShape edge;
       edge.Set(b2Vec2(F(chunk_x[i]), F(smooth_y[i])), b2Vec2(F(chunk_x[i + 1]), F(smooth_y[i + 1])));
-      b2FixtureDef fixture;
-      fixture.shape = &edge;
-      fixture.density = 0.0F;
-      fixture.friction = F(0.1);
-      moon->CreateFixture(&fixture);
+      AddFixture(moon, edge, {0.0F, F(0.1), 0.0F, 0x0001, 0xFFFF});
     }
 
     const double initial_y = kViewportH / kScale;
@@ -235,16 +230,7 @@ class LunarLander final : public Env {
     constexpr int kPoly[6][2] = {{-14, 17}, {-17, 0}, {-17, -10}, {17, -10}, {17, 0}, {14, 17}};
     b2Vec2 vertices[6];
     for (int i = 0; i < 6; ++i) vertices[i].Set(F(kPoly[i][0] / kScale), F(kPoly[i][1] / kScale));
-    b2PolygonShape hull;
-    hull.Set(vertices, 6);
-    b2FixtureDef hull_fixture;
-    hull_fixture.shape = &hull;
-    hull_fixture.density = 5.0F;
-    hull_fixture.friction = F(0.1);
-    hull_fixture.filter.categoryBits = 0x0010;
-    hull_fixture.filter.maskBits = 0x001;  // collide only with ground
-    hull_fixture.restitution = 0.0F;
-    lander_->CreateFixture(&hull_fixture);
+    AddPolygon(lander_, vertices, 6, {5.0F, F(0.1), 0.0F, 0x0010, 0x001});  // ground only
 
     const double force_x = np_random_.Uniform(-kInitialRandom, kInitialRandom);
     const double force_y = np_random_.Uniform(-kInitialRandom, kInitialRandom);
@@ -264,13 +250,7 @@ class LunarLander final : public Env {
       b2Body* leg = world_->CreateBody(&leg_def);
       b2PolygonShape box;
       box.SetAsBox(F(kLegW / kScale), F(kLegH / kScale));
-      b2FixtureDef leg_fixture;
-      leg_fixture.shape = &box;
-      leg_fixture.density = 1.0F;
-      leg_fixture.restitution = 0.0F;
-      leg_fixture.filter.categoryBits = 0x0020;
-      leg_fixture.filter.maskBits = 0x001;
-      leg->CreateFixture(&leg_fixture);
+      AddFixture(leg, box, {1.0F, 0.2F, 0.0F, 0x0020, 0x001});
       legs_[k] = leg;
       ground_contact_[k] = false;
 
@@ -353,9 +333,6 @@ class LunarLander final : public Env {
   static constexpr int kViewportH = 400;
   static constexpr int kChunks = 11;
 
-  // A Python float handed to Box2D: pybox2d rounds it to float32.
-  static float F(double v) { return static_cast<float>(v); }
-
   // gymnasium's ContactDetector.
   class ContactDetector final : public b2ContactListener {
    public:
@@ -397,14 +374,7 @@ class LunarLander final : public Env {
     b2CircleShape disc;
     disc.m_radius = F(2 / kScale);
     disc.m_p.Set(0.0F, 0.0F);
-    b2FixtureDef fixture;
-    fixture.shape = &disc;
-    fixture.density = F(mass);
-    fixture.friction = F(0.1);
-    fixture.filter.categoryBits = 0x0100;
-    fixture.filter.maskBits = 0x001;  // collide only with ground
-    fixture.restitution = F(0.3);
-    body->CreateFixture(&fixture);
+    AddFixture(body, disc, {F(mass), F(0.1), F(0.3), 0x0100, 0x001});  // ground only
     particles_.push_back({body, ttl, {0, 0, 0}});
     CleanParticles(false);
     return body;

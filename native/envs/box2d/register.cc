@@ -2,12 +2,14 @@
 #include "envs/box2d/register.h"
 
 #include "core/registry.h"
+#include "envs/box2d/bipedal_walker.h"
 #include "envs/box2d/lunar_lander.h"
 
 namespace envpool::box2d {
 
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<LunarLander>("LunarLander"));
+  registry.push_back(MakeEntry<BipedalWalker>("BipedalWalker"));
 }
 
 }  // namespace envpool::box2d

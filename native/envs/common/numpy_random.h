@@ -15,7 +15,8 @@
 //   - next_double: (next_uint64 >> 11) * 2^-53; uniform(low, high): low + (high - low) *
 //     next_double.
 //   - integers(low, high) for high - low <= 2^32: Lemire's multiply-and-reject on
-//     next_uint32 over the inclusive range high - 1 - low (random_bounded_uint64_fill).
+//     next_uint32 over the inclusive range high - 1 - low (random_bounded_uint64_fill);
+//     an inclusive range of 0 is low, with no draw.
 #pragma once
 
 #include <cstdint>
@@ -71,9 +72,11 @@ class NumpyGenerator {
   // Generator.uniform(low, high).
   double Uniform(double low, double high) { return low + (high - low) * NextDouble(); }
 
-  // Generator.integers(low, high) (int64, high exclusive), for high - low <= 2^32.
+  // Generator.integers(low, high) (int64, high exclusive), for high - low <= 2^32. One
+  // value (high - low == 1) draws nothing, as numpy's does.
   std::int64_t Integers(std::int64_t low, std::int64_t high) {
     const std::uint32_t range = static_cast<std::uint32_t>(high - 1 - low);
+    if (range == 0) return low;
     const std::uint64_t range_excl = static_cast<std::uint64_t>(range) + 1;
     std::uint64_t m = static_cast<std::uint64_t>(NextU32()) * range_excl;
     std::uint32_t leftover = static_cast<std::uint32_t>(m);

@@ -1,0 +1,88 @@
+// A MiniGrid level: its keywords, its grid generator (the package's _gen_grid) and, for the
+// levels that override MiniGridEnv.step, its step.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "envs/minigrid/world.h"
+
+namespace envpool::minigrid {
+
+// The keywords of the native env "MiniGrid" (sail-sg EnvPool's names); each level reads
+// the ones its package class takes.
+struct LevelParams {
+  std::string env_name;      // the level: "empty", "doorkey", ...
+  int size;                  // grid_size (RedBlueDoors: the room's size)
+  int width;                 // DistShift's width and height
+  int height;
+  int max_steps;
+  int agent_view_size;
+  bool see_through_walls;
+  std::pair<double, double> agent_start_pos;  // (-1, -1): None, a random start
+  int agent_start_dir;
+  int num_crossings;         // Crossing
+  std::string obstacle_type;  // Crossing, LavaGap: "lava" or "wall"
+  int strip2_row;            // DistShift
+  int n_obstacles;           // Dynamic-Obstacles
+};
+
+class Level {
+ public:
+  Level() = default;
+  Level(const Level&) = delete;
+  Level& operator=(const Level&) = delete;
+  virtual ~Level() = default;
+
+  // _gen_grid(width, height): the grid, the agent and the mission, drawing from w.rng.
+  virtual void Generate(World& w) = 0;
+  // step(action), for the levels whose package class overrides it.
+  virtual World::StepResult Step(World& w, int action) { return w.Step(action); }
+};
+
+// A level whose agent starts at agent_start_pos facing agent_start_dir, or at a random
+// square and direction (place_agent) when agent_start_pos is None ((-1, -1) here).
+class StartLevel : public Level {
+ protected:
+  explicit StartLevel(const LevelParams& p)
+      : start_{static_cast<int>(p.agent_start_pos.first),
+               static_cast<int>(p.agent_start_pos.second)},
+        start_dir_(p.agent_start_dir) {}
+
+  void PlaceStart(World& w) const {
+    if (start_.x >= 0) {
+      w.agent_pos = start_;
+      w.agent_dir = start_dir_;
+    } else {
+      w.PlaceAgent();
+    }
+  }
+
+ private:
+  Pos start_;
+  int start_dir_;
+};
+
+// The outer walls and the goal in the bottom right corner (Empty, DoorKey, ...).
+inline void WallsAndGoal(World& w) {
+  const int width = w.grid.Width();
+  const int height = w.grid.Height();
+  w.grid.WallRect(0, 0, width, height);
+  w.grid.Set(width - 2, height - 2, Cell::Goal());
+}
+
+// The start of LavaGap's and Crossing's _gen_grid: WallsAndGoal, the agent in the top left
+// corner facing right.
+inline void CornerToCorner(World& w) {
+  WallsAndGoal(w);
+  w.agent_pos = {1, 1};
+  w.agent_dir = 0;
+}
+
+// LavaGap's and Crossing's mission for a lava or a wall obstacle.
+inline const char* ObstacleMission(bool lava) {
+  return lava ? "avoid the lava and get to the green goal square"
+              : "find the opening and get to the green goal square";
+}
+
+}  // namespace envpool::minigrid

@@ -35,7 +35,10 @@ DYNAMIC = ["MiniGrid-Dynamic-Obstacles-5x5-v0", "MiniGrid-Dynamic-Obstacles-Rand
 IDS = (EMPTY + DOOR_KEY + ["MiniGrid-FourRooms-v0"]
        + [f"MiniGrid-LavaGapS{s}-v0" for s in (5, 6, 7)] + CROSSING
        + ["MiniGrid-DistShift1-v0", "MiniGrid-DistShift2-v0",
-          "MiniGrid-RedBlueDoors-6x6-v0", "MiniGrid-RedBlueDoors-8x8-v0"] + DYNAMIC)
+          "MiniGrid-RedBlueDoors-6x6-v0", "MiniGrid-RedBlueDoors-8x8-v0"] + DYNAMIC
+       + ["MiniGrid-Unlock-v0", "MiniGrid-UnlockPickup-v0", "MiniGrid-BlockedUnlockPickup-v0"]
+       + [f"MiniGrid-KeyCorridorS{s}R{r}-v0"
+          for s, r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3))])
 
 
 def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
@@ -88,11 +91,73 @@ def _to_doors(env: Any, blue_first: bool) -> int:
     return 2 if env.agent_dir == want else 0
 
 
+_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def _to_objects(env: Any) -> int:
+    """The pilot of the levels with keys and locked doors (DoorKey, Unlock, UnlockPickup,
+    BlockedUnlockPickup, KeyCorridor): by breadth-first search over the open squares, to the
+    next thing to do: pick up the target (``env.obj``), else open a door it can open, else
+    pick up the key of a locked door, else move what blocks a door; drop what it carries
+    where that is in the way."""
+    grid, carrying = env.grid, env.carrying
+    start = tuple(int(v) for v in env.agent_pos)
+    cells = {(x, y): grid.get(x, y) for x in range(grid.width) for y in range(grid.height)}
+    parent = {start: None}
+    queue = [start]
+    for pos in queue:
+        for dx, dy in _DIRS:
+            nxt = (pos[0] + dx, pos[1] + dy)
+            c = cells.get(nxt, "out")
+            if nxt not in parent and (c is None or (c != "out" and c.can_overlap()
+                                                    and c.type != "lava")):
+                parent[nxt] = pos
+                queue.append(nxt)
+    target = getattr(env, "obj", None)
+
+    def wanted(c: Any) -> int | None:
+        if c is None:
+            return None
+        if c is target or (c.type == "goal"):
+            return 3 if c is target else 2
+        if c.type == "door" and not c.is_open and (
+                not c.is_locked or (carrying is not None and carrying.type == "key"
+                                    and carrying.color == c.color)):
+            return 5
+        if carrying is None and c.type in ("key", "ball") and c is not target:
+            return 3
+        return None
+
+    best = None
+    for pos in queue:
+        for d, (dx, dy) in enumerate(_DIRS):
+            c = cells.get((pos[0] + dx, pos[1] + dy))
+            action = wanted(c) if c != "out" else None
+            if action is not None and (best is None or (c is target) > best[3]):
+                best = (pos, d, action, c is target)
+        if best is not None and best[3]:
+            break
+    front = cells.get(tuple(int(v) for v in env.front_pos))
+    if carrying is not None and carrying.type == "ball" and front is None:
+        return 4  # the ball that blocked a door
+    if best is None:
+        return 0
+    pos, d, action, _ = best
+    if carrying is not None and action == 3 and front is None:
+        return 4  # drop what it carries before picking up
+    if pos == start:
+        return action if env.agent_dir == d else 0
+    while parent[pos] != start:
+        pos = parent[pos]
+    step = (pos[0] - start[0], pos[1] - start[1])
+    return 2 if _DIRS[env.agent_dir] == step else 0
+
+
 def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float = 0.0,
               **kwargs: Any) -> dict[str, int]:
     """``steps`` actions in lockstep with the package's env, through the episodes' ends and
-    our autoresets: RedBlueDoors' pilot with probability ``pilot``, forward with
-    probability ``forward``, else uniform."""
+    our autoresets: a pilot (RedBlueDoors', or the one of the levels with keys) with
+    probability ``pilot``, forward with probability ``forward``, else uniform."""
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
     ref = gymnasium.make(task_id, **kwargs)
     n_actions = ref.action_space.n
@@ -104,8 +169,11 @@ def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float 
     episodes = 0
     for t in range(steps):
         u = rng.random()
-        a = (_to_doors(ref.unwrapped, episodes % 3 == 2) if u < pilot else 2 if u < pilot + forward
-             else int(rng.integers(0, n_actions)))
+        if u < pilot:
+            a = (_to_doors(ref.unwrapped, episodes % 3 == 2) if "RedBlue" in task_id
+                 else _to_objects(ref.unwrapped))
+        else:
+            a = 2 if u < pilot + forward else int(rng.integers(0, n_actions))
         obs, rew, term, trunc, info = ours.step(np.array([a]))
         r_obs, r_rew, r_term, r_trunc, _ = ref.step(a)
         where = (task_id, kwargs, t)
@@ -135,20 +203,29 @@ def test_trajectories_match_the_package(task_id: str) -> None:
     del seen
 
 
-@pytest.mark.parametrize("task_id", ["MiniGrid-Empty-5x5-v0", "MiniGrid-DoorKey-5x5-v0",
-                                     "MiniGrid-LavaGapS5-v0", "MiniGrid-RedBlueDoors-6x6-v0",
-                                     "MiniGrid-Dynamic-Obstacles-5x5-v0"])
-def test_episodes_end_every_way(task_id: str) -> None:
-    """Long runs on the small grids: goals reached (positive rewards, which depend on the
-    step count), failures (lava, obstacles, the blue door first) and truncations."""
-    pilot = 0.5 if "RedBlue" in task_id else 0.0
-    seen = _lockstep(task_id, 1500, seed=11, forward=0.5 * (1 - pilot), pilot=pilot,
-                     max_steps=60)
-    assert seen["success"], seen
-    if "Empty" not in task_id and "DoorKey" not in task_id:
-        assert seen["failure"], seen
-    if "Dynamic" not in task_id:  # (where a random walk seldom lasts 60 steps)
-        assert seen["truncated"], seen
+# (id, pilot, max_steps, the ends each run must see): long runs on small grids.
+END_CASES = [
+    ("MiniGrid-Empty-5x5-v0", 0.0, 60, ("success", "truncated")),
+    ("MiniGrid-DoorKey-5x5-v0", 0.0, 60, ("success", "truncated")),
+    ("MiniGrid-LavaGapS5-v0", 0.0, 60, ("success", "failure", "truncated")),
+    ("MiniGrid-RedBlueDoors-6x6-v0", 0.5, 60, ("success", "failure", "truncated")),
+    ("MiniGrid-Dynamic-Obstacles-5x5-v0", 0.0, 60, ("success", "failure")),
+    ("MiniGrid-Unlock-v0", 0.6, 80, ("success",)),
+    ("MiniGrid-UnlockPickup-v0", 0.6, 80, ("success", "truncated")),
+    ("MiniGrid-BlockedUnlockPickup-v0", 0.6, 80, ("success", "truncated")),
+    ("MiniGrid-KeyCorridorS3R1-v0", 0.6, 80, ("success", "truncated")),
+]
+
+
+@pytest.mark.parametrize(("task_id", "pilot", "max_steps", "ends"), END_CASES)
+def test_episodes_end_every_way(task_id: str, pilot: float, max_steps: int,
+                                ends: tuple[str, ...]) -> None:
+    """Goals reached (positive rewards, which depend on the step count; doors unlocked,
+    targets picked up), failures (lava, obstacles, the blue door first) and truncations."""
+    forward = 0.5 if pilot == 0 else 0.1
+    seen = _lockstep(task_id, 1000, seed=11, forward=forward, pilot=pilot,
+                     max_steps=max_steps)
+    assert all(seen[end] for end in ends), seen
 
 
 def test_keywords_match_the_package() -> None:

@@ -18,7 +18,8 @@ from envpool.core.registry import register
 # Keywords that change no space may differ between the envs of one pool (make's
 # env_kwargs); agent_view_size (the image's shape) and env_name (the action space) may not.
 _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_start_pos",
-            "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles")
+            "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
+            "room_size", "num_rows", "obj_type")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
@@ -87,3 +88,12 @@ for _task_id, _size, _n, _random in (
         ("MiniGrid-Dynamic-Obstacles-16x16-v0", 16, 8, False)):
     _register(_task_id, 4 * _size**2, env_name="dynamic_obstacles", size=_size,
               n_obstacles=_n, **_SEE, **(_RANDOM_START if _random else {}))
+for _task_id, _name, _max_steps in (
+        ("MiniGrid-Unlock-v0", "unlock", 8 * 6**2),
+        ("MiniGrid-UnlockPickup-v0", "unlock_pickup", 8 * 6**2),
+        ("MiniGrid-BlockedUnlockPickup-v0", "blocked_unlock_pickup", 16 * 6**2)):
+    _register(_task_id, _max_steps, env_name=_name)
+for _room_size, _num_rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    _register(f"MiniGrid-KeyCorridorS{_room_size}R{_num_rows}-v0", 30 * _room_size**2,
+              env_name="key_corridor", room_size=_room_size, num_rows=_num_rows,
+              obj_type="ball")

@@ -2,6 +2,7 @@
 // levels that override MiniGridEnv.step, its step.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -25,6 +26,9 @@ struct LevelParams {
   std::string obstacle_type;  // Crossing, LavaGap: "lava" or "wall"
   int strip2_row;            // DistShift
   int n_obstacles;           // Dynamic-Obstacles
+  int room_size;             // KeyCorridor
+  int num_rows;              // KeyCorridor
+  std::string obj_type;      // KeyCorridor: "ball", "key" or "box"
 };
 
 class Level {
@@ -39,6 +43,20 @@ class Level {
   // step(action), for the levels whose package class overrides it.
   virtual World::StepResult Step(World& w, int action) { return w.Step(action); }
 };
+
+// The tag (Cell::tag) of the object a level asks the agent to pick up.
+inline constexpr std::uint8_t kTarget = 1;
+
+// A step that reached the level's goal: the package's _reward(), and the episode ends.
+inline void Succeed(const World& w, World::StepResult& r) {
+  r.reward = w.SuccessReward();
+  r.terminated = true;
+}
+
+// Whether `action` picked up the target (`action == pickup and self.carrying == self.obj`).
+inline bool PickedUpTarget(const World& w, int action) {
+  return action == kPickup && w.carrying.tag == kTarget;
+}
 
 // A level whose agent starts at agent_start_pos facing agent_start_dir, or at a random
 // square and direction (place_agent) when agent_start_pos is None ((-1, -1) here).

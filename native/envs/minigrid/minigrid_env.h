@@ -31,10 +31,12 @@
 #include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/level.h"
 #include "envs/minigrid/mission.h"
 #include "envs/minigrid/red_blue_doors.h"
+#include "envs/minigrid/unlock.h"
 #include "envs/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -53,8 +55,14 @@ class MiniGrid final : public Env {
         throw std::invalid_argument("obstacle_type must be 'lava' or 'wall', got '" +
                                     obstacle_type + "'");
       }
+      if (env_name == "key_corridor" &&
+          (room_size < 3 || num_rows < 1 ||
+           (obj_type != "ball" && obj_type != "key" && obj_type != "box"))) {
+        throw std::invalid_argument("KeyCorridor needs room_size >= 3, num_rows >= 1 and "
+                                    "obj_type 'ball', 'key' or 'box'");
+      }
       const Pos grid = GridSize(*this);  // also checks env_name
-      if (grid.x < 5 || grid.y < 5) {
+      if (env_name != "key_corridor" && (grid.x < 5 || grid.y < 5)) {
         throw std::invalid_argument("the grid must be at least 5x5, got " +
                                     std::to_string(grid.x) + "x" + std::to_string(grid.y));
       }
@@ -87,6 +95,9 @@ class MiniGrid final : public Env {
     k.Add("obstacle_type", std::string("lava"), &Params::obstacle_type);
     k.Add("strip2_row", 2, &Params::strip2_row);
     k.Add("n_obstacles", 4, &Params::n_obstacles);
+    k.Add("room_size", 6, &Params::room_size);
+    k.Add("num_rows", 3, &Params::num_rows);
+    k.Add("obj_type", std::string("ball"), &Params::obj_type);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -157,6 +168,11 @@ class MiniGrid final : public Env {
     if (p.env_name == "distshift") return {p.width, p.height};
     if (p.env_name == "red_blue_door") return {2 * p.size, p.size};
     if (p.env_name == "four_rooms") return {19, 19};
+    if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
+        p.env_name == "blocked_unlock_pickup") {
+      return UnlockLevel::GridSize();
+    }
+    if (p.env_name == "key_corridor") return KeyCorridorLevel::GridSize(p);
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
         p.env_name == "crossing" || p.env_name == "dynamic_obstacles") {
       return {p.size, p.size};
@@ -172,6 +188,11 @@ class MiniGrid final : public Env {
     if (p.env_name == "crossing") return std::make_unique<CrossingLevel>(p);
     if (p.env_name == "distshift") return std::make_unique<DistShiftLevel>(p);
     if (p.env_name == "red_blue_door") return std::make_unique<RedBlueDoorsLevel>(p);
+    if (p.env_name == "key_corridor") return std::make_unique<KeyCorridorLevel>(p);
+    if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
+        p.env_name == "blocked_unlock_pickup") {
+      return std::make_unique<UnlockLevel>(p);
+    }
     return std::make_unique<DynamicObstaclesLevel>(p);
   }
 

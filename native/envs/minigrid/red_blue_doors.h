@@ -29,8 +29,9 @@ class RedBlueDoorsLevel final : public Level {
     const bool red_after = w.grid.Get(red_.x, red_.y).is_open;
     const bool blue_after = w.grid.Get(blue_.x, blue_.y).is_open;
     if (blue_after) {
-      r.reward = red_before ? w.SuccessReward() : 0.0;
+      r.reward = 0.0;
       r.terminated = true;
+      if (red_before) Succeed(w, r);
     } else if (red_after && blue_before) {
       r.reward = 0.0;
       r.terminated = true;

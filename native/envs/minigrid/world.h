@@ -40,6 +40,17 @@ enum Color : std::uint8_t { kRed = 0, kGreen = 1, kBlue = 2, kPurple = 3, kYello
 // COLOR_NAMES: sorted(COLORS), the order _rand_color and _rand_elem(COLOR_NAMES) index.
 inline constexpr std::array<Color, 6> kColorNames = {kBlue, kGreen, kGrey, kPurple, kRed, kYellow};
 
+// IDX_TO_COLOR and IDX_TO_OBJECT's names, as missions spell them.
+inline const char* ColorName(Color c) {
+  static constexpr const char* kNames[6] = {"red", "green", "blue", "purple", "yellow", "grey"};
+  return kNames[c];
+}
+inline const char* TypeName(ObjType t) {
+  static constexpr const char* kNames[11] = {"unseen", "empty", "wall", "floor", "door", "key",
+                                             "ball",   "box",   "goal", "lava",  "agent"};
+  return kNames[t];
+}
+
 // The seven actions (core/actions.py).
 enum Action : std::int32_t {
   kLeft = 0,
@@ -60,6 +71,9 @@ struct Cell {
   // A box's content (type kEmpty: none), one level deep.
   ObjType contains_type = kEmpty;
   Color contains_color = kRed;
+  // Which object this is, where a level asks (the package compares objects by identity:
+  // `self.carrying == self.obj`); 0 for the others. Not observed.
+  std::uint8_t tag = 0;
 
   static Cell Make(ObjType type, Color color) {
     Cell c;
@@ -161,11 +175,14 @@ struct World {
   // _rand_color.
   Color RandColor() { return kColorNames[static_cast<std::size_t>(RandInt(0, 6))]; }
 
-  // place_obj(obj, top, size, max_tries): rejection sampling of an empty square that is
-  // not the agent's, in the rectangle top + size clipped to the grid. Returns the square,
-  // or {-1, -1} once more than max_tries draws failed (where the package raises; a
-  // negative max_tries is math.inf).
-  Pos PlaceObj(const Cell* obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1) {
+  using RejectFn = bool (*)(const World&, Pos);
+
+  // place_obj(obj, top, size, reject_fn, max_tries): rejection sampling of an empty square
+  // that is not the agent's (nor rejected by reject_fn), in the rectangle top + size
+  // clipped to the grid. Returns the square, or {-1, -1} once more than max_tries draws
+  // failed (where the package raises; a negative max_tries is math.inf).
+  Pos PlaceObj(const Cell* obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1,
+               RejectFn reject = nullptr) {
     top = {std::max(top.x, 0), std::max(top.y, 0)};
     if (size.x < 0) size = {grid.Width(), grid.Height()};
     int num_tries = 0;
@@ -177,19 +194,21 @@ struct World {
       pos.y = RandInt(top.y, std::min(top.y + size.y, grid.Height()));
       if (!grid.Get(pos.x, pos.y).Empty()) continue;
       if (pos == agent_pos) continue;
+      if (reject != nullptr && reject(*this, pos)) continue;
       break;
     }
     grid.Set(pos.x, pos.y, obj == nullptr ? Cell() : *obj);
     return pos;
   }
-  Pos PlaceObj(const Cell& obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1) {
-    return PlaceObj(&obj, top, size, max_tries);
+  Pos PlaceObj(const Cell& obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1,
+               RejectFn reject = nullptr) {
+    return PlaceObj(&obj, top, size, max_tries, reject);
   }
 
-  // place_agent(top, size, rand_dir=True).
-  Pos PlaceAgent(Pos top = {0, 0}, Pos size = {-1, -1}) {
+  // place_agent(top, size, rand_dir=True, max_tries).
+  Pos PlaceAgent(Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1) {
     agent_pos = {-1, -1};
-    agent_pos = PlaceObj(nullptr, top, size);
+    agent_pos = PlaceObj(nullptr, top, size, max_tries);
     agent_dir = RandInt(0, 4);
     return agent_pos;
   }

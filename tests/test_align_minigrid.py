@@ -38,7 +38,11 @@ IDS = (EMPTY + DOOR_KEY + ["MiniGrid-FourRooms-v0"]
           "MiniGrid-RedBlueDoors-6x6-v0", "MiniGrid-RedBlueDoors-8x8-v0"] + DYNAMIC
        + ["MiniGrid-Unlock-v0", "MiniGrid-UnlockPickup-v0", "MiniGrid-BlockedUnlockPickup-v0"]
        + [f"MiniGrid-KeyCorridorS{s}R{r}-v0"
-          for s, r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3))])
+          for s, r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3))]
+       + [f"MiniGrid-GoToDoor-{s}x{s}-v0" for s in (5, 6, 8)]
+       + ["MiniGrid-GoToObject-6x6-N2-v0", "MiniGrid-GoToObject-8x8-N2-v0",
+          "MiniGrid-Fetch-5x5-N2-v0", "MiniGrid-Fetch-6x6-N2-v0", "MiniGrid-Fetch-8x8-N3-v0",
+          "MiniGrid-PutNear-6x6-N2-v0", "MiniGrid-PutNear-8x8-N3-v0"])
 
 
 def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
@@ -50,13 +54,15 @@ def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
 
 
 def test_registered_ids_are_the_packages() -> None:
-    """Every id here is one of the package's, with its max_steps as the time limit."""
+    """Every id here is one of the package's, with its max_steps, and, as the package's,
+    no other time limit: the env truncates itself."""
     ours = [i for i in envpool.list_all_envs() if i.startswith("MiniGrid-")]
     assert sorted(ours) == sorted(IDS)
     for task_id in IDS:
-        ref = gymnasium.make(task_id).unwrapped
+        ref = gymnasium.make(task_id)
         spec = envpool.make_spec(task_id)
-        assert spec.config.max_episode_steps == ref.max_steps, task_id
+        assert spec.config.max_steps == ref.unwrapped.max_steps, task_id
+        assert spec.max_episode_steps is None and ref.spec.max_episode_steps is None
 
 
 @pytest.mark.parametrize("task_id", IDS)
@@ -96,10 +102,11 @@ _DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 def _to_objects(env: Any) -> int:
     """The pilot of the levels with keys and locked doors (DoorKey, Unlock, UnlockPickup,
-    BlockedUnlockPickup, KeyCorridor): by breadth-first search over the open squares, to the
-    next thing to do: pick up the target (``env.obj``), else open a door it can open, else
-    pick up the key of a locked door, else move what blocks a door; drop what it carries
-    where that is in the way."""
+    BlockedUnlockPickup, KeyCorridor) and of PutNear: by breadth-first search over the open
+    squares, to the next thing to do: pick up the target (``env.obj``), else open a door it
+    can open, else pick up the key of a locked door, else move what blocks a door; drop what
+    it carries where that is in the way. PutNear: pick up the object to move, drop it next
+    to the target."""
     grid, carrying = env.grid, env.carrying
     start = tuple(int(v) for v in env.agent_pos)
     cells = {(x, y): grid.get(x, y) for x in range(grid.width) for y in range(grid.height)}
@@ -114,8 +121,15 @@ def _to_objects(env: Any) -> int:
                 parent[nxt] = pos
                 queue.append(nxt)
     target = getattr(env, "obj", None)
+    put_near = hasattr(env, "move_type")  # PutNear: the object to move, then near its target
 
     def wanted(c: Any) -> int | None:
+        if put_near:
+            if carrying is None:
+                moved = c is not None and c != "out" and (c.type, c.color) == (
+                    env.move_type, env.moveColor)
+                return 3 if moved else None
+            return None
         if c is None:
             return None
         if c is target or (c.type == "goal"):
@@ -129,6 +143,13 @@ def _to_objects(env: Any) -> int:
         return None
 
     best = None
+    if put_near and carrying is not None:  # a free square next to the target's
+        tx, ty = env.target_pos
+        for pos in queue:
+            for d, (dx, dy) in enumerate(_DIRS):
+                f = (pos[0] + dx, pos[1] + dy)
+                if f in cells and cells[f] is None and abs(f[0] - tx) <= 1 and abs(f[1] - ty) <= 1:
+                    best = best or (pos, d, 4, True)
     for pos in queue:
         for d, (dx, dy) in enumerate(_DIRS):
             c = cells.get((pos[0] + dx, pos[1] + dy))
@@ -138,7 +159,7 @@ def _to_objects(env: Any) -> int:
         if best is not None and best[3]:
             break
     front = cells.get(tuple(int(v) for v in env.front_pos))
-    if carrying is not None and carrying.type == "ball" and front is None:
+    if carrying is not None and carrying.type == "ball" and front is None and not put_near:
         return 4  # the ball that blocked a door
     if best is None:
         return 0
@@ -197,32 +218,35 @@ def test_trajectories_match_the_package(task_id: str) -> None:
     keyword: the truncation, and the reward's denominator)."""
     big = "16x16" in task_id or "S11" in task_id or "FourRooms" in task_id
     steps = 100 if big else 200
-    seen = _lockstep(task_id, steps, seed=3, forward=0.4)
+    _lockstep(task_id, steps, seed=3, forward=0.4)
     short = _lockstep(task_id, steps, seed=4, forward=0.4, max_steps=25)
     assert short["truncated"] or short["failure"], short
-    del seen
 
 
-# (id, pilot, max_steps, the ends each run must see): long runs on small grids.
+# (id, pilot, forward, max_steps, the ends each run must see): long runs on small grids.
 END_CASES = [
-    ("MiniGrid-Empty-5x5-v0", 0.0, 60, ("success", "truncated")),
-    ("MiniGrid-DoorKey-5x5-v0", 0.0, 60, ("success", "truncated")),
-    ("MiniGrid-LavaGapS5-v0", 0.0, 60, ("success", "failure", "truncated")),
-    ("MiniGrid-RedBlueDoors-6x6-v0", 0.5, 60, ("success", "failure", "truncated")),
-    ("MiniGrid-Dynamic-Obstacles-5x5-v0", 0.0, 60, ("success", "failure")),
-    ("MiniGrid-Unlock-v0", 0.6, 80, ("success",)),
-    ("MiniGrid-UnlockPickup-v0", 0.6, 80, ("success", "truncated")),
-    ("MiniGrid-BlockedUnlockPickup-v0", 0.6, 80, ("success", "truncated")),
-    ("MiniGrid-KeyCorridorS3R1-v0", 0.6, 80, ("success", "truncated")),
+    ("MiniGrid-Empty-5x5-v0", 0.0, 0.5, 60, ("success", "truncated")),
+    ("MiniGrid-DoorKey-5x5-v0", 0.0, 0.5, 60, ("success", "truncated")),
+    ("MiniGrid-LavaGapS5-v0", 0.0, 0.5, 60, ("success", "failure", "truncated")),
+    ("MiniGrid-RedBlueDoors-6x6-v0", 0.5, 0.1, 60, ("success", "failure", "truncated")),
+    ("MiniGrid-Dynamic-Obstacles-5x5-v0", 0.0, 0.5, 60, ("success", "failure")),
+    ("MiniGrid-Unlock-v0", 0.6, 0.1, 80, ("success",)),
+    ("MiniGrid-UnlockPickup-v0", 0.6, 0.1, 80, ("success", "truncated")),
+    ("MiniGrid-BlockedUnlockPickup-v0", 0.6, 0.1, 80, ("success", "truncated")),
+    ("MiniGrid-KeyCorridorS3R1-v0", 0.6, 0.1, 80, ("success", "truncated")),
+    ("MiniGrid-GoToDoor-5x5-v0", 0.0, 0.3, 40, ("success", "failure")),
+    ("MiniGrid-GoToObject-6x6-N2-v0", 0.0, 0.3, 40, ("success", "failure")),
+    ("MiniGrid-Fetch-5x5-N2-v0", 0.0, 0.3, 40, ("success", "failure", "truncated")),
+    ("MiniGrid-PutNear-6x6-N2-v0", 0.5, 0.1, 40, ("success", "failure", "truncated")),
 ]
 
 
-@pytest.mark.parametrize(("task_id", "pilot", "max_steps", "ends"), END_CASES)
-def test_episodes_end_every_way(task_id: str, pilot: float, max_steps: int,
+@pytest.mark.parametrize(("task_id", "pilot", "forward", "max_steps", "ends"), END_CASES)
+def test_episodes_end_every_way(task_id: str, pilot: float, forward: float, max_steps: int,
                                 ends: tuple[str, ...]) -> None:
     """Goals reached (positive rewards, which depend on the step count; doors unlocked,
-    targets picked up), failures (lava, obstacles, the blue door first) and truncations."""
-    forward = 0.5 if pilot == 0 else 0.1
+    targets picked up, fetched, put near), failures (lava, obstacles, the blue door first,
+    `done` or a pickup elsewhere) and truncations."""
     seen = _lockstep(task_id, 1000, seed=11, forward=forward, pilot=pilot,
                      max_steps=max_steps)
     assert all(seen[end] for end in ends), seen
@@ -241,13 +265,20 @@ def test_keywords_match_the_package() -> None:
 
 def test_per_env_keywords() -> None:
     """size and max_steps may differ between the envs of one pool."""
-    kwargs = [{"size": 5, "max_steps": 30}, {"size": 7}]
+    kwargs = [{"size": 5, "max_steps": 30}, {"size": 7, "max_steps": 500}]
     pool = envpool.make_gymnasium("MiniGrid-DoorKey-6x6-v0", num_envs=2, seed=9,
                                   env_kwargs=kwargs)
     obs, _ = pool.reset()
-    for i, kw in enumerate(kwargs):
-        r_obs, _ = gymnasium.make("MiniGrid-DoorKey-6x6-v0", **kw).reset(seed=9 + i)
-        _check_obs(obs, i, r_obs, i)
+    refs = [gymnasium.make("MiniGrid-DoorKey-6x6-v0", **kw) for kw in kwargs]
+    for i, ref in enumerate(refs):
+        _check_obs(obs, i, ref.reset(seed=9 + i)[0], i)
+    for t in range(400):  # past the registered 360 steps: each env's own max_steps
+        obs, rew, term, trunc, _ = pool.step(np.array([0, 1]))
+        for i, ref in enumerate(refs):
+            if t < 30 or i == 1:
+                r_obs, _, r_term, r_trunc, _ = ref.step(i)
+                _check_obs(obs, i, r_obs, (i, t))
+                assert (term[i], trunc[i]) == (r_term, r_trunc), (i, t)
     pool.close()
 
 

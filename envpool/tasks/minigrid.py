@@ -2,9 +2,11 @@
 
 One native env, ``MiniGrid`` (native/envs/minigrid/), whose ``env_name`` keyword picks the
 level. Each id fixes the package's constructor arguments as keywords (``size``,
-``num_crossings``, ...) and its ``max_steps``; the pool's ``max_episode_steps`` is the same
-number (the package's envs truncate themselves at ``max_steps``; gymnasium's registration
-adds no TimeLimit). docs/minigrid.md lists the ids, the keywords and the observations.
+``num_crossings``, ...) and its ``max_steps``. As in the package, the env truncates its
+episodes itself at ``max_steps`` (the package's ids have no gymnasium TimeLimit), so the ids
+set no ``max_episode_steps``: ``max_steps`` may differ per env, and a pool's
+``max_episode_steps`` stays an extra limit. docs/minigrid.md lists the ids, the keywords and
+the observations.
 """
 
 from __future__ import annotations
@@ -19,13 +21,12 @@ from envpool.core.registry import register
 # env_kwargs); agent_view_size (the image's shape) and env_name (the action space) may not.
 _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_start_pos",
             "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
-            "room_size", "num_rows", "obj_type")
+            "room_size", "num_rows", "obj_type", "num_objs")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
 def _register(task_id: str, max_steps: int, **kwargs: Any) -> None:
-    register(task_id, "MiniGrid", max_episode_steps=max_steps, max_steps=max_steps,
-             per_env_kwargs=_PER_ENV, **kwargs)
+    register(task_id, "MiniGrid", max_steps=max_steps, per_env_kwargs=_PER_ENV, **kwargs)
 
 
 def decode_mission(mission: np.ndarray) -> Any:
@@ -97,3 +98,15 @@ for _room_size, _num_rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
     _register(f"MiniGrid-KeyCorridorS{_room_size}R{_num_rows}-v0", 30 * _room_size**2,
               env_name="key_corridor", room_size=_room_size, num_rows=_num_rows,
               obj_type="ball")
+for _size in (5, 6, 8):
+    _register(f"MiniGrid-GoToDoor-{_size}x{_size}-v0", 4 * _size**2, env_name="goto_door",
+              size=_size, **_SEE)
+for _size, _n in ((6, 2), (8, 2)):
+    _register(f"MiniGrid-GoToObject-{_size}x{_size}-N{_n}-v0", 5 * _size**2,
+              env_name="goto_object", size=_size, num_objs=_n, **_SEE)
+for _size, _n in ((5, 2), (6, 2), (8, 3)):
+    _register(f"MiniGrid-Fetch-{_size}x{_size}-N{_n}-v0", 5 * _size**2, env_name="fetch",
+              size=_size, num_objs=_n, **_SEE)
+for _size, _n in ((6, 2), (8, 3)):
+    _register(f"MiniGrid-PutNear-{_size}x{_size}-N{_n}-v0", 5 * _size, env_name="put_near",
+              size=_size, num_objs=_n, **_SEE)

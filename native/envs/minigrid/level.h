@@ -2,7 +2,9 @@
 // levels that override MiniGridEnv.step, its step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -29,6 +31,7 @@ struct LevelParams {
   int room_size;             // KeyCorridor
   int num_rows;              // KeyCorridor
   std::string obj_type;      // KeyCorridor: "ball", "key" or "box"
+  int num_objs;              // Fetch, GoToObject, PutNear
 };
 
 class Level {
@@ -56,6 +59,29 @@ inline void Succeed(const World& w, World::StepResult& r) {
 // Whether `action` picked up the target (`action == pickup and self.carrying == self.obj`).
 inline bool PickedUpTarget(const World& w, int action) {
   return action == kPickup && w.carrying.tag == kTarget;
+}
+
+// _rand_elem(types) then _rand_elem(COLOR_NAMES): a random object of one of the types.
+template <std::size_t N>
+inline Cell RandObject(World& w, const ObjType (&types)[N]) {
+  const ObjType type = types[w.RandInt(0, static_cast<int>(N))];
+  return Cell::Make(type, w.RandColor());
+}
+
+// GoToDoor's and GoToObject's step: `done` ends the episode, a success next to (side by
+// side with) the target's square; `toggle` ends it too.
+inline World::StepResult StepGoTo(World& w, int action, Pos target) {
+  World::StepResult r = w.Step(action);
+  if (action == kToggle) r.terminated = true;
+  if (action == kDone) {
+    const Pos a = w.agent_pos;
+    if ((a.x == target.x && std::abs(a.y - target.y) == 1) ||
+        (a.y == target.y && std::abs(a.x - target.x) == 1)) {
+      Succeed(w, r);
+    }
+    r.terminated = true;
+  }
+  return r;
 }
 
 // A level whose agent starts at agent_start_pos facing agent_start_dir, or at a random

@@ -30,11 +30,15 @@
 #include "envs/minigrid/door_key.h"
 #include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
+#include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/go_to_door.h"
+#include "envs/minigrid/go_to_object.h"
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/level.h"
 #include "envs/minigrid/mission.h"
+#include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
 #include "envs/minigrid/world.h"
@@ -54,6 +58,14 @@ class MiniGrid final : public Env {
       if (obstacle_type != "lava" && obstacle_type != "wall") {
         throw std::invalid_argument("obstacle_type must be 'lava' or 'wall', got '" +
                                     obstacle_type + "'");
+      }
+      if ((env_name == "goto_object" || env_name == "put_near") && (num_objs < 2 || num_objs > 18)) {
+        throw std::invalid_argument("num_objs must be 2 to 18 (distinct objects), got " +
+                                    std::to_string(num_objs));
+      }
+      if (env_name == "fetch" && num_objs < 1) {
+        throw std::invalid_argument("num_objs must be at least 1, got " +
+                                    std::to_string(num_objs));
       }
       if (env_name == "key_corridor" &&
           (room_size < 3 || num_rows < 1 ||
@@ -98,6 +110,7 @@ class MiniGrid final : public Env {
     k.Add("room_size", 6, &Params::room_size);
     k.Add("num_rows", 3, &Params::num_rows);
     k.Add("obj_type", std::string("ball"), &Params::obj_type);
+    k.Add("num_objs", 3, &Params::num_objs);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -174,7 +187,9 @@ class MiniGrid final : public Env {
     }
     if (p.env_name == "key_corridor") return KeyCorridorLevel::GridSize(p);
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
-        p.env_name == "crossing" || p.env_name == "dynamic_obstacles") {
+        p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
+        p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
+        p.env_name == "put_near") {
       return {p.size, p.size};
     }
     throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
@@ -189,6 +204,10 @@ class MiniGrid final : public Env {
     if (p.env_name == "distshift") return std::make_unique<DistShiftLevel>(p);
     if (p.env_name == "red_blue_door") return std::make_unique<RedBlueDoorsLevel>(p);
     if (p.env_name == "key_corridor") return std::make_unique<KeyCorridorLevel>(p);
+    if (p.env_name == "goto_door") return std::make_unique<GoToDoorLevel>();
+    if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
+    if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
+    if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);
     if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
         p.env_name == "blocked_unlock_pickup") {
       return std::make_unique<UnlockLevel>(p);

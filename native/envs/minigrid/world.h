@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,14 +176,14 @@ struct World {
   // _rand_color.
   Color RandColor() { return kColorNames[static_cast<std::size_t>(RandInt(0, 6))]; }
 
-  using RejectFn = bool (*)(const World&, Pos);
+  using RejectFn = std::function<bool(const World&, Pos)>;
 
   // place_obj(obj, top, size, reject_fn, max_tries): rejection sampling of an empty square
   // that is not the agent's (nor rejected by reject_fn), in the rectangle top + size
   // clipped to the grid. Returns the square, or {-1, -1} once more than max_tries draws
   // failed (where the package raises; a negative max_tries is math.inf).
   Pos PlaceObj(const Cell* obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1,
-               RejectFn reject = nullptr) {
+               const RejectFn& reject = nullptr) {
     top = {std::max(top.x, 0), std::max(top.y, 0)};
     if (size.x < 0) size = {grid.Width(), grid.Height()};
     int num_tries = 0;
@@ -201,7 +202,7 @@ struct World {
     return pos;
   }
   Pos PlaceObj(const Cell& obj, Pos top = {0, 0}, Pos size = {-1, -1}, int max_tries = -1,
-               RejectFn reject = nullptr) {
+               const RejectFn& reject = nullptr) {
     return PlaceObj(&obj, top, size, max_tries, reject);
   }
 

@@ -24,6 +24,9 @@ import envpool
 from envpool import _native
 from envpool.tasks.minigrid import VOCABULARY, decode_mission, decode_tokens
 
+# gymnasium's notice that MultiRoom-N4-S5-v0 (six rooms) has a v1 (four): both are here.
+pytestmark = pytest.mark.filterwarnings("ignore:.*MultiRoom-N4-S5-v0 is out of date")
+
 EMPTY = ["MiniGrid-Empty-5x5-v0", "MiniGrid-Empty-Random-5x5-v0", "MiniGrid-Empty-6x6-v0",
          "MiniGrid-Empty-Random-6x6-v0", "MiniGrid-Empty-8x8-v0", "MiniGrid-Empty-16x16-v0"]
 DOOR_KEY = [f"MiniGrid-DoorKey-{s}x{s}-v0" for s in (5, 6, 8, 16)]
@@ -42,7 +45,10 @@ IDS = (EMPTY + DOOR_KEY + ["MiniGrid-FourRooms-v0"]
        + [f"MiniGrid-GoToDoor-{s}x{s}-v0" for s in (5, 6, 8)]
        + ["MiniGrid-GoToObject-6x6-N2-v0", "MiniGrid-GoToObject-8x8-N2-v0",
           "MiniGrid-Fetch-5x5-N2-v0", "MiniGrid-Fetch-6x6-N2-v0", "MiniGrid-Fetch-8x8-N3-v0",
-          "MiniGrid-PutNear-6x6-N2-v0", "MiniGrid-PutNear-8x8-N3-v0"])
+          "MiniGrid-PutNear-6x6-N2-v0", "MiniGrid-PutNear-8x8-N3-v0",
+          "MiniGrid-MultiRoom-N2-S4-v0", "MiniGrid-MultiRoom-N4-S5-v0",
+          "MiniGrid-MultiRoom-N4-S5-v1", "MiniGrid-MultiRoom-N6-v0"]
+       + [f"MiniGrid-MemoryS{s}-v0" for s in ("17Random", "13Random", "13", "11", "9", "7")])
 
 
 def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
@@ -238,6 +244,8 @@ END_CASES = [
     ("MiniGrid-GoToObject-6x6-N2-v0", 0.0, 0.3, 40, ("success", "failure")),
     ("MiniGrid-Fetch-5x5-N2-v0", 0.0, 0.3, 40, ("success", "failure", "truncated")),
     ("MiniGrid-PutNear-6x6-N2-v0", 0.5, 0.1, 40, ("success", "failure", "truncated")),
+    ("MiniGrid-MultiRoom-N2-S4-v0", 0.0, 0.3, 40, ("success", "truncated")),
+    ("MiniGrid-MemoryS7-v0", 0.0, 0.5, 40, ("success", "failure", "truncated")),
 ]
 
 

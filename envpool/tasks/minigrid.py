@@ -21,7 +21,8 @@ from envpool.core.registry import register
 # env_kwargs); agent_view_size (the image's shape) and env_name (the action space) may not.
 _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_start_pos",
             "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
-            "room_size", "num_rows", "obj_type", "num_objs")
+            "room_size", "num_rows", "obj_type", "num_objs", "min_num_rooms", "max_num_rooms",
+            "max_room_size", "random_length")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
@@ -110,3 +111,14 @@ for _size, _n in ((5, 2), (6, 2), (8, 3)):
 for _size, _n in ((6, 2), (8, 3)):
     _register(f"MiniGrid-PutNear-{_size}x{_size}-N{_n}-v0", 5 * _size, env_name="put_near",
               size=_size, num_objs=_n, **_SEE)
+# MultiRoom-N4-S5-v0 has six rooms, as the package's (its v1 has four).
+for _task_id, _min, _max, _size in (("MiniGrid-MultiRoom-N2-S4-v0", 2, 2, 4),
+                                    ("MiniGrid-MultiRoom-N4-S5-v0", 6, 6, 5),
+                                    ("MiniGrid-MultiRoom-N4-S5-v1", 4, 4, 5),
+                                    ("MiniGrid-MultiRoom-N6-v0", 6, 6, 10)):
+    _register(_task_id, _max * 20, env_name="multi_room", min_num_rooms=_min,
+              max_num_rooms=_max, max_room_size=_size)
+for _size, _random in ((17, True), (13, True), (13, False), (11, False), (9, False),
+                       (7, False)):
+    _register(f"MiniGrid-MemoryS{_size}{'Random' if _random else ''}-v0", 5 * _size**2,
+              env_name="memory", size=_size, random_length=_random)

@@ -32,6 +32,10 @@ struct LevelParams {
   int num_rows;              // KeyCorridor
   std::string obj_type;      // KeyCorridor: "ball", "key" or "box"
   int num_objs;              // Fetch, GoToObject, PutNear
+  int min_num_rooms;         // MultiRoom
+  int max_num_rooms;         // MultiRoom
+  int max_room_size;         // MultiRoom
+  bool random_length;        // Memory
 };
 
 class Level {

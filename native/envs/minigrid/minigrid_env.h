@@ -37,7 +37,9 @@
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/level.h"
+#include "envs/minigrid/memory.h"
 #include "envs/minigrid/mission.h"
+#include "envs/minigrid/multi_room.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
@@ -62,6 +64,15 @@ class MiniGrid final : public Env {
       if ((env_name == "goto_object" || env_name == "put_near") && (num_objs < 2 || num_objs > 18)) {
         throw std::invalid_argument("num_objs must be 2 to 18 (distinct objects), got " +
                                     std::to_string(num_objs));
+      }
+      if (env_name == "multi_room" &&
+          (min_num_rooms < 1 || max_num_rooms < min_num_rooms || max_room_size < 4)) {
+        throw std::invalid_argument("MultiRoom needs 1 <= min_num_rooms <= max_num_rooms and "
+                                    "max_room_size >= 4");
+      }
+      if (env_name == "memory" && (size < 7 || size % 2 == 0)) {
+        throw std::invalid_argument("Memory needs an odd size of at least 7, got " +
+                                    std::to_string(size));
       }
       if (env_name == "fetch" && num_objs < 1) {
         throw std::invalid_argument("num_objs must be at least 1, got " +
@@ -111,6 +122,10 @@ class MiniGrid final : public Env {
     k.Add("num_rows", 3, &Params::num_rows);
     k.Add("obj_type", std::string("ball"), &Params::obj_type);
     k.Add("num_objs", 3, &Params::num_objs);
+    k.Add("min_num_rooms", 2, &Params::min_num_rooms);
+    k.Add("max_num_rooms", 6, &Params::max_num_rooms);
+    k.Add("max_room_size", 10, &Params::max_room_size);
+    k.Add("random_length", false, &Params::random_length);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -181,6 +196,7 @@ class MiniGrid final : public Env {
     if (p.env_name == "distshift") return {p.width, p.height};
     if (p.env_name == "red_blue_door") return {2 * p.size, p.size};
     if (p.env_name == "four_rooms") return {19, 19};
+    if (p.env_name == "multi_room") return {25, 25};
     if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
         p.env_name == "blocked_unlock_pickup") {
       return UnlockLevel::GridSize();
@@ -189,7 +205,7 @@ class MiniGrid final : public Env {
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
         p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
         p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
-        p.env_name == "put_near") {
+        p.env_name == "put_near" || p.env_name == "memory") {
       return {p.size, p.size};
     }
     throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
@@ -205,6 +221,8 @@ class MiniGrid final : public Env {
     if (p.env_name == "red_blue_door") return std::make_unique<RedBlueDoorsLevel>(p);
     if (p.env_name == "key_corridor") return std::make_unique<KeyCorridorLevel>(p);
     if (p.env_name == "goto_door") return std::make_unique<GoToDoorLevel>();
+    if (p.env_name == "multi_room") return std::make_unique<MultiRoomLevel>(p);
+    if (p.env_name == "memory") return std::make_unique<MemoryLevel>(p);
     if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
     if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
     if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);

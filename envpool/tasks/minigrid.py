@@ -122,3 +122,6 @@ for _size, _random in ((17, True), (13, True), (13, False), (11, False), (9, Fal
                        (7, False)):
     _register(f"MiniGrid-MemoryS{_size}{'Random' if _random else ''}-v0", 5 * _size**2,
               env_name="memory", size=_size, random_length=_random)
+_register("MiniGrid-LockedRoom-v0", 10 * 19, env_name="locked_room", size=19)
+# sail-sg EnvPool's id; the package defines PlaygroundEnv without registering an id.
+_register("MiniGrid-Playground-v0", 100, env_name="playground")

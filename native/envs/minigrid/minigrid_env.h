@@ -37,9 +37,11 @@
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/level.h"
+#include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/mission.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
@@ -195,7 +197,7 @@ class MiniGrid final : public Env {
   static Pos GridSize(const LevelParams& p) {
     if (p.env_name == "distshift") return {p.width, p.height};
     if (p.env_name == "red_blue_door") return {2 * p.size, p.size};
-    if (p.env_name == "four_rooms") return {19, 19};
+    if (p.env_name == "four_rooms" || p.env_name == "playground") return {19, 19};
     if (p.env_name == "multi_room") return {25, 25};
     if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
         p.env_name == "blocked_unlock_pickup") {
@@ -205,7 +207,7 @@ class MiniGrid final : public Env {
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
         p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
         p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
-        p.env_name == "put_near" || p.env_name == "memory") {
+        p.env_name == "put_near" || p.env_name == "memory" || p.env_name == "locked_room") {
       return {p.size, p.size};
     }
     throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
@@ -223,6 +225,8 @@ class MiniGrid final : public Env {
     if (p.env_name == "goto_door") return std::make_unique<GoToDoorLevel>();
     if (p.env_name == "multi_room") return std::make_unique<MultiRoomLevel>(p);
     if (p.env_name == "memory") return std::make_unique<MemoryLevel>(p);
+    if (p.env_name == "locked_room") return std::make_unique<LockedRoomLevel>();
+    if (p.env_name == "playground") return std::make_unique<PlaygroundLevel>();
     if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
     if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
     if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);

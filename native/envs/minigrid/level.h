@@ -88,6 +88,32 @@ inline World::StepResult StepGoTo(World& w, int action, Pos target) {
   return r;
 }
 
+// FourRooms' and Playground's rooms: the outer walls and an n x n grid of rooms, each wall
+// between two rooms drawn then given its passage by `vertical(x, y_top, y_bottom)` or
+// `horizontal(x_left, x_right, y)` (which draw its square), in the package's order.
+template <class Vertical, class Horizontal>
+inline void RoomsOfSquareGrid(World& w, int n, Vertical vertical, Horizontal horizontal) {
+  const int width = w.grid.Width();
+  const int height = w.grid.Height();
+  w.grid.WallRect(0, 0, width, height);
+  const int room_w = width / n;
+  const int room_h = height / n;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      const int x_l = i * room_w;
+      const int y_t = j * room_h;
+      if (i + 1 < n) {
+        w.grid.VertWall(x_l + room_w, y_t, room_h);
+        vertical(x_l + room_w, y_t, y_t + room_h);
+      }
+      if (j + 1 < n) {
+        w.grid.HorzWall(x_l, y_t + room_h, room_w);
+        horizontal(x_l, x_l + room_w, y_t + room_h);
+      }
+    }
+  }
+}
+
 // A level whose agent starts at agent_start_pos facing agent_start_dir, or at a random
 // square and direction (place_agent) when agent_start_pos is None ((-1, -1) here).
 class StartLevel : public Level {

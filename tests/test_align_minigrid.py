@@ -19,14 +19,14 @@ import gymnasium
 import minigrid  # noqa: F401  (registers the package's ids)
 import numpy as np
 import pytest
-from minigrid.envs import PlaygroundEnv
 
 import envpool
 from envpool import _native
 from envpool.tasks.minigrid import VOCABULARY, decode_mission, decode_tokens
 
-# gymnasium's notice that MultiRoom-N4-S5-v0 (six rooms) has a v1 (four): both are here.
-pytestmark = pytest.mark.filterwarnings("ignore:.*MultiRoom-N4-S5-v0 is out of date")
+# gymnasium's notices that MultiRoom-N4-S5-v0 and the ObstructedMaze v0 ids have a v1: both
+# versions are here.
+pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")
 
 EMPTY = ["MiniGrid-Empty-5x5-v0", "MiniGrid-Empty-Random-5x5-v0", "MiniGrid-Empty-6x6-v0",
          "MiniGrid-Empty-Random-6x6-v0", "MiniGrid-Empty-8x8-v0", "MiniGrid-Empty-16x16-v0"]
@@ -50,15 +50,11 @@ IDS = (EMPTY + DOOR_KEY + ["MiniGrid-FourRooms-v0"]
           "MiniGrid-MultiRoom-N2-S4-v0", "MiniGrid-MultiRoom-N4-S5-v0",
           "MiniGrid-MultiRoom-N4-S5-v1", "MiniGrid-MultiRoom-N6-v0"]
        + [f"MiniGrid-MemoryS{s}-v0" for s in ("17Random", "13Random", "13", "11", "9", "7")]
-       + ["MiniGrid-LockedRoom-v0", "MiniGrid-Playground-v0"])
+       + ["MiniGrid-LockedRoom-v0", "MiniGrid-Playground-v0"]
+       + [f"MiniGrid-ObstructedMaze-{n}-v0"
+          for n in ("1Dl", "1Dlh", "1Dlhb", "2Dl", "2Dlh", "2Dlhb", "1Q", "2Q", "Full")]
+       + [f"MiniGrid-ObstructedMaze-{n}-v1" for n in ("2Dlhb", "1Q", "2Q", "Full")])
 
-
-def _make_ref(task_id: str, **kwargs: Any) -> gymnasium.Env:
-    """The package's env of ``task_id``: gymnasium.make's, or PlaygroundEnv itself for
-    sail-sg EnvPool's MiniGrid-Playground-v0 (a class the package does not register)."""
-    if task_id == "MiniGrid-Playground-v0":
-        return PlaygroundEnv(**kwargs)
-    return gymnasium.make(task_id, **kwargs)
 
 
 def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
@@ -75,11 +71,10 @@ def test_registered_ids_are_the_packages() -> None:
     ours = [i for i in envpool.list_all_envs() if i.startswith("MiniGrid-")]
     assert sorted(ours) == sorted(IDS)
     for task_id in IDS:
-        ref = _make_ref(task_id)
+        ref = gymnasium.make(task_id)
         spec = envpool.make_spec(task_id)
         assert spec.config.max_steps == ref.unwrapped.max_steps, task_id
-        assert spec.max_episode_steps is None
-        assert ref.spec is None or ref.spec.max_episode_steps is None
+        assert spec.max_episode_steps is None and ref.spec.max_episode_steps is None
 
 
 @pytest.mark.parametrize("task_id", IDS)
@@ -89,7 +84,7 @@ def test_reset_is_the_packages_for_the_same_seed(task_id: str) -> None:
     n = 8 if "16x16" in task_id else 20
     ours = envpool.make_gymnasium(task_id, num_envs=n, seed=100)
     obs, info = ours.reset()
-    ref = _make_ref(task_id)
+    ref = gymnasium.make(task_id)
     for i in range(n):
         r_obs, _ = ref.reset(seed=100 + i)
         _check_obs(obs, i, r_obs, (task_id, i))
@@ -119,10 +114,11 @@ _DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 def _to_objects(env: Any) -> int:
     """The pilot of the levels with keys and locked doors (DoorKey, Unlock, UnlockPickup,
-    BlockedUnlockPickup, KeyCorridor) and of PutNear: by breadth-first search over the open
-    squares, to the next thing to do: pick up the target (``env.obj``), else open a door it
-    can open, else pick up the key of a locked door, else move what blocks a door; drop what
-    it carries where that is in the way. PutNear: pick up the object to move, drop it next
+    BlockedUnlockPickup, KeyCorridor, LockedRoom, ObstructedMaze) and of PutNear: by
+    breadth-first search over the open squares, to the next thing to do: pick up the target
+    (``env.obj``), else open a door it can open, else pick up a key or a ball (one that
+    blocks a door), else open a box (a key in it); drop what it carries where that is in
+    the way. PutNear: pick up the object to move, drop it next
     to the target."""
     grid, carrying = env.grid, env.carrying
     start = tuple(int(v) for v in env.agent_pos)
@@ -157,6 +153,8 @@ def _to_objects(env: Any) -> int:
             return 5
         if carrying is None and c.type in ("key", "ball") and c is not target:
             return 3
+        if carrying is None and c.type == "box" and c is not target:
+            return 5  # ObstructedMaze's key in a box
         return None
 
     best = None
@@ -197,7 +195,7 @@ def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float 
     our autoresets: a pilot (RedBlueDoors', or the one of the levels with keys) with
     probability ``pilot``, forward with probability ``forward``, else uniform."""
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
-    ref = _make_ref(task_id, **kwargs)
+    ref = gymnasium.make(task_id, **kwargs)
     n_actions = ref.action_space.n
     obs, _ = ours.reset()
     r_obs, _ = ref.reset(seed=seed)
@@ -257,6 +255,8 @@ END_CASES = [
     ("MiniGrid-PutNear-6x6-N2-v0", 0.5, 0.1, 40, ("success", "failure", "truncated")),
     ("MiniGrid-MultiRoom-N2-S4-v0", 0.0, 0.3, 40, ("success", "truncated")),
     ("MiniGrid-MemoryS7-v0", 0.0, 0.5, 40, ("success", "failure", "truncated")),
+    ("MiniGrid-LockedRoom-v0", 0.8, 0.1, 120, ("success", "truncated")),
+    ("MiniGrid-ObstructedMaze-1Dlhb-v0", 0.6, 0.1, 120, ("success", "truncated")),
 ]
 
 
@@ -288,7 +288,7 @@ def test_per_env_keywords() -> None:
     pool = envpool.make_gymnasium("MiniGrid-DoorKey-6x6-v0", num_envs=2, seed=9,
                                   env_kwargs=kwargs)
     obs, _ = pool.reset()
-    refs = [_make_ref("MiniGrid-DoorKey-6x6-v0", **kw) for kw in kwargs]
+    refs = [gymnasium.make("MiniGrid-DoorKey-6x6-v0", **kw) for kw in kwargs]
     for i, ref in enumerate(refs):
         _check_obs(obs, i, ref.reset(seed=9 + i)[0], i)
     for t in range(400):  # past the registered 360 steps: each env's own max_steps

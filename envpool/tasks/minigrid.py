@@ -22,7 +22,8 @@ from envpool.core.registry import register
 _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_start_pos",
             "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
             "room_size", "num_rows", "obj_type", "num_objs", "min_num_rooms", "max_num_rooms",
-            "max_room_size", "random_length")
+            "max_room_size", "random_length", "key_in_box", "blocked", "agent_room",
+            "num_quarters")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
@@ -123,5 +124,23 @@ for _size, _random in ((17, True), (13, True), (13, False), (11, False), (9, Fal
     _register(f"MiniGrid-MemoryS{_size}{'Random' if _random else ''}-v0", 5 * _size**2,
               env_name="memory", size=_size, random_length=_random)
 _register("MiniGrid-LockedRoom-v0", 10 * 19, env_name="locked_room", size=19)
-# sail-sg EnvPool's id; the package defines PlaygroundEnv without registering an id.
 _register("MiniGrid-Playground-v0", 100, env_name="playground")
+# (id, level, key_in_box, blocked, agent_room, num_quarters, num_rooms_visited)
+for _task_id, _name, _box, _blocked, _room, _quarters, _visited in (
+        ("MiniGrid-ObstructedMaze-1Dl-v0", "obstructed_maze_1dlhb", False, False, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-1Dlh-v0", "obstructed_maze_1dlhb", True, False, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-1Dlhb-v0", "obstructed_maze_1dlhb", True, True, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-2Dl-v0", "obstructed_maze_full", False, False, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-2Dlh-v0", "obstructed_maze_full", True, False, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-2Dlhb-v0", "obstructed_maze_full", True, True, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-1Q-v0", "obstructed_maze_full", True, True, (1, 1), 1, 5),
+        ("MiniGrid-ObstructedMaze-2Q-v0", "obstructed_maze_full", True, True, (2, 1), 2, 11),
+        ("MiniGrid-ObstructedMaze-Full-v0", "obstructed_maze_full", True, True, (1, 1), 4, 25),
+        ("MiniGrid-ObstructedMaze-2Dlhb-v1", "obstructed_maze_full_v1", True, True, (2, 1), 1,
+         4),
+        ("MiniGrid-ObstructedMaze-1Q-v1", "obstructed_maze_full_v1", True, True, (1, 1), 1, 5),
+        ("MiniGrid-ObstructedMaze-2Q-v1", "obstructed_maze_full_v1", True, True, (2, 1), 2, 11),
+        ("MiniGrid-ObstructedMaze-Full-v1", "obstructed_maze_full_v1", True, True, (1, 1), 4,
+         25)):
+    _register(_task_id, 4 * _visited * 6**2, env_name=_name, key_in_box=_box, blocked=_blocked,
+              agent_room=_room, num_quarters=_quarters, num_rooms_visited=_visited)

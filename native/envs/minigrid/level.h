@@ -36,6 +36,11 @@ struct LevelParams {
   int max_num_rooms;         // MultiRoom
   int max_room_size;         // MultiRoom
   bool random_length;        // Memory
+  bool key_in_box;           // ObstructedMaze
+  bool blocked;              // ObstructedMaze
+  std::pair<double, double> agent_room;  // ObstructedMaze
+  int num_quarters;          // ObstructedMaze
+  int num_rooms_visited;     // ObstructedMaze (its max_steps only)
 };
 
 class Level {

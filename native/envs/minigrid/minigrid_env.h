@@ -41,6 +41,7 @@
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/mission.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/obstructed_maze.h"
 #include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
@@ -75,6 +76,12 @@ class MiniGrid final : public Env {
       if (env_name == "memory" && (size < 7 || size % 2 == 0)) {
         throw std::invalid_argument("Memory needs an odd size of at least 7, got " +
                                     std::to_string(size));
+      }
+      if (IsObstructedMaze(env_name) &&
+          (num_quarters < 1 || num_quarters > 4 || agent_room.first < 0 ||
+           agent_room.first > 2 || agent_room.second < 0 || agent_room.second > 2)) {
+        throw std::invalid_argument("ObstructedMaze needs num_quarters in 1..4 and agent_room "
+                                    "in the 3x3 maze");
       }
       if (env_name == "fetch" && num_objs < 1) {
         throw std::invalid_argument("num_objs must be at least 1, got " +
@@ -128,6 +135,11 @@ class MiniGrid final : public Env {
     k.Add("max_num_rooms", 6, &Params::max_num_rooms);
     k.Add("max_room_size", 10, &Params::max_room_size);
     k.Add("random_length", false, &Params::random_length);
+    k.Add("key_in_box", true, &Params::key_in_box);
+    k.Add("blocked", true, &Params::blocked);
+    k.Add("agent_room", Keywords<Params>::Range{1.0, 1.0}, &Params::agent_room);
+    k.Add("num_quarters", 4, &Params::num_quarters);
+    k.Add("num_rooms_visited", 25, &Params::num_rooms_visited);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -204,6 +216,7 @@ class MiniGrid final : public Env {
       return UnlockLevel::GridSize();
     }
     if (p.env_name == "key_corridor") return KeyCorridorLevel::GridSize(p);
+    if (IsObstructedMaze(p.env_name)) return ObstructedMazeLevel::GridSize(p);
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
         p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
         p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
@@ -211,6 +224,11 @@ class MiniGrid final : public Env {
       return {p.size, p.size};
     }
     throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
+  }
+
+  static bool IsObstructedMaze(const std::string& name) {
+    return name == "obstructed_maze_1dlhb" || name == "obstructed_maze_full" ||
+           name == "obstructed_maze_full_v1";
   }
 
   static std::unique_ptr<Level> MakeLevel(const LevelParams& p) {
@@ -227,6 +245,7 @@ class MiniGrid final : public Env {
     if (p.env_name == "memory") return std::make_unique<MemoryLevel>(p);
     if (p.env_name == "locked_room") return std::make_unique<LockedRoomLevel>();
     if (p.env_name == "playground") return std::make_unique<PlaygroundLevel>();
+    if (IsObstructedMaze(p.env_name)) return std::make_unique<ObstructedMazeLevel>(p);
     if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
     if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
     if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);

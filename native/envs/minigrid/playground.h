@@ -1,5 +1,4 @@
-// MiniGrid-Playground-v0 (minigrid/envs/playground.py; sail-sg EnvPool's id, which the
-// package defines the class of but does not register): nine rooms on a 19x19 grid joined
+// MiniGrid-Playground-v0 (minigrid/envs/playground.py): nine rooms on a 19x19 grid joined
 // by closed doors of random colors, twelve random objects, no mission.
 #pragma once
 

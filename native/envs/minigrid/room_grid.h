@@ -84,6 +84,11 @@ class RoomGrid {
     }
     Cell obj = Cell::Make(kind, color < 0 ? w.RandColor() : static_cast<Color>(color));
     obj.tag = tag;
+    return PlaceInRoom(w, i, j, obj);
+  }
+
+  // place_in_room(i, j, obj): a random square of room (i, j), not next to the agent.
+  Pos PlaceInRoom(World& w, int i, int j, const Cell& obj) {
     const Room& room = Get(i, j);
     return w.PlaceObj(obj, room.top, room.size, 1000, &RejectNextTo);
   }

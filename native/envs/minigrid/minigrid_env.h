@@ -146,7 +146,7 @@ class MiniGrid final : public Env {
 
   static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
-    spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt64));
+    spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
     const std::int64_t v = p.agent_view_size;
     spec.obs.push_back(BoxSpec("image", DType::kUInt8, {v, v, 3}, {0.0}, {255.0}));
     spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {kMissionBytes}, {0.0}, {255.0}));
@@ -192,7 +192,7 @@ class MiniGrid final : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    *slot.Obs<std::int64_t>(0) = world_.agent_dir;
+    *slot.Obs<std::int32_t>(0) = world_.agent_dir;
     world_.Observe(slot.Obs<std::uint8_t>(1));
     std::uint8_t* mission = slot.Obs<std::uint8_t>(2);
     std::memset(mission, 0, kMissionBytes);

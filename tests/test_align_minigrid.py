@@ -89,6 +89,9 @@ def test_reset_is_the_packages_for_the_same_seed(task_id: str) -> None:
         r_obs, _ = ref.reset(seed=100 + i)
         _check_obs(obs, i, r_obs, (task_id, i))
         assert tuple(info["agent_pos"][i]) == tuple(ref.unwrapped.agent_pos), (task_id, i)
+    # reset(seed=...) reseeds both the same way.
+    obs, _ = ours.reset(seed=5)
+    _check_obs(obs, 1, ref.reset(seed=6)[0], (task_id, "reseed"))
     ours.close()
 
 
@@ -308,6 +311,14 @@ def test_bad_keywords() -> None:
         envpool.make_gymnasium("MiniGrid-LavaGapS5-v0", obstacle_type="water")
     with pytest.raises(ValueError, match="odd"):
         envpool.make_gymnasium("MiniGrid-LavaCrossingS9N1-v0", size=10)
+    with pytest.raises(ValueError, match="odd"):
+        envpool.make_gymnasium("MiniGrid-MemoryS7-v0", size=8)
+    with pytest.raises(ValueError, match="num_quarters"):
+        envpool.make_gymnasium("MiniGrid-ObstructedMaze-Full-v0", num_quarters=5)
+    with pytest.raises(ValueError, match="num_objs"):
+        envpool.make_gymnasium("MiniGrid-PutNear-6x6-N2-v0", num_objs=1)
+    with pytest.raises(ValueError, match="env_name"):
+        envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="wfc")
 
 
 def test_threads_do_not_matter() -> None:

@@ -47,6 +47,8 @@ def family_of(native_env: str) -> str:
         return "envpool.classic_control"
     if native_env in _BOX2D:
         return "envpool.box2d"
+    if native_env == "MiniGrid":
+        return "envpool.minigrid"
     return "envpool.toy_text"
 
 
@@ -182,6 +184,8 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.toy_text.registration": {},
     "envpool.box2d": {},
     "envpool.box2d.registration": {},
+    "envpool.minigrid": {"decode_mission": "envpool.tasks.minigrid:decode_mission"},
+    "envpool.minigrid.registration": {},
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/envpool_classes.py, RawEnvPool)

@@ -6,6 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "bindings/pool_module.h"
 #include "core/registry.h"
@@ -13,7 +17,9 @@
 #include "envs/atari/register.h"
 #include "envs/box2d/register.h"
 #include "envs/classic_control/register.h"
+#include "envs/common/numpy_random.h"
 #include "envs/dm_control/register.h"
+#include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
@@ -30,6 +36,7 @@ Registry BuildRegistry() {
   box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
+  minigrid::Register(registry);
   mujoco::Register(registry);
   toy_text::Register(registry);
   vizdoom_envs::Register(registry);
@@ -57,4 +64,32 @@ PYBIND11_MODULE(_native, m) {
         return SeedSequence(seed).GenerateState(n_words);
       },
       py::arg("seed"), py::arg("n_words"));
+
+  // For the tests only (compared with numpy.random.default_rng(seed)): the draws of
+  // envs/common/numpy_random.h's generator for a list of calls, each (name, a, b):
+  // ("integers", low, high), ("uniform", low, high) or ("shuffle", n, 0) (the
+  // permutation of range(n) that shuffle makes, n values).
+  m.def(
+      "_numpy_generator_draws",
+      [](std::uint64_t seed, const std::vector<std::tuple<std::string, double, double>>& calls) {
+        NumpyGenerator gen(seed);
+        std::vector<double> out;
+        for (const auto& [name, a, b] : calls) {
+          if (name == "integers") {
+            out.push_back(static_cast<double>(
+                gen.Integers(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b))));
+          } else if (name == "uniform") {
+            out.push_back(gen.Uniform(a, b));
+          } else if (name == "shuffle") {
+            std::vector<int> x(static_cast<std::size_t>(a));
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int>(i);
+            gen.Shuffle(x);
+            out.insert(out.end(), x.begin(), x.end());
+          } else {
+            throw std::invalid_argument("unknown call " + name);
+          }
+        }
+        return out;
+      },
+      py::arg("seed"), py::arg("calls"));
 }

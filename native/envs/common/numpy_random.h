@@ -16,10 +16,16 @@
 //     next_double.
 //   - integers(low, high) for high - low <= 2^32: Lemire's multiply-and-reject on
 //     next_uint32 over the inclusive range high - 1 - low (random_bounded_uint64_fill);
-//     an inclusive range of 0 is low, with no draw.
+//     a range of one value (high - low == 1) returns low and draws nothing. choice(seq)
+//     without p draws the index the same way (integers(0, len(seq))).
+//   - shuffle(list) (and permutation): Fisher-Yates from the last index down to 1, the
+//     partner j drawn by random_interval(i): the smallest all-ones mask >= i, and
+//     next_uint32 & mask (next_uint64 above 2^32) redrawn while it exceeds i.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/seed_sequence.h"
@@ -75,8 +81,8 @@ class NumpyGenerator {
   // Generator.integers(low, high) (int64, high exclusive), for high - low <= 2^32. One
   // value (high - low == 1) draws nothing, as numpy's does.
   std::int64_t Integers(std::int64_t low, std::int64_t high) {
+    if (high - low == 1) return low;
     const std::uint32_t range = static_cast<std::uint32_t>(high - 1 - low);
-    if (range == 0) return low;
     const std::uint64_t range_excl = static_cast<std::uint64_t>(range) + 1;
     std::uint64_t m = static_cast<std::uint64_t>(NextU32()) * range_excl;
     std::uint32_t leftover = static_cast<std::uint32_t>(m);
@@ -89,6 +95,31 @@ class NumpyGenerator {
       }
     }
     return low + static_cast<std::int64_t>(m >> 32);
+  }
+
+  // random_interval(max): uniform in [0, max] by masked rejection (shuffle's draw).
+  std::uint64_t Interval(std::uint64_t max) {
+    if (max == 0) return 0;
+    std::uint64_t mask = max;
+    for (unsigned shift = 1; shift < 64; shift <<= 1) mask |= mask >> shift;
+    std::uint64_t value;
+    if (max <= UINT32_MAX) {
+      while ((value = (NextU32() & mask)) > max) {
+      }
+    } else {
+      while ((value = (NextU64() & mask)) > max) {
+      }
+    }
+    return value;
+  }
+
+  // Generator.shuffle(list): in place, as numpy permutes a Python list.
+  template <class T>
+  void Shuffle(std::vector<T>& x) {
+    for (std::size_t i = x.size(); i-- > 1;) {
+      const std::size_t j = static_cast<std::size_t>(Interval(i));
+      std::swap(x[i], x[j]);
+    }
   }
 
  private:

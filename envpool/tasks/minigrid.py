@@ -1,0 +1,146 @@
+"""MiniGrid task ids: the ``minigrid`` package's (3.2.0) ids, sail-sg EnvPool's names.
+
+One native env, ``MiniGrid`` (native/envs/minigrid/), whose ``env_name`` keyword picks the
+level. Each id fixes the package's constructor arguments as keywords (``size``,
+``num_crossings``, ...) and its ``max_steps``. As in the package, the env truncates its
+episodes itself at ``max_steps`` (the package's ids have no gymnasium TimeLimit), so the ids
+set no ``max_episode_steps``: ``max_steps`` may differ per env, and a pool's
+``max_episode_steps`` stays an extra limit. docs/minigrid.md lists the ids, the keywords and
+the observations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envpool.core.registry import register
+
+# Keywords that change no space may differ between the envs of one pool (make's
+# env_kwargs); agent_view_size (the image's shape) and env_name (the action space) may not.
+_PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_start_pos",
+            "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
+            "room_size", "num_rows", "obj_type", "num_objs", "min_num_rooms", "max_num_rooms",
+            "max_room_size", "random_length", "key_in_box", "blocked", "agent_room",
+            "num_quarters")
+_RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
+
+
+def _register(task_id: str, max_steps: int, **kwargs: Any) -> None:
+    register(task_id, "MiniGrid", max_steps=max_steps, per_env_kwargs=_PER_ENV, **kwargs)
+
+
+def decode_mission(mission: np.ndarray) -> Any:
+    """The mission text of obs["mission"] (its zero-padded bytes): a str for one row, an
+    object array of str for a batch (sail-sg EnvPool's ``envpool.minigrid.decode_mission``)."""
+    arr = np.asarray(mission, dtype=np.uint8)
+    if arr.ndim == 1:
+        return arr.tobytes().rstrip(b"\0").decode("utf-8")
+    return np.asarray([decode_mission(row) for row in arr], dtype=object)
+
+
+# The words of obs["mission_tokens"] (native/envs/minigrid/mission.h's kVocabulary).
+VOCABULARY = (
+    "<pad>", "<unk>", ",",
+    "red", "green", "blue", "purple", "yellow", "grey", "key", "ball", "box", "door", "goal",
+    "wall", "lava", "floor",
+    "get", "to", "the", "square", "use", "open", "and", "then", "reach", "avoid", "find",
+    "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
+    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock")
+
+
+def decode_tokens(tokens: np.ndarray) -> str:
+    """The mission text of one row of obs["mission_tokens"]."""
+    words = [VOCABULARY[int(t)] for t in np.asarray(tokens) if t != 0]
+    return " ".join(words).replace(" ,", ",")
+
+
+# The package's see_through_walls for the levels that fix it (the others: False).
+_SEE = {"see_through_walls": True}
+
+for _size in (5, 6, 8, 16):
+    _register(f"MiniGrid-Empty-{_size}x{_size}-v0", 4 * _size**2, env_name="empty",
+              size=_size, **_SEE)
+for _size in (5, 6):
+    _register(f"MiniGrid-Empty-Random-{_size}x{_size}-v0", 4 * _size**2, env_name="empty",
+              size=_size, **_SEE, **_RANDOM_START)
+for _size in (5, 6, 8, 16):
+    _register(f"MiniGrid-DoorKey-{_size}x{_size}-v0", 10 * _size**2, env_name="doorkey",
+              size=_size)
+_register("MiniGrid-FourRooms-v0", 100, env_name="four_rooms", size=19)
+for _size in (5, 6, 7):
+    _register(f"MiniGrid-LavaGapS{_size}-v0", 4 * _size**2, env_name="lava_gap", size=_size,
+              obstacle_type="lava")
+for _name, _obstacle in (("LavaCrossing", "lava"), ("SimpleCrossing", "wall")):
+    for _size, _n in ((9, 1), (9, 2), (9, 3), (11, 5)):
+        _register(f"MiniGrid-{_name}S{_size}N{_n}-v0", 4 * _size**2, env_name="crossing",
+                  size=_size, num_crossings=_n, obstacle_type=_obstacle)
+for _task_id, _row in (("MiniGrid-DistShift1-v0", 2), ("MiniGrid-DistShift2-v0", 5)):
+    _register(_task_id, 4 * 9 * 7, env_name="distshift", width=9, height=7, strip2_row=_row,
+              **_SEE)
+for _size in (6, 8):
+    _register(f"MiniGrid-RedBlueDoors-{_size}x{_size}-v0", 20 * _size**2,
+              env_name="red_blue_door", size=_size)
+for _task_id, _size, _n, _random in (
+        ("MiniGrid-Dynamic-Obstacles-5x5-v0", 5, 2, False),
+        ("MiniGrid-Dynamic-Obstacles-Random-5x5-v0", 5, 2, True),
+        ("MiniGrid-Dynamic-Obstacles-6x6-v0", 6, 3, False),
+        ("MiniGrid-Dynamic-Obstacles-Random-6x6-v0", 6, 3, True),
+        ("MiniGrid-Dynamic-Obstacles-8x8-v0", 8, 4, False),
+        ("MiniGrid-Dynamic-Obstacles-16x16-v0", 16, 8, False)):
+    _register(_task_id, 4 * _size**2, env_name="dynamic_obstacles", size=_size,
+              n_obstacles=_n, **_SEE, **(_RANDOM_START if _random else {}))
+for _task_id, _name, _max_steps in (
+        ("MiniGrid-Unlock-v0", "unlock", 8 * 6**2),
+        ("MiniGrid-UnlockPickup-v0", "unlock_pickup", 8 * 6**2),
+        ("MiniGrid-BlockedUnlockPickup-v0", "blocked_unlock_pickup", 16 * 6**2)):
+    _register(_task_id, _max_steps, env_name=_name)
+for _room_size, _num_rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    _register(f"MiniGrid-KeyCorridorS{_room_size}R{_num_rows}-v0", 30 * _room_size**2,
+              env_name="key_corridor", room_size=_room_size, num_rows=_num_rows,
+              obj_type="ball")
+for _size in (5, 6, 8):
+    _register(f"MiniGrid-GoToDoor-{_size}x{_size}-v0", 4 * _size**2, env_name="goto_door",
+              size=_size, **_SEE)
+for _size, _n in ((6, 2), (8, 2)):
+    _register(f"MiniGrid-GoToObject-{_size}x{_size}-N{_n}-v0", 5 * _size**2,
+              env_name="goto_object", size=_size, num_objs=_n, **_SEE)
+for _size, _n in ((5, 2), (6, 2), (8, 3)):
+    _register(f"MiniGrid-Fetch-{_size}x{_size}-N{_n}-v0", 5 * _size**2, env_name="fetch",
+              size=_size, num_objs=_n, **_SEE)
+for _size, _n in ((6, 2), (8, 3)):
+    _register(f"MiniGrid-PutNear-{_size}x{_size}-N{_n}-v0", 5 * _size, env_name="put_near",
+              size=_size, num_objs=_n, **_SEE)
+# MultiRoom-N4-S5-v0 has six rooms, as the package's (its v1 has four).
+for _task_id, _min, _max, _size in (("MiniGrid-MultiRoom-N2-S4-v0", 2, 2, 4),
+                                    ("MiniGrid-MultiRoom-N4-S5-v0", 6, 6, 5),
+                                    ("MiniGrid-MultiRoom-N4-S5-v1", 4, 4, 5),
+                                    ("MiniGrid-MultiRoom-N6-v0", 6, 6, 10)):
+    _register(_task_id, _max * 20, env_name="multi_room", min_num_rooms=_min,
+              max_num_rooms=_max, max_room_size=_size)
+for _size, _random in ((17, True), (13, True), (13, False), (11, False), (9, False),
+                       (7, False)):
+    _register(f"MiniGrid-MemoryS{_size}{'Random' if _random else ''}-v0", 5 * _size**2,
+              env_name="memory", size=_size, random_length=_random)
+_register("MiniGrid-LockedRoom-v0", 10 * 19, env_name="locked_room", size=19)
+_register("MiniGrid-Playground-v0", 100, env_name="playground")
+# (id, level, key_in_box, blocked, agent_room, num_quarters, num_rooms_visited)
+for _task_id, _name, _box, _blocked, _room, _quarters, _visited in (
+        ("MiniGrid-ObstructedMaze-1Dl-v0", "obstructed_maze_1dlhb", False, False, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-1Dlh-v0", "obstructed_maze_1dlhb", True, False, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-1Dlhb-v0", "obstructed_maze_1dlhb", True, True, (0, 0), 1, 2),
+        ("MiniGrid-ObstructedMaze-2Dl-v0", "obstructed_maze_full", False, False, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-2Dlh-v0", "obstructed_maze_full", True, False, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-2Dlhb-v0", "obstructed_maze_full", True, True, (2, 1), 1, 4),
+        ("MiniGrid-ObstructedMaze-1Q-v0", "obstructed_maze_full", True, True, (1, 1), 1, 5),
+        ("MiniGrid-ObstructedMaze-2Q-v0", "obstructed_maze_full", True, True, (2, 1), 2, 11),
+        ("MiniGrid-ObstructedMaze-Full-v0", "obstructed_maze_full", True, True, (1, 1), 4, 25),
+        ("MiniGrid-ObstructedMaze-2Dlhb-v1", "obstructed_maze_full_v1", True, True, (2, 1), 1,
+         4),
+        ("MiniGrid-ObstructedMaze-1Q-v1", "obstructed_maze_full_v1", True, True, (1, 1), 1, 5),
+        ("MiniGrid-ObstructedMaze-2Q-v1", "obstructed_maze_full_v1", True, True, (2, 1), 2, 11),
+        ("MiniGrid-ObstructedMaze-Full-v1", "obstructed_maze_full_v1", True, True, (1, 1), 4,
+         25)):
+    _register(_task_id, 4 * _visited * 6**2, env_name=_name, key_in_box=_box, blocked=_blocked,
+              agent_room=_room, num_quarters=_quarters, num_rooms_visited=_visited)

@@ -1,0 +1,266 @@
+// The native env "MiniGrid": the `minigrid` package's (3.2.0) levels on one grid-world
+// engine (world.h), the level chosen by the env_name keyword (sail-sg EnvPool's config).
+//
+// Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
+// after reset(seed=seed). This env owns that generator (envs/common/numpy_random.h),
+// seeded through Env::Seed with the env's seed (the pool's seed + i, or reset(seed=...)'s),
+// so env i of a pool made with seed s generates the levels of gymnasium.make(id) reset with
+// seed s + i, and its later episodes (autoreset) those of the package's reset() without a
+// seed, which continues the same generator. The pool's Rng is not used.
+//
+// Observations, as sail-sg EnvPool names them: "direction" (the agent's direction, 0..3),
+// "image" (the package's obs["image"], agent_view_size^2 x 3 uint8), "mission" (the
+// mission's bytes, zero-padded to 96); and "mission_tokens" (mission.h). Info: "agent_pos".
+// The episode ends as the package's: terminated on the goal (reward 1 - 0.9 * step_count /
+// max_steps), on lava, and per level; truncated once step_count reaches max_steps.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/env.h"
+#include "envs/common/keywords.h"
+#include "envs/common/numpy_random.h"
+#include "envs/minigrid/crossing.h"
+#include "envs/minigrid/dist_shift.h"
+#include "envs/minigrid/door_key.h"
+#include "envs/minigrid/dynamic_obstacles.h"
+#include "envs/minigrid/empty.h"
+#include "envs/minigrid/fetch.h"
+#include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/go_to_door.h"
+#include "envs/minigrid/go_to_object.h"
+#include "envs/minigrid/key_corridor.h"
+#include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/level.h"
+#include "envs/minigrid/locked_room.h"
+#include "envs/minigrid/memory.h"
+#include "envs/minigrid/mission.h"
+#include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/obstructed_maze.h"
+#include "envs/minigrid/playground.h"
+#include "envs/minigrid/put_near.h"
+#include "envs/minigrid/red_blue_doors.h"
+#include "envs/minigrid/unlock.h"
+#include "envs/minigrid/world.h"
+
+namespace envpool::minigrid {
+
+class MiniGrid final : public Env {
+ public:
+  struct Params : LevelParams {
+    explicit Params(const Config& config) {
+      Keys().Read(config, *this);
+      if (agent_view_size < 3 || agent_view_size % 2 == 0) {
+        throw std::invalid_argument("agent_view_size must be odd and at least 3, got " +
+                                    std::to_string(agent_view_size));
+      }
+      if (max_steps < 1) throw std::invalid_argument("max_steps must be at least 1");
+      if (obstacle_type != "lava" && obstacle_type != "wall") {
+        throw std::invalid_argument("obstacle_type must be 'lava' or 'wall', got '" +
+                                    obstacle_type + "'");
+      }
+      if ((env_name == "goto_object" || env_name == "put_near") && (num_objs < 2 || num_objs > 18)) {
+        throw std::invalid_argument("num_objs must be 2 to 18 (distinct objects), got " +
+                                    std::to_string(num_objs));
+      }
+      if (env_name == "multi_room" &&
+          (min_num_rooms < 1 || max_num_rooms < min_num_rooms || max_room_size < 4)) {
+        throw std::invalid_argument("MultiRoom needs 1 <= min_num_rooms <= max_num_rooms and "
+                                    "max_room_size >= 4");
+      }
+      if (env_name == "memory" && (size < 7 || size % 2 == 0)) {
+        throw std::invalid_argument("Memory needs an odd size of at least 7, got " +
+                                    std::to_string(size));
+      }
+      if (IsObstructedMaze(env_name) &&
+          (num_quarters < 1 || num_quarters > 4 || agent_room.first < 0 ||
+           agent_room.first > 2 || agent_room.second < 0 || agent_room.second > 2)) {
+        throw std::invalid_argument("ObstructedMaze needs num_quarters in 1..4 and agent_room "
+                                    "in the 3x3 maze");
+      }
+      if (env_name == "fetch" && num_objs < 1) {
+        throw std::invalid_argument("num_objs must be at least 1, got " +
+                                    std::to_string(num_objs));
+      }
+      if (env_name == "key_corridor" &&
+          (room_size < 3 || num_rows < 1 ||
+           (obj_type != "ball" && obj_type != "key" && obj_type != "box"))) {
+        throw std::invalid_argument("KeyCorridor needs room_size >= 3, num_rows >= 1 and "
+                                    "obj_type 'ball', 'key' or 'box'");
+      }
+      const Pos grid = GridSize(*this);  // also checks env_name
+      if (env_name != "key_corridor" && (grid.x < 5 || grid.y < 5)) {
+        throw std::invalid_argument("the grid must be at least 5x5, got " +
+                                    std::to_string(grid.x) + "x" + std::to_string(grid.y));
+      }
+      if (env_name == "crossing" && (size % 2 == 0)) {
+        throw std::invalid_argument("Crossing needs an odd size, got " + std::to_string(size));
+      }
+      if ((env_name == "empty" || env_name == "distshift" || env_name == "dynamic_obstacles") &&
+          agent_start_pos.first >= 0 &&
+          (agent_start_pos.first < 1 || agent_start_pos.second < 1 ||
+           agent_start_pos.first > grid.x - 2 || agent_start_pos.second > grid.y - 2 ||
+           agent_start_dir < 0 || agent_start_dir > 3)) {
+        throw std::invalid_argument("agent_start_pos must be inside the walls and "
+                                    "agent_start_dir in 0..3");
+      }
+    }
+  };
+
+  static Keywords<Params> Keys() {
+    Keywords<Params> k;
+    k.Add("env_name", std::string("empty"), &Params::env_name);
+    k.Add("size", 8, &Params::size);
+    k.Add("width", 9, &Params::width);
+    k.Add("height", 7, &Params::height);
+    k.Add("max_steps", 256, &Params::max_steps);
+    k.Add("agent_view_size", 7, &Params::agent_view_size);
+    k.Add("see_through_walls", false, &Params::see_through_walls);
+    k.Add("agent_start_pos", Keywords<Params>::Range{1.0, 1.0}, &Params::agent_start_pos);
+    k.Add("agent_start_dir", 0, &Params::agent_start_dir);
+    k.Add("num_crossings", 1, &Params::num_crossings);
+    k.Add("obstacle_type", std::string("lava"), &Params::obstacle_type);
+    k.Add("strip2_row", 2, &Params::strip2_row);
+    k.Add("n_obstacles", 4, &Params::n_obstacles);
+    k.Add("room_size", 6, &Params::room_size);
+    k.Add("num_rows", 3, &Params::num_rows);
+    k.Add("obj_type", std::string("ball"), &Params::obj_type);
+    k.Add("num_objs", 3, &Params::num_objs);
+    k.Add("min_num_rooms", 2, &Params::min_num_rooms);
+    k.Add("max_num_rooms", 6, &Params::max_num_rooms);
+    k.Add("max_room_size", 10, &Params::max_room_size);
+    k.Add("random_length", false, &Params::random_length);
+    k.Add("key_in_box", true, &Params::key_in_box);
+    k.Add("blocked", true, &Params::blocked);
+    k.Add("agent_room", Keywords<Params>::Range{1.0, 1.0}, &Params::agent_room);
+    k.Add("num_quarters", 4, &Params::num_quarters);
+    k.Add("num_rooms_visited", 25, &Params::num_rooms_visited);
+    return k;
+  }
+  static Config Defaults() { return Keys().Defaults(); }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    EnvSpec spec;
+    spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
+    const std::int64_t v = p.agent_view_size;
+    spec.obs.push_back(BoxSpec("image", DType::kUInt8, {v, v, 3}, {0.0}, {255.0}));
+    spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {kMissionBytes}, {0.0}, {255.0}));
+    spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {kMissionTokens}, {0.0},
+                               {static_cast<double>(kVocabulary.size() - 1)}));
+    spec.obs_layout = ObsLayout::kDict;
+    spec.action = DiscreteSpec("action", p.env_name == "dynamic_obstacles" ? 3 : 7,
+                               DType::kInt32);
+    spec.info.push_back(BoxSpec("agent_pos", DType::kInt32, {2}));
+    spec.reward_low = p.env_name == "dynamic_obstacles" ? -1.0 : 0.0;
+    spec.reward_high = 1.0;
+    return spec;
+  }
+
+  explicit MiniGrid(const Params& p) : params_(p), level_(MakeLevel(p)) {
+    world_.rng = &np_random_;
+  }
+
+  void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
+
+  // MiniGridEnv.reset: a fresh grid, the level's _gen_grid, nothing carried.
+  void Reset(Rng& /*rng*/) override {
+    const Pos grid = GridSize(params_);
+    world_.grid = Grid(grid.x, grid.y);
+    world_.agent_pos = {-1, -1};
+    world_.agent_dir = -1;
+    world_.carrying = Cell();
+    world_.step_count = 0;
+    world_.max_steps = params_.max_steps;
+    world_.agent_view_size = params_.agent_view_size;
+    world_.see_through_walls = params_.see_through_walls;
+    level_->Generate(world_);
+    Tokenize(world_.mission, tokens_);
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const World::StepResult r = level_->Step(world_, action.Scalar<std::int32_t>());
+    StepOutcome out;
+    out.reward = r.reward;
+    out.terminated = r.terminated;
+    out.truncated = r.truncated;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    *slot.Obs<std::int32_t>(0) = world_.agent_dir;
+    world_.Observe(slot.Obs<std::uint8_t>(1));
+    std::uint8_t* mission = slot.Obs<std::uint8_t>(2);
+    std::memset(mission, 0, kMissionBytes);
+    std::memcpy(mission, world_.mission.data(),
+                std::min<std::size_t>(world_.mission.size(), kMissionBytes));
+    std::memcpy(slot.Obs<std::int32_t>(3), tokens_, sizeof(tokens_));
+    std::int32_t* agent_pos = slot.Info<std::int32_t>(0);
+    agent_pos[0] = world_.agent_pos.x;
+    agent_pos[1] = world_.agent_pos.y;
+  }
+
+ private:
+  // The grid's width and height for the level (throws for an unknown env_name).
+  static Pos GridSize(const LevelParams& p) {
+    if (p.env_name == "distshift") return {p.width, p.height};
+    if (p.env_name == "red_blue_door") return {2 * p.size, p.size};
+    if (p.env_name == "four_rooms" || p.env_name == "playground") return {19, 19};
+    if (p.env_name == "multi_room") return {25, 25};
+    if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
+        p.env_name == "blocked_unlock_pickup") {
+      return UnlockLevel::GridSize();
+    }
+    if (p.env_name == "key_corridor") return KeyCorridorLevel::GridSize(p);
+    if (IsObstructedMaze(p.env_name)) return ObstructedMazeLevel::GridSize(p);
+    if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
+        p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
+        p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
+        p.env_name == "put_near" || p.env_name == "memory" || p.env_name == "locked_room") {
+      return {p.size, p.size};
+    }
+    throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
+  }
+
+  static bool IsObstructedMaze(const std::string& name) {
+    return name == "obstructed_maze_1dlhb" || name == "obstructed_maze_full" ||
+           name == "obstructed_maze_full_v1";
+  }
+
+  static std::unique_ptr<Level> MakeLevel(const LevelParams& p) {
+    if (p.env_name == "empty") return std::make_unique<EmptyLevel>(p);
+    if (p.env_name == "doorkey") return std::make_unique<DoorKeyLevel>();
+    if (p.env_name == "four_rooms") return std::make_unique<FourRoomsLevel>();
+    if (p.env_name == "lava_gap") return std::make_unique<LavaGapLevel>(p);
+    if (p.env_name == "crossing") return std::make_unique<CrossingLevel>(p);
+    if (p.env_name == "distshift") return std::make_unique<DistShiftLevel>(p);
+    if (p.env_name == "red_blue_door") return std::make_unique<RedBlueDoorsLevel>(p);
+    if (p.env_name == "key_corridor") return std::make_unique<KeyCorridorLevel>(p);
+    if (p.env_name == "goto_door") return std::make_unique<GoToDoorLevel>();
+    if (p.env_name == "multi_room") return std::make_unique<MultiRoomLevel>(p);
+    if (p.env_name == "memory") return std::make_unique<MemoryLevel>(p);
+    if (p.env_name == "locked_room") return std::make_unique<LockedRoomLevel>();
+    if (p.env_name == "playground") return std::make_unique<PlaygroundLevel>();
+    if (IsObstructedMaze(p.env_name)) return std::make_unique<ObstructedMazeLevel>(p);
+    if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
+    if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
+    if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);
+    if (p.env_name == "unlock" || p.env_name == "unlock_pickup" ||
+        p.env_name == "blocked_unlock_pickup") {
+      return std::make_unique<UnlockLevel>(p);
+    }
+    return std::make_unique<DynamicObstaclesLevel>(p);
+  }
+
+  Params params_;
+  std::unique_ptr<Level> level_;
+  NumpyGenerator np_random_;
+  World world_;
+  std::int32_t tokens_[kMissionTokens] = {};
+};
+
+}  // namespace envpool::minigrid

@@ -1,7 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d``, one or several), its task (``--task`` overrides the family's default) and each
+vizdoom box2d minigrid``, one or
+several), its task (``--task`` overrides the family's default) and each
 ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
@@ -90,6 +91,20 @@ def _plain_env_raw(task: str, seed: int) -> R.Made:
     return R.single_env_runner(gymnasium.make(task), seed)
 
 
+def _minigrid_make(task: str, image_only: bool = False) -> gymnasium.Env:
+    import minigrid  # noqa: F401  (registers the MiniGrid ids with gymnasium)
+    from minigrid.wrappers import ImgObsWrapper
+
+    env = gymnasium.make(task)
+    return ImgObsWrapper(env) if image_only else env
+
+
+def _minigrid_reference(task: str) -> Callable[[], gymnasium.Env]:
+    # the image alone: the package's mission is a Text space, which AsyncVectorEnv's shared
+    # memory and SB3 cannot hold; ImgObsWrapper is how SB3 and CleanRL users train on it
+    return functools.partial(_minigrid_make, task, True)
+
+
 def _atari_reference(task: str) -> Callable[[], gymnasium.Env]:
     game = _game(task)
     return lambda: R.preprocessed_ale_env(game)
@@ -144,6 +159,10 @@ FAMILIES: dict[str, Family] = {
     "box2d": Family("LunarLander-v3", (1, 8, 32), _gym_make, "gymnasium.make(task)",
                     _plain_env_raw, "one gymnasium.make(task) env, plain loop",
                     versions=("box2d",)),
+    "minigrid": Family("MiniGrid-DoorKey-8x8-v0", (1, 8, 32), _minigrid_reference,
+                       "the minigrid package's gymnasium.make(task) + ImgObsWrapper",
+                       lambda task, seed: R.single_env_runner(_minigrid_make(task), seed),
+                       "one minigrid env, plain loop", versions=("minigrid",)),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")

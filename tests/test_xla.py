@@ -190,6 +190,7 @@ def test_without_jax_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPa
     ("HalfCheetah-v5", envpool.make_gym),
     ("LunarLanderContinuous-v3", envpool.make_gymnasium),  # Box2D
     ("LunarLander-v3", envpool.make_dm),
+    ("MiniGrid-DoorKey-5x5-v0", envpool.make_gymnasium),  # uint8 image, int32, bytes
 ])
 def test_every_family_steps_through_xla(task_id: str, make: Any) -> None:
     """One id of each other family (and layout): five steps outside jit, as step() gives."""

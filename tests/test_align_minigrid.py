@@ -192,19 +192,44 @@ def _to_objects(env: Any) -> int:
     return 2 if _DIRS[env.agent_dir] == step else 0
 
 
+def _check_frame(ours: Any, ref: Any, seen: dict[str, int], where: Any) -> None:
+    """Our render() is the package's, bit for bit; ``seen`` counts what the frames showed:
+    each object type in each state ("door 0": an open door, "door 2": a locked one) and
+    what the agent carried ("carrying key")."""
+    frame, r_frame = ours.render()[0], ref.render()
+    assert frame.shape == r_frame.shape and frame.dtype == r_frame.dtype, where
+    if not np.array_equal(frame, r_frame):
+        bad = np.argwhere((frame != r_frame).any(axis=2))
+        pytest.fail(f"{where}: {len(bad)} pixels differ, first (row, column) "
+                    f"{tuple(bad[0])}: {frame[tuple(bad[0])]} != {r_frame[tuple(bad[0])]}")
+    env = ref.unwrapped
+    for c in env.grid.grid:
+        if c is not None:
+            key = f"{c.type} {c.encode()[2]}"
+            seen[key] = seen.get(key, 0) + 1
+    if env.carrying is not None:
+        key = f"carrying {env.carrying.type}"
+        seen[key] = seen.get(key, 0) + 1
+
+
 def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float = 0.0,
-              **kwargs: Any) -> dict[str, int]:
+              render: bool = False, **kwargs: Any) -> dict[str, int]:
     """``steps`` actions in lockstep with the package's env, through the episodes' ends and
     our autoresets: a pilot (RedBlueDoors', or the one of the levels with keys) with
-    probability ``pilot``, forward with probability ``forward``, else uniform."""
+    probability ``pilot``, forward with probability ``forward``, else uniform. ``render``:
+    both made with render_mode="rgb_array", every frame compared (_check_frame)."""
+    if render:
+        kwargs = {**kwargs, "render_mode": "rgb_array"}
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
     ref = gymnasium.make(task_id, **kwargs)
     n_actions = ref.action_space.n
     obs, _ = ours.reset()
     r_obs, _ = ref.reset(seed=seed)
     _check_obs(obs, 0, r_obs, (task_id, "reset"))
-    rng = np.random.default_rng(seed)
     seen = {"success": 0, "failure": 0, "truncated": 0}
+    if render:
+        _check_frame(ours, ref, seen, (task_id, "reset"))
+    rng = np.random.default_rng(seed)
     episodes = 0
     for t in range(steps):
         u = rng.random()
@@ -220,12 +245,16 @@ def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float 
         assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
         assert (term[0], trunc[0]) == (r_term, r_trunc), where
         assert tuple(info["agent_pos"][0]) == tuple(ref.unwrapped.agent_pos), where
+        if render:
+            _check_frame(ours, ref, seen, where)
         if r_term or r_trunc:
             seen["success" if r_rew > 0 else "truncated" if r_trunc else "failure"] += 1
             episodes += 1
             obs, *_ = ours.step(np.array([a]))  # our autoreset step
             r_obs, _ = ref.reset()
             _check_obs(obs, 0, r_obs, (where, "autoreset"))
+            if render:
+                _check_frame(ours, ref, seen, (where, "autoreset"))
     ours.close()
     return seen
 
@@ -272,6 +301,66 @@ def test_episodes_end_every_way(task_id: str, pilot: float, forward: float, max_
     seen = _lockstep(task_id, 1000, seed=11, forward=forward, pilot=pilot,
                      max_steps=max_steps)
     assert all(seen[end] for end in ends), seen
+
+
+# (id, pilot, forward, steps, max_steps, what the frames must show): render() against the
+# package's, every frame (the agent in its four directions, the highlighted view).
+RENDER_CASES = [
+    ("MiniGrid-Empty-5x5-v0", 0.0, 0.5, 40, 20, ("goal 0", "wall 0")),
+    ("MiniGrid-DoorKey-8x8-v0", 0.8, 0.1, 60, 640,
+     ("door 2", "door 0", "carrying key", "key 0")),
+    ("MiniGrid-FourRooms-v0", 0.0, 0.5, 15, 100, ("goal 0",)),
+    ("MiniGrid-LavaGapS7-v0", 0.0, 0.5, 40, 20, ("lava 0", "goal 0")),
+    ("MiniGrid-Dynamic-Obstacles-8x8-v0", 0.0, 0.5, 30, 256, ("ball 0",)),
+    ("MiniGrid-KeyCorridorS3R3-v0", 0.7, 0.1, 60, 270,
+     ("ball 0", "door 1", "door 2", "door 0", "carrying key")),
+    ("MiniGrid-ObstructedMaze-1Dlh-v0", 0.9, 0.05, 60, 288,
+     ("box 0", "key 0", "carrying key", "door 2", "door 0")),  # the key in the box
+    ("MiniGrid-MultiRoom-N4-S5-v0", 0.0, 0.5, 10, 120, ("door 1",)),
+    ("MiniGrid-MemoryS7-v0", 0.0, 0.5, 20, 245, ("key 0", "ball 0")),
+    ("MiniGrid-PutNear-6x6-N2-v0", 0.6, 0.1, 80, 30, ("carrying key", "carrying ball",
+                                                     "carrying box")),
+]
+
+
+@pytest.mark.parametrize(("task_id", "pilot", "forward", "steps", "max_steps", "shown"),
+                         RENDER_CASES)
+def test_render_is_the_packages(task_id: str, pilot: float, forward: float, steps: int,
+                                max_steps: int, shown: tuple[str, ...]) -> None:
+    """render_mode="rgb_array": each frame equal bit for bit to the package's
+    ``render()`` (get_full_render(highlight=True, tile_size=32)), at the resets and after
+    every step, with keys carried, doors unlocked and opened, boxes opened."""
+    seen = _lockstep(task_id, steps, seed=7, forward=forward, pilot=pilot, render=True,
+                     max_steps=max_steps)
+    assert all(seen.get(what) for what in shown), seen
+
+
+def test_render_env_ids() -> None:
+    """render(env_ids=...): the frames of the envs named, in order; the size the grid's
+    (32 pixels a square), 10 fps; a pool whose envs would draw frames of different sizes
+    is refused (one without render_mode may mix them)."""
+    pool = envpool.make_gymnasium("MiniGrid-DoorKey-6x6-v0", num_envs=3, seed=5,
+                                  render_mode="rgb_array", env_kwargs=[{}, {"max_steps": 9}, {}])
+    pool.reset()
+    refs = [gymnasium.make("MiniGrid-DoorKey-6x6-v0", render_mode="rgb_array")
+            for _ in range(3)]
+    frames = [ref.reset(seed=5 + i) and ref.render() for i, ref in enumerate(refs)]
+    assert pool.render().shape == (1, 192, 192, 3)
+    assert np.array_equal(pool.render()[0], frames[0])
+    assert np.array_equal(pool.render(env_ids=[2, 0]), np.stack([frames[2], frames[0]]))
+    assert np.array_equal(pool.render(env_ids=1), frames[1][None])
+    assert pool.metadata["render_fps"] == refs[0].metadata["render_fps"] == 10
+    pool.close()
+    assert envpool.make_spec("MiniGrid-DistShift1-v0",
+                             render_mode="rgb_array").render_frame == (224, 288, 10.0)
+    with pytest.raises(ValueError, match="frames are 160 x 160"):
+        envpool.make_gymnasium("MiniGrid-Empty-5x5-v0", render_mode="rgb_array",
+                               render_width=100)
+    with pytest.raises(ValueError, match="frames of one size"):
+        envpool.make_gymnasium("MiniGrid-Empty-5x5-v0", num_envs=2, render_mode="rgb_array",
+                               env_kwargs=[{}, {"size": 6}])
+    envpool.make_gymnasium("MiniGrid-Empty-5x5-v0", num_envs=2,
+                           env_kwargs=[{}, {"size": 6}]).close()
 
 
 def test_keywords_match_the_package() -> None:

@@ -317,9 +317,20 @@ class EnvSpec:
             key = repr(sorted(native.items()))
             if key not in native_by_key:
                 changed = sorted(k for k in overrides if base[k] != resolved[k])
-                if task.native_module.spec(task.native_env, native) != self.native_spec:
+                spec = dict(task.native_module.spec(task.native_env, native))
+                # The frame render() draws ("render") may differ (MiniGrid's size) unless
+                # the pool renders: the frames of one render() call are one array.
+                frame = spec.pop("render", None)
+                base_spec = {k: v for k, v in self.native_spec.items() if k != "render"}
+                if spec != base_spec:
                     raise ValueError(f"{task_id}: env_kwargs {', '.join(changed)} would change "
                                      "the spaces of env " f"{i}; the envs of a pool share them")
+                if self.render_frame is not None and frame != self.native_spec.get("render"):
+                    raise ValueError(
+                        f"{task_id}: env_kwargs {', '.join(changed)} would change the frame "
+                        f"of env {i} ({frame[0]} x {frame[1]}, the pool's is "
+                        f"{self.render_frame[0]} x {self.render_frame[1]}); the envs of a "
+                        "pool made with render_mode draw frames of one size")
                 native_by_key[key] = native
             self.native_env_configs.append(native_by_key[key])
             self.native_ranges.append(ranges)

@@ -13,6 +13,7 @@
 // mission's bytes, zero-padded to 96); and "mission_tokens" (mission.h). Info: "agent_pos".
 // The episode ends as the package's: terminated on the goal (reward 1 - 0.9 * step_count /
 // max_steps), on lava, and per level; truncated once step_count reaches max_steps.
+// render(): the package's rgb_array picture (picture.h).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <utility>
 
 #include "core/env.h"
+#include "envs/classic_control/picture.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 #include "envs/minigrid/crossing.h"
@@ -42,6 +44,7 @@
 #include "envs/minigrid/mission.h"
 #include "envs/minigrid/multi_room.h"
 #include "envs/minigrid/obstructed_maze.h"
+#include "envs/minigrid/picture.h"
 #include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
@@ -161,6 +164,19 @@ class MiniGrid final : public Env {
     return spec;
   }
 
+  // render(): the package's rgb_array frame, get_full_render(highlight=True, tile_size=32)
+  // (picture.h): 32 pixels a square, so (height x 32) x (width x 32); at 10 frames a second
+  // (the package's render_fps).
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    const Pos grid = GridSize(p);
+    return classic_control::FixedFrame("MiniGrid", grid.x * Picture::kTile,
+                                       grid.y * Picture::kTile, 10.0, width, height, camera_id);
+  }
+
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    picture_.Draw(world_, out);
+  }
+
   explicit MiniGrid(const Params& p) : params_(p), level_(MakeLevel(p)) {
     world_.rng = &np_random_;
   }
@@ -260,6 +276,7 @@ class MiniGrid final : public Env {
   std::unique_ptr<Level> level_;
   NumpyGenerator np_random_;
   World world_;
+  Picture picture_;  // render()'s tiles, cached per env
   std::int32_t tokens_[kMissionTokens] = {};
 };
 

@@ -293,10 +293,44 @@ struct World {
     }
   }
 
-  // gen_obs()["image"]: the agent's view (get_view_exts, Grid.slice, rotate_left
-  // agent_dir + 1 times, process_vis, the carried object at the agent's square, encode),
-  // written as the package's (width, height, 3) uint8 array.
+  // gen_obs()["image"]: the agent's view (gen_obs_grid, the carried object at the agent's
+  // square, encode), written as the package's (width, height, 3) uint8 array.
   void Observe(std::uint8_t* image) const {
+    const int sz = agent_view_size;
+    std::vector<Cell> view;
+    std::vector<char> mask;
+    ObsGrid(view, mask);
+    view[static_cast<std::size_t>((sz - 1) * sz + sz / 2)] = carrying;
+    for (int i = 0; i < sz; ++i) {
+      for (int j = 0; j < sz; ++j) {
+        std::uint8_t* px = image + (i * sz + j) * 3;
+        const std::size_t k = static_cast<std::size_t>(j * sz + i);
+        if (mask[k]) {
+          const auto e = view[k].Encode();
+          px[0] = e[0];
+          px[1] = e[1];
+          px[2] = e[2];
+        } else {
+          px[0] = px[1] = px[2] = 0;
+        }
+      }
+    }
+  }
+
+  // gen_obs_grid's vis_mask (indexed vis_j * agent_view_size + vis_i): the squares of the
+  // agent's view that it sees.
+  std::vector<char> VisMask() const {
+    std::vector<Cell> view;
+    std::vector<char> mask;
+    ObsGrid(view, mask);
+    return mask;
+  }
+
+ private:
+  // gen_obs_grid without the carried object: the agent's view (get_view_exts, Grid.slice,
+  // rotate_left agent_dir + 1 times) and which of its squares the agent sees (process_vis
+  // unless see_through_walls), both indexed j * agent_view_size + i.
+  void ObsGrid(std::vector<Cell>& view, std::vector<char>& mask) const {
     const int sz = agent_view_size;
     const int half = sz / 2;
     int top_x = 0;
@@ -321,7 +355,7 @@ struct World {
     }
     // The slice, then agent_dir + 1 left rotations: rotate_left maps (i, j) to
     // (j, size - 1 - i), so four of them are the identity.
-    std::vector<Cell> view(static_cast<std::size_t>(sz * sz));
+    view.assign(static_cast<std::size_t>(sz * sz), Cell());
     auto at = [&](std::vector<Cell>& v, int i, int j) -> Cell& {
       return v[static_cast<std::size_t>(j * sz + i)];
     };
@@ -341,25 +375,10 @@ struct World {
       }
       view.swap(rotated);
     }
-    std::vector<char> mask(view.size(), 1);
+    mask.assign(view.size(), 1);
     if (!see_through_walls) ProcessVis(view, mask, sz);
-    at(view, sz / 2, sz - 1) = carrying;
-    for (int i = 0; i < sz; ++i) {
-      for (int j = 0; j < sz; ++j) {
-        std::uint8_t* px = image + (i * sz + j) * 3;
-        if (mask[static_cast<std::size_t>(j * sz + i)]) {
-          const auto e = at(view, i, j).Encode();
-          px[0] = e[0];
-          px[1] = e[1];
-          px[2] = e[2];
-        } else {
-          px[0] = px[1] = px[2] = 0;
-        }
-      }
-    }
   }
 
- private:
   // Grid.process_vis with the agent at (sz / 2, sz - 1): which squares it sees, walls and
   // closed doors hiding what is behind them.
   static void ProcessVis(const std::vector<Cell>& view, std::vector<char>& mask, int sz) {

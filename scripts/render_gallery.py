@@ -295,6 +295,26 @@ def _bipedal_walker(task: str) -> Shown:
     return shown
 
 
+def _minigrid(task: str) -> Shown:
+    import minigrid  # noqa: F401  (registers the package's ids with gymnasium)
+
+    env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array")
+    env.reset()
+    ref.reset(seed=SEED)
+    rng = np.random.default_rng(SEED)
+    for _ in range(STEPS):
+        a = int(rng.integers(3))  # turn left, turn right, forward: the agent walks about
+        env.step(np.array([a]))
+        ref.step(a)
+    shown = Shown(env.render()[0], ref.render(), f"the `minigrid` package's `{task}` "
+                  "`render()` (tile 32, the agent's view highlighted)",
+                  f"the same seed and {STEPS} random moves in lockstep")
+    env.close()
+    ref.close()
+    return shown
+
+
 # family -> (task ids, render mode, how the pair is made)
 FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Atari": (["Pong-v5"], "rgb_array", _atari),
@@ -308,6 +328,7 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
     "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),
     "Box2D": (["LunarLander-v3", "BipedalWalkerHardcore-v3"], "rgb_array", _box2d),
+    "MiniGrid": (["MiniGrid-DoorKey-8x8-v0"], "rgb_array", _minigrid),
 }
 
 

@@ -286,7 +286,8 @@ def run_child(spec: dict[str, Any], interval: float, timeout: float) -> dict[str
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen([spec.get("python") or sys.executable,
                                  os.path.abspath(__file__), "--child",
-                                 json.dumps(spec)], stdout=out, stderr=err, text=True)
+                                 json.dumps(spec)], stdout=out, stderr=err, text=True,
+                                env=peer_env() if spec.get("python") else None)
         peak = 0
         start = time.monotonic()
         timed_out = False
@@ -427,19 +428,28 @@ def run_family(family: str, task: str, args: argparse.Namespace,
     }
 
 
-def peer_version(python: str) -> str:
-    """``"sail-sg EnvPool 1.2.5"``: the envpool that ``python`` imports, named."""
-    code = ("import importlib.metadata as m, envpool; d = m.metadata('envpool'); "
-            "print(d['Version'], 'sail-sg/envpool' in (d.get('Home-page') or ''))")
+def peer_env() -> dict[str, str]:
+    """The environment of the peer's processes: this one without PYTHONPATH, which would
+    put this checkout's envpool before the peer's own (bench.py finds its helper modules
+    beside itself)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def peer_version(python: str) -> tuple[str, str]:
+    """``("sail-sg EnvPool 1.2.5", its folder)``: the envpool that ``python`` imports."""
+    code = ("import importlib.metadata as m, os, envpool; d = m.metadata('envpool'); "
+            "print(d['Version'], 'sail-sg/envpool' in (d.get('Home-page') or ''), "
+            "os.path.dirname(os.path.abspath(envpool.__spec__.origin or '')))")
     try:
-        out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False)
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False,
+                             env=peer_env(), cwd=os.path.dirname(os.path.abspath(__file__)))
     except OSError as exc:
         raise SystemExit(f"bench.py: --peer-python {python}: {exc}") from None
     if out.returncode != 0:
         tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
         raise SystemExit(f"bench.py: --peer-python {python} cannot import envpool: {tail}")
-    version, sail = out.stdout.split()
-    return f"{'sail-sg EnvPool' if sail == 'True' else 'envpool'} {version}"
+    version, sail, folder = out.stdout.split(maxsplit=2)
+    return f"{'sail-sg EnvPool' if sail == 'True' else 'envpool'} {version}", folder.strip()
 
 
 def label(method: str, args: argparse.Namespace) -> str:
@@ -464,7 +474,8 @@ def header_lines(info: dict[str, Any], args: argparse.Namespace) -> list[str]:
         f"warm-up per measurement, each in a fresh subprocess; actions: {actions}; envpool "
         f"num_threads: {args.num_threads or 'the default'}",
         *([f"- {args.peer_name}: the same measurements under {args.peer_python} (its own "
-           "`import envpool`), interleaved with the others"] if args.peer_python else []),
+           f"`import envpool`: {args.peer_folder}), interleaved with the others"]
+          if args.peer_python else []),
     ]
 
 
@@ -592,7 +603,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error("--num-envs must be >= 1")
     if args.seconds <= 0 or args.warmup < 0 or args.reps < 1 or args.pss_interval <= 0:
         p.error("--seconds and --pss-interval must be > 0, --warmup >= 0, --reps >= 1")
-    args.peer_name = peer_version(args.peer_python) if args.peer_python else ""
+    args.peer_name, args.peer_folder = (peer_version(args.peer_python) if args.peer_python
+                                        else ("", ""))
     return args
 
 

@@ -95,15 +95,24 @@ def test_a_method_that_cannot_run_says_so() -> None:
 
 
 @pytest.mark.timeout(90)
-def test_a_peer_envpool_is_measured_under_its_own_interpreter() -> None:
+def test_a_peer_envpool_is_measured_under_its_own_interpreter(tmp_path: pathlib.Path) -> None:
     """--peer-python: the same runner under another interpreter (in use, sail-sg EnvPool's
-    venv; here this one, so the peer is this envpool), its rows beside envpool's and envpool's
-    ratio to it in the same mode."""
+    venv), its rows beside envpool's and envpool's ratio to it in the same mode. Here the
+    peer is a launcher of this interpreter whose own PYTHONPATH names this checkout: the
+    peer's processes get the environment without the caller's PYTHONPATH (which would put
+    this checkout before the peer's own envpool), so the peer must bring its own."""
+    peer = tmp_path / "peer-python"
+    seen = tmp_path / "pythonpath-seen"  # the PYTHONPATH each peer process was given
+    peer.write_text(f"#!/bin/sh\necho \"[$PYTHONPATH]\" >> {seen}\n"
+                    f"PYTHONPATH={ROOT} exec {sys.executable} \"$@\"\n")
+    peer.chmod(0o755)
     result = _run("--family", "classic", "--num-envs", "2", "--methods", "envpool-sync",
                   "peer-sync", "peer-async", "--seconds", "0.2", "--warmup", "0",
-                  "--peer-python", sys.executable)
+                  "--peer-python", str(peer))
     assert result.returncode == 0, result.stderr[-3000:]
-    assert f"the same measurements under {sys.executable}" in result.stdout
+    assert f"the same measurements under {peer} (its own `import envpool`: " \
+        f"{ROOT / 'envpool'})" in result.stdout
+    assert seen.read_text().split() == ["[]"] * 3  # its name, then two measurements
     header = next(ln for ln in result.stdout.splitlines() if ln.startswith("| num_envs"))
     assert header.split(" | ")[-2].startswith("vs envpool ")  # not sail-sg's, by its metadata
     rows = {r[1]: r for r in _table_rows(result.stdout, "classic")}

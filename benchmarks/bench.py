@@ -1,9 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid``, one or
-several), its task (``--task`` overrides the family's default) and each
-``num_envs`` = n:
+vizdoom box2d minigrid``, one or several), its task (``--task`` overrides the family's
+default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -440,7 +439,9 @@ def peer_version(python: str) -> tuple[str, str]:
     code = ("import importlib.metadata as m, os, envpool; d = m.metadata('envpool'); "
             "print(d['Version'], 'sail-sg/envpool' in (d.get('Home-page') or ''), "
             "os.path.dirname(os.path.abspath(envpool.__spec__.origin or '')))")
-    try:
+    try:  # run in benchmarks/: `-c` puts the working folder first on sys.path, and the
+        # repository root's envpool/ would shadow the peer's, as the measurements' children
+        # (started by path) see benchmarks/ there
         out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False,
                              env=peer_env(), cwd=os.path.dirname(os.path.abspath(__file__)))
     except OSError as exc:

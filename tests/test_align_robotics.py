@@ -146,8 +146,9 @@ def test_fetch_matches_reference(reference: Any, task_id: str) -> None:
 
 @pytest.mark.parametrize("task_id", IDS_V1)
 def test_fetch_v1_ids_run_the_v4_env(reference: Any, task_id: str) -> None:
-    """sail-sg EnvPool's v1 ids: the v4 env (envpool/tasks/robotics.py)."""
-    _lockstep(reference, task_id, num_envs=1, steps=55, seed=3)
+    """sail-sg EnvPool's v1 ids: the v4 env (envpool/tasks/robotics.py); its truncation and
+    autoreset are the v4 ids' (above)."""
+    _lockstep(reference, task_id, num_envs=1, steps=12, seed=3)
 
 
 @pytest.mark.parametrize("task_id", ["FetchReach-v4", "FetchPush-v4", "FetchSlideDense-v4"])
@@ -204,7 +205,46 @@ def test_fetch_needs_gymnasium_robotics() -> None:
         envpool.make_gymnasium("FetchReach-v4", assets_dir="/nonexistent/assets")
 
 
-def test_fetch_refuses_rendering() -> None:
-    """Frames are not drawn yet (the reference moves the target site into view first)."""
-    with pytest.raises(Exception, match="render"):
-        envpool.make_gymnasium("FetchReach-v4", render_mode="rgb_array")
+@pytest.mark.parametrize("task_id", ["FetchPickAndPlaceDense-v4"])
+def test_fetch_frames_match_reference(reference: Any, task_id: str) -> None:
+    """``render_mode="rgb_array"``: the reference's frames (its target site moved to the goal,
+    fetch_env.py's DEFAULT_CAMERA_CONFIG, 480 x 480), pixel for pixel (as
+    tests/test_render_mujoco.py compares: the same libmujoco and GL driver on both sides),
+    rendered between the steps of a lockstep run (each frame's mj_forward is in both)."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=5, render_mode="rgb_array")
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    r_obs, _ = ref.reset(seed=5)
+    assert ours.render_fps == ref.metadata["render_fps"] == 25
+    rng = np.random.default_rng(0)
+    for t in range(3):
+        frame, r_frame = ours.render()[0], ref.render()
+        assert frame.shape == r_frame.shape == (480, 480, 3)
+        assert np.array_equal(frame, r_frame), (task_id, t)
+        action = _action(rng, r_obs, reach=True)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+        _assert_obs(obs, 0, r_obs, (task_id, t))
+    ours.close()
+    ref.close()
+
+
+def test_fetch_pixels_match_reference(reference: Any) -> None:
+    """``from_pixels=True, pixels_only=False``: the goal dict plus ``pixels`` (3, 84, 84), the
+    reference's 84 x 84 frame after every reset and step (gymnasium's AddRenderObservation
+    takes ``env.render()`` so), in lockstep."""
+    task_id = "FetchPush-v4"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=2, from_pixels=True, pixels_only=False)
+    ref = gymnasium.make(task_id, render_mode="rgb_array", width=84, height=84)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset(seed=2)
+    rng = np.random.default_rng(1)
+    for t in range(4):
+        assert obs["pixels"].shape == (1, 3, 84, 84)
+        assert np.array_equal(obs["pixels"][0].transpose(1, 2, 0), ref.render()), (task_id, t)
+        _assert_obs(obs, 0, r_obs, (task_id, t))
+        action = _action(rng, r_obs, reach=False)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+    ours.close()
+    ref.close()

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,7 +53,7 @@ class Fetch final : public MujocoEnv {
            distance_threshold = 0.05;
     std::vector<double> target_offset, initial_slide, initial_object_qpos;
     // Model ids.
-    int grip_site = -1, object_site = -1, object_joint = -1;
+    int grip_site = -1, object_site = -1, object_joint = -1, target_site = -1;
     std::array<int, 2> finger_joints{-1, -1};  // robot0:l_ and r_gripper_finger_joint
     std::array<int, 2> gripper_state_joints{-1, -1};  // the last two "robot*" joints
     // _env_setup's results.
@@ -203,12 +204,74 @@ class Fetch final : public MujocoEnv {
     std::copy(state.begin() + n, state.end(), goal_);
   }
 
-  // No rendering yet (the reference's _render_callback moves the target site in the model):
-  // hides MujocoEnv::RenderSize, so the pool takes render_mode=None only.
-  template <class P>
-  static FrameSize RenderSize(const P&, int, int, int) = delete;
+  // The reference's frames (robot_env.py's MujocoRobotEnv.render with fetch_env.py's
+  // DEFAULT_CAMERA_CONFIG): 480 x 480 by default, render_fps round(1 / dt) = 25; camera -1 the
+  // free camera, another id a camera of the model.
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    const auto [w, h] =
+        mjrender::CheckFrame(p.model.get(), width, height, camera_id, 480, 480, "Fetch");
+    return FrameSize{h, w, std::round(1.0 / (p.model->opt.timestep * p.n_substeps))};
+  }
+
+  // _render_callback, then gymnasium's MujocoRenderer: the goal is drawn by moving the
+  // target0 site of the model (site_pos = goal - (site_xpos - site_pos) of site 0) and
+  // mj_forward. The model of the pool is shared and read-only, so the env draws from its own
+  // copy (made at its first frame, as the reference's renderer is), the one the reference
+  // edits; the edit moves a site only, which no step reads.
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    if (width == 0) width = 480;
+    if (height == 0) height = 480;
+    if (!render_model_) {
+      render_model_.reset(mj_copyModel(nullptr, m_));
+      if (!render_model_) throw std::runtime_error("MuJoCo could not copy the Fetch model");
+      renderer_ = std::make_unique<mjrender::SceneRenderer>(render_model_.get(),
+                                                            render_model_.get(), width, height,
+                                                            1000);
+    }
+    mjModel* rm = render_model_.get();
+    // sites_offset[0] = site_xpos[0] - site_pos[0], where the reference's site_xpos[0] came
+    // from its edited model (site 0 is target0, whose position our steps compute from the
+    // pool's model): site 0's position from its body's frame and the copy's site_pos, as
+    // MuJoCo's kinematics place a site.
+    double site0[3], offset[3];
+    SiteXpos(rm, 0, site0);
+    for (int i = 0; i < 3; ++i) offset[i] = site0[i] - rm->site_pos[i];
+    for (int i = 0; i < 3; ++i) rm->site_pos[3 * p_.target_site + i] = goal_[i] - offset[i];
+    mj_forward(rm, d_);
+    mjvCamera cam;
+    mjv_defaultCamera(&cam);
+    if (camera_id >= 0) {
+      cam.type = mjCAMERA_FIXED;
+      cam.fixedcamid = camera_id;
+    } else {  // DEFAULT_CAMERA_CONFIG
+      cam.type = mjCAMERA_FREE;
+      cam.fixedcamid = -1;
+      cam.distance = 2.5;
+      cam.azimuth = 132.0;
+      cam.elevation = -14.0;
+      cam.lookat[0] = 1.3;
+      cam.lookat[1] = 0.75;
+      cam.lookat[2] = 0.55;
+    }
+    renderer_->Draw(rm, d_, &cam, width, height, out);
+  }
 
  private:
+  // mj_local2Global's position of site `site` of model `m` over this env's body frames.
+  void SiteXpos(const mjModel* m, int site, double out[3]) const {
+    const int body = m->site_bodyid[site];
+    const bool inertial = m->site_sameframe[site] == mjSAMEFRAME_INERTIA ||
+                          m->site_sameframe[site] == mjSAMEFRAME_INERTIAROT;
+    const double* origin = (inertial ? d_->xipos : d_->xpos) + 3 * body;
+    if (m->site_sameframe[site] == mjSAMEFRAME_BODY ||
+        m->site_sameframe[site] == mjSAMEFRAME_INERTIA) {
+      std::copy(origin, origin + 3, out);
+      return;
+    }
+    mju_mulMatVec3(out, (inertial ? d_->ximat : d_->xmat) + 9 * body, m->site_pos + 3 * site);
+    mju_addTo3(out, origin);
+  }
+
   static float ClipF(float x) {
     if (std::isnan(x)) return x;
     return std::min(std::max(x, -1.0f), 1.0f);
@@ -331,12 +394,15 @@ class Fetch final : public MujocoEnv {
 
   Params p_;
   NumpyGenerator np_random_;
+  std::unique_ptr<mjModel, ModelDeleter> render_model_;  // the frames' model (Render)
+  std::unique_ptr<mjrender::SceneRenderer> renderer_;
   double goal_[3] = {0, 0, 0};
   float success_ = 0.0f;
 };
 
 inline void Fetch::Params::Setup() {
   grip_site = Id(mjOBJ_SITE, "robot0:grip");
+  target_site = Id(mjOBJ_SITE, "target0");
   finger_joints = {Id(mjOBJ_JOINT, "robot0:l_gripper_finger_joint"),
                    Id(mjOBJ_JOINT, "robot0:r_gripper_finger_joint")};
   std::vector<int> robot_joints;

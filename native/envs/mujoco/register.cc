@@ -43,7 +43,7 @@ void Register(Registry& registry) {
   RegisterVersions<Reacher>(registry, "Reacher");
   RegisterVersions<Pusher>(registry, "Pusher");
   // Gymnasium-Robotics' Fetch tasks (envpool/tasks/robotics.py).
-  registry.push_back(MakeEntry<Fetch>("Fetch"));
+  registry.push_back(MakeEntry<PixelObservation<Fetch>>("Fetch"));
 }
 
 }  // namespace envpool::mujoco

@@ -41,6 +41,8 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
+    if native_env == "Fetch":
+        return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
     if native_env in _CLASSIC:
@@ -61,6 +63,8 @@ def spec_class_name(native_env: str) -> str:
         return "VizdoomEnvSpec"
     if family == "envpool.mujoco.gym":
         return f"Gym{native_env[:-2]}EnvSpec"
+    if family == "envpool.mujoco.robotics":
+        return f"GymnasiumRobotics{native_env}EnvSpec"
     return f"{native_env}EnvSpec"
 
 
@@ -128,6 +132,15 @@ def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
 
     return [(domain, task, dm_control.MAX_EPISODE_STEPS)
             for domain, task in dm_control.TASKS.values()]
+
+
+def gymnasium_robotics_fetch_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_fetch_envs``:
+    the registered Fetch ids. (Its Hand, Adroit, PointMaze and Kitchen lists are not here:
+    those tasks are not ported.)"""
+    from envpool.tasks import robotics
+
+    return robotics.ids()
 
 
 def py_env(envspec: type, envpool: type) -> tuple[type, type, type]:
@@ -198,6 +211,10 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.gym.registration": {"gym_mujoco_envs": f"{_HERE}:gym_mujoco_envs()"},
     "envpool.mujoco.dmc": {},
     "envpool.mujoco.dmc.registration": {"dmc_mujoco_envs": f"{_HERE}:dmc_mujoco_envs()"},
+    "envpool.mujoco.robotics": {},
+    "envpool.mujoco.robotics.registration": {
+        "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()"
+    },
 }
 
 

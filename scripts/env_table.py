@@ -41,7 +41,7 @@ DOC = ROOT / "docs" / "envs.md"
 ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
 FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
                  "dm_control": "DeepMind Control Suite", "minigrid": "MiniGrid", "mujoco": "MuJoCo",
-                 "toy_text": "Toy text", "vizdoom": "ViZDoom"}
+                 "robotics": "Gymnasium-Robotics", "toy_text": "Toy text", "vizdoom": "ViZDoom"}
 _VERSION = re.compile(r"-v\d+$")
 
 

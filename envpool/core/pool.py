@@ -15,6 +15,7 @@ gym, dm) only converts a :class:`RawBatch` into its own return values.
 
 from __future__ import annotations
 
+import types
 import warnings
 from typing import Any, NamedTuple
 
@@ -132,6 +133,9 @@ class EnvPoolBase:
         # indexed by env id; drawn values (envpool.Uniform) are read at each batch.
         self._env_kwargs_info: dict[str, np.ndarray] | None = None
         self._drawn: dict[int, list[str]] = {}
+        # The task's own methods (a goal env's compute_reward), bound to this pool.
+        for name, method in spec.task.pool_methods.items():
+            setattr(self, name, types.MethodType(method, self))
         if config.info_env_kwargs:
             self._env_kwargs_info = {k: info_column([c[k] for c in spec.env_configs])
                                      for k in spec.env_kwargs_keys}

@@ -39,6 +39,9 @@ class TaskSpec:
     # The native module the env lives in: envpool._native, or a module built with the
     # env SDK (its Pool, spec and default_config make the task's pools).
     native_module: ModuleType = _native
+    # Methods of the task's pools beyond the pool's own (a goal env's compute_reward):
+    # name -> function(pool, *args, **kwargs), bound to each pool the task makes.
+    pool_methods: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -56,6 +59,7 @@ def register(
     per_env_kwargs: tuple[str, ...] = (),
     random_kwargs: tuple[str, ...] = (),
     module: ModuleType | None = None,
+    pool_methods: dict[str, Callable[..., Any]] | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -106,7 +110,7 @@ def register(
     _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
                                reward_threshold, prepare, dict(python_kwargs or {}),
                                thread_per_env, frozenset(per_env_kwargs),
-                               frozenset(random_kwargs), native)
+                               frozenset(random_kwargs), native, dict(pool_methods or {}))
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 

@@ -36,6 +36,9 @@ class GymnasiumEnv(gymnasium.Env):
         self.render_mode: str | None = spec.config.render_mode
         self.metadata = render_metadata(spec)
         self._discrete_obs = isinstance(self.observation_space, gymnasium.spaces.Discrete)
+        # The task's own methods (a goal env's compute_reward), as the reference env has them.
+        for name in spec.task.pool_methods:
+            setattr(self, name, getattr(self.pool, name))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

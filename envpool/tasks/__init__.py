@@ -8,6 +8,7 @@ from envpool.tasks import (  # noqa: F401
     dm_control,
     minigrid,
     mujoco,
+    robotics,
     toy_text,
     vizdoom,
 )

@@ -62,7 +62,8 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def _bot_action(bot: BabyAIBot, action: int | None) -> int:
     """The bot's next action; it raises where it gives up (a blocked path, after a random
-    action) and, rarely, plans for ever: a quarter second is its limit."""
+    action) and, rarely (UnlockToUnlock), plans for ever: past a quarter second the episode
+    goes on with random actions."""
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, 0.25)
     try:
@@ -81,13 +82,18 @@ def _lockstep(task_id: str, seed: int, max_steps: int, episodes: int = 1) -> int
     ref_obs, _ = ref.reset(seed=seed)
     _check(obs, info, ref_obs, ref, (task_id, seed, "reset"))
     rng = np.random.default_rng(seed)
-    bot = BabyAIBot(ref.unwrapped)
+    bot: BabyAIBot | None = BabyAIBot(ref.unwrapped)
     action = None
     successes = 0
     for t in range(max_steps):
         try:
+            if bot is None:
+                raise _BotTimeout
             action = _bot_action(bot, action)
-        except Exception:  # noqa: BLE001  (the bot gave up, or timed out: a fresh one)
+        except _BotTimeout:  # random actions for the rest of the episode
+            action = int(rng.integers(0, 7))
+            bot = None
+        except Exception:  # noqa: BLE001  (the bot gave up: a fresh one)
             action = int(rng.integers(0, 7))
             bot = BabyAIBot(ref.unwrapped)
         if rng.random() < 0.1:

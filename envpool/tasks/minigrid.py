@@ -23,7 +23,9 @@ _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_
             "agent_start_dir", "num_crossings", "obstacle_type", "strip2_row", "n_obstacles",
             "room_size", "num_rows", "obj_type", "num_objs", "min_num_rooms", "max_num_rooms",
             "max_room_size", "random_length", "key_in_box", "blocked", "agent_room",
-            "num_quarters")
+            "num_quarters", "num_cols", "num_dists", "doors_open", "debug", "select_by",
+            "first_color", "second_color", "num_doors", "objs_per_room", "start_carrying",
+            "distractors")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
@@ -47,7 +49,8 @@ VOCABULARY = (
     "wall", "lava", "floor",
     "get", "to", "the", "square", "use", "open", "and", "then", "reach", "avoid", "find",
     "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
-    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock")
+    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock",
+    "next", "after", "in", "front", "behind", "on", "your", "left", "right")
 
 
 def decode_tokens(tokens: np.ndarray) -> str:
@@ -144,3 +147,99 @@ for _task_id, _name, _box, _blocked, _room, _quarters, _visited in (
          25)):
     _register(_task_id, 4 * _visited * 6**2, env_name=_name, key_in_box=_box, blocked=_blocked,
               agent_room=_room, num_quarters=_quarters, num_rooms_visited=_visited)
+
+
+# BabyAI (minigrid/envs/babyai/, the package's BabyAI-* ids): the levels of
+# native/envs/minigrid/babyai_levels.h, env_name "babyai_<level>", the package classes'
+# arguments as keywords. max_steps=0 is the package's None: the level's own default, or,
+# where the class has none, num_navs_needed(instrs) * room_size^2 * num_rows * num_cols
+# computed at each reset.
+_BABYAI_DEFAULTS = {"room_size": 8, "num_rows": 3, "num_cols": 3, "num_dists": 18}
+
+
+def _register_babyai(task_id: str, level: str, **kwargs: Any) -> None:
+    _register(f"BabyAI-{task_id}", 0, env_name=f"babyai_{level}",
+              **{**_BABYAI_DEFAULTS, **kwargs})
+
+
+_register_babyai("GoToRedBallGrey-v0", "goto_red_ball_grey", num_dists=7)
+_register_babyai("GoToRedBall-v0", "goto_red_ball", num_dists=7)
+_register_babyai("GoToRedBallNoDists-v0", "goto_red_ball", num_dists=0)
+_register_babyai("GoToObj-v0", "goto_obj")
+_register_babyai("GoToObjS4-v0", "goto_obj", room_size=4)
+_register_babyai("GoToObjS6-v1", "goto_obj", room_size=6)
+_register_babyai("GoToLocal-v0", "goto_local", num_dists=8)
+for _size, _n in ((5, 2), (6, 2), (6, 3), (6, 4), (7, 4), (7, 5), (8, 2), (8, 3), (8, 4),
+                  (8, 5), (8, 6), (8, 7)):
+    _register_babyai(f"GoToLocalS{_size}N{_n}-v0", "goto_local", room_size=_size, num_dists=_n)
+_register_babyai("GoTo-v0", "goto")
+_register_babyai("GoToOpen-v0", "goto", doors_open=True)
+_register_babyai("GoToObjMaze-v0", "goto", num_dists=1)
+_register_babyai("GoToObjMazeOpen-v0", "goto", num_dists=1, doors_open=True)
+_register_babyai("GoToObjMazeS4R2-v0", "goto", num_dists=1, room_size=4, num_rows=2,
+                 num_cols=2)
+for _size in (4, 5, 6, 7):
+    _register_babyai(f"GoToObjMazeS{_size}-v0", "goto", num_dists=1, room_size=_size)
+_register_babyai("GoToImpUnlock-v0", "goto_imp_unlock")
+_register_babyai("GoToSeq-v0", "goto_seq")
+_register_babyai("GoToSeqS5R2-v0", "goto_seq", room_size=5, num_rows=2, num_cols=2,
+                 num_dists=4)
+_register_babyai("GoToRedBlueBall-v0", "goto_red_blue_ball", num_dists=7)
+_register_babyai("GoToDoor-v0", "goto_door")
+_register_babyai("GoToObjDoor-v0", "goto_obj_door")
+_register_babyai("Open-v0", "open")
+_register_babyai("OpenRedDoor-v0", "open_red_door")
+_register_babyai("OpenDoor-v0", "open_door")
+_register_babyai("OpenDoorDebug-v0", "open_door", debug=True)
+_register_babyai("OpenDoorColor-v0", "open_door", select_by="color")
+_register_babyai("OpenDoorLoc-v0", "open_door", select_by="loc")
+_register_babyai("OpenTwoDoors-v0", "open_two_doors")
+_register_babyai("OpenRedBlueDoors-v0", "open_two_doors", first_color="red",
+                 second_color="blue")
+_register_babyai("OpenRedBlueDoorsDebug-v0", "open_two_doors", first_color="red",
+                 second_color="blue", debug=True)
+for _n in (2, 4):
+    _register_babyai(f"OpenDoorsOrderN{_n}-v0", "open_doors_order", num_doors=_n)
+    _register_babyai(f"OpenDoorsOrderN{_n}Debug-v0", "open_doors_order", num_doors=_n,
+                     debug=True)
+_register_babyai("Pickup-v0", "pickup")
+_register_babyai("UnblockPickup-v0", "unblock_pickup")
+_register_babyai("PickupLoc-v0", "pickup_loc")
+_register_babyai("PickupDist-v0", "pickup_dist")
+_register_babyai("PickupDistDebug-v0", "pickup_dist", debug=True)
+_register_babyai("PickupAbove-v0", "pickup_above")
+_register_babyai("PutNextLocal-v0", "put_next_local", num_objs=8)
+_register_babyai("PutNextLocalS5N3-v0", "put_next_local", room_size=5, num_objs=3)
+_register_babyai("PutNextLocalS6N4-v0", "put_next_local", room_size=6, num_objs=4)
+for _size, _n in ((4, 1), (5, 2), (5, 1), (6, 3), (7, 4)):
+    _register_babyai(f"PutNextS{_size}N{_n}-v0", "put_next", room_size=_size, objs_per_room=_n)
+for _size, _n in ((5, 2), (6, 3), (7, 4)):
+    _register_babyai(f"PutNextS{_size}N{_n}Carrying-v0", "put_next", room_size=_size,
+                     objs_per_room=_n, start_carrying=True)
+_register_babyai("Unlock-v0", "unlock")
+_register_babyai("UnlockLocal-v0", "unlock_local")
+_register_babyai("UnlockLocalDist-v0", "unlock_local", distractors=True)
+_register_babyai("KeyInBox-v0", "key_in_box")
+_register_babyai("UnlockPickup-v0", "unlock_pickup")
+_register_babyai("UnlockPickupDist-v0", "unlock_pickup", distractors=True)
+_register_babyai("BlockedUnlockPickup-v0", "blocked_unlock_pickup")
+_register_babyai("UnlockToUnlock-v0", "unlock_to_unlock")
+_register_babyai("ActionObjDoor-v0", "action_obj_door")
+for _size in (5, 6, 7):
+    _register_babyai(f"FindObjS{_size}-v0", "find_obj", room_size=_size)
+_register_babyai("KeyCorridor-v0", "key_corridor", room_size=6, obj_type="ball")
+for _size, _rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    _register_babyai(f"KeyCorridorS{_size}R{_rows}-v0", "key_corridor", room_size=_size,
+                     num_rows=_rows, obj_type="ball")
+for _size in (8, 12, 16, 20):
+    _register_babyai(f"OneRoomS{_size}-v0", "one_room", room_size=_size)
+for _size, _n in ((5, 2), (8, 9)):
+    _register_babyai(f"MoveTwoAcrossS{_size}N{_n}-v0", "move_two_across", room_size=_size,
+                     objs_per_room=_n)
+_register_babyai("Synth-v0", "synth")
+_register_babyai("SynthS5R2-v0", "synth", room_size=5, num_rows=2)
+_register_babyai("SynthLoc-v0", "synth_loc")
+_register_babyai("SynthSeq-v0", "synth_seq")
+_register_babyai("MiniBossLevel-v0", "mini_boss_level")
+_register_babyai("BossLevel-v0", "boss_level")
+_register_babyai("BossLevelNoUnlock-v0", "boss_level_no_unlock")

@@ -41,6 +41,18 @@ struct LevelParams {
   std::pair<double, double> agent_room;  // ObstructedMaze
   int num_quarters;          // ObstructedMaze
   int num_rooms_visited;     // ObstructedMaze (its max_steps only)
+  // BabyAI (babyai_levels.h): the package classes' arguments of the same names.
+  int num_cols;
+  int num_dists;
+  bool doors_open;
+  bool debug;
+  std::string select_by;     // "", "color" or "loc" (OpenDoor)
+  std::string first_color;   // "": None (OpenTwoDoors)
+  std::string second_color;
+  int num_doors;             // OpenDoorsOrder
+  int objs_per_room;         // PutNext, MoveTwoAcross
+  bool start_carrying;       // PutNext
+  bool distractors;          // UnlockLocal, UnlockPickup
 };
 
 class Level {

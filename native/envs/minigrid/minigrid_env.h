@@ -22,11 +22,13 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/env.h"
 #include "envs/classic_control/picture.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
+#include "envs/minigrid/babyai_levels.h"
 #include "envs/minigrid/crossing.h"
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
@@ -62,7 +64,23 @@ class MiniGrid final : public Env {
         throw std::invalid_argument("agent_view_size must be odd and at least 3, got " +
                                     std::to_string(agent_view_size));
       }
-      if (max_steps < 1) throw std::invalid_argument("max_steps must be at least 1");
+      const bool babyai = babyai::IsBabyAI(env_name);
+      if (max_steps < (babyai ? 0 : 1)) {
+        throw std::invalid_argument(babyai ? "max_steps must be at least 0 (0: the level's)"
+                                           : "max_steps must be at least 1");
+      }
+      if (babyai && (room_size < 3 || num_rows < 1 || num_cols < 1 || num_dists < 0 ||
+                     num_objs < 2 || num_doors < 2 || num_doors > 4 || objs_per_room < 1 ||
+                     objs_per_room > 9 || (select_by != "" && select_by != "color" &&
+                                           select_by != "loc"))) {
+        throw std::invalid_argument("BabyAI needs room_size >= 3, num_rows, num_cols >= 1, "
+                                    "num_dists >= 0, num_objs >= 2, num_doors in 2..4, "
+                                    "objs_per_room in 1..9, select_by '', 'color' or 'loc'");
+      }
+      if (babyai) {
+        babyai::ColorFromName(first_color);
+        babyai::ColorFromName(second_color);
+      }
       if (obstacle_type != "lava" && obstacle_type != "wall") {
         throw std::invalid_argument("obstacle_type must be 'lava' or 'wall', got '" +
                                     obstacle_type + "'");
@@ -97,7 +115,7 @@ class MiniGrid final : public Env {
                                     "obj_type 'ball', 'key' or 'box'");
       }
       const Pos grid = GridSize(*this);  // also checks env_name
-      if (env_name != "key_corridor" && (grid.x < 5 || grid.y < 5)) {
+      if (env_name != "key_corridor" && !babyai && (grid.x < 5 || grid.y < 5)) {
         throw std::invalid_argument("the grid must be at least 5x5, got " +
                                     std::to_string(grid.x) + "x" + std::to_string(grid.y));
       }
@@ -143,6 +161,17 @@ class MiniGrid final : public Env {
     k.Add("agent_room", Keywords<Params>::Range{1.0, 1.0}, &Params::agent_room);
     k.Add("num_quarters", 4, &Params::num_quarters);
     k.Add("num_rooms_visited", 25, &Params::num_rooms_visited);
+    k.Add("num_cols", 3, &Params::num_cols);
+    k.Add("num_dists", 18, &Params::num_dists);
+    k.Add("doors_open", false, &Params::doors_open);
+    k.Add("debug", false, &Params::debug);
+    k.Add("select_by", std::string(""), &Params::select_by);
+    k.Add("first_color", std::string(""), &Params::first_color);
+    k.Add("second_color", std::string(""), &Params::second_color);
+    k.Add("num_doors", 2, &Params::num_doors);
+    k.Add("objs_per_room", 1, &Params::objs_per_room);
+    k.Add("start_carrying", false, &Params::start_carrying);
+    k.Add("distractors", false, &Params::distractors);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -152,8 +181,8 @@ class MiniGrid final : public Env {
     spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
     const std::int64_t v = p.agent_view_size;
     spec.obs.push_back(BoxSpec("image", DType::kUInt8, {v, v, 3}, {0.0}, {255.0}));
-    spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {kMissionBytes}, {0.0}, {255.0}));
-    spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {kMissionTokens}, {0.0},
+    spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {MissionBytes(p)}, {0.0}, {255.0}));
+    spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {MissionTokens(p)}, {0.0},
                                {static_cast<double>(kVocabulary.size() - 1)}));
     spec.obs_layout = ObsLayout::kDict;
     spec.action = DiscreteSpec("action", p.env_name == "dynamic_obstacles" ? 3 : 7,
@@ -177,7 +206,10 @@ class MiniGrid final : public Env {
     picture_.Draw(world_, out);
   }
 
-  explicit MiniGrid(const Params& p) : params_(p), level_(MakeLevel(p)) {
+  explicit MiniGrid(const Params& p)
+      : params_(p),
+        level_(MakeLevel(p)),
+        tokens_(static_cast<std::size_t>(MissionTokens(p)), 0) {
     world_.rng = &np_random_;
   }
 
@@ -195,7 +227,7 @@ class MiniGrid final : public Env {
     world_.agent_view_size = params_.agent_view_size;
     world_.see_through_walls = params_.see_through_walls;
     level_->Generate(world_);
-    Tokenize(world_.mission, tokens_);
+    Tokenize(world_.mission, tokens_.data(), static_cast<int>(tokens_.size()));
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -211,18 +243,27 @@ class MiniGrid final : public Env {
     *slot.Obs<std::int32_t>(0) = world_.agent_dir;
     world_.Observe(slot.Obs<std::uint8_t>(1));
     std::uint8_t* mission = slot.Obs<std::uint8_t>(2);
-    std::memset(mission, 0, kMissionBytes);
-    std::memcpy(mission, world_.mission.data(),
-                std::min<std::size_t>(world_.mission.size(), kMissionBytes));
-    std::memcpy(slot.Obs<std::int32_t>(3), tokens_, sizeof(tokens_));
+    const auto bytes = static_cast<std::size_t>(MissionBytes(params_));
+    std::memset(mission, 0, bytes);
+    std::memcpy(mission, world_.mission.data(), std::min(world_.mission.size(), bytes));
+    std::memcpy(slot.Obs<std::int32_t>(3), tokens_.data(), tokens_.size() * sizeof(std::int32_t));
     std::int32_t* agent_pos = slot.Info<std::int32_t>(0);
     agent_pos[0] = world_.agent_pos.x;
     agent_pos[1] = world_.agent_pos.y;
   }
 
  private:
+  // obs["mission"]'s and obs["mission_tokens"]' sizes (BabyAI's missions are longer).
+  static std::int64_t MissionBytes(const LevelParams& p) {
+    return babyai::IsBabyAI(p.env_name) ? kBabyAIMissionBytes : kMissionBytes;
+  }
+  static std::int64_t MissionTokens(const LevelParams& p) {
+    return babyai::IsBabyAI(p.env_name) ? kBabyAIMissionTokens : kMissionTokens;
+  }
+
   // The grid's width and height for the level (throws for an unknown env_name).
   static Pos GridSize(const LevelParams& p) {
+    if (babyai::IsBabyAI(p.env_name)) return babyai::BabyAIGridSize(p);
     if (p.env_name == "distshift") return {p.width, p.height};
     if (p.env_name == "red_blue_door") return {2 * p.size, p.size};
     if (p.env_name == "four_rooms" || p.env_name == "playground") return {19, 19};
@@ -248,6 +289,7 @@ class MiniGrid final : public Env {
   }
 
   static std::unique_ptr<Level> MakeLevel(const LevelParams& p) {
+    if (babyai::IsBabyAI(p.env_name)) return babyai::MakeBabyAILevel(p);
     if (p.env_name == "empty") return std::make_unique<EmptyLevel>(p);
     if (p.env_name == "doorkey") return std::make_unique<DoorKeyLevel>();
     if (p.env_name == "four_rooms") return std::make_unique<FourRoomsLevel>();
@@ -277,7 +319,7 @@ class MiniGrid final : public Env {
   NumpyGenerator np_random_;
   World world_;
   Picture picture_;  // render()'s tiles, cached per env
-  std::int32_t tokens_[kMissionTokens] = {};
+  std::vector<std::int32_t> tokens_;
 };
 
 }  // namespace envpool::minigrid

@@ -19,8 +19,12 @@ namespace envpool::minigrid {
 inline constexpr int kMissionTokens = 64;
 // sail-sg EnvPool's obs["mission"]: the mission's bytes, zero-padded.
 inline constexpr int kMissionBytes = 96;
+// The BabyAI levels' longer missions (a BossLevel sequence of two conjunctions of PutNext
+// with locations runs to about 70 words): sail-sg EnvPool's 512 bytes, and 128 tokens.
+inline constexpr int kBabyAIMissionTokens = 128;
+inline constexpr int kBabyAIMissionBytes = 512;
 
-inline constexpr std::array<std::string_view, 49> kVocabulary = {
+inline constexpr std::array<std::string_view, 58> kVocabulary = {
     "<pad>", "<unk>", ",",
     // COLOR_NAMES and the object types
     "red", "green", "blue", "purple", "yellow", "grey", "key", "ball", "box", "door", "goal",
@@ -28,7 +32,9 @@ inline constexpr std::array<std::string_view, 49> kVocabulary = {
     // the other words of the MiniGrid missions
     "get", "to", "the", "square", "use", "open", "and", "then", "reach", "avoid", "find",
     "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
-    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock"};
+    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock",
+    // BabyAI's grammar (minigrid/envs/babyai/core/verifier.py) beyond the words above
+    "next", "after", "in", "front", "behind", "on", "your", "left", "right"};
 
 inline std::int32_t TokenId(std::string_view word) {
   for (std::size_t i = 2; i < kVocabulary.size(); ++i) {
@@ -37,11 +43,11 @@ inline std::int32_t TokenId(std::string_view word) {
   return 1;
 }
 
-// The mission's token ids into out[kMissionTokens], zero-padded.
-inline void Tokenize(const std::string& mission, std::int32_t* out) {
+// The mission's token ids into out[size], zero-padded.
+inline void Tokenize(const std::string& mission, std::int32_t* out, int size = kMissionTokens) {
   int n = 0;
   auto push = [&](std::string_view word) {
-    if (!word.empty() && n < kMissionTokens) out[n++] = TokenId(word);
+    if (!word.empty() && n < size) out[n++] = TokenId(word);
   };
   std::size_t start = 0;
   while (start <= mission.size()) {
@@ -56,7 +62,7 @@ inline void Tokenize(const std::string& mission, std::int32_t* out) {
     }
     start = end + 1;
   }
-  for (; n < kMissionTokens; ++n) out[n] = 0;
+  for (; n < size; ++n) out[n] = 0;
 }
 
 }  // namespace envpool::minigrid

@@ -6,11 +6,20 @@
 
 #include <array>
 #include <cstdlib>
+#include <stdexcept>
 #include <vector>
 
 #include "envs/minigrid/level.h"
 
 namespace envpool::minigrid {
+
+// A level generation that failed where the package raises RecursionError (place_obj past
+// its max_tries, connect_all past its max_itrs) or, in BabyAI, RejectSampling: the levels
+// that retry (BabyAI's RoomGridLevel) catch it and generate again.
+class GenerationFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class RoomGrid {
  public:
@@ -20,7 +29,14 @@ class RoomGrid {
     std::array<int, 4> neighbor = {-1, -1, -1, -1};  // index into rooms_, -1: none
     std::array<Pos, 4> door_pos;                      // {-1, -1}: None
     std::array<bool, 4> doors = {false, false, false, false};  // a door or an opening
+    std::array<bool, 4> opening = {false, false, false, false};  // remove_wall's True
     bool locked = false;
+    std::vector<Cell> objs;  // Room.objs: the objects place_in_room put there
+
+    // Room.pos_inside.
+    bool PosInside(int x, int y) const {
+      return x >= top.x && y >= top.y && x < top.x + size.x && y < top.y + size.y;
+    }
   };
 
   RoomGrid(int room_size, int num_rows, int num_cols)
@@ -31,6 +47,19 @@ class RoomGrid {
   }
 
   Room& Get(int i, int j) { return rooms_[static_cast<std::size_t>(j * num_cols_ + i)]; }
+  const Room& Get(int i, int j) const {
+    return rooms_[static_cast<std::size_t>(j * num_cols_ + i)];
+  }
+  int RoomSize() const { return room_size_; }
+  int NumRows() const { return num_rows_; }
+  int NumCols() const { return num_cols_; }
+  // room_from_pos(x, y): the room index (j * num_cols + i) of a square.
+  int RoomIndexFromPos(Pos p) const {
+    return (p.y / (room_size_ - 1)) * num_cols_ + p.x / (room_size_ - 1);
+  }
+  const Room& RoomFromPos(Pos p) const {
+    return rooms_[static_cast<std::size_t>(RoomIndexFromPos(p))];
+  }
 
   // RoomGrid._gen_grid: the rooms' walls, the door positions, the agent in the middle
   // room facing right.
@@ -87,15 +116,19 @@ class RoomGrid {
     return PlaceInRoom(w, i, j, obj);
   }
 
-  // place_in_room(i, j, obj): a random square of room (i, j), not next to the agent.
+  // place_in_room(i, j, obj): a random square of room (i, j), not next to the agent
+  // (GenerationFailed past 1000 tries).
   Pos PlaceInRoom(World& w, int i, int j, const Cell& obj) {
-    const Room& room = Get(i, j);
-    return w.PlaceObj(obj, room.top, room.size, 1000, &RejectNextTo);
+    Room& room = Get(i, j);
+    const Pos pos = w.PlaceObj(obj, room.top, room.size, 1000, &RejectNextTo);
+    if (pos.x < 0) throw GenerationFailed("rejection sampling failed in place_obj");
+    room.objs.push_back(obj);
+    return pos;
   }
 
-  // add_door(i, j, door_idx, color, locked) (negative door_idx / color: None, drawn).
-  // Returns the door's square.
-  Pos AddDoor(World& w, int i, int j, int door_idx, int color, bool locked) {
+  // add_door(i, j, door_idx, color, locked) (negative door_idx / color / locked: None,
+  // drawn). Returns the door's square.
+  Pos AddDoor(World& w, int i, int j, int door_idx, int color, int locked) {
     Room& room = Get(i, j);
     if (door_idx < 0) {
       while (true) {
@@ -107,10 +140,11 @@ class RoomGrid {
       }
     }
     const Color c = color < 0 ? w.RandColor() : static_cast<Color>(color);
+    if (locked < 0) locked = w.RandBool() ? 1 : 0;
     const auto k = static_cast<std::size_t>(door_idx);
-    room.locked = locked;
+    room.locked = locked != 0;
     const Pos pos = room.door_pos[k];
-    w.grid.Set(pos.x, pos.y, Cell::Door(c, false, locked));
+    w.grid.Set(pos.x, pos.y, Cell::Door(c, false, locked != 0));
     room.doors[k] = true;
     rooms_[static_cast<std::size_t>(room.neighbor[k])].doors[(k + 2) % 4] = true;
     return pos;
@@ -134,27 +168,37 @@ class RoomGrid {
     }
     const auto k = static_cast<std::size_t>(wall_idx);
     room.doors[k] = true;
-    rooms_[static_cast<std::size_t>(room.neighbor[k])].doors[(k + 2) % 4] = true;
+    room.opening[k] = true;
+    Room& neighbor = rooms_[static_cast<std::size_t>(room.neighbor[k])];
+    neighbor.doors[(k + 2) % 4] = true;
+    neighbor.opening[(k + 2) % 4] = true;
   }
 
   // RoomGrid.place_agent(i, j): place_agent in the room until the agent faces an empty
-  // square or a wall.
+  // square or a wall (negative i / j: None, drawn).
   void PlaceAgent(World& w, int i, int j) {
+    if (i < 0) i = w.RandInt(0, num_cols_);
+    if (j < 0) j = w.RandInt(0, num_rows_);
     const Room& room = Get(i, j);
     while (true) {
       w.PlaceAgent(room.top, room.size, 1000);
+      if (w.agent_pos.x < 0) throw GenerationFailed("rejection sampling failed in place_obj");
       const Pos front = w.FrontPos();
       const Cell& cell = w.grid.Get(front.x, front.y);
       if (cell.Empty() || cell.type == kWall) break;
     }
   }
 
-  // connect_all(): unlocked doors of random colors between random rooms until every room
-  // is reachable from the agent's.
-  void ConnectAll(World& w) {
-    const int start = (w.agent_pos.y / (room_size_ - 1)) * num_cols_ +
-                      w.agent_pos.x / (room_size_ - 1);
-    while (Reach(start) < num_rows_ * num_cols_) {
+  // connect_all(door_colors, max_itrs=5000): unlocked doors of random colors (drawn from
+  // door_colors, COLOR_NAMES when empty) between random rooms until every room is reachable
+  // from the agent's; GenerationFailed past max_itrs.
+  void ConnectAll(World& w, const std::vector<Color>& door_colors = {}) {
+    const int start = RoomIndexFromPos(w.agent_pos);
+    int num_itrs = 0;
+    while (true) {
+      if (num_itrs > 5000) throw GenerationFailed("connect_all failed");
+      ++num_itrs;
+      if (Reach(start) == num_rows_ * num_cols_) break;
       const int i = w.RandInt(0, num_cols_);
       const int j = w.RandInt(0, num_rows_);
       const int k = w.RandInt(0, 4);
@@ -162,8 +206,12 @@ class RoomGrid {
       const auto kk = static_cast<std::size_t>(k);
       if (room.door_pos[kk].x < 0 || room.doors[kk]) continue;
       if (room.locked || rooms_[static_cast<std::size_t>(room.neighbor[kk])].locked) continue;
-      const Color color = w.RandColor();
-      AddDoor(w, i, j, k, color, false);
+      const Color color =
+          door_colors.empty()
+              ? w.RandColor()
+              : door_colors[static_cast<std::size_t>(
+                    w.RandInt(0, static_cast<int>(door_colors.size())))];
+      AddDoor(w, i, j, k, color, 0);
     }
   }
 

@@ -1,0 +1,214 @@
+"""Alignment of the BabyAI levels with the ``minigrid`` package (3.2.0), its own envs run in
+the same test.
+
+The levels (native/envs/minigrid/babyai_*.h) draw from numpy's Generator reproduced in C++,
+seeded with the env's seed, so env i of a pool made with seed s and
+``gymnasium.make(task_id)`` reset with seed s + i generate the same level and mission
+(rejection sampling included). Under the same actions every observation (image, direction,
+mission text and tokens), ``agent_pos``, reward (the package's float64 rounded to float32,
+the pool's dtype) and both flags must be equal: the verifiers' success and failure end the
+episodes at the same step, and the per-episode ``max_steps`` truncates them the same.
+
+The actions come from the package's own BabyAI bot (minigrid.utils.baby_ai_bot), planning
+on the package's env, with one random action in ten, so the trajectories reach the
+missions' successes (and, with the random actions and the Debug levels' strict verifiers,
+failures) rather than wander; the bot's errors fall back to random actions. The package is
+slow in Python (a BossLevel reset takes tens of milliseconds, the bot more per step): the
+default suite runs one seed per id and a short trajectory, the nightly suite four seeds
+through whole episodes and their autoresets.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+import gymnasium
+import minigrid  # noqa: F401  (registers the package's ids)
+import numpy as np
+import pytest
+from minigrid.utils.baby_ai_bot import BabyAIBot
+
+import envpool
+from envpool.tasks.minigrid import VOCABULARY, decode_mission, decode_tokens
+
+IDS = sorted(i for i in gymnasium.registry if i.startswith("BabyAI-"))
+
+# BabyAI's grammar (minigrid/envs/babyai/core/verifier.py: the surfaces of ObjDesc and of
+# the instructions), every word a mission may have.
+GRAMMAR = (
+    "go to the a pick up open put next then after you and in front of behind on your "
+    "left right object , red green blue purple yellow grey key ball box door"
+).split()
+
+
+def _check(
+    obs: dict[str, np.ndarray], info: dict[str, Any], ref_obs: dict[str, Any], ref: Any, where: Any
+) -> None:
+    assert np.array_equal(obs["image"][0], ref_obs["image"]), where
+    assert obs["direction"][0] == ref_obs["direction"], where
+    assert decode_mission(obs["mission"][0]) == ref_obs["mission"], where
+    assert decode_tokens(obs["mission_tokens"][0]) == ref_obs["mission"], where
+    assert tuple(info["agent_pos"][0]) == tuple(int(v) for v in ref.unwrapped.agent_pos), where
+
+
+class _BotTimeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _BotTimeout
+
+
+def _bot_action(bot: BabyAIBot, action: int | None) -> int:
+    """The bot's next action; it raises where it gives up (a blocked path, after a random
+    action) and, rarely (UnlockToUnlock), plans for ever: past a quarter second the episode
+    goes on with random actions."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, 0.25)
+    try:
+        return int(bot.replan(action))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _lockstep(task_id: str, seed: int, max_steps: int, episodes: int = 1) -> int:
+    """Steps ours and the package's env (reset with `seed`) with the bot's actions until
+    `episodes` episodes ended or `max_steps` steps; returns the successes."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed)
+    ref = gymnasium.make(task_id)
+    obs, info = ours.reset()
+    ref_obs, _ = ref.reset(seed=seed)
+    _check(obs, info, ref_obs, ref, (task_id, seed, "reset"))
+    rng = np.random.default_rng(seed)
+    bot: BabyAIBot | None = BabyAIBot(ref.unwrapped)
+    action = None
+    successes = 0
+    for t in range(max_steps):
+        try:
+            if bot is None:
+                raise _BotTimeout
+            action = _bot_action(bot, action)
+        except _BotTimeout:  # random actions for the rest of the episode
+            action = int(rng.integers(0, 7))
+            bot = None
+        except Exception:  # noqa: BLE001  (the bot gave up: a fresh one)
+            action = int(rng.integers(0, 7))
+            bot = BabyAIBot(ref.unwrapped)
+        if rng.random() < 0.1:
+            action = int(rng.integers(0, 7))
+        ref_obs, ref_r, ref_term, ref_trunc, _ = ref.step(action)
+        obs, r, term, trunc, info = ours.step(np.array([action]))
+        where = (task_id, seed, t)
+        _check(obs, info, ref_obs, ref, where)
+        assert r[0] == np.float32(ref_r), where
+        assert (bool(term[0]), bool(trunc[0])) == (ref_term, ref_trunc), where
+        if ref_term or ref_trunc:
+            successes += ref_r > 0
+            episodes -= 1
+            if episodes == 0:
+                break
+            # The pool autoresets on its next step (its action ignored), the package's env
+            # with reset() continuing its generator.
+            obs, _, _, _, info = ours.step(np.array([0]))
+            ref_obs, _ = ref.reset()
+            _check(obs, info, ref_obs, ref, (task_id, seed, t, "autoreset"))
+            bot = BabyAIBot(ref.unwrapped)
+            action = None
+    ours.close()
+    return successes
+
+
+def test_registered_ids_are_the_packages() -> None:
+    """The 96 BabyAI ids of the package, each without a gymnasium time limit (the env
+    truncates itself at the level's max_steps)."""
+    ours = sorted(i for i in envpool.list_all_envs() if i.startswith("BabyAI-"))
+    assert ours == IDS and len(IDS) == 96
+    for task_id in IDS:
+        assert envpool.make_spec(task_id).max_episode_steps is None
+        assert gymnasium.spec(task_id).max_episode_steps is None
+
+
+def test_vocabulary_covers_the_grammar() -> None:
+    """Every word of BabyAI's grammar has a token of its own (none is <unk>)."""
+    for word in GRAMMAR:
+        assert word in VOCABULARY, word
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_lockstep_with_the_package(task_id: str) -> None:
+    """One seed, the reset and up to 40 of the bot's steps (the episode's end included
+    where it comes first)."""
+    _lockstep(task_id, 7, 40)
+
+
+def test_missions_succeed_and_truncate() -> None:
+    """Whole episodes of a few quick levels, through their successes (and the reward's
+    step count) and autoresets, and the per-episode max_steps truncation."""
+    successes = sum(
+        _lockstep(task_id, seed, 400, episodes=3)
+        for task_id in (
+            "BabyAI-GoToRedBallNoDists-v0",
+            "BabyAI-OpenRedDoor-v0",
+            "BabyAI-PutNextLocalS5N3-v0",
+            "BabyAI-OneRoomS8-v0",
+        )
+        for seed in (1, 2)
+    )
+    assert successes >= 12
+    # max_steps (64 steps for one GoTo in a room of 8) runs out under `left` turns.
+    ours = envpool.make_gymnasium("BabyAI-GoToRedBallNoDists-v0", num_envs=1, seed=3)
+    ref = gymnasium.make("BabyAI-GoToRedBallNoDists-v0")
+    ours.reset()
+    ref.reset(seed=3)
+    for t in range(64):
+        _, _, term, trunc, _ = ours.step(np.array([0]))
+        _, _, ref_term, ref_trunc, _ = ref.step(0)
+        assert (bool(term[0]), bool(trunc[0])) == (ref_term, ref_trunc) == (False, t == 63)
+
+
+def test_reset_batch_of_seeds() -> None:
+    """Env i of a pool made with seed s is the package's env reset with seed s + i, for the
+    levels with rejection sampling and random instructions."""
+    for task_id in (
+        "BabyAI-BossLevel-v0",
+        "BabyAI-SynthSeq-v0",
+        "BabyAI-PutNextLocal-v0",
+        "BabyAI-UnblockPickup-v0",
+        "BabyAI-GoToRedBlueBall-v0",
+    ):
+        ours = envpool.make_gymnasium(task_id, num_envs=6, seed=30)
+        obs, _ = ours.reset()
+        ref = gymnasium.make(task_id)
+        for i in range(6):
+            ref_obs, _ = ref.reset(seed=30 + i)
+            assert np.array_equal(obs["image"][i], ref_obs["image"]), (task_id, i)
+            assert decode_mission(obs["mission"][i]) == ref_obs["mission"], (task_id, i)
+            assert decode_tokens(obs["mission_tokens"][i]) == ref_obs["mission"], (task_id, i)
+        ours.close()
+
+
+def test_render_is_the_packages() -> None:
+    """A BabyAI frame through picture.h (doors, keys, balls, boxes of every color) equals
+    the package's rgb_array render, at the reset and after a few steps."""
+    task_id = "BabyAI-BossLevel-v0"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=4, render_mode="rgb_array")
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=4)
+    assert np.array_equal(ours.render()[0], ref.render())
+    for action in (2, 2, 1, 2, 5, 3):
+        ours.step(np.array([action]))
+        ref.step(action)
+        assert np.array_equal(ours.render()[0], ref.render())
+    ours.close()
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize("task_id", IDS)
+def test_lockstep_with_the_package_nightly(task_id: str) -> None:
+    """Four more seeds per id, each through two whole episodes (success, failure or
+    truncation) and the autoreset between them."""
+    for seed in (11, 12, 13, 14):
+        _lockstep(task_id, seed, 3000, episodes=2)

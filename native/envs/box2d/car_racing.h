@@ -17,12 +17,10 @@
 // step as gymnasium draws it: the background, grass and road polygons (gfxdraw.aapolygon and
 // filled_polygon, their float coordinates cut to int as pygame does), the car (pygame.draw
 // polygons: the wheels with their phase stripe, then the hull), the flip, the indicators
-// bar, then pygame-ce's SSE2 smoothscale to 96 x 96 (envs/classic_control/smoothscale.h).
-// Not drawn yet: the reward's text (font.render of f"{reward:04.0f}" in pygame's
-// freesansbold.ttf at 42 px, blitted at the bar's left end), which needs FreeType as
-// SDL_ttf drives it; it reaches at most rows 84-95, columns 0-13 of the 96 x 96 picture,
-// which are therefore not gymnasium's, and the env has no public id until they are (see
-// register.cc). render() (the 600 x 400 frame, with the skid marks) is not here either.
+// bar, the reward's text (reward_text.h: FreeType and pygame's font, the hidden keyword
+// _font, which the task ids fill from the installed pygame; without it no text is drawn),
+// then pygame-ce's SSE2 smoothscale to 96 x 96 (envs/classic_control/smoothscale.h).
+// Not here yet: render() (gymnasium's 600 x 400 frame, with the skid marks).
 // GetState() exposes the track, the car and the reward bookkeeping in float64 for the
 // alignment tests (tests/test_align_car_racing.py).
 #pragma once
@@ -40,6 +38,7 @@
 
 #include "core/env.h"
 #include "envs/box2d/pybox2d.h"
+#include "envs/box2d/reward_text.h"
 #include "envs/classic_control/raster.h"
 #include "envs/classic_control/smoothscale.h"
 #include "envs/common/keywords.h"
@@ -54,6 +53,7 @@ class CarRacing final : public Env {
     bool continuous;
     bool domain_randomize;
     double lap_complete_percent;
+    std::string font;  // pygame's freesansbold.ttf; empty: no reward text
   };
 
   // gymnasium 1.4's CarRacing keywords and defaults.
@@ -62,6 +62,7 @@ class CarRacing final : public Env {
     k.Add("continuous", true, &Params::continuous);
     k.Add("domain_randomize", false, &Params::domain_randomize);
     k.Add("lap_complete_percent", 0.95, &Params::lap_complete_percent);
+    k.Add("_font", std::string(), &Params::font);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -78,6 +79,7 @@ class CarRacing final : public Env {
 
   explicit CarRacing(const Params& params)
       : params_(params), listener_(*this), world_(b2Vec2(0.0F, 0.0F)) {
+    if (!params_.font.empty()) text_ = std::make_unique<RewardText>(params_.font);
     world_.SetContactListener(&listener_);
     DefaultColors();
   }
@@ -755,6 +757,8 @@ class CarRacing final : public Env {
     draw_body(hull_, {204, 0, 0}, nullptr);
     canvas.FlipRows();
     DrawIndicators(canvas);
+    // text_rect.center = (60, WINDOW_H - WINDOW_H * 2.5 / 40.0): (60, 750).
+    if (text_) text_->Draw(canvas, reward_, 60, static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0));
     classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW,
                                   kStateH);
   }
@@ -809,7 +813,8 @@ class CarRacing final : public Env {
   double reward_ = 0.0, prev_reward_ = 0.0, t_ = 0.0, fuel_spent_ = 0.0;
   int tile_visited_count_ = 0;
   bool new_lap_ = false;
-  std::vector<std::uint8_t> surf_;  // gymnasium's 1000 x 800 surface
+  std::unique_ptr<RewardText> text_;  // null without a font
+  std::vector<std::uint8_t> surf_;    // gymnasium's 1000 x 800 surface
   std::array<std::uint8_t, kStateH * kStateW * 3> state_{};  // the observation
 };
 

@@ -11,8 +11,6 @@ namespace envpool::box2d {
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<LunarLander>("LunarLander"));
   registry.push_back(MakeEntry<BipedalWalker>("BipedalWalker"));
-  // Native only: no task id registers it until its picture draws the reward's text
-  // (car_racing.h); tests/test_align_car_racing.py makes it directly.
   registry.push_back(MakeEntry<CarRacing>("CarRacing"));
 }
 

@@ -1,6 +1,10 @@
 """Box2D task ids (gymnasium's ids, limits and thresholds, and sail-sg EnvPool's)."""
 
+import os
+from typing import Any
+
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
 
 # Every keyword but `continuous` (which changes the action space) may differ per env
 # (make's env_kwargs).
@@ -19,3 +23,22 @@ register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_thr
          per_env_kwargs=("hardcore",))
 register("BipedalWalkerHardcore-v3", "BipedalWalker", hardcore=True, max_episode_steps=2000,
          reward_threshold=300.0, per_env_kwargs=("hardcore",))
+
+
+def _car_racing_font(config: dict[str, Any]) -> dict[str, Any]:
+    """CarRacing's hidden keyword _font: pygame's default font (freesansbold.ttf), in which
+    gymnasium writes the reward on the picture; it is read from the installed pygame."""
+    del config
+    font = package_path("pygame", "freesansbold.ttf")
+    if not font or not os.path.isfile(font):
+        raise ImportError("CarRacing draws gymnasium's reward text in pygame's default font "
+                          "(freesansbold.ttf): install pygame-ce (pip install 'gymnasium[box2d]')")
+    return {"_font": font}
+
+
+# CarRacing-v2: sail-sg EnvPool 1.2.5's id, registered there as the same env as v3; here too
+# (gymnasium 0.29's CarRacing-v2 ended a completed lap with truncated, not terminated).
+for _version in ("v2", "v3"):
+    register(f"CarRacing-{_version}", "CarRacing", max_episode_steps=1000, reward_threshold=900.0,
+             prepare=_car_racing_font,
+             per_env_kwargs=("domain_randomize", "lap_complete_percent"))

@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/box2d/bipedal_walker.h"
+#include "envs/box2d/car_racing.h"
 #include "envs/box2d/lunar_lander.h"
 
 namespace envpool::box2d {
@@ -10,6 +11,7 @@ namespace envpool::box2d {
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<LunarLander>("LunarLander"));
   registry.push_back(MakeEntry<BipedalWalker>("BipedalWalker"));
+  registry.push_back(MakeEntry<CarRacing>("CarRacing"));
 }
 
 }  // namespace envpool::box2d

@@ -1,0 +1,41 @@
+// reach-v3: metaworld/envs/sawyer_reach_v3.py (reward_function_version "v2").
+#pragma once
+
+#include <vector>
+
+#include "envs/metaworld/sawyer.h"
+
+namespace envpool::metaworld {
+
+class Reach final : public ObjectTask {
+ public:
+  TaskConfig Config() const override {
+    return ObjectConfig("sawyer_xyz/sawyer_reach_v3.xml", {-0.1, 0.8, 0.05}, {0.1, 0.9, 0.3});
+  }
+
+  void ResetModel(Sawyer& env, const std::vector<double>& v) override {
+    env.target_pos = {v[3], v[4], v[5]};
+    env.obj_init_pos = {v[0], v[1], v[2]};
+    env.SetObjXyz(env.obj_init_pos);
+    env.SetGoalSite(env.target_pos);
+  }
+
+  double Evaluate(Sawyer& env, const double* /*obs*/, const float* /*action*/,
+                  double* info) override {
+    const Vec3 tcp = env.TcpCenter();
+    const double tcp_to_target = env.Dist(tcp, env.target_pos);
+    const double in_place_margin = env.Dist(env.config().hand_init_pos, env.target_pos);
+    const double in_place = Tolerance(tcp_to_target, 0, 0.05, in_place_margin);
+    const double reward = 10 * in_place;
+    info[0] = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+    info[1] = tcp_to_target;
+    info[2] = 1.0;
+    info[3] = tcp_to_target;
+    info[4] = in_place;
+    info[5] = tcp_to_target;
+    info[6] = reward;
+    return reward;
+  }
+};
+
+}  // namespace envpool::metaworld

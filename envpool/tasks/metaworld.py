@@ -23,7 +23,17 @@ from envpool.tasks._numpy_blas import native_keywords
 ASSETS_DIR = package_path("metaworld", "assets")
 
 # The tasks whose alignment tests pass (tests/test_align_metaworld.py), by official name.
-TASKS: tuple[str, ...] = ("reach-v3", "push-v3", "pick-place-v3")
+TASKS: tuple[str, ...] = (
+    "reach-v3",
+    "push-v3",
+    "pick-place-v3",
+    "door-open-v3",
+    "drawer-open-v3",
+    "drawer-close-v3",
+    "button-press-topdown-v3",
+    "window-open-v3",
+    "window-close-v3",
+)
 
 
 def task_id(task_name: str) -> str:

@@ -39,14 +39,10 @@ class PickPlace final : public ObjectTask {
       reward = Op(reward, F64(1.0 + 5.0 * in_place), '+');
     }
     if (obj_to_target < 0.05) reward = F64(10.0);
-    info[0] = obj_to_target <= 0.07 ? 1.0 : 0.0;
-    info[1] = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
     const bool touching = env.TouchingObject(obj_geom_);
-    info[2] = touching && tcp_opened > 0 && obj[2] - 0.02 > env.obj_init_pos[2] ? 1.0 : 0.0;
-    info[3] = object_grasped.v;
-    info[4] = in_place;
-    info[5] = obj_to_target;
-    info[6] = reward.v;
+    SetInfo(info, {obj_to_target <= 0.07 ? 1.0 : 0.0, tcp_to_obj <= 0.03 ? 1.0 : 0.0,
+                   touching && tcp_opened > 0 && obj[2] - 0.02 > env.obj_init_pos[2] ? 1.0 : 0.0,
+                   object_grasped.v, in_place, obj_to_target, reward.v});
     return reward.v;
   }
 

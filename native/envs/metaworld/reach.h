@@ -27,13 +27,8 @@ class Reach final : public ObjectTask {
     const double in_place_margin = env.Dist(env.config().hand_init_pos, env.target_pos);
     const double in_place = Tolerance(tcp_to_target, 0, 0.05, in_place_margin);
     const double reward = 10 * in_place;
-    info[0] = tcp_to_target <= 0.05 ? 1.0 : 0.0;
-    info[1] = tcp_to_target;
-    info[2] = 1.0;
-    info[3] = tcp_to_target;
-    info[4] = in_place;
-    info[5] = tcp_to_target;
-    info[6] = reward;
+    SetInfo(info, {tcp_to_target <= 0.05 ? 1.0 : 0.0, tcp_to_target, 1.0, tcp_to_target, in_place,
+                   tcp_to_target, reward});
     return reward;
   }
 };

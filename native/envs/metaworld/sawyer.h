@@ -88,6 +88,16 @@ inline double Tolerance(double x, double lower, double upper, double margin) {
   return 1 / (PyPow2(d * scale) + 1);  // numpy's `** 2` on a float64 scalar: libm's pow
 }
 
+// reward_utils.tolerance with sigmoid="gaussian" and value_at_margin 0.1.
+inline double ToleranceGaussian(double x, double lower, double upper, double margin) {
+  const bool in_bounds = lower <= x && x <= upper;
+  if (margin == 0) return in_bounds ? 1.0 : 0.0;
+  const double d = (x < lower ? lower - x : x - upper) / margin;
+  if (in_bounds) return 1.0;
+  const double scale = std::sqrt(-2 * std::log(0.1));
+  return std::exp(-0.5 * PyPow2(d * scale));
+}
+
 // reward_utils.hamacher_product: (a b) / (a + b - a b), 0 when the denominator is not > 0.
 inline Num Hamacher(Num a, Num b) {
   const Num ab = Op(a, b, '*');
@@ -125,6 +135,11 @@ inline std::array<double, 4> MatrixToQuat(const double* m) {
 
 class Sawyer;
 
+// evaluate_state's info, in the order of Sawyer::InfoKeys.
+inline void SetInfo(double* info, const std::array<double, 7>& values) {
+  std::copy(values.begin(), values.end(), info);
+}
+
 // A task's constants (its __init__), as SawyerXYZEnv keeps them.
 struct TaskConfig {
   std::string xml;  // under the package's assets folder
@@ -145,6 +160,10 @@ class SawyerTask {
   virtual std::vector<double> DrawRandVec(Sawyer& env) const = 0;
   // The rest of reset_model, after _reset_hand, with the vector DrawRandVec returned.
   virtual void ResetModel(Sawyer& env, const std::vector<double>& rand_vec) = 0;
+  // What reset_model writes into the model from the vector alone (a body moved to it):
+  // the first of a reset's two reset_model calls leaves that behind for the second's
+  // _reset_hand.
+  virtual void ModelWrites(Sawyer& /*env*/, const std::vector<double>& /*rand_vec*/) {}
   // _get_pos_objects and _get_quat_objects, interleaved (pos, quat) as the observation has
   // them; returns how many numbers were written.
   virtual int Objects(const Sawyer& env, double* out) const = 0;
@@ -256,7 +275,7 @@ class Sawyer final : public mujoco::MujocoEnv {
     rightpad_ = Id(mjOBJ_BODY, "rightpad");
     right_ee_ = Id(mjOBJ_SITE, "rightEndEffector");
     left_ee_ = Id(mjOBJ_SITE, "leftEndEffector");
-    goal_site_ = Id(mjOBJ_SITE, "goal");
+    goal_site_ = mj_name2id(m_, mjOBJ_SITE, "goal");  // -1: none
     leftpad_geom_ = Id(mjOBJ_GEOM, "leftpad_geom");
     rightpad_geom_ = Id(mjOBJ_GEOM, "rightpad_geom");
     mocap_ = m_->body_mocapid[Id(mjOBJ_BODY, "mocap")];
@@ -267,8 +286,9 @@ class Sawyer final : public mujoco::MujocoEnv {
 
   void Reset(Rng& /*rng*/) override {
     curr_path_length_ = 0;
-    // SawyerXYZEnv.reset's own reset_model call: only its draws outlive it.
-    task_->DrawRandVec(*this);
+    // SawyerXYZEnv.reset's own reset_model call: only its draws and its writes into the
+    // model outlive it.
+    task_->ModelWrites(*this, task_->DrawRandVec(*this));
     // gymnasium's MujocoEnv.reset: mj_resetData, then reset_model.
     mj_resetData(m_, d_);
     ResetHand();
@@ -288,7 +308,9 @@ class Sawyer final : public mujoco::MujocoEnv {
     const double ctrl[2] = {static_cast<double>(a[3]), -static_cast<double>(a[3])};
     DoSimulation(ctrl);
     ++curr_path_length_;
-    for (int i = 0; i < 3; ++i) d_->site_xpos[3 * goal_site_ + i] = target_pos[i];
+    if (goal_site_ >= 0) {
+      for (int i = 0; i < 3; ++i) d_->site_xpos[3 * goal_site_ + i] = target_pos[i];
+    }
     mj_forward(m_, d_);
     // _get_obs: the current frame, the previous one, the goal; then clipped.
     CurrentObs(curr_.data());
@@ -322,6 +344,34 @@ class Sawyer final : public mujoco::MujocoEnv {
   Vec3 BodyPos(int body) const {  // get_body_com / data.body(name).xpos
     return {d_->xpos[3 * body], d_->xpos[3 * body + 1], d_->xpos[3 * body + 2]};
   }
+  Vec3 GeomPos(int geom) const {
+    return {d_->geom_xpos[3 * geom], d_->geom_xpos[3 * geom + 1], d_->geom_xpos[3 * geom + 2]};
+  }
+  std::array<double, 4> BodyQuat(int body) const {  // data.body(name).xquat
+    return {d_->xquat[4 * body], d_->xquat[4 * body + 1], d_->xquat[4 * body + 2],
+            d_->xquat[4 * body + 3]};
+  }
+  // self.model.body(name).pos = pos.
+  void SetBodyPos(int body, const Vec3& pos) {
+    for (int i = 0; i < 3; ++i) model_rw_->body_pos[3 * body + i] = pos[i];
+  }
+  // A task's _set_obj_xyz on a hinge or slide joint: qpos[adr] = value (and qvel 0 when
+  // zero_qvel), then set_state (mj_forward).
+  void SetJoint(const char* joint, double value, bool zero_qvel) {
+    const int j = Id(mjOBJ_JOINT, joint);
+    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+    qpos[m_->jnt_qposadr[j]] = value;
+    if (zero_qvel) qvel[m_->jnt_dofadr[j]] = 0;
+    SetQposQvel(qpos.data(), qvel.data(), false);
+  }
+  double JointQpos(const char* joint) const {
+    return d_->qpos[m_->jnt_qposadr[Id(mjOBJ_JOINT, joint)]];
+  }
+  // data.joint(name).qpos = value, without mj_forward.
+  void SetJointQposOnly(const char* joint, double value) {
+    d_->qpos[m_->jnt_qposadr[Id(mjOBJ_JOINT, joint)]] = value;
+  }
+  void Forward() { mj_forward(m_, d_); }
   Vec3 SitePos(int site) const {
     return {d_->site_xpos[3 * site], d_->site_xpos[3 * site + 1], d_->site_xpos[3 * site + 2]};
   }
@@ -353,6 +403,7 @@ class Sawyer final : public mujoco::MujocoEnv {
   }
   // self.model.site("goal").pos = target.
   void SetGoalSite(const Vec3& target) {
+    if (goal_site_ < 0) throw std::logic_error("the model has no goal site");
     for (int i = 0; i < 3; ++i) model_rw_->site_pos[3 * goal_site_ + i] = target[i];
   }
   // touching_object: the contact forces of both pads on the geom are positive.

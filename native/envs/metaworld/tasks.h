@@ -7,10 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/door_open.h"
+#include "envs/metaworld/drawer_close.h"
+#include "envs/metaworld/drawer_open.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/sawyer.h"
+#include "envs/metaworld/window.h"
 
 namespace envpool::metaworld {
 
@@ -37,8 +42,16 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "reach-v3") return std::make_unique<Reach>();
   if (name == "push-v3") return std::make_unique<Push>();
   if (name == "pick-place-v3") return std::make_unique<PickPlace>();
+  if (name == "door-open-v3") return std::make_unique<DoorOpen>();
+  if (name == "drawer-open-v3") return std::make_unique<DrawerOpen>();
+  if (name == "drawer-close-v3") return std::make_unique<DrawerClose>();
+  if (name == "button-press-topdown-v3") return std::make_unique<ButtonPressTopdown>();
+  if (name == "window-open-v3") return std::make_unique<Window<false>>();
+  if (name == "window-close-v3") return std::make_unique<Window<true>>();
   throw std::invalid_argument("Unknown MetaWorld task_name: " + name +
-                              " (implemented: reach-v3, push-v3, pick-place-v3)");
+                              " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
+                              "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
+                              "window-open-v3, window-close-v3)");
 }
 
 inline int TaskIndex(const std::string& name) {

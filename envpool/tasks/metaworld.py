@@ -33,6 +33,7 @@ TASKS: tuple[str, ...] = (
     "button-press-topdown-v3",
     "window-open-v3",
     "window-close-v3",
+    "peg-insert-side-v3",
 )
 
 

@@ -11,6 +11,7 @@
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/peg_insert_side.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
@@ -48,10 +49,11 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "button-press-topdown-v3") return std::make_unique<ButtonPressTopdown>();
   if (name == "window-open-v3") return std::make_unique<Window<false>>();
   if (name == "window-close-v3") return std::make_unique<Window<true>>();
+  if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
   throw std::invalid_argument("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
                               "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
-                              "window-open-v3, window-close-v3)");
+                              "window-open-v3, window-close-v3, peg-insert-side-v3)");
 }
 
 inline int TaskIndex(const std::string& name) {

@@ -49,6 +49,8 @@ def family_of(native_env: str) -> str:
         return "envpool.box2d"
     if native_env == "MiniGrid":
         return "envpool.minigrid"
+    if native_env == "MetaWorld":
+        return "envpool.mujoco.metaworld"
     return "envpool.toy_text"
 
 
@@ -130,6 +132,28 @@ def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
             for domain, task in dm_control.TASKS.values()]
 
 
+def metaworld_v3_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
+    names (``"reach-v3"``) of the registered Meta-World tasks."""
+    from envpool.tasks import metaworld
+
+    return list(metaworld.TASKS)
+
+
+def metaworld_v3_task_ids() -> list[str]:
+    """EnvPool's ``metaworld_v3_task_ids``: the ids of the registered Meta-World tasks."""
+    from envpool.tasks import metaworld
+
+    return [metaworld.task_id(name) for name in metaworld.TASKS]
+
+
+def metaworld_public_task_name(task_name: str) -> str:
+    """EnvPool's ``metaworld_public_task_name``: ``"pick-place-v3"`` -> ``"PickPlace-v3"``."""
+    from envpool.tasks import metaworld
+
+    return metaworld.task_id(task_name).removeprefix("MetaWorld/")
+
+
 def py_env(envspec: type, envpool: type) -> tuple[type, type, type]:
     """EnvPool's ``envpool.python.api.py_env(_XEnvSpec, _XEnvPool)``: the spec class and the
     dm and gymnasium pool classes of a raw binding. Here the raw spec class is the family's
@@ -198,6 +222,13 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.gym.registration": {"gym_mujoco_envs": f"{_HERE}:gym_mujoco_envs()"},
     "envpool.mujoco.dmc": {},
     "envpool.mujoco.dmc.registration": {"dmc_mujoco_envs": f"{_HERE}:dmc_mujoco_envs()"},
+    "envpool.mujoco.metaworld": {},
+    "envpool.mujoco.metaworld.registration": {
+        "metaworld_v3_envs": f"{_HERE}:metaworld_v3_envs()",
+        "metaworld_v3_task_ids": f"{_HERE}:metaworld_v3_task_ids()",
+        "metaworld_task_id": "envpool.tasks.metaworld:task_id",
+        "metaworld_public_task_name": f"{_HERE}:metaworld_public_task_name",
+    },
 }
 
 

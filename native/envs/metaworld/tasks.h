@@ -50,7 +50,7 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "window-open-v3") return std::make_unique<Window<false>>();
   if (name == "window-close-v3") return std::make_unique<Window<true>>();
   if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
-  throw std::invalid_argument("Unknown MetaWorld task_name: " + name +
+  throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
                               "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
                               "window-open-v3, window-close-v3, peg-insert-side-v3)");
@@ -61,7 +61,7 @@ inline int TaskIndex(const std::string& name) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return static_cast<int>(i);
   }
-  throw std::invalid_argument("Unknown MetaWorld task_name: " + name);
+  throw std::runtime_error("Unknown MetaWorld task_name: " + name);
 }
 
 }  // namespace envpool::metaworld

@@ -141,9 +141,9 @@ def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and
     random actions with the goal hidden: observations, rewards, infos bitwise, and the
     policy episodes reach the success branch."""
-    seen = _lockstep(tid, 7, [(150, 0.9), (100, 0.7)], partially_observable=False)
+    seen = _lockstep(tid, 7, [(150, 0.9), (30, 0.7)], partially_observable=False)
     assert seen["success"] == 1.0, seen
-    _lockstep(tid, 11, [(60, 0.0)], partially_observable=True)
+    _lockstep(tid, 11, [(40, 0.0)], partially_observable=True)
 
 
 def test_metaworld_grasp_success() -> None:
@@ -154,9 +154,10 @@ def test_metaworld_grasp_success() -> None:
 
 
 def test_metaworld_one_pool_several_tasks() -> None:
-    """The MT-style pool: one pool, a task per env (``env_kwargs``), each env aligned with
-    its own reference, its info's task_id the task's index in ALL_V3_ENVIRONMENTS."""
-    names = list(TASKS)
+    """The MT-style pool: one pool running the ten MT10 tasks, a task per env
+    (``env_kwargs``), each env aligned with its own reference, its info's task_id the task's
+    index in ALL_V3_ENVIRONMENTS."""
+    names = list(TASKS[:10])
     seed = 20
     ours = envpool.make_gymnasium(
         IDS[0],
@@ -172,7 +173,7 @@ def test_metaworld_one_pool_several_tasks() -> None:
         assert np.array_equal(obs[i], r_obs)
     assert list(info["task_id"]) == [list(ALL_V3_ENVIRONMENTS).index(n) for n in names]
     rng = np.random.default_rng(0)
-    for step in range(1, 31):
+    for step in range(1, 21):
         actions = rng.uniform(-1.0, 1.0, (len(names), 4)).astype(np.float32)
         out = ours.step(actions)
         for i, ref in enumerate(refs):

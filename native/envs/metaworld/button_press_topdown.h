@@ -1,5 +1,6 @@
-// button-press-topdown-v3: metaworld/envs/sawyer_button_press_topdown_v3.py
-// (reward_function_version "v2").
+// button-press-topdown-v3 and button-press-topdown-wall-v3:
+// metaworld/envs/sawyer_button_press_topdown_v3.py and sawyer_button_press_topdown_wall_v3.py
+// (reward_function_version "v2"), which differ in the model and the gripper's term.
 #pragma once
 
 #include <cmath>
@@ -9,11 +10,13 @@
 
 namespace envpool::metaworld {
 
+template <bool kWall>
 class ButtonPressTopdown final : public SawyerTask {
  public:
   TaskConfig Config() const override {
     TaskConfig c;
-    c.xml = "sawyer_xyz/sawyer_button_press_topdown.xml";
+    c.xml = kWall ? "sawyer_xyz/sawyer_button_press_topdown_wall.xml"
+                  : "sawyer_xyz/sawyer_button_press_topdown.xml";
     c.hand_low = {-0.5, 0.40, 0.05};
     c.hand_high = {0.5, 1, 0.5};
     c.hand_init_pos = {0.0, static_cast<double>(0.4f), static_cast<double>(0.2f)};
@@ -54,7 +57,8 @@ class ButtonPressTopdown final : public SawyerTask {
     const double tcp_to_obj = env.Dist(obj, tcp);
     const double tcp_to_obj_init = env.Dist(obj, env.init_tcp);
     const double obj_to_target = std::abs(env.target_pos[2] - obj[2]);
-    const double tcp_closed = 1 - obs[3];
+    // 1 - obs[3], or the wall task's max(obs[3], 0.0)
+    const double tcp_closed = kWall ? (0.0 > obs[3] ? 0.0 : obs[3]) : 1 - obs[3];
     const double near_button = Tolerance(tcp_to_obj, 0, 0.01, tcp_to_obj_init);
     const double button_pressed = Tolerance(obj_to_target, 0, 0.005, obj_to_target_init_);
     double reward = 5 * Hamacher(F64(tcp_closed), F64(near_button)).v;

@@ -1,4 +1,5 @@
-// reach-v3: metaworld/envs/sawyer_reach_v3.py (reward_function_version "v2").
+// reach-v3 and reach-wall-v3: metaworld/envs/sawyer_reach_v3.py and sawyer_reach_wall_v3.py
+// (reward_function_version "v2"), which differ in the ranges, the model and the infos.
 #pragma once
 
 #include <vector>
@@ -7,10 +8,21 @@
 
 namespace envpool::metaworld {
 
+template <bool kWall>
 class Reach final : public ObjectTask {
  public:
   TaskConfig Config() const override {
-    return ObjectConfig("sawyer_xyz/sawyer_reach_v3.xml", {-0.1, 0.8, 0.05}, {0.1, 0.9, 0.3});
+    if (!kWall) {
+      return ObjectConfig("sawyer_xyz/sawyer_reach_v3.xml", {-0.1, 0.8, 0.05}, {0.1, 0.9, 0.3});
+    }
+    TaskConfig c = ObjectConfig("sawyer_xyz/sawyer_reach_wall_v3.xml", {-0.05, 0.85, 0.05},
+                                {0.05, 0.9, 0.3});
+    c.random_low[0] = -0.05;
+    c.random_low[2] = 0.015;
+    c.random_high[0] = 0.05;
+    c.random_high[1] = 0.65;
+    c.random_high[2] = 0.015;
+    return c;
   }
 
   void ResetModel(Sawyer& env, const std::vector<double>& v) override {
@@ -27,8 +39,13 @@ class Reach final : public ObjectTask {
     const double in_place_margin = env.Dist(env.config().hand_init_pos, env.target_pos);
     const double in_place = Tolerance(tcp_to_target, 0, 0.05, in_place_margin);
     const double reward = 10 * in_place;
-    SetInfo(info, {tcp_to_target <= 0.05 ? 1.0 : 0.0, tcp_to_target, 1.0, tcp_to_target, in_place,
-                   tcp_to_target, reward});
+    const double success = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+    if (kWall) {
+      SetInfo(info, {success, 0.0, 0.0, 0.0, in_place, tcp_to_target, reward});
+    } else {
+      SetInfo(info, {success, tcp_to_target, 1.0, tcp_to_target, in_place, tcp_to_target,
+                     reward});
+    }
     return reward;
   }
 };

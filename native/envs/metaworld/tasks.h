@@ -40,20 +40,25 @@ inline const std::vector<std::string>& AllV3Tasks() {
 }
 
 inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
-  if (name == "reach-v3") return std::make_unique<Reach>();
+  if (name == "reach-v3") return std::make_unique<Reach<false>>();
+  if (name == "reach-wall-v3") return std::make_unique<Reach<true>>();
   if (name == "push-v3") return std::make_unique<Push>();
   if (name == "pick-place-v3") return std::make_unique<PickPlace>();
   if (name == "door-open-v3") return std::make_unique<DoorOpen>();
   if (name == "drawer-open-v3") return std::make_unique<DrawerOpen>();
   if (name == "drawer-close-v3") return std::make_unique<DrawerClose>();
-  if (name == "button-press-topdown-v3") return std::make_unique<ButtonPressTopdown>();
+  if (name == "button-press-topdown-v3") return std::make_unique<ButtonPressTopdown<false>>();
+  if (name == "button-press-topdown-wall-v3") {
+    return std::make_unique<ButtonPressTopdown<true>>();
+  }
   if (name == "window-open-v3") return std::make_unique<Window<false>>();
   if (name == "window-close-v3") return std::make_unique<Window<true>>();
   if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
                               "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
-                              "window-open-v3, window-close-v3, peg-insert-side-v3)");
+                              "window-open-v3, window-close-v3, peg-insert-side-v3, reach-wall-v3, "
+                              "button-press-topdown-wall-v3)");
 }
 
 inline int TaskIndex(const std::string& name) {

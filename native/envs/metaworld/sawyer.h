@@ -6,7 +6,8 @@
 //
 // What the package does, restated:
 //   - The model: mocap welds reset to (0 0 0, 0 0 0, -1 0 0 0, 5) (reset_mocap_welds; the
-//     eleven numbers it writes, the twelfth that MuJoCo >= 3.4 adds is left as compiled).
+//     eleven numbers it writes; the twelfth that MuJoCo 3.17's welds have (mjNEQDATA; the
+//     package's mujoco 3.3.0 had eleven) is left as compiled).
 //     Each env owns a copy of the compiled model, since resets move the goal site (and, in
 //     some tasks, bodies).
 //   - Step: the mocap moves by clip(action[:3], -1, 1) * action_scale (float32 arithmetic,

@@ -51,6 +51,8 @@ def family_of(native_env: str) -> str:
         return "envpool.box2d"
     if native_env == "MiniGrid":
         return "envpool.minigrid"
+    if native_env == "MetaWorld":
+        return "envpool.mujoco.metaworld"
     return "envpool.toy_text"
 
 
@@ -143,6 +145,28 @@ def gymnasium_robotics_fetch_envs() -> list[str]:
     return robotics.ids()
 
 
+def metaworld_v3_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
+    names (``"reach-v3"``) of the registered Meta-World tasks."""
+    from envpool.tasks import metaworld
+
+    return list(metaworld.TASKS)
+
+
+def metaworld_v3_task_ids() -> list[str]:
+    """EnvPool's ``metaworld_v3_task_ids``: the ids of the registered Meta-World tasks."""
+    from envpool.tasks import metaworld
+
+    return [metaworld.task_id(name) for name in metaworld.TASKS]
+
+
+def metaworld_public_task_name(task_name: str) -> str:
+    """EnvPool's ``metaworld_public_task_name``: ``"pick-place-v3"`` -> ``"PickPlace-v3"``."""
+    from envpool.tasks import metaworld
+
+    return metaworld.task_id(task_name).removeprefix("MetaWorld/")
+
+
 def py_env(envspec: type, envpool: type) -> tuple[type, type, type]:
     """EnvPool's ``envpool.python.api.py_env(_XEnvSpec, _XEnvPool)``: the spec class and the
     dm and gymnasium pool classes of a raw binding. Here the raw spec class is the family's
@@ -214,6 +238,13 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.robotics": {},
     "envpool.mujoco.robotics.registration": {
         "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()"
+    },
+    "envpool.mujoco.metaworld": {},
+    "envpool.mujoco.metaworld.registration": {
+        "metaworld_v3_envs": f"{_HERE}:metaworld_v3_envs()",
+        "metaworld_v3_task_ids": f"{_HERE}:metaworld_v3_task_ids()",
+        "metaworld_task_id": "envpool.tasks.metaworld:task_id",
+        "metaworld_public_task_name": f"{_HERE}:metaworld_public_task_name",
     },
 }
 

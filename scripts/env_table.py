@@ -40,8 +40,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "envs.md"
 ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
 FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
-                 "dm_control": "DeepMind Control Suite", "minigrid": "MiniGrid", "mujoco": "MuJoCo",
-                 "robotics": "Gymnasium-Robotics", "toy_text": "Toy text", "vizdoom": "ViZDoom"}
+                 "dm_control": "DeepMind Control Suite", "metaworld": "Meta-World",
+                 "minigrid": "MiniGrid", "mujoco": "MuJoCo", "robotics": "Gymnasium-Robotics",
+                 "toy_text": "Toy text", "vizdoom": "ViZDoom"}
 _VERSION = re.compile(r"-v\d+$")
 
 

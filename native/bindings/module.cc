@@ -19,6 +19,7 @@
 #include "envs/classic_control/register.h"
 #include "envs/common/numpy_random.h"
 #include "envs/dm_control/register.h"
+#include "envs/metaworld/register.h"
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/testing/faulty.h"
@@ -36,6 +37,7 @@ Registry BuildRegistry() {
   box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
+  metaworld::Register(registry);
   minigrid::Register(registry);
   mujoco::Register(registry);
   toy_text::Register(registry);

@@ -1,0 +1,72 @@
+// The Meta-World v3 tasks of this package, by their official names (metaworld's
+// ALL_V3_ENVIRONMENTS keys); a task's index is its place in that dict, the info's task_id.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/door_open.h"
+#include "envs/metaworld/drawer_close.h"
+#include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/peg_insert_side.h"
+#include "envs/metaworld/pick_place.h"
+#include "envs/metaworld/push.h"
+#include "envs/metaworld/reach.h"
+#include "envs/metaworld/sawyer.h"
+#include "envs/metaworld/window.h"
+
+namespace envpool::metaworld {
+
+// metaworld.env_dict.ALL_V3_ENVIRONMENTS, in its order.
+inline const std::vector<std::string>& AllV3Tasks() {
+  static const std::vector<std::string> names = {
+      "assembly-v3", "basketball-v3", "bin-picking-v3", "box-close-v3",
+      "button-press-topdown-v3", "button-press-topdown-wall-v3", "button-press-v3",
+      "button-press-wall-v3", "coffee-button-v3", "coffee-pull-v3", "coffee-push-v3",
+      "dial-turn-v3", "disassemble-v3", "door-close-v3", "door-lock-v3", "door-open-v3",
+      "door-unlock-v3", "hand-insert-v3", "drawer-close-v3", "drawer-open-v3",
+      "faucet-open-v3", "faucet-close-v3", "hammer-v3", "handle-press-side-v3",
+      "handle-press-v3", "handle-pull-side-v3", "handle-pull-v3", "lever-pull-v3",
+      "pick-place-wall-v3", "pick-out-of-hole-v3", "pick-place-v3", "plate-slide-v3",
+      "plate-slide-side-v3", "plate-slide-back-v3", "plate-slide-back-side-v3",
+      "peg-insert-side-v3", "peg-unplug-side-v3", "soccer-v3", "stick-push-v3",
+      "stick-pull-v3", "push-v3", "push-wall-v3", "push-back-v3", "reach-v3",
+      "reach-wall-v3", "shelf-place-v3", "sweep-into-v3", "sweep-v3", "window-open-v3",
+      "window-close-v3"};
+  return names;
+}
+
+inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
+  if (name == "reach-v3") return std::make_unique<Reach<false>>();
+  if (name == "reach-wall-v3") return std::make_unique<Reach<true>>();
+  if (name == "push-v3") return std::make_unique<Push>();
+  if (name == "pick-place-v3") return std::make_unique<PickPlace>();
+  if (name == "door-open-v3") return std::make_unique<DoorOpen>();
+  if (name == "drawer-open-v3") return std::make_unique<DrawerOpen>();
+  if (name == "drawer-close-v3") return std::make_unique<DrawerClose>();
+  if (name == "button-press-topdown-v3") return std::make_unique<ButtonPressTopdown<false>>();
+  if (name == "button-press-topdown-wall-v3") {
+    return std::make_unique<ButtonPressTopdown<true>>();
+  }
+  if (name == "window-open-v3") return std::make_unique<Window<false>>();
+  if (name == "window-close-v3") return std::make_unique<Window<true>>();
+  if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
+  throw std::runtime_error("Unknown MetaWorld task_name: " + name +
+                              " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
+                              "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
+                              "window-open-v3, window-close-v3, peg-insert-side-v3, reach-wall-v3, "
+                              "button-press-topdown-wall-v3)");
+}
+
+inline int TaskIndex(const std::string& name) {
+  const std::vector<std::string>& names = AllV3Tasks();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<int>(i);
+  }
+  throw std::runtime_error("Unknown MetaWorld task_name: " + name);
+}
+
+}  // namespace envpool::metaworld

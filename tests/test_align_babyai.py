@@ -206,6 +206,7 @@ def test_render_is_the_packages() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(300)  # about 2.6 s an id (96 ids: 248 s)
 @pytest.mark.parametrize("task_id", IDS)
 def test_lockstep_with_the_package_nightly(task_id: str) -> None:
     """Four more seeds per id, each through two whole episodes (success, failure or

@@ -120,6 +120,7 @@ def test_car_racing_tracks_match_gymnasium() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1800)  # the three nightly tests took 730 s together
 def test_car_racing_many_tracks_match_gymnasium() -> None:
     _check_tracks(list(range(10, 400)))
 
@@ -198,6 +199,7 @@ def test_car_racing_leaving_the_playfield_matches_gymnasium() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1200)
 @pytest.mark.parametrize("lap_complete_percent", [0.95, 0.5])
 def test_car_racing_lap_matches_gymnasium(lap_complete_percent: float) -> None:
     steps, _, info = _lockstep(
@@ -207,6 +209,7 @@ def test_car_racing_lap_matches_gymnasium(lap_complete_percent: float) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1200)
 @pytest.mark.parametrize("continuous", [True, False])
 def test_car_racing_long_random_runs_match_gymnasium(continuous: bool) -> None:
     for seed in (1, 2):

@@ -42,6 +42,7 @@ def _her_sac(venv: object, seed: int, **kwargs: object) -> SAC:
 
 
 @pytest.mark.nightly  # about 8 s (torch's start and SAC's updates): over the default suite's budget
+@pytest.mark.timeout(600)
 def test_her_relabels_with_the_pools_compute_reward() -> None:
     """A few SAC updates on HER samples; the sampled (relabelled) rewards are the
     reference's compute_reward of the sampled goals."""

@@ -239,3 +239,31 @@ def test_car_racing_ids_match_gymnasium(task_id: str, continuous: bool) -> None:
         _assert_same_picture(obs[0], r_obs, f"{task_id} step {t}")
         assert reward[0] == np.float32(r_reward)
         assert (terminated[0], truncated[0]) == (r_terminated, r_truncated)
+
+
+def test_car_racing_frames_equal_gymnasium() -> None:
+    """``render_mode="rgb_array"``: gymnasium's render(), the 1000 x 800 surface with the
+    car's skid marks (car_dynamics' particles: pygame.draw.lines of width 2) smoothscaled to
+    600 x 400, bit for bit at the reset and every fourth step of a run that brakes hard
+    while steering at random, so that the wheels skid (checked: gymnasium's car has
+    particles when drawn). The observations stay equal (no skid marks in them)."""
+    ours = envpool.make_gymnasium("CarRacing-v3", num_envs=1, seed=7, render_mode="rgb_array")
+    ref = gymnasium.make("CarRacing-v3", render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=7)
+    frame = ours.render()[0]
+    assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
+    np.testing.assert_array_equal(frame, ref.render(), err_msg="reset")
+    rng = np.random.default_rng(7)
+    drawn = []
+    for t in range(80):
+        steer = float(rng.uniform(-1.0, 1.0))
+        action = np.array([steer, 1.0, 0.0] if t % 20 < 12 else [steer, 0.0, 1.0], np.float32)
+        obs, *_ = ours.step(action[None])
+        r_obs, _, r_term, r_trunc, _ = ref.step(action)
+        _assert_same_picture(obs[0], r_obs, f"step {t}")
+        assert not (r_term or r_trunc), t
+        if t % 4 == 3:
+            drawn.append(len(ref.unwrapped.car.particles))
+            np.testing.assert_array_equal(ours.render()[0], ref.render(), err_msg=f"step {t}")
+    assert max(drawn) >= 4, drawn  # skid marks were drawn

@@ -256,6 +256,8 @@ def _dm_control(task: str) -> Shown:
 def _box2d(task: str) -> Shown:
     if task.startswith("BipedalWalker"):
         return _bipedal_walker(task)
+    if task.startswith("CarRacing"):
+        return _car_racing(task)
     from gymnasium.envs.box2d.lunar_lander import heuristic
 
     env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
@@ -295,6 +297,25 @@ def _bipedal_walker(task: str) -> Shown:
     return shown
 
 
+def _car_racing(task: str) -> Shown:
+    env = envpool.make_gymnasium(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    ref = gymnasium.make(task, render_mode="rgb_array")
+    env.reset()
+    ref.reset(seed=SEED)
+    rng = np.random.default_rng(SEED)
+    for t in range(60):  # gas, then hard braking while steering: the wheels leave skid marks
+        a = np.array([rng.uniform(-1, 1), 1.0, 0.0] if t % 20 < 12 else
+                     [rng.uniform(-1, 1), 0.0, 1.0], np.float32)
+        env.step(a[None])
+        ref.step(a)
+    shown = Shown(env.render()[0], ref.render(), f"gymnasium's `{task}` `render()` (pygame)",
+                  "the same seed and 60 steps of random steering, gas and hard braking in "
+                  "lockstep (skid marks)")
+    env.close()
+    ref.close()
+    return shown
+
+
 def _minigrid(task: str) -> Shown:
     import minigrid  # noqa: F401  (registers the package's ids with gymnasium)
 
@@ -327,7 +348,8 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "ViZDoom": (["DefendTheCenter-v1"], "rgb_array", _vizdoom),
     "MuJoCo": (["HalfCheetah-v5"], "rgb_array", _mujoco),
     "DeepMind Control": (["CheetahRun-v1"], "rgb_array", _dm_control),
-    "Box2D": (["LunarLander-v3", "BipedalWalkerHardcore-v3"], "rgb_array", _box2d),
+    "Box2D": (["LunarLander-v3", "BipedalWalkerHardcore-v3", "CarRacing-v3"], "rgb_array",
+              _box2d),
     "MiniGrid": (["MiniGrid-DoorKey-8x8-v0"], "rgb_array", _minigrid),
 }
 

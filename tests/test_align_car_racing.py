@@ -242,3 +242,38 @@ def test_car_racing_ids_match_gymnasium(task_id: str, continuous: bool) -> None:
         _assert_same_picture(obs[0], r_obs, f"{task_id} step {t}")
         assert reward[0] == np.float32(r_reward)
         assert (terminated[0], truncated[0]) == (r_terminated, r_truncated)
+
+
+def test_car_racing_frames_equal_gymnasium() -> None:
+    """``render_mode="rgb_array"``: gymnasium's render(), the 1000 x 800 surface with the
+    car's skid marks (car_dynamics' particles: pygame.draw.lines of width 2) smoothscaled to
+    600 x 400, bit for bit at the reset and every sixth step of a run that drives off the
+    road, then brakes hard while steering at random, so that the wheels skid. Checked on
+    gymnasium's car: skid marks on the road (black) and on the grass (mud), a trace that
+    reaches its 30 points, and the cap of 30 particles. The observations stay equal (no
+    skid marks in them)."""
+    ours = envpool.make_gymnasium("CarRacing-v3", num_envs=1, seed=7, render_mode="rgb_array")
+    ref = gymnasium.make("CarRacing-v3", render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=7)
+    frame = ours.render()[0]
+    assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
+    np.testing.assert_array_equal(frame, ref.render(), err_msg="reset")
+    rng = np.random.default_rng(7)
+    colors: set[tuple[int, ...]] = set()
+    most = longest = 0
+    for t in range(180):
+        steer = 0.3 if t < 50 else float(rng.uniform(-1.0, 1.0))
+        brake = t >= 50 and t % 10 >= 6
+        action = np.array([steer, 0.0, 1.0] if brake else [steer, 1.0, 0.0], np.float32)
+        obs, *_ = ours.step(action[None])
+        r_obs, _, r_term, r_trunc, _ = ref.step(action)
+        _assert_same_picture(obs[0], r_obs, f"step {t}")
+        assert not (r_term or r_trunc), t
+        particles = ref.unwrapped.car.particles
+        colors.update(tuple(p.color) for p in particles)
+        most = max(most, len(particles))
+        longest = max([longest] + [len(p.poly) for p in particles])
+        if t % 6 == 5:
+            np.testing.assert_array_equal(ours.render()[0], ref.render(), err_msg=f"step {t}")
+    assert colors == {(0, 0, 0), (102, 102, 0)} and most == longest == 30, (colors, most, longest)

@@ -20,7 +20,9 @@
 // bar, the reward's text (reward_text.h: FreeType and pygame's font, the hidden keyword
 // _font, which the task ids fill from the installed pygame; without it no text is drawn),
 // then pygame-ce's SSE2 smoothscale to 96 x 96 (envs/classic_control/smoothscale.h).
-// Not here yet: render() (gymnasium's 600 x 400 frame, with the skid marks).
+// render() is gymnasium's _render("rgb_array"): the same drawing with the car's skid marks
+// (Car.particles, kept by Car.step whatever the render mode, as gymnasium keeps them: they do
+// not touch the physics) under the car, smoothscaled to 600 x 400.
 // GetState() exposes the track, the car and the reward bookkeeping in float64 for the
 // alignment tests (tests/test_align_car_racing.py).
 #pragma once
@@ -31,6 +33,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -75,6 +78,18 @@ class CarRacing final : public Env {
                       : DiscreteSpec("action", 5, DType::kInt32);
     spec.info.push_back(BoxSpec("tile_visited_count", DType::kInt32, {}));
     return spec;
+  }
+
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return classic_control::FixedFrame("CarRacing", kVideoW, kVideoH, kFps, width, height,
+                                       camera_id);
+  }
+
+  // gymnasium's render(): _render("rgb_array"), drawn afresh (the reward's text shows the
+  // reward as it is now, after the step's -0.1), skid marks included, then smoothscaled.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    DrawSurface(true);
+    classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, out, kVideoW, kVideoH);
   }
 
   explicit CarRacing(const Params& params)
@@ -198,6 +213,7 @@ class CarRacing final : public Env {
   static constexpr double kBorder = 8 / kScale;
   static constexpr int kBorderMinCount = 4;
   static constexpr int kCheckpoints = 12;
+  static constexpr int kVideoW = 600, kVideoH = 400;
   static constexpr int kWindowW = 1000;
   static constexpr int kWindowH = 800;
   static constexpr double kZoom = 2.7;
@@ -223,12 +239,25 @@ class CarRacing final : public Env {
     int tile;                     // the tile whose colour it is drawn in, or -1
     std::array<double, 3> color;  // a border's colour (tile -1)
   };
+  // car_dynamics.Particle: a skid mark, a polyline of wheel positions.
+  struct Particle {
+    classic_control::Rgb color;
+    std::vector<std::array<double, 2>> poly;
+    bool grass;
+  };
+  static constexpr std::size_t kMaxParticles = 30;  // deque(maxlen=30)
+
   struct Wheel {
     b2Body* body = nullptr;         // owned by world_
     b2RevoluteJoint* joint = nullptr;  // owned by world_
     double wheel_rad = 0.0;
     double gas = 0.0, brake = 0.0, steer = 0.0, phase = 0.0, omega = 0.0;
     int tiles = 0;  // the tiles it touches (all of road_friction 1.0)
+    // Skid trace. gymnasium's skid_start holds w.position, which pybox2d hands out as a
+    // reference to the body's live position: when the trace's particle is made, both of its
+    // first points are the wheel's position then. So only whether it is held matters.
+    bool skid_start = false;
+    std::shared_ptr<Particle> skid_particle;  // may outlive its place in particles_
   };
 
   // gymnasium's FrictionDetector.
@@ -486,6 +515,7 @@ class CarRacing final : public Env {
 
   // car_dynamics.Car(world, init_angle, init_x, init_y).
   void CreateCar(double init_angle, double init_x, double init_y) {
+    particles_.clear();
     b2BodyDef def;
     def.type = b2_dynamicBody;
     def.position.Set(F(init_x), F(init_y));
@@ -569,6 +599,7 @@ class CarRacing final : public Env {
       const double val = std::fabs(w.steer - joint_angle);
       w.joint->SetMotorSpeed(F(dir * std::min(50.0 * val, 3.0)));
 
+      const bool grass = w.tiles == 0;
       double friction_limit = kFrictionLimit * 0.6;  // grass friction if no tile
       if (w.tiles > 0) friction_limit = std::max(friction_limit, kFrictionLimit * 1.0);
 
@@ -598,7 +629,29 @@ class CarRacing final : public Env {
       f_force *= 205000 * kSize * kSize;
       p_force *= 205000 * kSize * kSize;
       double force = std::sqrt(f_force * f_force + p_force * p_force);
-      // (The skid trace, which only render() draws, is not kept yet.)
+      // Skid trace.
+      if (std::fabs(force) > 2.0 * friction_limit) {
+        const b2Vec2 p = w.body->GetPosition();
+        if (w.skid_particle && w.skid_particle->grass == grass &&
+            w.skid_particle->poly.size() < 30) {
+          w.skid_particle->poly.push_back({p.x, p.y});
+        } else if (!w.skid_start) {
+          w.skid_start = true;
+        } else {
+          // _create_particle(w.skid_start, w.position, grass): WHEEL_COLOR or MUD_COLOR.
+          auto particle = std::make_shared<Particle>(
+              Particle{grass ? classic_control::Rgb{102, 102, 0} : classic_control::Rgb{0, 0, 0},
+                       {{p.x, p.y}, {p.x, p.y}},
+                       grass});
+          if (particles_.size() == kMaxParticles) particles_.pop_front();
+          particles_.push_back(particle);
+          w.skid_particle = std::move(particle);
+          w.skid_start = false;
+        }
+      } else {
+        w.skid_start = false;
+        w.skid_particle.reset();
+      }
       if (std::fabs(force) > friction_limit) {
         f_force /= force;
         p_force /= force;
@@ -691,9 +744,16 @@ class CarRacing final : public Env {
     canvas.DrawPolygon(v, color);
   }
 
-  // _render("state_pixels") up to the reward's text: the road, the car (no skid marks), the
-  // flip, the indicators; then the smoothscale to 96 x 96.
+  // _render("state_pixels"): the surface without skid marks, smoothscaled to 96 x 96.
   void DrawState() {
+    DrawSurface(false);
+    classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW,
+                                  kStateH);
+  }
+
+  // _render's 1000 x 800 surface: the road, (particles) the skid marks, the car, the flip,
+  // the indicators, the reward's text.
+  void DrawSurface(bool particles) {
     surf_.assign(static_cast<std::size_t>(kWindowW) * kWindowH * 3, 0);
     classic_control::Canvas canvas(kWindowW, kWindowH, surf_.data());
     const double angle = -static_cast<double>(hull_->GetAngle());
@@ -753,14 +813,25 @@ class CarRacing final : public Env {
         Polygon(canvas, stripe, {77, 77, 77});
       }
     };
+    // car.draw(draw_particles): pygame.draw.lines(width=2, closed=False) of each particle's
+    // points, on the view, cut to int.
+    for (const auto& p : particles_) {
+      if (!particles) break;
+      std::vector<std::array<int, 2>> pts;
+      for (const auto& q : p->poly) {
+        const auto s = view(q[0], q[1]);
+        pts.push_back({static_cast<int>(s[0]), static_cast<int>(s[1])});
+      }
+      for (std::size_t i = 1; i < pts.size(); ++i) {
+        canvas.WideLine(pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1], 2, p->color);
+      }
+    }
     for (const Wheel& w : wheels_) draw_body(w.body, {0, 0, 0}, &w);
     draw_body(hull_, {204, 0, 0}, nullptr);
     canvas.FlipRows();
     DrawIndicators(canvas);
     // text_rect.center = (60, WINDOW_H - WINDOW_H * 2.5 / 40.0): (60, 750).
     if (text_) text_->Draw(canvas, reward_, 60, static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0));
-    classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW,
-                                  kStateH);
   }
 
   // _render_indicators(WINDOW_W, WINDOW_H).
@@ -810,6 +881,7 @@ class CarRacing final : public Env {
   std::vector<RoadPoly> road_poly_;
   b2Body* hull_ = nullptr;  // owned by world_
   std::array<Wheel, 4> wheels_{};
+  std::deque<std::shared_ptr<Particle>> particles_;  // Car.particles, oldest first
   double reward_ = 0.0, prev_reward_ = 0.0, t_ = 0.0, fuel_spent_ = 0.0;
   int tile_visited_count_ = 0;
   bool new_lap_ = false;

@@ -73,6 +73,46 @@ class Canvas {
     Set(x2, y2, c);
   }
 
+  // pygame.draw.line / lines with width > 1 between integer points (pygame-ce's
+  // draw_line_width): nothing when the line's box, widened by width / 2 across the line,
+  // misses the surface; else Bresenham along the longer axis, each step a run across the
+  // line (a row for a steep line, or one at 45 degrees; a column for a flat one) from
+  // p - width / 2 + (1 - width % 2) to p + width / 2, clipped.
+  void WideLine(int x1, int y1, int x2, int y2, int width, const Rgb& c) {
+    if (width < 1) return;
+    if (width == 1) return Line(x1, y1, x2, y2, c);
+    const int extra = 1 - width % 2;
+    width /= 2;
+    const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);  // rows across a steep line
+    const int grow_x = xinc ? width : 0, grow_y = xinc ? 0 : width;
+    if (0 > std::max(x1, x2) + grow_x || 0 > std::max(y1, y2) + grow_y ||
+        w_ <= std::min(x1, x2) - grow_x || h_ <= std::min(y1, y2) - grow_y) {
+      return;
+    }
+    const auto row = [&](int x, int y) {
+      const int a = std::max(x - width + extra, 0), b = std::min(w_ - 1, x + width);
+      if (y >= 0 && y < h_ && a <= b) HLine(a, b, y, c);
+    };
+    const auto column = [&](int x, int y) {
+      const int a = std::max(y - width + extra, 0), b = std::min(h_ - 1, y + width);
+      if (x >= 0 && x < w_ && a <= b) VLine(x, a, b, c);
+    };
+    if (x1 == x2 && y1 == y2) return row(x1, y1);
+    const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
+    const int sx = x2 > x1 ? 1 : -1, sy = y2 > y1 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2;
+    const auto advance = [&] {
+      const int e2 = err;
+      if (e2 > -dx) err -= dy, x1 += sx;
+      if (e2 < dy) err += dx, y1 += sy;
+    };
+    if (xinc) {
+      for (; y1 != y2 + sy; advance()) row(x1, y1);
+    } else {
+      for (; x1 != x2 + sx; advance()) column(x1, y1);
+    }
+  }
+
   // pygame.draw.aalines: one anti-aliased segment after the other, each
   // segment's inner end points left out unless they are whole numbers, plus
   // one end pixel where a steep segment meets a flat one. closed: the first

@@ -12,7 +12,10 @@ truncation at 500 steps must be bitwise equal, where numpy's float64 ``np.exp`` 
 CPU without AVX-512 (tests/numerics.py finds out). On AVX-512, numpy has its own exp and log
 loops, which can differ from libm's in the last bit: there the float64 reward infos may
 differ by a few ulp (bound: 2**-48 relative) and the float32 reward by one float32 ulp;
-observations and the flags never read a reward, so they stay bitwise.
+observations and the flags never read a reward, so they stay bitwise. With an OpenBLAS
+kernel forced by hand to Prescott or Core2, whose ddot sums in neither order ours follows,
+the observations' norms and the rewards get the bounds stated at ``OBS_RTOL`` and in
+``_check_step``.
 
 metaworld 3.1.1 pins mujoco 3.3.0; this package runs on mujoco >= 3.17, whose weld
 equality has twelve numbers (mjNEQDATA) where 3.3.0's had eleven, so the package's
@@ -39,6 +42,7 @@ from metaworld.sawyer_xyz_env import SawyerMocapBase
 from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
+from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
 from envpool.tasks.metaworld import TASKS, task_id
 
 # The package's policies warn that their gains may exceed the [-1, 1] they clip to.
@@ -95,22 +99,50 @@ def _libm_exp_log() -> bool:
     )
 
 
+# The gripper's opening in the observation and the rewards' distances are np.linalg.norm
+# of 3-vectors: sqrt(BLAS ddot(x, x)). Our C++ sums in the running numpy's order (plain on
+# AVX2, fused on AVX-512: envpool/tasks/_numpy_blas.py), so they are bitwise wherever that
+# order is plain or fused (every CPU numpy 2 runs on). Where it is neither (only a kernel
+# forced by hand: OPENBLAS_CORETYPE=Prescott or Core2), the observations within a relative
+# 2**-50, as tests/test_align_mujoco.py bounds its norm infos: sums of 3 squares, which any
+# order computes to within a relative 2 * 2**-53 (no cancellation).
+OBS_RTOL = 0.0 if numpy_blas_orders()["dot"] != OTHER else 2.0**-50
+
+
+def _obs_equal(ours: np.ndarray, ref: np.ndarray) -> bool:
+    if OBS_RTOL:
+        return bool(np.allclose(ours, ref, rtol=OBS_RTOL, atol=0.0))
+    return bool(np.array_equal(ours, ref))
+
+
+def _rewards_exact() -> bool:
+    """Whether our C++ computes the rewards' numbers as the running numpy does: its exp and
+    log are libm's, and its BLAS sums the norms' squares in an order ours follows."""
+    return _libm_exp_log() and not OBS_RTOL
+
+
 def _check_step(i: int, out: tuple, ref: tuple, step: int) -> None:
     obs, rew, term, trunc, info = out
     r_obs, r_rew, r_term, r_trunc, r_info = ref
-    assert np.array_equal(obs[i], r_obs), f"step {step}: obs {obs[i] - r_obs}"
+    assert _obs_equal(obs[i], r_obs), f"step {step}: obs {obs[i] - r_obs}"
     assert bool(term[i]) == r_term and bool(trunc[i]) == r_trunc, f"step {step}: ends"
-    if _libm_exp_log():
+    if _rewards_exact():
         assert rew[i] == np.float32(r_rew), f"step {step}: reward {rew[i]} != {r_rew}"
         for key in INFO_KEYS:
             assert info[key][i] == r_info[key], f"step {step}: info {key}"
         return
-    # numpy's own AVX-512 exp / log (module docstring): the rewards within their bound.
+    # numpy's own AVX-512 exp / log (module docstring), or the forced kernel's norms: the
+    # rewards within their bound.
     r32 = np.float32(r_rew)
     assert abs(rew[i] - r32) <= np.spacing(r32), f"step {step}: reward {rew[i]} != {r_rew}"
+    # The forced kernel's distances pass through the rewards' Gaussian tolerance, which
+    # multiplies their relative error by (distance * scale)**2. Under OPENBLAS_CORETYPE=
+    # Prescott only ButtonPressTopdown went past 2**-48, first by 2**-42.8 (its
+    # unscaled_reward at step 4; the other tasks stayed within 2**-48): 2**-40 there.
+    rtol = 2.0**-40 if OBS_RTOL else 2.0**-48
     for key in INFO_KEYS:
-        assert np.isclose(info[key][i], r_info[key], rtol=2.0**-48, atol=0.0), (
-            f"step {step}: info {key}"
+        assert np.isclose(info[key][i], r_info[key], rtol=rtol, atol=0.0), (
+            f"step {step}: info {key} {info[key][i]!r} != {r_info[key]!r}"
         )
 
 
@@ -131,7 +163,7 @@ def _lockstep(
     for steps, pilot in episodes:
         obs, info = ours.reset()
         r_obs, _ = ref.reset()
-        assert np.array_equal(obs[0], r_obs), f"reset obs {obs[0] - r_obs}"
+        assert _obs_equal(obs[0], r_obs), f"reset obs {obs[0] - r_obs}"
         assert info["task_id"][0] == list(ALL_V3_ENVIRONMENTS).index(name)
         for step in range(1, steps + 1):
             if rng.random() < pilot:
@@ -192,7 +224,7 @@ def test_metaworld_one_pool_several_tasks() -> None:
     obs, info = ours.reset()
     for i, ref in enumerate(refs):
         r_obs, _ = ref.reset()
-        assert np.array_equal(obs[i], r_obs)
+        assert _obs_equal(obs[i], r_obs)
     assert list(info["task_id"]) == [list(ALL_V3_ENVIRONMENTS).index(n) for n in names]
     rng = np.random.default_rng(0)
     for step in range(1, 21):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from matrix import acme, cleanrl, rl_games, sb3, tianshou
 from matrix.common import Run
 
-FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d")
+FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d", "minigrid")
 FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl")
 
 
@@ -39,10 +39,15 @@ class Cell:
     learns_above: float | None
     last: int = 20
     note: str = ""  # shown in the report when the cell has no stored result
+    variant: str = ""  # a second cell of the same pair (e.g. a continuous-action task)
+
+    @property
+    def pair(self) -> str:
+        return f"{self.framework}/{self.family}"
 
     @property
     def name(self) -> str:
-        return f"{self.framework}/{self.family}"
+        return f"{self.pair}-{self.variant}" if self.variant else self.pair
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,18 @@ _PPO_CARTPOLE_ZOO = dict(n_steps=32, batch_size=256, gae_lambda=0.8, gamma=0.98,
                          clip_range=lambda f: 0.2 * f)  # rl-baselines3-zoo's CartPole-v1 PPO
 
 _PPO_LUNAR_ZOO = dict(n_steps=1024, batch_size=64, gae_lambda=0.98, gamma=0.999, n_epochs=4,
-                      ent_coef=0.01)  # rl-baselines3-zoo's LunarLander-v3 PPO
+                      ent_coef=0.01)  # rl-baselines3-zoo's LunarLander-v3 (and -Continuous) PPO
+
+_PPO_MINIGRID_ZOO = dict(n_steps=128, batch_size=64, gae_lambda=0.95, gamma=0.99, n_epochs=10,
+                         ent_coef=0.0, learning_rate=2.5e-4,
+                         clip_range=0.2)  # rl-baselines3-zoo's MiniGrid PPO
+
+
+def _minigrid_image_only(env: object) -> object:
+    """The package's ``ImgObsWrapper``: the observation is the 7x7x3 image alone."""
+    from minigrid.wrappers import ImgObsWrapper
+
+    return ImgObsWrapper(env)
 
 CELLS: tuple[Cell, ...] = (
     Cell("sb3", "classic", "CartPole-v1", "PPO (rl-zoo hyperparameters), 8 envs",
@@ -89,6 +105,20 @@ CELLS: tuple[Cell, ...] = (
          steps=200_000, seeds=(0, 1, 2), slack=40.0, learns_above=-100.0, last=50),
     # slack: seeds 0, 1, 2 of this budget ended at +12.8, -14.6, -10.3 (last 50 episodes;
     # random play: about -180); both stacks gave the same episodes, seed for seed (2026-11-26)
+    Cell("sb3", "box2d", "LunarLanderContinuous-v3", "PPO (rl-zoo hyperparameters), 16 envs",
+         "SB3 make_vec_env (DummyVecEnv) of gymnasium's Box2D env",
+         sb3.sb3_cell_trainer("PPO", "LunarLanderContinuous-v3", 16, **_PPO_LUNAR_ZOO),
+         steps=200_000, seeds=(0, 1, 2), slack=40.0, learns_above=-100.0, last=50,
+         variant="continuous"),
+    # budget: one calibration run (envpool, seed 0) went -146 (last 50 episodes at 50k
+    # steps), -81 (100k), -18 (200k), +24 (300k), +75 (400k); random play about -200
+    Cell("sb3", "minigrid", "MiniGrid-DoorKey-5x5-v0", "PPO (rl-zoo hyperparameters), 8 envs, "
+         "the image alone",
+         "SB3 make_vec_env of the minigrid package's env under its ImgObsWrapper",
+         sb3.sb3_cell_trainer("PPO", "MiniGrid-DoorKey-5x5-v0", 8,
+                              envpool_kwargs={"img_obs": True},
+                              reference_wrapper=_minigrid_image_only, **_PPO_MINIGRID_ZOO),
+         steps=150_000, seeds=(0, 1, 2), slack=0.1, learns_above=0.5, last=50),
     Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
          "Tianshou DummyVectorEnv of gymnasium envs",
          tianshou.dqn_trainer("CartPole-v1"),
@@ -157,6 +187,11 @@ ABSENT: tuple[Absent, ...] = (
     Absent("acme", "box2d", "cannot exist", "as acme/classic"),
     Absent("cleanrl", "box2d", "not built", "sb3/box2d covers the family; no CleanRL script "
            "for it is written yet"),
+    Absent("tianshou", "minigrid", "not built", "sb3/minigrid covers the family"),
+    Absent("rl_games", "minigrid", "not built", "sb3/minigrid covers the family"),
+    Absent("acme", "minigrid", "cannot exist", "as acme/classic"),
+    Absent("cleanrl", "minigrid", "not built", "sb3/minigrid covers the family; no CleanRL "
+           "script for it is written yet"),
     Absent("cleanrl", "dm_control", "not built", "CleanRL's scripts take Box observations; "
            "the Control Suite's are a Dict"),
 )

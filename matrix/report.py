@@ -98,7 +98,7 @@ def write(out: pathlib.Path, md: pathlib.Path) -> str:
     lines += ["", "## Cells without a result", "",
               "| cell | kind | reason |", "|---|---|---|"]
     lines += [f"| {a.name} | {a.kind} | {a.reason} |" for a in ABSENT]
-    covered = {c.name for c in CELLS} | {a.name for a in ABSENT}
+    covered = {c.pair for c in CELLS} | {a.name for a in ABSENT}
     missing = [f"{f}/{fam}" for f in FRAMEWORKS for fam in FAMILIES
                if f"{f}/{fam}" not in covered]
     assert not missing, f"cells neither defined nor explained: {missing}"

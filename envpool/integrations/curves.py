@@ -58,19 +58,25 @@ class CompareResult:
 Trainer = Callable[[str, int], Curve]
 
 
-def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int, **env_kwargs: Any) -> Any:
-    """An SB3 VecEnv (under ``VecMonitor``) of ``task_id`` on the given stack."""
+def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
+                  envpool_kwargs: dict[str, Any] | None = None,
+                  reference_wrapper: Callable[[Any], Any] | None = None) -> Any:
+    """An SB3 VecEnv (under ``VecMonitor``) of ``task_id`` on the given stack.
+
+    ``envpool_kwargs`` go to envpool's ``make_vec_env`` and ``reference_wrapper`` wraps each
+    reference env (SB3's ``wrapper_class``): the two ways the stacks give the same view of
+    an env, e.g. ``img_obs=True`` and minigrid's ``ImgObsWrapper``."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     if stack == "envpool":
         from envpool.integrations.sb3 import make_vec_env
 
-        venv = make_vec_env(task_id, n_envs=n_envs, seed=seed, **env_kwargs)
+        venv = make_vec_env(task_id, n_envs=n_envs, seed=seed, **(envpool_kwargs or {}))
     elif stack == "reference":
         from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 
         venv = sb3_make_vec_env(reference_env_id(task_id), n_envs=n_envs, seed=seed,
-                                env_kwargs=env_kwargs)
+                                wrapper_class=reference_wrapper)
     else:
         raise ValueError(f"stack must be one of {STACKS}, got {stack!r}")
     return VecMonitor(venv)
@@ -82,6 +88,8 @@ def reference_env_id(task_id: str) -> str:
     <task>-v0``, its ``DmControlCompatibilityV0``)."""
     from envpool.tasks.dm_control import TASKS
 
+    if task_id.startswith(("MiniGrid-", "BabyAI-")):
+        import minigrid  # noqa: F401  (registers its ids with gymnasium)
     if task_id not in TASKS:
         return task_id
     import gymnasium
@@ -112,16 +120,19 @@ def _episodes_callback() -> Any:
 
 
 def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
-                torch_threads: int = 1, **algo_kwargs: Any) -> Trainer:
+                torch_threads: int = 1, envpool_kwargs: dict[str, Any] | None = None,
+                reference_wrapper: Callable[[Any], Any] | None = None,
+                **algo_kwargs: Any) -> Trainer:
     """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy`` (or
-    ``MultiInputPolicy`` where observations are a ``Dict``, as the Control Suite's)."""
+    ``MultiInputPolicy`` where observations are a ``Dict``, as the Control Suite's);
+    ``envpool_kwargs`` and ``reference_wrapper`` as for ``make_sb3_venv``."""
 
     def train(stack: str, seed: int) -> Curve:
         import stable_baselines3
         import torch
 
         torch.set_num_threads(torch_threads)
-        venv = make_sb3_venv(stack, task_id, n_envs, seed)
+        venv = make_sb3_venv(stack, task_id, n_envs, seed, envpool_kwargs, reference_wrapper)
         from gymnasium import spaces
 
         policy = ("MultiInputPolicy" if isinstance(venv.observation_space, spaces.Dict)

@@ -43,7 +43,10 @@ def test_judge_bands_and_learning() -> None:
 def test_every_pair_is_a_cell_or_explained() -> None:
     names = [c.name for c in CELLS] + [a.name for a in ABSENT]
     assert len(names) == len(set(names))
-    assert sorted(names) == sorted(f"{f}/{fam}" for f in FRAMEWORKS for fam in FAMILIES)
+    pairs = {c.pair for c in CELLS} | {a.name for a in ABSENT}
+    assert len(pairs) == len({c.pair for c in CELLS}) + len(ABSENT)  # a pair is a cell or absent
+    assert pairs == {f"{f}/{fam}" for f in FRAMEWORKS for fam in FAMILIES}
+    assert all(c.name == c.pair or c.name.startswith(c.pair + "-") for c in CELLS)
     assert all(a.kind in ("cannot exist", "not built", "budget") and a.reason for a in ABSENT)
 
 

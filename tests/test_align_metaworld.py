@@ -238,3 +238,50 @@ def test_metaworld_one_pool_several_tasks() -> None:
 def test_metaworld_unknown_task() -> None:
     with pytest.raises(Exception, match="Unknown MetaWorld task_name: missing-v3"):
         envpool.make_gymnasium("MetaWorld/Reach-v3", num_envs=1, task_name="missing-v3")
+
+
+def _lockstep_reaching(tid: str, seed: int, phases: list[tuple[tuple, float, int]]) -> list[float]:
+    """Both envs driven by a proportional controller that moves the gripper's center to the
+    object's observed position plus an offset, phase by phase (offset, gripper effort,
+    steps), goal observed; every step compared as in ``_lockstep``. Returns the rewards."""
+    ours = envpool.make_gymnasium(tid, num_envs=1, seed=seed, partially_observable=False)
+    ref = _reference(_name(tid), seed, False)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset()
+    assert _obs_equal(obs[0], r_obs), f"reset obs {obs[0] - r_obs}"
+    rewards = []
+    for offset, effort, steps in phases:
+        for _ in range(steps):
+            move = np.clip(10.0 * (r_obs[4:7] + np.array(offset) - ref.tcp_center), -1.0, 1.0)
+            action = np.append(move, effort).astype(np.float32)
+            out = ours.step(action[None])
+            r_out = ref.step(action)
+            _check_step(0, out, r_out, len(rewards) + 1)
+            r_obs = r_out[0]
+            rewards.append(float(r_out[1]))
+    ours.close()
+    ref.close()
+    return rewards
+
+
+def test_metaworld_button_press_at_the_button() -> None:
+    """button-press-v3's policy presses the button from below its tip (the gripper's center
+    stays 0.1 away): reaching the tip itself is its reward's other branch (within 0.05 of it,
+    8 * button_pressed added: over 2)."""
+    rewards = _lockstep_reaching("MetaWorld/ButtonPress-v3", 1, [((0.0, -0.03, 0.0), -1.0, 60)])
+    assert max(rewards) > 2.0, max(rewards)
+
+
+def test_metaworld_handle_pull_at_the_handle() -> None:
+    """handle-pull-v3's policy grips the handle 0.037 from its site: the gripper's center on
+    the site, half closed (a float32 effort into the caging reward), is the reward's branch for
+    a grasp (1 + 5 * in_place added to the caging product: between 1 and 10)."""
+    rewards = _lockstep_reaching("MetaWorld/HandlePull-v3", 1, [((0.0, 0.0, 0.0), 0.5, 25)])
+    assert any(1.0 < r < 10.0 for r in rewards), rewards
+
+
+def test_metaworld_handle_pull_side_pulled_up() -> None:
+    """handle-pull-side-v3's success (within 0.08 of the goal) comes before its reward's
+    (within 0.05: 10): the policy's longer episode reaches the latter."""
+    seen = _lockstep("MetaWorld/HandlePullSide-v3", 1, [(150, 1.0)], partially_observable=False)
+    assert seen["reward"] == 10.0, seen

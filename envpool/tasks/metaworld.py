@@ -37,6 +37,19 @@ TASKS: tuple[str, ...] = (
     "peg-insert-side-v3",
     "reach-wall-v3",
     "button-press-topdown-wall-v3",
+    "button-press-v3",
+    "button-press-wall-v3",
+    "door-close-v3",
+    "door-lock-v3",
+    "door-unlock-v3",
+    "handle-press-side-v3",
+    "handle-press-v3",
+    "handle-pull-side-v3",
+    "handle-pull-v3",
+    "plate-slide-v3",
+    "plate-slide-side-v3",
+    "plate-slide-back-v3",
+    "plate-slide-back-side-v3",
 )
 
 

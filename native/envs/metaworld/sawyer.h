@@ -35,6 +35,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -365,6 +366,19 @@ class Sawyer final : public mujoco::MujocoEnv {
     if (zero_qvel) qvel[m_->jnt_dofadr[j]] = 0;
     SetQposQvel(qpos.data(), qvel.data(), false);
   }
+  // A task's _set_obj_xyz by qpos index (the tasks whose object joint is unnamed):
+  // qpos[adr + i] = values[i], qvel[vel_adr, vel_adr + n_vel) = 0, then set_state.
+  void SetQposAt(int adr, std::initializer_list<double> values, int vel_adr, int n_vel) {
+    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+    std::copy(values.begin(), values.end(), qpos.begin() + adr);
+    std::fill(qvel.begin() + vel_adr, qvel.begin() + vel_adr + n_vel, 0.0);
+    SetQposQvel(qpos.data(), qvel.data(), false);
+  }
+  // mujoco.mj_step(model, data), n times (a reset_model's own steps, no control change).
+  void MjStep(int n) {
+    for (int i = 0; i < n; ++i) mj_step(m_, d_);
+  }
+  int frame_skip() const { return frame_skip_; }
   double JointQpos(const char* joint) const {
     return d_->qpos[m_->jnt_qposadr[Id(mjOBJ_JOINT, joint)]];
   }
@@ -559,6 +573,38 @@ class Sawyer final : public mujoco::MujocoEnv {
   int curr_path_length_ = 0;
   std::array<double, 18> curr_{}, prev_{};
   std::array<double, kObsSize> obs_{};
+};
+
+// _get_pos_objects and _get_quat_objects of a task with one object, written as Objects
+// returns them.
+inline int WriteObject(double* out, const Vec3& pos, const std::array<double, 4>& quat) {
+  std::copy(pos.begin(), pos.end(), out);
+  std::copy(quat.begin(), quat.end(), out + 3);
+  return 7;
+}
+
+// The hand's box of most tasks: (-0.5, 0.4, 0.05) to (0.5, 1, 0.5).
+inline TaskConfig SawyerConfig(const std::string& xml, const Vec3& hand_init_pos) {
+  TaskConfig c;
+  c.xml = xml;
+  c.hand_low = {-0.5, 0.40, 0.05};
+  c.hand_high = {0.5, 1, 0.5};
+  c.hand_init_pos = hand_init_pos;
+  return c;
+}
+
+// A task whose random vector, drawn once, is the position of one body of the model that
+// reset_model moves there (self.model.body(name).pos = rand_vec: a box, a door).
+class BodyTask : public SawyerTask {
+ public:
+  explicit BodyTask(const char* body) : body_(body) {}
+  std::vector<double> DrawRandVec(Sawyer& env) const override { return env.RandVec(); }
+  void ModelWrites(Sawyer& env, const std::vector<double>& v) override {
+    env.SetBodyPos(env.Id(mjOBJ_BODY, body_), {v[0], v[1], v[2]});
+  }
+
+ private:
+  const char* body_;
 };
 
 // The tasks with one object, body "obj" and geom "objGeom", observed as (pos, quat), whose

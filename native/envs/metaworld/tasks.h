@@ -7,12 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/door_close.h"
+#include "envs/metaworld/door_lock.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/handle_press.h"
+#include "envs/metaworld/handle_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
 #include "envs/metaworld/pick_place.h"
+#include "envs/metaworld/plate_slide.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/sawyer.h"
@@ -54,6 +60,19 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "window-open-v3") return std::make_unique<Window<false>>();
   if (name == "window-close-v3") return std::make_unique<Window<true>>();
   if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
+  if (name == "button-press-v3") return std::make_unique<ButtonPress<false>>();
+  if (name == "button-press-wall-v3") return std::make_unique<ButtonPress<true>>();
+  if (name == "door-close-v3") return std::make_unique<DoorClose>();
+  if (name == "door-lock-v3") return std::make_unique<DoorLock<false>>();
+  if (name == "door-unlock-v3") return std::make_unique<DoorLock<true>>();
+  if (name == "handle-press-side-v3") return std::make_unique<HandlePress<true>>();
+  if (name == "handle-press-v3") return std::make_unique<HandlePress<false>>();
+  if (name == "handle-pull-side-v3") return std::make_unique<HandlePull<true>>();
+  if (name == "handle-pull-v3") return std::make_unique<HandlePull<false>>();
+  if (name == "plate-slide-v3") return std::make_unique<PlateSlide<false, false>>();
+  if (name == "plate-slide-side-v3") return std::make_unique<PlateSlide<false, true>>();
+  if (name == "plate-slide-back-v3") return std::make_unique<PlateSlide<true, false>>();
+  if (name == "plate-slide-back-side-v3") return std::make_unique<PlateSlide<true, true>>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
                               "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "

@@ -190,12 +190,22 @@ def test_metaworld_reach_random_to_truncation() -> None:
     _lockstep("MetaWorld/Reach-v3", 3, [(500, 0.0), (20, 0.0)])
 
 
+# The policy episodes of the tasks whose noisy policy does not reach success in the default
+# ones (basketball's misses the hoop with a random action in ten; box-close's needs 130 to
+# 155 steps): the policy at every step (its noise still added), or a longer episode.
+POLICY_EPISODES: dict[str, list[tuple[int, float]]] = {
+    "basketball-v3": [(150, 1.0), (30, 0.7)],
+    "box-close-v3": [(180, 1.0), (30, 0.7)],
+}
+
+
 @pytest.mark.parametrize("tid", IDS)
 def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and
     random actions with the goal hidden: observations, rewards, infos bitwise, and the
     policy episodes reach the success branch."""
-    seen = _lockstep(tid, 7, [(150, 0.9), (30, 0.7)], partially_observable=False)
+    episodes = POLICY_EPISODES.get(_name(tid), [(150, 0.9), (30, 0.7)])
+    seen = _lockstep(tid, 7, episodes, partially_observable=False)
     assert seen["success"] == 1.0, seen
     _lockstep(tid, 11, [(40, 0.0)], partially_observable=True)
 

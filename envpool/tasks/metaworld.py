@@ -37,6 +37,16 @@ TASKS: tuple[str, ...] = (
     "peg-insert-side-v3",
     "reach-wall-v3",
     "button-press-topdown-wall-v3",
+    "assembly-v3",
+    "basketball-v3",
+    "bin-picking-v3",
+    "box-close-v3",
+    "disassemble-v3",
+    "hammer-v3",
+    "pick-out-of-hole-v3",
+    "soccer-v3",
+    "shelf-place-v3",
+    "sweep-into-v3",
 )
 
 

@@ -45,6 +45,8 @@ TASKS: tuple[str, ...] = (
     "hammer-v3",
     "pick-out-of-hole-v3",
     "soccer-v3",
+    "stick-push-v3",
+    "stick-pull-v3",
     "shelf-place-v3",
     "sweep-into-v3",
 )

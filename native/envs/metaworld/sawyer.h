@@ -467,6 +467,14 @@ class Sawyer final : public mujoco::MujocoEnv {
     for (int i = 9; i < 15; ++i) qvel[i] = 0;
     SetQposQvel(qpos.data(), qvel.data(), false);
   }
+  // qpos[qadr:qadr + n] = values, qvel[v_begin:v_end] = 0 (numpy's slice: cut at nv), then
+  // set_state: a task's own _set_obj_xyz on other joints than the first object's.
+  void SetQposSlice(int qadr, const std::vector<double>& values, int v_begin, int v_end) {
+    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+    std::copy(values.begin(), values.end(), qpos.begin() + qadr);
+    for (int i = v_begin; i < std::min(v_end, static_cast<int>(m_->nv)); ++i) qvel[i] = 0;
+    SetQposQvel(qpos.data(), qvel.data(), false);
+  }
   // self.model.site("goal").pos = target.
   void SetGoalSite(const Vec3& target) {
     if (goal_site_ < 0) throw std::logic_error("the model has no goal site");
@@ -487,11 +495,14 @@ class Sawyer final : public mujoco::MujocoEnv {
     return 0 < left && 0 < right;
   }
 
-  // SawyerXYZEnv._gripper_caging_reward (the base version; pick-place has its own).
+  // SawyerXYZEnv._gripper_caging_reward (the base version; pick-place has its own). Its
+  // object's initial position is obj_init_pos, or init_pos where given (stick-push's copy
+  // of it reads stick_init_pos).
   Num GripperCagingReward(const float* action, const double* obj_pos, double obj_radius,
                           double pad_success_thresh, double object_reach_radius,
                           double xz_thresh, double desired_gripper_effort, bool high_density,
-                          bool medium_density) const {
+                          bool medium_density, const Vec3* init_pos = nullptr) const {
+    const Vec3& obj_init_pos = init_pos != nullptr ? *init_pos : this->obj_init_pos;
     const Vec3 left_pad = BodyPos(leftpad_), right_pad = BodyPos(rightpad_);
     const double pad_y[2] = {left_pad[1], right_pad[1]};
     double caging_lr[2];

@@ -25,6 +25,7 @@
 #include "envs/metaworld/sawyer.h"
 #include "envs/metaworld/shelf_place.h"
 #include "envs/metaworld/soccer.h"
+#include "envs/metaworld/stick.h"
 #include "envs/metaworld/sweep_into.h"
 #include "envs/metaworld/window.h"
 
@@ -73,6 +74,8 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "pick-out-of-hole-v3") return std::make_unique<PickOutOfHole>();
   if (name == "shelf-place-v3") return std::make_unique<ShelfPlace>();
   if (name == "soccer-v3") return std::make_unique<Soccer>();
+  if (name == "stick-push-v3") return std::make_unique<Stick<true>>();
+  if (name == "stick-pull-v3") return std::make_unique<Stick<false>>();
   if (name == "sweep-into-v3") return std::make_unique<SweepInto>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "

@@ -190,12 +190,29 @@ def test_metaworld_reach_random_to_truncation() -> None:
     _lockstep("MetaWorld/Reach-v3", 3, [(500, 0.0), (20, 0.0)])
 
 
+# The policy episodes where the default ones do not fit: basketball's noisy policy misses
+# the hoop with a random action in ten, so its policy acts at every step (its noise still
+# added); box-close's needs 125 steps. The others: shortened to end some 15 steps after the
+# first success (at step 61 for sweep-into, 35 stick-push, 95 shelf-place, 114 stick-pull,
+# 93 soccer), to keep these slower models within the test time budget.
+POLICY_EPISODES: dict[str, list[tuple[int, float]]] = {
+    "basketball-v3": [(110, 1.0), (30, 0.7)],
+    "box-close-v3": [(140, 1.0), (30, 0.7)],
+    "soccer-v3": [(110, 0.9), (30, 0.7)],
+    "stick-push-v3": [(50, 0.9), (30, 0.7)],
+    "stick-pull-v3": [(130, 0.9), (30, 0.7)],
+    "shelf-place-v3": [(110, 0.9), (30, 0.7)],
+    "sweep-into-v3": [(75, 0.9), (30, 0.7)],
+}
+
+
 @pytest.mark.parametrize("tid", IDS)
 def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and
     random actions with the goal hidden: observations, rewards, infos bitwise, and the
     policy episodes reach the success branch."""
-    seen = _lockstep(tid, 7, [(150, 0.9), (30, 0.7)], partially_observable=False)
+    episodes = POLICY_EPISODES.get(_name(tid), [(150, 0.9), (30, 0.7)])
+    seen = _lockstep(tid, 7, episodes, partially_observable=False)
     assert seen["success"] == 1.0, seen
     _lockstep(tid, 11, [(40, 0.0)], partially_observable=True)
 

@@ -50,6 +50,18 @@ TASKS: tuple[str, ...] = (
     "plate-slide-side-v3",
     "plate-slide-back-v3",
     "plate-slide-back-side-v3",
+    "assembly-v3",
+    "basketball-v3",
+    "bin-picking-v3",
+    "box-close-v3",
+    "disassemble-v3",
+    "hammer-v3",
+    "pick-out-of-hole-v3",
+    "soccer-v3",
+    "stick-push-v3",
+    "stick-pull-v3",
+    "shelf-place-v3",
+    "sweep-into-v3",
 )
 
 

@@ -57,13 +57,17 @@ using Vec3 = std::array<double, 3>;
 // action) or a float64 (a Python float or np.float64). Under NEP 50 a Python float meeting
 // a float32 is rounded to float32 and the operation is float32; np.float64 with np.float32
 // is float64. The reward code mixes only Python floats with the float32s.
+// np64 marks an np.float64 (a numpy scalar: an element of the observation, np.clip's
+// result), which is not weak: np.float64 with np.float32 is float64.
 struct Num {
   double v = 0.0;
   bool f32 = false;
+  bool np64 = false;
 };
 inline Num F64(double v) { return Num{v, false}; }
+inline Num NpF64(double v) { return Num{v, false, true}; }
 inline Num Op(Num a, Num b, char op) {
-  if (a.f32 || b.f32) {
+  if ((a.f32 || b.f32) && !a.np64 && !b.np64) {
     const float x = static_cast<float>(a.v), y = static_cast<float>(b.v);
     float r = 0.0f;
     if (op == '+') r = x + y;
@@ -77,7 +81,7 @@ inline Num Op(Num a, Num b, char op) {
   if (op == '-') r = a.v - b.v;
   if (op == '*') r = a.v * b.v;
   if (op == '/') r = a.v / b.v;
-  return Num{r, false};
+  return Num{r, false, a.np64 || b.np64};
 }
 
 // reward_utils.tolerance with sigmoid="long_tail" and value_at_margin 0.1.
@@ -151,6 +155,26 @@ struct TaskConfig {
   Vec3 goal_low{}, goal_high{};                  // goal_space
 };
 
+// The constants of most tasks: the hand in (-0.5, 0.4, 0.05) to (0.5, 1, 0.5).
+inline TaskConfig HandConfig(std::string xml, const Vec3& hand_init_pos,
+                             std::vector<double> random_low, std::vector<double> random_high,
+                             const Vec3& goal_low, const Vec3& goal_high) {
+  TaskConfig c;
+  c.xml = std::move(xml);
+  c.hand_low = {-0.5, 0.40, 0.05};
+  c.hand_high = {0.5, 1, 0.5};
+  c.hand_init_pos = hand_init_pos;
+  c.random_low = std::move(random_low);
+  c.random_high = std::move(random_high);
+  c.goal_low = goal_low;
+  c.goal_high = goal_high;
+  return c;
+}
+// A hand_init_pos given as np.array(..., dtype=np.float32).
+inline Vec3 Float32Vec(float x, float y, float z) {
+  return {static_cast<double>(x), static_cast<double>(y), static_cast<double>(z)};
+}
+
 // One v3 task: its reset_model after _reset_hand, its objects' observation, its
 // evaluate_state. Each env owns its task object (the task's own per-episode values).
 class SawyerTask {
@@ -173,6 +197,9 @@ class SawyerTask {
   // grasp_success, grasp_reward, in_place_reward, obj_to_target, unscaled_reward).
   virtual double Evaluate(Sawyer& env, const double* obs, const float* action,
                           double* info) = 0;
+  // After the step's mj_forward, before the observation: for a task whose _target_pos is a
+  // view of MuJoCo's data (it follows the data).
+  virtual void AfterForward(Sawyer& /*env*/) {}
 };
 
 // The task of a name (tasks.h), and its index in metaworld's ALL_V3_ENVIRONMENTS.
@@ -314,6 +341,7 @@ class Sawyer final : public mujoco::MujocoEnv {
       for (int i = 0; i < 3; ++i) d_->site_xpos[3 * goal_site_ + i] = target_pos[i];
     }
     mj_forward(m_, d_);
+    task_->AfterForward(*this);
     // _get_obs: the current frame, the previous one, the goal; then clipped.
     CurrentObs(curr_.data());
     std::copy(curr_.begin(), curr_.end(), obs_.begin());
@@ -353,6 +381,31 @@ class Sawyer final : public mujoco::MujocoEnv {
     return {d_->xquat[4 * body], d_->xquat[4 * body + 1], d_->xquat[4 * body + 2],
             d_->xquat[4 * body + 3]};
   }
+  // get_body_com(name) and data.body(name).xquat, as _get_pos_objects and
+  // _get_quat_objects of a body give them; returns 7.
+  int BodyPosQuat(int body, double* out) const {
+    const Vec3 pos = BodyPos(body);
+    const auto quat = BodyQuat(body);
+    std::copy(pos.begin(), pos.end(), out);
+    std::copy(quat.begin(), quat.end(), out + 3);
+    return 7;
+  }
+  // The same with the quaternion of the geom's xmat (Rotation.from_matrix(...).as_quat()).
+  int BodyPosGeomQuat(int body, int geom, double* out) const {
+    const Vec3 pos = BodyPos(body);
+    const auto quat = GeomQuat(geom);
+    std::copy(pos.begin(), pos.end(), out);
+    std::copy(quat.begin(), quat.end(), out + 3);
+    return 7;
+  }
+  // A site's xpos and a body's xquat.
+  int SitePosBodyQuat(int site, int body, double* out) const {
+    const Vec3 pos = SitePos(site);
+    const auto quat = BodyQuat(body);
+    std::copy(pos.begin(), pos.end(), out);
+    std::copy(quat.begin(), quat.end(), out + 3);
+    return 7;
+  }
   // self.model.body(name).pos = pos.
   void SetBodyPos(int body, const Vec3& pos) {
     for (int i = 0; i < 3; ++i) model_rw_->body_pos[3 * body + i] = pos[i];
@@ -364,14 +417,6 @@ class Sawyer final : public mujoco::MujocoEnv {
     std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
     qpos[m_->jnt_qposadr[j]] = value;
     if (zero_qvel) qvel[m_->jnt_dofadr[j]] = 0;
-    SetQposQvel(qpos.data(), qvel.data(), false);
-  }
-  // A task's _set_obj_xyz by qpos index (the tasks whose object joint is unnamed):
-  // qpos[adr + i] = values[i], qvel[vel_adr, vel_adr + n_vel) = 0, then set_state.
-  void SetQposAt(int adr, std::initializer_list<double> values, int vel_adr, int n_vel) {
-    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
-    std::copy(values.begin(), values.end(), qpos.begin() + adr);
-    std::fill(qvel.begin() + vel_adr, qvel.begin() + vel_adr + n_vel, 0.0);
     SetQposQvel(qpos.data(), qvel.data(), false);
   }
   // mujoco.mj_step(model, data), n times (a reset_model's own steps, no control change).
@@ -409,11 +454,26 @@ class Sawyer final : public mujoco::MujocoEnv {
     }
     return v;
   }
+  // The random vector of a task whose first and second triples are two objects (or an
+  // object and a goal), redrawn while they are closer than min_xy in x-y.
+  std::vector<double> RandVecApart(double min_xy) {
+    std::vector<double> v = RandVec();
+    while (p_.blas.Norm2(v[0] - v[3], v[1] - v[4]) < min_xy) v = RandVec();
+    return v;
+  }
   // _set_obj_xyz: qpos[9:12] = pos, qvel[9:15] = 0, set_state.
   void SetObjXyz(const Vec3& pos) {
     std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
     for (int i = 0; i < 3; ++i) qpos[9 + i] = pos[i];
     for (int i = 9; i < 15; ++i) qvel[i] = 0;
+    SetQposQvel(qpos.data(), qvel.data(), false);
+  }
+  // qpos[qadr:qadr + n] = values, qvel[v_begin:v_end] = 0 (numpy's slice: cut at nv), then
+  // set_state: a task's own _set_obj_xyz on other joints than the first object's.
+  void SetQposSlice(int qadr, const std::vector<double>& values, int v_begin, int v_end) {
+    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
+    std::copy(values.begin(), values.end(), qpos.begin() + qadr);
+    for (int i = v_begin; i < std::min(v_end, static_cast<int>(m_->nv)); ++i) qvel[i] = 0;
     SetQposQvel(qpos.data(), qvel.data(), false);
   }
   // self.model.site("goal").pos = target.
@@ -436,11 +496,14 @@ class Sawyer final : public mujoco::MujocoEnv {
     return 0 < left && 0 < right;
   }
 
-  // SawyerXYZEnv._gripper_caging_reward (the base version; pick-place has its own).
+  // SawyerXYZEnv._gripper_caging_reward (the base version; pick-place has its own). Its
+  // object's initial position is obj_init_pos, or init_pos where given (stick-push's copy
+  // of it reads stick_init_pos).
   Num GripperCagingReward(const float* action, const double* obj_pos, double obj_radius,
                           double pad_success_thresh, double object_reach_radius,
                           double xz_thresh, double desired_gripper_effort, bool high_density,
-                          bool medium_density) const {
+                          bool medium_density, const Vec3* init_pos = nullptr) const {
+    const Vec3& obj_init_pos = init_pos != nullptr ? *init_pos : this->obj_init_pos;
     const Vec3 left_pad = BodyPos(leftpad_), right_pad = BodyPos(rightpad_);
     const double pad_y[2] = {left_pad[1], right_pad[1]};
     double caging_lr[2];
@@ -481,6 +544,43 @@ class Sawyer final : public mujoco::MujocoEnv {
       caging_and_gripping = Op(Op(caging_and_gripping, F64(reach), '+'), F64(2), '/');
     }
     return caging_and_gripping;
+  }
+
+  // The _gripper_caging_reward of the pushing tasks (soccer, sweep-into, sweep, push-back):
+  // the pads' y caging, and their gripping within obj_radius + grip_extra, from the pads'
+  // current positions (init_left_pad / init_right_pad are views of data.xpos), the x-z
+  // caging within xz_margin; (caging + gripping) / 2, all Python floats (the action is
+  // not read).
+  double GrippingCagingReward(const double* obj_pos, double obj_radius, double grip_extra,
+                              double xz_margin) const {
+    const double pad_margin = 0.05;
+    const double grip_margin = obj_radius + grip_extra;
+    const Vec3 tcp = TcpCenter();
+    const Vec3 left_pad = BodyPos(leftpad_), right_pad = BodyPos(rightpad_);
+    const double delta_left = left_pad[1] - obj_pos[1];
+    const double delta_right = obj_pos[1] - right_pad[1];
+    const double right_margin = std::abs(std::abs(obj_pos[1] - right_pad[1]) - pad_margin);
+    const double left_margin = std::abs(std::abs(obj_pos[1] - left_pad[1]) - pad_margin);
+    const double right_caging = Tolerance(delta_right, obj_radius, pad_margin, right_margin);
+    const double left_caging = Tolerance(delta_left, obj_radius, pad_margin, left_margin);
+    const double right_gripping =
+        Tolerance(delta_right, obj_radius, grip_margin, right_margin);
+    const double left_gripping = Tolerance(delta_left, obj_radius, grip_margin, left_margin);
+    const double y_caging = Hamacher(F64(right_caging), F64(left_caging)).v;
+    const double y_gripping = Hamacher(F64(right_gripping), F64(left_gripping)).v;
+    // tcp + [0, -tcp[1], 0] minus the same of the object: 3-vectors with a zero y.
+    const double d_xz[3] = {(tcp[0] + 0.0) - (obj_pos[0] + 0.0),
+                            (tcp[1] + -tcp[1]) - (obj_pos[1] + -obj_pos[1]),
+                            (tcp[2] + 0.0) - (obj_pos[2] + 0.0)};
+    const double tcp_obj_norm_x_z = Norm(d_xz, 3);
+    const double init_xz[3] = {(obj_init_pos[0] + 0.0) - (init_tcp[0] + 0.0),
+                               (obj_init_pos[1] + -obj_init_pos[1]) - (init_tcp[1] + -init_tcp[1]),
+                               (obj_init_pos[2] + 0.0) - (init_tcp[2] + 0.0)};
+    const double x_z_margin = Norm(init_xz, 3) - xz_margin;
+    const double x_z_caging = Tolerance(tcp_obj_norm_x_z, 0, xz_margin, x_z_margin);
+    const double caging = Hamacher(F64(y_caging), F64(x_z_caging)).v;
+    const double gripping = caging > 0.95 ? y_gripping : 0.0;
+    return (caging + gripping) / 2;
   }
 
   // The per-episode values of SawyerXYZEnv that the tasks set and read.
@@ -585,12 +685,7 @@ inline int WriteObject(double* out, const Vec3& pos, const std::array<double, 4>
 
 // The hand's box of most tasks: (-0.5, 0.4, 0.05) to (0.5, 1, 0.5).
 inline TaskConfig SawyerConfig(const std::string& xml, const Vec3& hand_init_pos) {
-  TaskConfig c;
-  c.xml = xml;
-  c.hand_low = {-0.5, 0.40, 0.05};
-  c.hand_high = {0.5, 1, 0.5};
-  c.hand_init_pos = hand_init_pos;
-  return c;
+  return HandConfig(xml, hand_init_pos, {}, {}, {}, {});
 }
 
 // A task whose random vector, drawn once, is the position of one body of the model that
@@ -606,6 +701,35 @@ class BodyTask : public SawyerTask {
  private:
   const char* body_;
 };
+
+// The _reward_quat of the tool tasks: max(1 - |quat - ideal| / scale, 0).
+inline double QuatReward(const Sawyer& env, const double* quat, const std::array<double, 4>& ideal,
+                         double scale) {
+  double q[4];
+  for (int i = 0; i < 4; ++i) q[i] = quat[i] - ideal[i];
+  return std::max(1.0 - env.Norm(q, 4) / scale, 0.0);
+}
+
+// A tool's position with its x replaced by the hand's where they are closer than
+// half_length in x (hammer's hammer_threshed, the nut tasks' wrench_threshed).
+inline Vec3 Threshed(const double* hand, const double* tool, double half_length) {
+  Vec3 t = {tool[0], tool[1], tool[2]};
+  if (std::abs(tool[0] - hand[0]) < half_length) t[0] = hand[0];
+  return t;
+}
+
+// The tool tasks' reward: (2 grab + 6 in_place) * quat.
+inline Num ToolReward(Num grab, double in_place, double quat) {
+  return Op(Op(Op(F64(2.0), grab, '*'), F64(6.0 * in_place), '+'), F64(quat), '*');
+}
+
+// The tool tasks' info (near_object is the quaternion's reward); returns the reward.
+inline double ToolInfo(double* info, bool success, double reward_quat, Num reward_grab,
+                       double reward_in_place, Num reward) {
+  SetInfo(info, {success ? 1.0 : 0.0, reward_quat, reward_grab.v >= 0.5 ? 1.0 : 0.0,
+                 reward_grab.v, reward_in_place, 0.0, reward.v});
+  return reward.v;
+}
 
 // The tasks with one object, body "obj" and geom "objGeom", observed as (pos, quat), whose
 // random vector is (object x y z, goal x y z) and whose hand works in (-0.5, 0.4, 0.05) to

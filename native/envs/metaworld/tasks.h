@@ -7,21 +7,32 @@
 #include <string>
 #include <vector>
 
+#include "envs/metaworld/assembly.h"
+#include "envs/metaworld/basketball.h"
+#include "envs/metaworld/bin_picking.h"
+#include "envs/metaworld/box_close.h"
 #include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/disassemble.h"
 #include "envs/metaworld/door_close.h"
 #include "envs/metaworld/door_lock.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/hammer.h"
 #include "envs/metaworld/handle_press.h"
 #include "envs/metaworld/handle_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
+#include "envs/metaworld/pick_out_of_hole.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/plate_slide.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/sawyer.h"
+#include "envs/metaworld/shelf_place.h"
+#include "envs/metaworld/soccer.h"
+#include "envs/metaworld/stick.h"
+#include "envs/metaworld/sweep_into.h"
 #include "envs/metaworld/window.h"
 
 namespace envpool::metaworld {
@@ -73,11 +84,21 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "plate-slide-side-v3") return std::make_unique<PlateSlide<false, true>>();
   if (name == "plate-slide-back-v3") return std::make_unique<PlateSlide<true, false>>();
   if (name == "plate-slide-back-side-v3") return std::make_unique<PlateSlide<true, true>>();
+  if (name == "assembly-v3") return std::make_unique<Assembly>();
+  if (name == "basketball-v3") return std::make_unique<Basketball>();
+  if (name == "bin-picking-v3") return std::make_unique<BinPicking>();
+  if (name == "box-close-v3") return std::make_unique<BoxClose>();
+  if (name == "disassemble-v3") return std::make_unique<Disassemble>();
+  if (name == "hammer-v3") return std::make_unique<Hammer>();
+  if (name == "pick-out-of-hole-v3") return std::make_unique<PickOutOfHole>();
+  if (name == "shelf-place-v3") return std::make_unique<ShelfPlace>();
+  if (name == "soccer-v3") return std::make_unique<Soccer>();
+  if (name == "stick-push-v3") return std::make_unique<Stick<true>>();
+  if (name == "stick-pull-v3") return std::make_unique<Stick<false>>();
+  if (name == "sweep-into-v3") return std::make_unique<SweepInto>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
-                              " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
-                              "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "
-                              "window-open-v3, window-close-v3, peg-insert-side-v3, reach-wall-v3, "
-                              "button-press-topdown-wall-v3)");
+                           " (the names are metaworld's ALL_V3_ENVIRONMENTS keys, "
+                           "envpool.tasks.metaworld.TASKS: reach-v3, push-v3, ...)");
 }
 
 inline int TaskIndex(const std::string& name) {

@@ -109,9 +109,25 @@ def _libm_exp_log() -> bool:
 OBS_RTOL = 0.0 if numpy_blas_orders()["dot"] != OTHER else 2.0**-50
 
 
-def _obs_equal(ours: np.ndarray, ref: np.ndarray) -> bool:
-    if OBS_RTOL:
-        return bool(np.allclose(ours, ref, rtol=OBS_RTOL, atol=0.0))
+# dial-turn-v3's observation holds np.sin and np.cos of its knob's angle (the dial's point
+# 0.05 from its center). Where numpy's own float64 sin / cos loops differ from libm's, which
+# our C++ calls (AVX-512), its observations are held to a relative 2**-50 (0.05 times a
+# value 1 ulp off, added to coordinates of 0.05 or more) and its rewards to the bounds of
+# _check_step's inexact branch.
+TRIG_IDS = ("MetaWorld/DialTurn-v3",)
+
+
+def _libm_sin_cos() -> bool:
+    """Whether numpy's float64 sin and cos are the C library's."""
+    return ufunc_matches_libm("sin", 1e-6, 10.0, signed=True) and ufunc_matches_libm(
+        "cos", 1e-6, 10.0, signed=True
+    )
+
+
+def _obs_equal(ours: np.ndarray, ref: np.ndarray, trig: bool = False) -> bool:
+    rtol = 2.0**-50 if trig and not _libm_sin_cos() else OBS_RTOL
+    if rtol:
+        return bool(np.allclose(ours, ref, rtol=rtol, atol=0.0))
     return bool(np.array_equal(ours, ref))
 
 
@@ -121,12 +137,12 @@ def _rewards_exact() -> bool:
     return _libm_exp_log() and not OBS_RTOL
 
 
-def _check_step(i: int, out: tuple, ref: tuple, step: int) -> None:
+def _check_step(i: int, out: tuple, ref: tuple, step: int, trig: bool = False) -> None:
     obs, rew, term, trunc, info = out
     r_obs, r_rew, r_term, r_trunc, r_info = ref
-    assert _obs_equal(obs[i], r_obs), f"step {step}: obs {obs[i] - r_obs}"
+    assert _obs_equal(obs[i], r_obs, trig), f"step {step}: obs {obs[i] - r_obs}"
     assert bool(term[i]) == r_term and bool(trunc[i]) == r_trunc, f"step {step}: ends"
-    if _rewards_exact():
+    if _rewards_exact() and not (trig and not _libm_sin_cos()):
         assert rew[i] == np.float32(r_rew), f"step {step}: reward {rew[i]} != {r_rew}"
         for key in INFO_KEYS:
             assert info[key][i] == r_info[key], f"step {step}: info {key}"
@@ -159,11 +175,12 @@ def _lockstep(
     ref = _reference(name, seed, partially_observable)
     policy = ENV_POLICY_MAP[name]()
     rng = np.random.default_rng(seed)
+    trig = tid in TRIG_IDS
     seen = {"reward": 0.0, "success": 0.0, "grasp_success": 0.0}
     for steps, pilot in episodes:
         obs, info = ours.reset()
         r_obs, _ = ref.reset()
-        assert _obs_equal(obs[0], r_obs), f"reset obs {obs[0] - r_obs}"
+        assert _obs_equal(obs[0], r_obs, trig), f"reset obs {obs[0] - r_obs}"
         assert info["task_id"][0] == list(ALL_V3_ENVIRONMENTS).index(name)
         for step in range(1, steps + 1):
             if rng.random() < pilot:
@@ -173,7 +190,7 @@ def _lockstep(
             action = np.clip(action, -1.0, 1.0).astype(np.float32)
             out = ours.step(action[None])
             r_out = ref.step(action)
-            _check_step(0, out, r_out, step)
+            _check_step(0, out, r_out, step, trig)
             r_obs = r_out[0]
             seen["reward"] = max(seen["reward"], float(r_out[1]))
             seen["success"] = max(seen["success"], r_out[4]["success"])
@@ -190,12 +207,34 @@ def test_metaworld_reach_random_to_truncation() -> None:
     _lockstep("MetaWorld/Reach-v3", 3, [(500, 0.0), (20, 0.0)])
 
 
+# A task's policy episode (seed, steps), where not (7, 150): the later tasks' episodes end
+# 10 to 20 steps after their first success (at the step in the comment), to keep within the
+# suite's time. push-back-v3's scripted policy misses the puck from seed 7's start (the
+# package alone, pure policy or with noise: no success in 300 steps), so seed 8 there.
+POLICY_EPISODES = {
+    "MetaWorld/CoffeeButton-v3": (7, 50),  # 37
+    "MetaWorld/CoffeePull-v3": (7, 90),  # 80
+    "MetaWorld/CoffeePush-v3": (7, 80),  # 63
+    "MetaWorld/DialTurn-v3": (7, 120),  # 106
+    "MetaWorld/HandInsert-v3": (7, 90),  # 75
+    "MetaWorld/FaucetOpen-v3": (7, 80),  # 61
+    "MetaWorld/FaucetClose-v3": (7, 80),  # 68
+    "MetaWorld/LeverPull-v3": (7, 80),  # 68
+    "MetaWorld/PickPlaceWall-v3": (7, 140),  # 123
+    "MetaWorld/PegUnplugSide-v3": (7, 100),  # 87
+    "MetaWorld/PushWall-v3": (7, 110),  # 97
+    "MetaWorld/PushBack-v3": (8, 100),  # 83
+    "MetaWorld/Sweep-v3": (7, 110),  # 99
+}
+
+
 @pytest.mark.parametrize("tid", IDS)
 def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and
     random actions with the goal hidden: observations, rewards, infos bitwise, and the
     policy episodes reach the success branch."""
-    seen = _lockstep(tid, 7, [(150, 0.9), (30, 0.7)], partially_observable=False)
+    seed, steps = POLICY_EPISODES.get(tid, (7, 150))
+    seen = _lockstep(tid, seed, [(steps, 0.9), (30, 0.7)], partially_observable=False)
     assert seen["success"] == 1.0, seen
     _lockstep(tid, 11, [(40, 0.0)], partially_observable=True)
 

@@ -37,6 +37,19 @@ TASKS: tuple[str, ...] = (
     "peg-insert-side-v3",
     "reach-wall-v3",
     "button-press-topdown-wall-v3",
+    "coffee-button-v3",
+    "coffee-pull-v3",
+    "coffee-push-v3",
+    "dial-turn-v3",
+    "hand-insert-v3",
+    "faucet-open-v3",
+    "faucet-close-v3",
+    "lever-pull-v3",
+    "pick-place-wall-v3",
+    "peg-unplug-side-v3",
+    "push-wall-v3",
+    "push-back-v3",
+    "sweep-v3",
 )
 
 

@@ -8,14 +8,23 @@
 #include <vector>
 
 #include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/coffee.h"
+#include "envs/metaworld/dial_turn.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/faucet.h"
+#include "envs/metaworld/hand_insert.h"
+#include "envs/metaworld/lever_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
+#include "envs/metaworld/peg_unplug_side.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
+#include "envs/metaworld/push_back.h"
+#include "envs/metaworld/push_wall.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/sawyer.h"
+#include "envs/metaworld/sweep.h"
 #include "envs/metaworld/window.h"
 
 namespace envpool::metaworld {
@@ -54,6 +63,19 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "window-open-v3") return std::make_unique<Window<false>>();
   if (name == "window-close-v3") return std::make_unique<Window<true>>();
   if (name == "peg-insert-side-v3") return std::make_unique<PegInsertSide>();
+  if (name == "coffee-button-v3") return std::make_unique<CoffeeButton>();
+  if (name == "coffee-pull-v3") return std::make_unique<CoffeeMug<true>>();
+  if (name == "coffee-push-v3") return std::make_unique<CoffeeMug<false>>();
+  if (name == "dial-turn-v3") return std::make_unique<DialTurn>();
+  if (name == "hand-insert-v3") return std::make_unique<HandInsert>();
+  if (name == "faucet-open-v3") return std::make_unique<Faucet<false>>();
+  if (name == "faucet-close-v3") return std::make_unique<Faucet<true>>();
+  if (name == "lever-pull-v3") return std::make_unique<LeverPull>();
+  if (name == "pick-place-wall-v3") return std::make_unique<PickPlaceWall>();
+  if (name == "peg-unplug-side-v3") return std::make_unique<PegUnplugSide>();
+  if (name == "push-wall-v3") return std::make_unique<PushWall>();
+  if (name == "push-back-v3") return std::make_unique<PushBack>();
+  if (name == "sweep-v3") return std::make_unique<Sweep>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                               " (implemented: reach-v3, push-v3, pick-place-v3, door-open-v3, "
                               "drawer-open-v3, drawer-close-v3, button-press-topdown-v3, "

@@ -277,3 +277,29 @@ def test_metaworld_one_pool_several_tasks() -> None:
 def test_metaworld_unknown_task() -> None:
     with pytest.raises(Exception, match="Unknown MetaWorld task_name: missing-v3"):
         envpool.make_gymnasium("MetaWorld/Reach-v3", num_envs=1, task_name="missing-v3")
+
+
+def test_metaworld_coffee_button_near_branch() -> None:
+    """coffee-button-v3's scripted policy presses the button with the hand, its tcp never
+    within 0.05 of the button (near_object stays 0), so the reward's pressed branch
+    (``reward += 8 * button_pressed``) is reached here by driving the tcp to the button's
+    face: aligned with the package there, and the branch is taken."""
+    tid = "MetaWorld/CoffeeButton-v3"
+    ours = envpool.make_gymnasium(tid, num_envs=1, seed=7, partially_observable=False)
+    ref = _reference(_name(tid), 7, False)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset()
+    assert _obs_equal(obs[0], r_obs)
+    near = 0.0
+    for step in range(1, 31):
+        goal = r_obs[4:7] + np.array([0.0, -0.01, 0.0])
+        move = np.clip((goal - ref.tcp_center) * 25, -1.0, 1.0)
+        action = np.append(move, 1.0).astype(np.float32)
+        out = ours.step(action[None])
+        r_out = ref.step(action)
+        _check_step(0, out, r_out, step)
+        r_obs = r_out[0]
+        near = max(near, r_out[4]["near_object"])
+    assert near == 1.0 and r_out[4]["success"] == 1.0
+    ours.close()
+    ref.close()

@@ -43,7 +43,7 @@ from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
 from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
-from envpool.tasks.metaworld import TASKS, task_id
+from envpool.tasks.metaworld import MT10, TASKS, task_id
 
 # The package's policies warn that their gains may exceed the [-1, 1] they clip to.
 pytestmark = pytest.mark.filterwarnings("ignore:Constant\\(s\\) may be too high")
@@ -109,9 +109,25 @@ def _libm_exp_log() -> bool:
 OBS_RTOL = 0.0 if numpy_blas_orders()["dot"] != OTHER else 2.0**-50
 
 
-def _obs_equal(ours: np.ndarray, ref: np.ndarray) -> bool:
-    if OBS_RTOL:
-        return bool(np.allclose(ours, ref, rtol=OBS_RTOL, atol=0.0))
+# dial-turn-v3's observation holds np.sin and np.cos of its knob's angle (the dial's point
+# 0.05 from its center). Where numpy's own float64 sin / cos loops differ from libm's, which
+# our C++ calls (AVX-512), its observations are held to a relative 2**-50 (0.05 times a
+# value 1 ulp off, added to coordinates of 0.05 or more) and its rewards to the bounds of
+# _check_step's inexact branch.
+TRIG_IDS = ("MetaWorld/DialTurn-v3",)
+
+
+def _libm_sin_cos() -> bool:
+    """Whether numpy's float64 sin and cos are the C library's."""
+    return ufunc_matches_libm("sin", 1e-6, 10.0, signed=True) and ufunc_matches_libm(
+        "cos", 1e-6, 10.0, signed=True
+    )
+
+
+def _obs_equal(ours: np.ndarray, ref: np.ndarray, trig: bool = False) -> bool:
+    rtol = 2.0**-50 if trig and not _libm_sin_cos() else OBS_RTOL
+    if rtol:
+        return bool(np.allclose(ours, ref, rtol=rtol, atol=0.0))
     return bool(np.array_equal(ours, ref))
 
 
@@ -121,12 +137,12 @@ def _rewards_exact() -> bool:
     return _libm_exp_log() and not OBS_RTOL
 
 
-def _check_step(i: int, out: tuple, ref: tuple, step: int) -> None:
+def _check_step(i: int, out: tuple, ref: tuple, step: int, trig: bool = False) -> None:
     obs, rew, term, trunc, info = out
     r_obs, r_rew, r_term, r_trunc, r_info = ref
-    assert _obs_equal(obs[i], r_obs), f"step {step}: obs {obs[i] - r_obs}"
+    assert _obs_equal(obs[i], r_obs, trig), f"step {step}: obs {obs[i] - r_obs}"
     assert bool(term[i]) == r_term and bool(trunc[i]) == r_trunc, f"step {step}: ends"
-    if _rewards_exact():
+    if _rewards_exact() and not (trig and not _libm_sin_cos()):
         assert rew[i] == np.float32(r_rew), f"step {step}: reward {rew[i]} != {r_rew}"
         for key in INFO_KEYS:
             assert info[key][i] == r_info[key], f"step {step}: info {key}"
@@ -159,11 +175,12 @@ def _lockstep(
     ref = _reference(name, seed, partially_observable)
     policy = ENV_POLICY_MAP[name]()
     rng = np.random.default_rng(seed)
+    trig = tid in TRIG_IDS
     seen = {"reward": 0.0, "success": 0.0, "grasp_success": 0.0}
     for steps, pilot in episodes:
         obs, info = ours.reset()
         r_obs, _ = ref.reset()
-        assert _obs_equal(obs[0], r_obs), f"reset obs {obs[0] - r_obs}"
+        assert _obs_equal(obs[0], r_obs, trig), f"reset obs {obs[0] - r_obs}"
         assert info["task_id"][0] == list(ALL_V3_ENVIRONMENTS).index(name)
         for step in range(1, steps + 1):
             if rng.random() < pilot:
@@ -173,7 +190,7 @@ def _lockstep(
             action = np.clip(action, -1.0, 1.0).astype(np.float32)
             out = ours.step(action[None])
             r_out = ref.step(action)
-            _check_step(0, out, r_out, step)
+            _check_step(0, out, r_out, step, trig)
             r_obs = r_out[0]
             seen["reward"] = max(seen["reward"], float(r_out[1]))
             seen["success"] = max(seen["success"], r_out[4]["success"])
@@ -190,19 +207,34 @@ def test_metaworld_reach_random_to_truncation() -> None:
     _lockstep("MetaWorld/Reach-v3", 3, [(500, 0.0), (20, 0.0)])
 
 
-# The policy episodes where the default ones do not fit: basketball's noisy policy misses
-# the hoop with a random action in ten, so its policy acts at every step (its noise still
-# added); box-close's needs 125 steps. The others: shortened to end some 15 steps after the
-# first success (at step 61 for sweep-into, 35 stick-push, 95 shelf-place, 114 stick-pull,
-# 93 soccer), to keep these slower models within the test time budget.
-POLICY_EPISODES: dict[str, list[tuple[int, float]]] = {
-    "basketball-v3": [(110, 1.0), (30, 0.7)],
-    "box-close-v3": [(140, 1.0), (30, 0.7)],
-    "soccer-v3": [(110, 0.9), (30, 0.7)],
-    "stick-push-v3": [(50, 0.9), (30, 0.7)],
-    "stick-pull-v3": [(130, 0.9), (30, 0.7)],
-    "shelf-place-v3": [(110, 0.9), (30, 0.7)],
-    "sweep-into-v3": [(75, 0.9), (30, 0.7)],
+# A task's policy episode (seed, phases of (steps, how often the policy acts)), where not
+# (7, [(150, 0.9), (30, 0.7)]). basketball's noisy policy misses the hoop with a random
+# action in ten, so its policy acts at every step (its noise still added); box-close's needs
+# 125 steps. push-back-v3's scripted policy misses the puck from seed 7's start (the
+# package alone, pure policy or with noise: no success in 300 steps), so seed 8 there.
+# The others end 10 to 20 steps after their first success (at the step in the comment),
+# to keep these models within the test time budget.
+POLICY_EPISODES: dict[str, tuple[int, list[tuple[int, float]]]] = {
+    "basketball-v3": (7, [(110, 1.0), (30, 0.7)]),
+    "box-close-v3": (7, [(140, 1.0), (30, 0.7)]),
+    "soccer-v3": (7, [(110, 0.9), (30, 0.7)]),
+    "stick-push-v3": (7, [(50, 0.9), (30, 0.7)]),
+    "stick-pull-v3": (7, [(130, 0.9), (30, 0.7)]),
+    "shelf-place-v3": (7, [(110, 0.9), (30, 0.7)]),
+    "sweep-into-v3": (7, [(75, 0.9), (30, 0.7)]),
+    "coffee-button-v3": (7, [(50, 0.9), (30, 0.7)]),  # 37
+    "coffee-pull-v3": (7, [(90, 0.9), (30, 0.7)]),  # 80
+    "coffee-push-v3": (7, [(80, 0.9), (30, 0.7)]),  # 63
+    "dial-turn-v3": (7, [(120, 0.9), (30, 0.7)]),  # 106
+    "hand-insert-v3": (7, [(90, 0.9), (30, 0.7)]),  # 75
+    "faucet-open-v3": (7, [(80, 0.9), (30, 0.7)]),  # 61
+    "faucet-close-v3": (7, [(80, 0.9), (30, 0.7)]),  # 68
+    "lever-pull-v3": (7, [(80, 0.9), (30, 0.7)]),  # 68
+    "pick-place-wall-v3": (7, [(140, 0.9), (30, 0.7)]),  # 123
+    "peg-unplug-side-v3": (7, [(100, 0.9), (30, 0.7)]),  # 87
+    "push-wall-v3": (7, [(110, 0.9), (30, 0.7)]),  # 97
+    "push-back-v3": (8, [(100, 0.9), (30, 0.7)]),  # 83
+    "sweep-v3": (7, [(110, 0.9), (30, 0.7)]),  # 99
 }
 
 
@@ -211,8 +243,8 @@ def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and
     random actions with the goal hidden: observations, rewards, infos bitwise, and the
     policy episodes reach the success branch."""
-    episodes = POLICY_EPISODES.get(_name(tid), [(150, 0.9), (30, 0.7)])
-    seen = _lockstep(tid, 7, episodes, partially_observable=False)
+    seed, episodes = POLICY_EPISODES.get(_name(tid), (7, [(150, 0.9), (30, 0.7)]))
+    seen = _lockstep(tid, seed, episodes, partially_observable=False)
     assert seen["success"] == 1.0, seen
     _lockstep(tid, 11, [(40, 0.0)], partially_observable=True)
 
@@ -228,7 +260,7 @@ def test_metaworld_one_pool_several_tasks() -> None:
     """The MT-style pool: one pool running the ten MT10 tasks, a task per env
     (``env_kwargs``), each env aligned with its own reference, its info's task_id the task's
     index in ALL_V3_ENVIRONMENTS."""
-    names = list(TASKS[:10])
+    names = list(MT10)
     seed = 20
     ours = envpool.make_gymnasium(
         IDS[0],
@@ -302,3 +334,29 @@ def test_metaworld_handle_pull_side_pulled_up() -> None:
     (within 0.05: 10): the policy's longer episode reaches the latter."""
     seen = _lockstep("MetaWorld/HandlePullSide-v3", 1, [(150, 1.0)], partially_observable=False)
     assert seen["reward"] == 10.0, seen
+
+
+def test_metaworld_coffee_button_near_branch() -> None:
+    """coffee-button-v3's scripted policy presses the button with the hand, its tcp never
+    within 0.05 of the button (near_object stays 0), so the reward's pressed branch
+    (``reward += 8 * button_pressed``) is reached here by driving the tcp to the button's
+    face: aligned with the package there, and the branch is taken."""
+    tid = "MetaWorld/CoffeeButton-v3"
+    ours = envpool.make_gymnasium(tid, num_envs=1, seed=7, partially_observable=False)
+    ref = _reference(_name(tid), 7, False)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset()
+    assert _obs_equal(obs[0], r_obs)
+    near = 0.0
+    for step in range(1, 31):
+        goal = r_obs[4:7] + np.array([0.0, -0.01, 0.0])
+        move = np.clip((goal - ref.tcp_center) * 25, -1.0, 1.0)
+        action = np.append(move, 1.0).astype(np.float32)
+        out = ours.step(action[None])
+        r_out = ref.step(action)
+        _check_step(0, out, r_out, step)
+        r_obs = r_out[0]
+        near = max(near, r_out[4]["near_object"])
+    assert near == 1.0 and r_out[4]["success"] == 1.0
+    ours.close()
+    ref.close()

@@ -35,7 +35,7 @@ class ButtonPress final : public BodyTask {
   void ResetModel(Sawyer& env, const std::vector<double>& v) override {
     env.obj_init_pos = {v[0], v[1], v[2]};
     ModelWrites(env, v);
-    env.SetQposSlice(9, {0.0}, 9, 10);  // _set_obj_xyz(np.array(0))
+    env.SetQpos(9, {0.0}, 9, 10);  // _set_obj_xyz(np.array(0))
     env.target_pos = env.SitePos(env.Id(mjOBJ_SITE, "hole"));
     obj_to_target_init_ =
         std::abs(env.target_pos[1] - env.SitePos(env.Id(mjOBJ_SITE, "buttonStart"))[1]);

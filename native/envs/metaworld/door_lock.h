@@ -42,7 +42,7 @@ class DoorLock final : public BodyTask {
     const int lock_link = env.Id(mjOBJ_BODY, "lock_link");
     Vec3 offset{};
     if (kUnlock) {
-      env.SetQposSlice(9, {1.5708}, 9, 10);  // _set_obj_xyz(np.array(1.5708))
+      env.SetQpos(9, {1.5708}, 9, 10);  // _set_obj_xyz(np.array(1.5708))
       offset = {0.1, -0.04, 0.0};
     } else {
       env.MjStep(env.frame_skip());

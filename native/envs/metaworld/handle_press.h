@@ -43,7 +43,7 @@ class HandlePress final : public BodyTask {
   void ResetModel(Sawyer& env, const std::vector<double>& v) override {
     env.obj_init_pos = {v[0], v[1], v[2]};
     ModelWrites(env, v);
-    env.SetQposSlice(9, {-0.001}, 9, 10);  // _set_obj_xyz(np.array(-0.001))
+    env.SetQpos(9, {-0.001}, 9, 10);  // _set_obj_xyz(np.array(-0.001))
     env.target_pos = env.SitePos(env.Id(mjOBJ_SITE, "goalPress"));
     handle_init_ = Handle(env);
   }

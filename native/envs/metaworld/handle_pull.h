@@ -27,7 +27,7 @@ class HandlePull final : public BodyTask {
   void ResetModel(Sawyer& env, const std::vector<double>& v) override {
     env.obj_init_pos = {v[0], v[1], v[2]};
     ModelWrites(env, v);
-    env.SetQposSlice(9, {-0.1}, 9, 10);  // _set_obj_xyz(np.array(-0.1))
+    env.SetQpos(9, {-0.1}, 9, 10);  // _set_obj_xyz(np.array(-0.1))
     env.target_pos = env.SitePos(env.Id(mjOBJ_SITE, "goalPull"));
     if (kSide) env.obj_init_pos = Handle(env);
   }

@@ -52,7 +52,6 @@ class PickPlace final : public ObjectTask {
   // current positions.
   Num CagingReward(const Sawyer& env, const float* action, const Vec3& obj_pos) const {
     const double pad_success_margin = 0.05, x_z_success_margin = 0.005, obj_radius = 0.015;
-    const Vec3 tcp = env.TcpCenter();
     const Vec3 left_pad = env.BodyPos(env.leftpad_), right_pad = env.BodyPos(env.rightpad_);
     const double delta_object_y_left_pad = left_pad[1] - obj_pos[1];
     const double delta_object_y_right_pad = obj_pos[1] - right_pad[1];
@@ -65,16 +64,8 @@ class PickPlace final : public ObjectTask {
     const double left_caging =
         Tolerance(delta_object_y_left_pad, obj_radius, pad_success_margin, left_caging_margin);
     const Num y_caging = Hamacher(F64(left_caging), F64(right_caging));
-    // tcp + [0, -tcp[1], 0] and the same for the object: 3-vectors with a zero y.
-    const double d_xz[3] = {(tcp[0] + 0.0) - (obj_pos[0] + 0.0), (tcp[1] + -tcp[1]) -
-                            (obj_pos[1] + -obj_pos[1]), (tcp[2] + 0.0) - (obj_pos[2] + 0.0)};
-    const double tcp_obj_norm_x_z = env.Norm(d_xz, 3);
-    const Vec3& init_obj = env.obj_init_pos;
-    const Vec3& init_tcp = env.init_tcp;
-    const double init_xz[3] = {(init_obj[0] + 0.0) - (init_tcp[0] + 0.0),
-                               (init_obj[1] + -init_obj[1]) - (init_tcp[1] + -init_tcp[1]),
-                               (init_obj[2] + 0.0) - (init_tcp[2] + 0.0)};
-    const double tcp_obj_x_z_margin = env.Norm(init_xz, 3) - x_z_success_margin;
+    const auto [tcp_obj_norm_x_z, init_norm_x_z] = env.XzDistances(obj_pos);
+    const double tcp_obj_x_z_margin = init_norm_x_z - x_z_success_margin;
     const double x_z_caging =
         Tolerance(tcp_obj_norm_x_z, 0, x_z_success_margin, tcp_obj_x_z_margin);
     // min(max(0, action[-1]), 1): the int 0, a float32, or the int 1.

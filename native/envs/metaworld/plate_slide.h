@@ -68,11 +68,11 @@ class PlateSlide final : public SawyerTask {
     ModelWrites(env, v);
     // _set_obj_xyz: qpos[9:11], qvel kept.
     if (kBack && kSide) {
-      env.SetQposSlice(9, {-0.15, 0.0}, 9, 9);
+      env.SetQpos(9, {-0.15, 0.0}, 9, 9);
     } else if (kBack) {
-      env.SetQposSlice(9, {0.0, 0.15}, 9, 9);
+      env.SetQpos(9, {0.0, 0.15}, 9, 9);
     } else {
-      env.SetQposSlice(9, {0.0, 0.0}, 9, 9);
+      env.SetQpos(9, {0.0, 0.0}, 9, 9);
     }
     env.SetGoalSite(env.target_pos);
   }

@@ -153,6 +153,8 @@ struct TaskConfig {
   Vec3 hand_init_pos{0, 0.6, 0.2};
   std::vector<double> random_low, random_high;  // _random_reset_space
   Vec3 goal_low{}, goal_high{};                  // goal_space
+  // _target_site_config's site: its xpos is set to the target after each step's physics.
+  std::string target_site = "goal";
 };
 
 // The constants of most tasks: the hand in (-0.5, 0.4, 0.05) to (0.5, 1, 0.5).
@@ -304,7 +306,7 @@ class Sawyer final : public mujoco::MujocoEnv {
     rightpad_ = Id(mjOBJ_BODY, "rightpad");
     right_ee_ = Id(mjOBJ_SITE, "rightEndEffector");
     left_ee_ = Id(mjOBJ_SITE, "leftEndEffector");
-    goal_site_ = mj_name2id(m_, mjOBJ_SITE, "goal");  // -1: none
+    goal_site_ = mj_name2id(m_, mjOBJ_SITE, cfg_.target_site.c_str());  // -1: none
     leftpad_geom_ = Id(mjOBJ_GEOM, "leftpad_geom");
     rightpad_geom_ = Id(mjOBJ_GEOM, "rightpad_geom");
     mocap_ = m_->body_mocapid[Id(mjOBJ_BODY, "mocap")];
@@ -462,24 +464,26 @@ class Sawyer final : public mujoco::MujocoEnv {
     return v;
   }
   // _set_obj_xyz: qpos[9:12] = pos, qvel[9:15] = 0, set_state.
-  void SetObjXyz(const Vec3& pos) {
+  void SetObjXyz(const Vec3& pos) { SetQpos(9, {pos[0], pos[1], pos[2]}, 9, 15); }
+  // A task's own _set_obj_xyz (also on other joints than the first object's):
+  // qpos[qpos_begin + i] = values[i], qvel[qvel_begin:qvel_end] = 0, then set_state.
+  void SetQpos(int qpos_begin, const std::vector<double>& values, int qvel_begin,
+               int qvel_end) {
     std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
-    for (int i = 0; i < 3; ++i) qpos[9 + i] = pos[i];
-    for (int i = 9; i < 15; ++i) qvel[i] = 0;
+    std::copy(values.begin(), values.end(), qpos.begin() + qpos_begin);
+    // numpy's slice qvel[qvel_begin:qvel_end]: cut at nv
+    for (int i = qvel_begin; i < std::min(qvel_end, static_cast<int>(m_->nv)); ++i) qvel[i] = 0;
     SetQposQvel(qpos.data(), qvel.data(), false);
   }
-  // qpos[qadr:qadr + n] = values, qvel[v_begin:v_end] = 0 (numpy's slice: cut at nv), then
-  // set_state: a task's own _set_obj_xyz on other joints than the first object's.
-  void SetQposSlice(int qadr, const std::vector<double>& values, int v_begin, int v_end) {
-    std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
-    std::copy(values.begin(), values.end(), qpos.begin() + qadr);
-    for (int i = v_begin; i < std::min(v_end, static_cast<int>(m_->nv)); ++i) qvel[i] = 0;
-    SetQposQvel(qpos.data(), qvel.data(), false);
-  }
-  // self.model.site("goal").pos = target.
+  // self.model.site("goal").pos = target (the site of _target_site_config).
   void SetGoalSite(const Vec3& target) {
     if (goal_site_ < 0) throw std::logic_error("the model has no goal site");
     for (int i = 0; i < 3; ++i) model_rw_->site_pos[3 * goal_site_ + i] = target[i];
+  }
+  // self.model.site(name).pos = pos.
+  void SetSitePos(const char* site, const Vec3& pos) {
+    const int id = Id(mjOBJ_SITE, site);
+    for (int i = 0; i < 3; ++i) model_rw_->site_pos[3 * id + i] = pos[i];
   }
   // touching_object: the contact forces of both pads on the geom are positive.
   bool TouchingObject(int geom) const {
@@ -494,6 +498,21 @@ class Sawyer final : public mujoco::MujocoEnv {
       if (c.geom1 == rightpad_geom_ || c.geom2 == rightpad_geom_) right += d_->efc_force[adr];
     }
     return 0 < left && 0 < right;
+  }
+
+  // The x-z distances of the tasks' own caging rewards (pick-place, push-back, sweep):
+  // norm((tcp + [0, -tcp[1], 0]) - (obj + [0, -obj[1], 0])), 3-vectors with a zero y, and the
+  // same of obj_init_pos and init_tcp.
+  std::pair<double, double> XzDistances(const Vec3& obj_pos) const {
+    const Vec3 tcp = TcpCenter();
+    const double d_xz[3] = {(tcp[0] + 0.0) - (obj_pos[0] + 0.0),
+                            (tcp[1] + -tcp[1]) - (obj_pos[1] + -obj_pos[1]),
+                            (tcp[2] + 0.0) - (obj_pos[2] + 0.0)};
+    const Vec3& o = obj_init_pos;
+    const Vec3& t = init_tcp;
+    const double init_xz[3] = {(o[0] + 0.0) - (t[0] + 0.0), (o[1] + -o[1]) - (t[1] + -t[1]),
+                               (o[2] + 0.0) - (t[2] + 0.0)};
+    return {Norm(d_xz, 3), Norm(init_xz, 3)};
   }
 
   // SawyerXYZEnv._gripper_caging_reward (the base version; pick-place has its own). Its

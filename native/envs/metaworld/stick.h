@@ -41,7 +41,7 @@ class Stick final : public SawyerTask {
     env.SetObjXyz(stick_init_pos_);  // _set_stick_xyz
     // _set_obj_xyz(obj_init_qpos): the thermos's two slides, qvel[16:18] = 0 (only 16
     // exists: nv is 17).
-    env.SetQposSlice(16, {0.0, kPush ? 0.0 : 0.09}, 16, 18);
+    env.SetQpos(16, {0.0, kPush ? 0.0 : 0.09}, 16, 18);
     env.obj_init_pos = env.BodyPos(env.Id(mjOBJ_BODY, "object"));
     env.SetGoalSite(env.target_pos);
   }

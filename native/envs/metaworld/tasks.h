@@ -13,25 +13,34 @@
 #include "envs/metaworld/box_close.h"
 #include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/coffee.h"
+#include "envs/metaworld/dial_turn.h"
 #include "envs/metaworld/disassemble.h"
 #include "envs/metaworld/door_close.h"
 #include "envs/metaworld/door_lock.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/faucet.h"
 #include "envs/metaworld/hammer.h"
+#include "envs/metaworld/hand_insert.h"
 #include "envs/metaworld/handle_press.h"
 #include "envs/metaworld/handle_pull.h"
+#include "envs/metaworld/lever_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
+#include "envs/metaworld/peg_unplug_side.h"
 #include "envs/metaworld/pick_out_of_hole.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/plate_slide.h"
 #include "envs/metaworld/push.h"
+#include "envs/metaworld/push_back.h"
+#include "envs/metaworld/push_wall.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/sawyer.h"
 #include "envs/metaworld/shelf_place.h"
 #include "envs/metaworld/soccer.h"
 #include "envs/metaworld/stick.h"
+#include "envs/metaworld/sweep.h"
 #include "envs/metaworld/sweep_into.h"
 #include "envs/metaworld/window.h"
 
@@ -96,6 +105,19 @@ inline std::unique_ptr<SawyerTask> MakeTask(const std::string& name) {
   if (name == "stick-push-v3") return std::make_unique<Stick<true>>();
   if (name == "stick-pull-v3") return std::make_unique<Stick<false>>();
   if (name == "sweep-into-v3") return std::make_unique<SweepInto>();
+  if (name == "coffee-button-v3") return std::make_unique<CoffeeButton>();
+  if (name == "coffee-pull-v3") return std::make_unique<CoffeeMug<true>>();
+  if (name == "coffee-push-v3") return std::make_unique<CoffeeMug<false>>();
+  if (name == "dial-turn-v3") return std::make_unique<DialTurn>();
+  if (name == "hand-insert-v3") return std::make_unique<HandInsert>();
+  if (name == "faucet-open-v3") return std::make_unique<Faucet<false>>();
+  if (name == "faucet-close-v3") return std::make_unique<Faucet<true>>();
+  if (name == "lever-pull-v3") return std::make_unique<LeverPull>();
+  if (name == "pick-place-wall-v3") return std::make_unique<PickPlaceWall>();
+  if (name == "peg-unplug-side-v3") return std::make_unique<PegUnplugSide>();
+  if (name == "push-wall-v3") return std::make_unique<PushWall>();
+  if (name == "push-back-v3") return std::make_unique<PushBack>();
+  if (name == "sweep-v3") return std::make_unique<Sweep>();
   throw std::runtime_error("Unknown MetaWorld task_name: " + name +
                            " (the names are metaworld's ALL_V3_ENVIRONMENTS keys, "
                            "envpool.tasks.metaworld.TASKS: reach-v3, push-v3, ...)");

@@ -320,12 +320,13 @@ _WFC_CACHE: dict[tuple[str, str], list[float]] = {}
 
 def _wfc_prepare(config: dict[str, Any]) -> dict[str, Any]:
     """``_wfc_patterns`` from ``wfc_config`` (a preset's name) and ``pattern_dir`` (the
-    templates' folder: by default the installed package's), read with imageio as the
-    package reads them."""
+    templates' folder: by default the environment variable ENVPOOL_WFC_PATTERNS, else the
+    installed package's), read with imageio as the package reads them."""
     name = config["wfc_config"]
     if name not in WFC_PRESETS:
         raise ValueError(f"unknown wfc_config {name!r}; known: {', '.join(WFC_PRESETS)}")
-    folder = config.get("pattern_dir") or WFC_PATTERN_DIR
+    folder = (config.get("pattern_dir") or os.environ.get("ENVPOOL_WFC_PATTERNS")
+              or WFC_PATTERN_DIR)
     key = (name, folder)
     if key not in _WFC_CACHE:
         file, width, periodic = WFC_PRESETS[name]
@@ -339,8 +340,8 @@ def _wfc_prepare(config: dict[str, Any]) -> dict[str, Any]:
             raise FileNotFoundError(
                 f"the MiniGrid WFC template {file} is not in {folder or 'minigrid'!r}: install "
                 "the minigrid package (pip install 'minigrid[wfc]'); its 3.2.0 wheel and "
-                "sdist ship no templates, so pass pattern_dir= a folder holding them (the "
-                "package repository's minigrid/envs/wfc/patterns)")
+                "sdist ship no templates, so pass pattern_dir= (or set ENVPOOL_WFC_PATTERNS to) "
+                "a folder holding them (the package repository's minigrid/envs/wfc/patterns)")
         _WFC_CACHE[key] = wfc_pattern_set(imageio.imread(path), width, periodic)
     return {"_wfc_patterns": _WFC_CACHE[key]}
 

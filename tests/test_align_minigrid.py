@@ -413,7 +413,7 @@ def test_bad_keywords() -> None:
     with pytest.raises(ValueError, match="num_objs"):
         envpool.make_gymnasium("MiniGrid-PutNear-6x6-N2-v0", num_objs=1)
     with pytest.raises(ValueError, match="env_name"):
-        envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="wfc")
+        envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="no_such_level")
 
 
 def test_threads_do_not_matter() -> None:

@@ -75,18 +75,19 @@ def _check(obs: dict[str, np.ndarray], info: dict[str, np.ndarray], r_obs: dict[
     assert tuple(info["agent_pos"][0]) == tuple(int(v) for v in ref.unwrapped.agent_pos), where
 
 
-def _lockstep(preset: str, seed: int, steps: int, **kwargs: Any) -> None:
+def _lockstep(task_id: str, seed: int, steps: int, **kwargs: Any) -> None:
     """Reset with ``seed`` on both sides: the same observation, the same full grid (the
     whole-grid render(), walls, goal and agent) and agent pose; then ``steps`` random
     actions (mostly forward, so that the agent gets around), every observation, reward and
     ending equal, until the episode ends."""
-    ours = envpool.make_gymnasium(f"MiniGrid-WFC-{preset}-v0", num_envs=1, seed=seed,
-                                  render_mode="rgb_array", pattern_dir=PATTERN_DIR, **kwargs)
+    preset = task_id.split("-")[2]
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, render_mode="rgb_array",
+                                  pattern_dir=PATTERN_DIR, **kwargs)
     ref = _reference(preset, **kwargs)
     obs, info = ours.reset()
     r_obs, _ = ref.reset(seed=seed)
-    _check(obs, info, r_obs, ref, (preset, seed, kwargs))
-    assert np.array_equal(ours.render()[0], ref.render()), (preset, seed, "full grid")
+    _check(obs, info, r_obs, ref, (task_id, seed, kwargs))
+    assert np.array_equal(ours.render()[0], ref.render()), (task_id, seed, "full grid")
     goal = [(x, y) for x in range(ref.grid.width) for y in range(ref.grid.height)
             if ref.grid.get(x, y) is not None and ref.grid.get(x, y).type == "goal"]
     assert len(goal) == 1
@@ -95,7 +96,7 @@ def _lockstep(preset: str, seed: int, steps: int, **kwargs: Any) -> None:
         action = int(rng.choice(7, p=[0.15, 0.15, 0.55, 0.05, 0.04, 0.03, 0.03]))
         obs, reward, term, trunc, info = ours.step(np.array([action]))
         r_obs, r_reward, r_term, r_trunc, _ = ref.step(action)
-        where = (preset, seed, t)
+        where = (task_id, seed, t)
         _check(obs, info, r_obs, ref, where)
         assert reward[0] == np.float32(r_reward), where
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
@@ -105,13 +106,15 @@ def _lockstep(preset: str, seed: int, steps: int, **kwargs: Any) -> None:
 
 
 @needs_templates
-@pytest.mark.parametrize("preset", ["MazeSimple", "DungeonMazeScaled", "ObstaclesBlackdots"])
-def test_pattern_set_is_the_packages(preset: str) -> None:
+@pytest.mark.parametrize("task_id", ["MiniGrid-WFC-MazeSimple-v0",
+                                     "MiniGrid-WFC-DungeonMazeScaled-v0",
+                                     "MiniGrid-WFC-ObstaclesBlackdots-v0"])
+def test_pattern_set_is_the_packages(task_id: str) -> None:
     """envpool/tasks/minigrid.py's pattern set is the package's wfclogic: the same patterns
     in the same order (by hash), weights, wall corners and adjacencies (the three presets
     of 2 x 2 patterns; the nightly test checks the 3 x 3 ones, whose adjacency the package
     takes about a second to find)."""
-    _check_pattern_set(preset)
+    _check_pattern_set(task_id.split("-")[2])
 
 
 def _check_pattern_set(preset: str) -> None:
@@ -137,37 +140,49 @@ def _check_pattern_set(preset: str) -> None:
     assert wfc_pattern_set(image, width, periodic) == expected
 
 
-# (preset, seed, keywords, steps): MazeSimple seed 0's largest area holds fewer than half the
+# (id, seed, keywords, steps): MazeSimple seed 0's largest area holds fewer than half the
 # open squares (networkx lists it in Python's set order), seed 1's more (row-major);
 # ObstaclesHogs3 on a 7 x 7 grid, seed 1, contradicts once and retries.
 # (The package's max_steps is 20 * size; an id's is fixed: size 7 passes its 140.)
-CASES = [("MazeSimple", 0, {}, 150), ("MazeSimple", 1, {}, 50),
-         ("ObstaclesBlackdots", 0, {}, 150),
-         ("ObstaclesHogs3", 1, {"size": 7, "max_steps": 140}, 80)]
+CASES = [("MiniGrid-WFC-MazeSimple-v0", 0, {}, 150), ("MiniGrid-WFC-MazeSimple-v0", 1, {}, 50),
+         ("MiniGrid-WFC-ObstaclesBlackdots-v0", 0, {}, 150),
+         ("MiniGrid-WFC-ObstaclesHogs3-v0", 1, {"size": 7, "max_steps": 140}, 80)]
 
 
 @needs_templates
-@pytest.mark.parametrize(("preset", "seed", "kwargs", "steps"), CASES)
-def test_level_and_trajectory_are_the_packages(preset: str, seed: int, kwargs: dict[str, Any],
+@pytest.mark.parametrize(("task_id", "seed", "kwargs", "steps"), CASES)
+def test_level_and_trajectory_are_the_packages(task_id: str, seed: int, kwargs: dict[str, Any],
                                                steps: int) -> None:
     """The package's level for the same seed, bitwise, and a random trajectory in lockstep."""
-    _lockstep(preset, seed, steps, **kwargs)
+    _lockstep(task_id, seed, steps, **kwargs)
 
 
 @needs_templates
 @pytest.mark.nightly
 @pytest.mark.timeout(3000)
-@pytest.mark.parametrize("preset", list(WFC_PRESETS))
-def test_every_preset_nightly(preset: str) -> None:
+@pytest.mark.parametrize("task_id", [f"MiniGrid-WFC-{p}-v0" for p in WFC_PRESETS])
+def test_every_preset_nightly(task_id: str) -> None:
     """Every preset: its pattern set, four seeds' levels, each with a random trajectory, and
     one level without ensure_connected."""
-    _check_pattern_set(preset)
+    _check_pattern_set(task_id.split("-")[2])
     for seed in range(4):
-        _lockstep(preset, seed, 100)
-    _lockstep(preset, 11, 30, ensure_connected=False)
+        _lockstep(task_id, seed, 100)
+    _lockstep(task_id, 11, 30, ensure_connected=False)
 
 
 def test_templates_missing_say_what_to_do(tmp_path: Path) -> None:
     """A folder without the templates: the error names what to install or pass."""
     with pytest.raises(FileNotFoundError, match="pattern_dir"):
         envpool.make_gymnasium("MiniGrid-WFC-MazeSimple-v0", pattern_dir=str(tmp_path))
+
+
+def test_no_templates_the_spec_is_made_and_the_env_says_what_to_do(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without templates (minigrid 3.2.0 as installed, no ENVPOOL_WFC_PATTERNS) the spec is
+    made (max_steps 500, as the package's) and making the env says what to do."""
+    if WFC_PATTERN_DIR and os.path.isfile(os.path.join(WFC_PATTERN_DIR, "SimpleMaze.png")):
+        pytest.skip("the installed package has its templates")
+    monkeypatch.delenv("ENVPOOL_WFC_PATTERNS", raising=False)
+    assert envpool.make_spec("MiniGrid-WFC-MazeSimple-v0").config.max_steps == 500
+    with pytest.raises(ValueError, match="ENVPOOL_WFC_PATTERNS"):
+        envpool.make_gymnasium("MiniGrid-WFC-MazeSimple-v0")

@@ -321,15 +321,21 @@ _WFC_CACHE: dict[tuple[str, str], list[float]] = {}
 def _wfc_prepare(config: dict[str, Any]) -> dict[str, Any]:
     """``_wfc_patterns`` from ``wfc_config`` (a preset's name) and ``pattern_dir`` (the
     templates' folder: by default the environment variable ENVPOOL_WFC_PATTERNS, else the
-    installed package's), read with imageio as the package reads them."""
+    installed package's), read with imageio as the package reads them. A folder named
+    (keyword or variable) without the template is an error; none at all leaves the pattern
+    set empty, so that specs can be made, and the envs refuse to start."""
     name = config["wfc_config"]
     if name not in WFC_PRESETS:
         raise ValueError(f"unknown wfc_config {name!r}; known: {', '.join(WFC_PRESETS)}")
-    folder = (config.get("pattern_dir") or os.environ.get("ENVPOOL_WFC_PATTERNS")
-              or WFC_PATTERN_DIR)
+    chosen = config.get("pattern_dir") or os.environ.get("ENVPOOL_WFC_PATTERNS") or ""
+    folder = chosen or WFC_PATTERN_DIR
+    file, width, periodic = WFC_PRESETS[name]
+    if not chosen and not (folder and os.path.isfile(os.path.join(folder, file))):
+        # No templates where the package should have them (its 3.2.0 wheel ships none): the
+        # spec can still be made; the env refuses to start, saying what to do (wfc.h).
+        return {"_wfc_patterns": []}
     key = (name, folder)
     if key not in _WFC_CACHE:
-        file, width, periodic = WFC_PRESETS[name]
         try:
             import imageio.v2 as imageio
         except ImportError as err:

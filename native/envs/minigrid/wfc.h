@@ -115,8 +115,11 @@ class WfcLevel final : public Level {
   WfcLevel(const LevelParams& p, const std::vector<double>& patterns)
       : ensure_connected_(p.ensure_connected) {
     if (patterns.size() < 2) {
-      throw std::invalid_argument("MiniGrid WFC needs its pattern set (_wfc_patterns); make "
-                                  "the env through its id or wfc_config");
+      throw std::invalid_argument(
+          "MiniGrid WFC: no pattern set: its template was not found. minigrid 3.2.0 ships no "
+          "WFC templates: set ENVPOOL_WFC_PATTERNS (or pass pattern_dir=) to a copy of the "
+          "package repository's minigrid/envs/wfc/patterns; pip install 'minigrid[wfc]' for "
+          "imageio");
     }
     n_ = static_cast<int>(patterns[0]);
     periodic_ = patterns[1] != 0.0;

@@ -360,3 +360,15 @@ def register_wfc(task_id: str, preset: str) -> None:
 
 for _preset in WFC_PRESETS:
     register_wfc(f"MiniGrid-WFC-{_preset}-v0", _preset)
+
+
+def _templates_found(preset: str) -> bool:
+    file = WFC_PRESETS[preset][0]
+    return any(folder and os.path.isfile(os.path.join(folder, file))
+               for folder in (os.environ.get("ENVPOOL_WFC_PATTERNS", ""), WFC_PATTERN_DIR))
+
+
+# The WFC ids whose template is found neither in ENVPOOL_WFC_PATTERNS nor in the installed
+# package (minigrid 3.2.0 ships none): their envs refuse to start until the user supplies
+# the templates (as vizdoom's NEEDS_USER_FILES); the sweeps over every id leave them out.
+NEEDS_USER_FILES = {f"MiniGrid-WFC-{p}-v0" for p in WFC_PRESETS if not _templates_found(p)}

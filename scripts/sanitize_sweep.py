@@ -220,11 +220,13 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("ENVPOOL_SWEEP_PACKAGE"):
         _use_package(os.environ["ENVPOOL_SWEEP_PACKAGE"])
     import envpool
+    from envpool.tasks import minigrid as minigrid_tasks
     from envpool.tasks import vizdoom as vizdoom_tasks
 
     print(f"envpool from {os.path.dirname(envpool.__file__)}", flush=True)
     ids = args.ids or [i for i in envpool.list_all_envs()
-                       if i not in vizdoom_tasks.NEEDS_USER_FILES and not i.startswith("_")]
+                       if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
+                       and not i.startswith("_")]
     if args.sample:
         ids = sorted(random.Random(args.seed).sample(ids, min(args.sample, len(ids))))
         print(f"sample of {len(ids)} ids, seed {args.seed}: {' '.join(ids)}", flush=True)

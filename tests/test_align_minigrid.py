@@ -65,12 +65,18 @@ def _check_obs(obs: dict[str, np.ndarray], i: int, ref_obs: dict[str, Any],
     assert decode_tokens(obs["mission_tokens"][i]) == ref_obs["mission"], where
 
 
+# The wave-function-collapse ids: tests/test_align_wfc.py (their package resets are slow).
+WFC_IDS = [f"MiniGrid-WFC-{p}-v0" for p in ("MazeSimple", "DungeonMazeScaled", "RoomsFabric",
+                                            "ObstaclesBlackdots", "ObstaclesAngular",
+                                            "ObstaclesHogs3")]
+
+
 def test_registered_ids_are_the_packages() -> None:
     """Every id here is one of the package's, with its max_steps, and, as the package's,
     no other time limit: the env truncates itself."""
     ours = [i for i in envpool.list_all_envs() if i.startswith("MiniGrid-")]
-    assert sorted(ours) == sorted(IDS)
-    for task_id in IDS:
+    assert sorted(ours) == sorted(IDS + WFC_IDS)
+    for task_id in IDS + WFC_IDS:
         ref = gymnasium.make(task_id)
         spec = envpool.make_spec(task_id)
         assert spec.config.max_steps == ref.unwrapped.max_steps, task_id
@@ -407,7 +413,7 @@ def test_bad_keywords() -> None:
     with pytest.raises(ValueError, match="num_objs"):
         envpool.make_gymnasium("MiniGrid-PutNear-6x6-N2-v0", num_objs=1)
     with pytest.raises(ValueError, match="env_name"):
-        envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="wfc")
+        envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="no_such_level")
 
 
 def test_threads_do_not_matter() -> None:

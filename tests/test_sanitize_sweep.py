@@ -17,6 +17,7 @@ import sys
 from types import ModuleType
 
 import envpool
+from envpool.tasks import minigrid as minigrid_tasks
 from envpool.tasks import vizdoom as vizdoom_tasks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -36,7 +37,8 @@ def _sweep() -> ModuleType:
 def test_a_sample_of_ids_survives_the_sweep() -> None:
     sweep = _sweep()
     ids = [i for i in envpool.list_all_envs()
-           if i not in vizdoom_tasks.NEEDS_USER_FILES and not i.startswith(("_", "Faulty"))]
+           if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
+           and not i.startswith(("_", "Faulty"))]
     seed = int(datetime.date.today().strftime("%Y%m%d"))
     sample = sorted(random.Random(seed).sample(ids, SAMPLE))
     print(f"sanitize sweep sample (seed {seed}): {' '.join(sample)}")

@@ -11,11 +11,13 @@ the observations.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
 from envpool.core.registry import register
+from envpool.tasks._installed import package_path
 
 # Keywords that change no space may differ between the envs of one pool (make's
 # env_kwargs); agent_view_size (the image's shape) and env_name (the action space) may not.
@@ -25,7 +27,7 @@ _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_
             "max_room_size", "random_length", "key_in_box", "blocked", "agent_room",
             "num_quarters", "num_cols", "num_dists", "doors_open", "debug", "select_by",
             "first_color", "second_color", "num_doors", "objs_per_room", "start_carrying",
-            "distractors")
+            "distractors", "ensure_connected")
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
@@ -50,7 +52,8 @@ VOCABULARY = (
     "get", "to", "the", "square", "use", "open", "and", "then", "reach", "avoid", "find",
     "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
     "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock",
-    "next", "after", "in", "front", "behind", "on", "your", "left", "right")
+    "next", "after", "in", "front", "behind", "on", "your", "left", "right",
+    "maze")
 
 
 def decode_tokens(tokens: np.ndarray) -> str:
@@ -243,3 +246,129 @@ _register_babyai("SynthSeq-v0", "synth_seq")
 _register_babyai("MiniBossLevel-v0", "mini_boss_level")
 _register_babyai("BossLevel-v0", "boss_level")
 _register_babyai("BossLevelNoUnlock-v0", "boss_level_no_unlock")
+
+
+# The wave-function-collapse levels (minigrid/envs/wfc/): the package's six registered
+# presets, by name: (template file, pattern_width, input_periodic = output_periodic).
+WFC_PRESETS: dict[str, tuple[str, int, bool]] = {
+    "MazeSimple": ("SimpleMaze.png", 2, False),
+    "DungeonMazeScaled": ("ScaledMaze.png", 2, True),
+    "RoomsFabric": ("Fabric.png", 3, False),
+    "ObstaclesBlackdots": ("Blackdots.png", 2, False),
+    "ObstaclesAngular": ("Angular.png", 3, True),
+    "ObstaclesHogs3": ("Hogs.png", 3, True),
+}
+# The templates' folder in the installed package (minigrid/envs/wfc/config.py's PATTERN_PATH).
+WFC_PATTERN_DIR = package_path("minigrid", "envs", "wfc", "patterns")
+
+
+def _wfc_hash(a: np.ndarray, rank: int) -> np.ndarray:
+    """The package's content hash of the sub-arrays below the first ``rank`` axes (its
+    wfclogic/utilities.py hash_downto): the dot product, in wrapping int64, with int64
+    weights drawn by RandomState(0). Patterns are numbered in the order of these hashes."""
+    lead = a.shape[:rank]
+    flat = a.reshape((int(np.prod(lead, dtype=np.int64)), -1))
+    weights = np.random.RandomState(0).randint(1 - (1 << 63), 1 << 63, flat.shape[1],
+                                               dtype=np.int64)
+    return np.asarray(np.inner(flat, weights).reshape(lead), dtype=np.int64)
+
+
+def wfc_pattern_set(image: np.ndarray, pattern_width: int, periodic: bool) -> list[float]:
+    """The native keyword ``_wfc_patterns`` for a template (its RGB pixels): the patterns
+    (every pattern_width-square window of the template, wrapped at its edges, in each of
+    the 8 rotations and reflections), numbered by hash; each one's weight (the number of
+    those 8 transforms it appears in), whether its corner square is a wall (red 0), and
+    which patterns may lie next to it in each of the 4 directions (their overlaps agree).
+    Layout: [N, periodic, weights, walls, adjacency[4][N][N]]."""
+    k = pattern_width
+    img = np.asarray(image)[:, :, :3]
+    tiles = _wfc_hash(img.reshape(img.shape[0], img.shape[1], 1, 1, 3), 2)
+    colour = {int(code): img[i, j] for (i, j), code in np.ndenumerate(tiles)}
+    contents: dict[int, np.ndarray] = {}
+    weight: dict[int, int] = {}
+    grid = tiles
+    transforms = (None, "flip", "rot", "flip", "rot", "flip", "rot", "flip")
+    for op in transforms:
+        if op == "flip":
+            grid = np.fliplr(grid)
+        elif op == "rot":
+            grid = np.rot90(grid, axes=(1, 0))
+        padded = np.pad(grid, ((0, k - 1), (0, k - 1)), mode="wrap")
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k))
+        codes = _wfc_hash(np.ascontiguousarray(windows), 2)
+        seen, first = np.unique(codes, return_index=True)
+        rows, cols = np.unravel_index(first, codes.shape)
+        for code, r, c in zip(seen.tolist(), rows, cols, strict=True):
+            contents[code] = np.array(windows[r, c])
+            weight[code] = weight.get(code, 0) + 1
+    order = sorted(contents)
+    n = len(order)
+    pats = np.stack([contents[c] for c in order])  # (N, k, k)
+    walls = [float(colour[int(p[0, 0])][0] == 0) for p in pats]
+    adjacency = np.zeros((4, n, n), dtype=bool)
+    for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+        # p then q at offset (dx, dy): p[r, c] == q[r - dy, c - dx] where both exist.
+        a = pats[:, max(0, dy):min(k, k + dy), max(0, dx):min(k, k + dx)]
+        b = pats[:, max(0, -dy):min(k, k - dy), max(0, -dx):min(k, k - dx)]
+        adjacency[d] = (a.reshape(n, 1, -1) == b.reshape(1, n, -1)).all(axis=2)
+    return ([float(n), float(periodic)] + [float(weight[c]) for c in order] + walls
+            + adjacency.astype(np.float64).ravel().tolist())
+
+
+_WFC_CACHE: dict[tuple[str, str], list[float]] = {}
+
+
+def _wfc_prepare(config: dict[str, Any]) -> dict[str, Any]:
+    """``_wfc_patterns`` from ``wfc_config`` (a preset's name) and ``pattern_dir`` (the
+    templates' folder: by default the environment variable ENVPOOL_WFC_PATTERNS, else the
+    installed package's), read with imageio as the package reads them. A folder named
+    (keyword or variable) without the template is an error; none at all leaves the pattern
+    set empty, so that specs can be made, and the envs refuse to start."""
+    name = config["wfc_config"]
+    if name not in WFC_PRESETS:
+        raise ValueError(f"unknown wfc_config {name!r}; known: {', '.join(WFC_PRESETS)}")
+    chosen = config.get("pattern_dir") or os.environ.get("ENVPOOL_WFC_PATTERNS") or ""
+    folder = chosen or WFC_PATTERN_DIR
+    file, width, periodic = WFC_PRESETS[name]
+    if not chosen and not (folder and os.path.isfile(os.path.join(folder, file))):
+        # No templates where the package should have them (its 3.2.0 wheel ships none): the
+        # spec can still be made; the env refuses to start, saying what to do (wfc.h).
+        return {"_wfc_patterns": []}
+    key = (name, folder)
+    if key not in _WFC_CACHE:
+        try:
+            import imageio.v2 as imageio
+        except ImportError as err:
+            raise ImportError("the MiniGrid WFC levels read their templates with imageio: "
+                              "pip install 'minigrid[wfc]' (minigrid, imageio, networkx)") from err
+        path = os.path.join(folder, file)
+        if not folder or not os.path.isfile(path):
+            raise FileNotFoundError(
+                f"the MiniGrid WFC template {file} is not in {folder or 'minigrid'!r}: install "
+                "the minigrid package (pip install 'minigrid[wfc]'); its 3.2.0 wheel and "
+                "sdist ship no templates, so pass pattern_dir= (or set ENVPOOL_WFC_PATTERNS to) "
+                "a folder holding them (the package repository's minigrid/envs/wfc/patterns)")
+        _WFC_CACHE[key] = wfc_pattern_set(imageio.imread(path), width, periodic)
+    return {"_wfc_patterns": _WFC_CACHE[key]}
+
+
+def register_wfc(task_id: str, preset: str) -> None:
+    """Registers a WFC id (WFCEnv(wfc_config=preset), size 25, max_steps 20 * size)."""
+    _register(task_id, 20 * 25, env_name="wfc", size=25, wfc_config=preset,
+              prepare=_wfc_prepare, python_kwargs={"pattern_dir": ""})
+
+
+for _preset in WFC_PRESETS:
+    register_wfc(f"MiniGrid-WFC-{_preset}-v0", _preset)
+
+
+def _templates_found(preset: str) -> bool:
+    file = WFC_PRESETS[preset][0]
+    return any(folder and os.path.isfile(os.path.join(folder, file))
+               for folder in (os.environ.get("ENVPOOL_WFC_PATTERNS", ""), WFC_PATTERN_DIR))
+
+
+# The WFC ids whose template is found neither in ENVPOOL_WFC_PATTERNS nor in the installed
+# package (minigrid 3.2.0 ships none): their envs refuse to start until the user supplies
+# the templates (as vizdoom's NEEDS_USER_FILES); the sweeps over every id leave them out.
+NEEDS_USER_FILES = {f"MiniGrid-WFC-{p}-v0" for p in WFC_PRESETS if not _templates_found(p)}

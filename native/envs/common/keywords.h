@@ -56,6 +56,12 @@ class Keywords {
                    return Range{v[0], v[1]};
                  });
   }
+  // A list of numbers of any length.
+  Keywords& Add(std::string name, std::vector<double> value, std::vector<double> P::*member,
+                bool is_keyword = true) {
+    return Entry(std::move(name), value, value, member, is_keyword,
+                 [](const Config& c, const std::string& key) { return c.GetDoubles(key); });
+  }
   Keywords& Add(std::string name, std::string value, std::string P::*member,
                 bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,

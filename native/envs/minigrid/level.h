@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "envs/minigrid/world.h"
 
@@ -53,6 +54,11 @@ struct LevelParams {
   int objs_per_room;         // PutNext, MoveTwoAcross
   bool start_carrying;       // PutNext
   bool distractors;          // UnlockLocal, UnlockPickup
+  // WFC (wfc.h): the preset's name, whether to keep only the largest navigable area, and
+  // the pattern set envpool/tasks/minigrid.py cuts from the preset's template.
+  std::string wfc_config;
+  bool ensure_connected;
+  std::vector<double> wfc_patterns;
 };
 
 class Level {

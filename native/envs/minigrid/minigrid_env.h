@@ -51,6 +51,7 @@
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
+#include "envs/minigrid/wfc.h"
 #include "envs/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -172,6 +173,9 @@ class MiniGrid final : public Env {
     k.Add("objs_per_room", 1, &Params::objs_per_room);
     k.Add("start_carrying", false, &Params::start_carrying);
     k.Add("distractors", false, &Params::distractors);
+    k.Add("wfc_config", std::string("MazeSimple"), &Params::wfc_config);
+    k.Add("ensure_connected", true, &Params::ensure_connected);
+    k.Add("_wfc_patterns", std::vector<double>{}, &Params::wfc_patterns);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -277,7 +281,8 @@ class MiniGrid final : public Env {
     if (p.env_name == "empty" || p.env_name == "doorkey" || p.env_name == "lava_gap" ||
         p.env_name == "crossing" || p.env_name == "dynamic_obstacles" ||
         p.env_name == "goto_door" || p.env_name == "goto_object" || p.env_name == "fetch" ||
-        p.env_name == "put_near" || p.env_name == "memory" || p.env_name == "locked_room") {
+        p.env_name == "put_near" || p.env_name == "memory" || p.env_name == "locked_room" ||
+        p.env_name == "wfc") {
       return {p.size, p.size};
     }
     throw std::invalid_argument("unknown MiniGrid env_name '" + p.env_name + "'");
@@ -304,6 +309,7 @@ class MiniGrid final : public Env {
     if (p.env_name == "locked_room") return std::make_unique<LockedRoomLevel>();
     if (p.env_name == "playground") return std::make_unique<PlaygroundLevel>();
     if (IsObstructedMaze(p.env_name)) return std::make_unique<ObstructedMazeLevel>(p);
+    if (p.env_name == "wfc") return std::make_unique<WfcLevel>(p, p.wfc_patterns);
     if (p.env_name == "goto_object") return std::make_unique<GoToObjectLevel>(p);
     if (p.env_name == "fetch") return std::make_unique<FetchLevel>(p);
     if (p.env_name == "put_near") return std::make_unique<PutNearLevel>(p);

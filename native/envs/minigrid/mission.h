@@ -24,7 +24,7 @@ inline constexpr int kMissionBytes = 96;
 inline constexpr int kBabyAIMissionTokens = 128;
 inline constexpr int kBabyAIMissionBytes = 512;
 
-inline constexpr std::array<std::string_view, 58> kVocabulary = {
+inline constexpr std::array<std::string_view, 59> kVocabulary = {
     "<pad>", "<unk>", ",",
     // COLOR_NAMES and the object types
     "red", "green", "blue", "purple", "yellow", "grey", "key", "ball", "box", "door", "goal",
@@ -34,7 +34,9 @@ inline constexpr std::array<std::string_view, 58> kVocabulary = {
     "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
     "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock",
     // BabyAI's grammar (minigrid/envs/babyai/core/verifier.py) beyond the words above
-    "next", "after", "in", "front", "behind", "on", "your", "left", "right"};
+    "next", "after", "in", "front", "behind", "on", "your", "left", "right",
+    // the WFC levels' mission (minigrid/envs/wfc/wfcenv.py)
+    "maze"};
 
 inline std::int32_t TokenId(std::string_view word) {
   for (std::size_t i = 2; i < kVocabulary.size(); ++i) {

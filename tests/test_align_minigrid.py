@@ -19,6 +19,12 @@ import gymnasium
 import minigrid  # noqa: F401  (registers the package's ids)
 import numpy as np
 import pytest
+from minigrid.wrappers import (
+    FullyObsWrapper,
+    ImgObsWrapper,
+    RGBImgObsWrapper,
+    RGBImgPartialObsWrapper,
+)
 
 import envpool
 from envpool import _native
@@ -369,6 +375,106 @@ def test_render_env_ids() -> None:
                            env_kwargs=[{}, {"size": 6}]).close()
 
 
+# Issue 32: the package's render keywords and its observation wrappers as keywords.
+WRAPPERS = {"partial": None, "full": FullyObsWrapper, "rgb_partial": RGBImgPartialObsWrapper,
+            "rgb_full": RGBImgObsWrapper}
+
+
+def _wrapped(task_id: str, obs_image: str, img_obs: bool, obs_tile_size: int,
+             **kwargs: Any) -> gymnasium.Env:
+    """The package's env under the wrapper each keyword names (the RGB wrappers at
+    ``obs_tile_size``), then ImgObsWrapper with ``img_obs``."""
+    env = gymnasium.make(task_id, **kwargs)
+    if obs_image == "full":
+        env = FullyObsWrapper(env)
+    elif WRAPPERS[obs_image] is not None:
+        env = WRAPPERS[obs_image](env, tile_size=obs_tile_size)
+    return ImgObsWrapper(env) if img_obs else env
+
+
+def _same_box(ours: gymnasium.spaces.Box, ref: gymnasium.spaces.Box, where: Any) -> None:
+    assert isinstance(ours, gymnasium.spaces.Box), where
+    assert (ours.shape, ours.dtype) == (ref.shape, ref.dtype), (where, ours, ref)
+    assert np.array_equal(ours.low, ref.low) and np.array_equal(ours.high, ref.high), where
+
+
+# (id, kwargs): a level with a key and a locked door (driven by the pilot to carry the key
+# and open the door), one with lava, a BabyAI level whose reset moves an object to the
+# agent's hands after making its observation, and a narrower view seeing through walls.
+OBS_CASES = [("MiniGrid-DoorKey-6x6-v0", {}), ("MiniGrid-LavaGapS5-v0", {}),
+             ("BabyAI-PutNextS5N2Carrying-v0", {}),
+             ("MiniGrid-FourRooms-v0", {"agent_view_size": 5, "see_through_walls": True,
+                                        "highlight": False})]
+
+
+@pytest.mark.parametrize(("task_id", "kwargs"), OBS_CASES)
+def test_observation_keywords_are_the_wrappers(task_id: str, kwargs: dict[str, Any]) -> None:
+    """obs_image ("partial", "full", "rgb_partial", "rgb_full") and img_obs, each
+    combination (the RGB ones at obs_tile_size 8, the wrappers' default, and 5): the spaces
+    are the wrapped package env's, and every observation of two seeds' random trajectories
+    (through the episodes' ends and autoresets) is the wrapped env's, bit for bit."""
+    combos = [(mode, img, ts) for mode in WRAPPERS for img in (False, True)
+              for ts in ((8, 5) if mode.startswith("rgb") else (8,))]
+    carried = 0
+    for seed in (3, 8):
+        pools, refs = [], []
+        for mode, img, ts in combos:
+            pool = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, obs_image=mode,
+                                          img_obs=img, obs_tile_size=ts, **kwargs)
+            ref = _wrapped(task_id, mode, img, ts, **kwargs)
+            where = (task_id, mode, img, ts)
+            if img:
+                _same_box(pool.observation_space, ref.observation_space, where)
+            else:
+                _same_box(pool.observation_space["image"], ref.observation_space["image"],
+                          where)
+            pools.append(pool)
+            refs.append(ref)
+        obs = [p.reset()[0] for p in pools]
+        r_obs = [r.reset(seed=seed)[0] for r in refs]
+        rng = np.random.default_rng(seed)
+        for t in range(31):
+            for (mode, img, ts), o, r in zip(combos, obs, r_obs, strict=True):
+                where = (task_id, seed, mode, img, ts, t)
+                if img:
+                    assert np.array_equal(o[0], r), where
+                else:
+                    _check_obs(o, 0, r, where)
+            env = refs[0].unwrapped
+            carried += env.carrying is not None
+            a = (_to_objects(env) if "DoorKey" in task_id and rng.random() < 0.7
+                 else int(rng.integers(0, refs[0].action_space.n)))
+            steps = [p.step(np.array([a])) for p in pools]
+            r_steps = [r.step(a) for r in refs]
+            obs = [st[0] for st in steps]
+            r_obs = [st[0] for st in r_steps]
+            if r_steps[0][2] or r_steps[0][3]:
+                obs = [p.step(np.array([a]))[0] for p in pools]  # our autoreset step
+                r_obs = [r.reset()[0] for r in refs]
+        for p in pools:
+            p.close()
+    if "DoorKey" in task_id or "Carrying" in task_id:
+        assert carried, "the trajectories never carried anything"
+
+
+@pytest.mark.parametrize(("task_id", "kwargs"), [
+    ("MiniGrid-DoorKey-6x6-v0", {"tile_size": 8}),
+    ("MiniGrid-DoorKey-6x6-v0", {"highlight": False, "tile_size": 12}),
+    ("MiniGrid-LavaGapS5-v0", {"agent_pov": True, "tile_size": 10}),
+    ("BabyAI-PutNextS5N2Carrying-v0", {"agent_pov": True, "tile_size": 7}),
+    ("BabyAI-PutNextS5N2Carrying-v0", {"highlight": False, "tile_size": 5}),
+])
+def test_render_keywords_are_the_packages(task_id: str, kwargs: dict[str, Any]) -> None:
+    """tile_size, highlight and agent_pov: every frame of a short trajectory equal to the
+    package's ``render()`` of an env made with the same arguments, bit for bit."""
+    pilot = 0.7 if "DoorKey" in task_id else 0.0
+    _lockstep(task_id, 25, seed=7, forward=0.3, pilot=pilot, render=True, **kwargs)
+    spec = envpool.make_spec(task_id, render_mode="rgb_array", **kwargs)
+    ref = gymnasium.make(task_id, render_mode="rgb_array", **kwargs)
+    ref.reset(seed=0)
+    assert spec.render_frame[:2] == ref.render().shape[:2]
+
+
 def test_keywords_match_the_package() -> None:
     """agent_view_size (the image's shape) and see_through_walls, against the package."""
     for task_id, kwargs in (("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}),
@@ -414,6 +520,13 @@ def test_bad_keywords() -> None:
         envpool.make_gymnasium("MiniGrid-PutNear-6x6-N2-v0", num_objs=1)
     with pytest.raises(ValueError, match="env_name"):
         envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", env_name="no_such_level")
+    for bad in ({"tile_size": 0}, {"obs_tile_size": 0}, {"obs_image": "pixels"}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            envpool.make_gymnasium("MiniGrid-Empty-8x8-v0", **bad)
+    # The whole grid observed: its size is the image's shape, the same in every env.
+    with pytest.raises(ValueError, match="size would change the spaces"):
+        envpool.make_gymnasium("MiniGrid-Empty-5x5-v0", num_envs=2, obs_image="full",
+                               env_kwargs=[{}, {"size": 6}])
 
 
 def test_threads_do_not_matter() -> None:

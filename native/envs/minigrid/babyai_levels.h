@@ -349,15 +349,16 @@ class PutNextLevel final : public RoomGridLevel {
         start_carrying_(start_carrying) {}
 
   // PutNext.reset with start_carrying moves obj_a from the grid to the agent's hands after
-  // making the observation it returns (which still shows obj_a in the grid): here, at the
-  // start of the first step, which nothing observes in between but render().
-  World::StepResult Step(World& w, int action) override {
+  // making the observation it returns (which still shows obj_a in the grid); the env keeps
+  // that observation and then calls FinishReset (render() and the wrappers' observations
+  // after the reset see obj_a carried, as the package's).
+  bool ChangesAfterObservation() const override { return carry_pending_; }
+  void FinishReset(World& w) override {
     if (carry_pending_) {
       carry_pending_ = false;
       w.grid.Clear(obj_a_pos_.x, obj_a_pos_.y);
       w.carrying = obj_a_;
     }
-    return RoomGridLevel::Step(w, action);
   }
 
  protected:

@@ -72,6 +72,10 @@ class Level {
   virtual void Generate(World& w) = 0;
   // step(action), for the levels whose package class overrides it.
   virtual World::StepResult Step(World& w, int action) { return w.Step(action); }
+  // Whether the level's reset() changes the world after making the observation it returns
+  // (PutNext's start_carrying), and that change (FinishReset).
+  virtual bool ChangesAfterObservation() const { return false; }
+  virtual void FinishReset(World& /*w*/) {}
 };
 
 // The tag (Cell::tag) of the object a level asks the agent to pick up.

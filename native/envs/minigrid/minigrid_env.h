@@ -13,7 +13,14 @@
 // mission's bytes, zero-padded to 96); and "mission_tokens" (mission.h). Info: "agent_pos".
 // The episode ends as the package's: terminated on the goal (reward 1 - 0.9 * step_count /
 // max_steps), on lava, and per level; truncated once step_count reaches max_steps.
-// render(): the package's rgb_array picture (picture.h).
+// render(): the package's rgb_array picture (picture.h), with its render keywords
+// (tile_size, highlight, agent_pov).
+//
+// The observation keywords give what the package's wrappers give (pool-wide, since they
+// change the spaces): obs_image "partial" (the package's obs["image"]), "full"
+// (FullyObsWrapper), "rgb_partial" (RGBImgPartialObsWrapper(tile_size=obs_tile_size)),
+// "rgb_full" (RGBImgObsWrapper(tile_size=obs_tile_size), with the highlight keyword); and
+// img_obs (ImgObsWrapper on top: the image array alone, not a dict).
 #pragma once
 
 #include <cstdint>
@@ -58,9 +65,40 @@ namespace envpool::minigrid {
 
 class MiniGrid final : public Env {
  public:
+  // obs_image's values (the wrapper whose image the "image" observation is).
+  enum class ObsImage : std::uint8_t { kPartial, kFull, kRgbPartial, kRgbFull };
+
   struct Params : LevelParams {
+    std::string obs_image;
+    int obs_tile_size = 8;
+    bool img_obs = false;
+    int tile_size = Picture::kTile;
+    bool highlight = true;
+    bool agent_pov = false;
+    ObsImage image_kind = ObsImage::kPartial;
+
     explicit Params(const Config& config) {
       Keys().Read(config, *this);
+      if (obs_image == "partial") {
+        image_kind = ObsImage::kPartial;
+      } else if (obs_image == "full") {
+        image_kind = ObsImage::kFull;
+      } else if (obs_image == "rgb_partial") {
+        image_kind = ObsImage::kRgbPartial;
+      } else if (obs_image == "rgb_full") {
+        image_kind = ObsImage::kRgbFull;
+      } else {
+        throw std::invalid_argument("obs_image must be 'partial', 'full', 'rgb_partial' or "
+                                    "'rgb_full', got '" + obs_image + "'");
+      }
+      if (tile_size < 1 || tile_size > 1024) {
+        throw std::invalid_argument("tile_size must be 1 to 1024 (pixels a square), got " +
+                                    std::to_string(tile_size));
+      }
+      if (obs_tile_size < 1 || obs_tile_size > 1024) {
+        throw std::invalid_argument("obs_tile_size must be 1 to 1024 (pixels a square), got " +
+                                    std::to_string(obs_tile_size));
+      }
       if (agent_view_size < 3 || agent_view_size % 2 == 0) {
         throw std::invalid_argument("agent_view_size must be odd and at least 3, got " +
                                     std::to_string(agent_view_size));
@@ -176,19 +214,30 @@ class MiniGrid final : public Env {
     k.Add("wfc_config", std::string("MazeSimple"), &Params::wfc_config);
     k.Add("ensure_connected", true, &Params::ensure_connected);
     k.Add("_wfc_patterns", std::vector<double>{}, &Params::wfc_patterns);
+    k.Add("obs_image", std::string("partial"), &Params::obs_image);
+    k.Add("obs_tile_size", 8, &Params::obs_tile_size);
+    k.Add("img_obs", false, &Params::img_obs);
+    k.Add("tile_size", Picture::kTile, &Params::tile_size);
+    k.Add("highlight", true, &Params::highlight);
+    k.Add("agent_pov", false, &Params::agent_pov);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
 
   static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
-    spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
-    const std::int64_t v = p.agent_view_size;
-    spec.obs.push_back(BoxSpec("image", DType::kUInt8, {v, v, 3}, {0.0}, {255.0}));
-    spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {MissionBytes(p)}, {0.0}, {255.0}));
-    spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {MissionTokens(p)}, {0.0},
-                               {static_cast<double>(kVocabulary.size() - 1)}));
-    spec.obs_layout = ObsLayout::kDict;
+    ArraySpec image = BoxSpec("image", DType::kUInt8, ImageShape(p), {0.0}, {255.0});
+    if (p.img_obs) {  // ImgObsWrapper: observation_space.spaces["image"]
+      spec.obs.push_back(std::move(image));
+      spec.obs_layout = ObsLayout::kArray;
+    } else {
+      spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
+      spec.obs.push_back(std::move(image));
+      spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {MissionBytes(p)}, {0.0}, {255.0}));
+      spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {MissionTokens(p)}, {0.0},
+                                 {static_cast<double>(kVocabulary.size() - 1)}));
+      spec.obs_layout = ObsLayout::kDict;
+    }
     spec.action = DiscreteSpec("action", p.env_name == "dynamic_obstacles" ? 3 : 7,
                                DType::kInt32);
     spec.info.push_back(BoxSpec("agent_pos", DType::kInt32, {2}));
@@ -197,22 +246,29 @@ class MiniGrid final : public Env {
     return spec;
   }
 
-  // render(): the package's rgb_array frame, get_full_render(highlight=True, tile_size=32)
-  // (picture.h): 32 pixels a square, so (height x 32) x (width x 32); at 10 frames a second
+  // render(): the package's rgb_array frame, get_frame(highlight, tile_size, agent_pov)
+  // (picture.h): the whole grid, (height x tile_size) x (width x tile_size), or with
+  // agent_pov the agent's view, (agent_view_size x tile_size)^2; at 10 frames a second
   // (the package's render_fps).
   static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
-    const Pos grid = GridSize(p);
-    return classic_control::FixedFrame("MiniGrid", grid.x * Picture::kTile,
-                                       grid.y * Picture::kTile, 10.0, width, height, camera_id);
+    const Pos grid = p.agent_pov ? Pos{p.agent_view_size, p.agent_view_size} : GridSize(p);
+    return classic_control::FixedFrame("MiniGrid", grid.x * p.tile_size, grid.y * p.tile_size,
+                                       10.0, width, height, camera_id);
   }
 
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    picture_.Draw(world_, out);
+    if (params_.agent_pov) {
+      picture_.DrawPov(world_, out);
+    } else {
+      picture_.DrawFull(world_, params_.highlight, out);
+    }
   }
 
   explicit MiniGrid(const Params& p)
       : params_(p),
         level_(MakeLevel(p)),
+        picture_(p.tile_size),
+        obs_picture_(p.obs_tile_size),
         tokens_(static_cast<std::size_t>(MissionTokens(p)), 0) {
     world_.rng = &np_random_;
   }
@@ -232,9 +288,22 @@ class MiniGrid final : public Env {
     world_.see_through_walls = params_.see_through_walls;
     level_->Generate(world_);
     Tokenize(world_.mission, tokens_.data(), static_cast<int>(tokens_.size()));
+    // A level whose reset() changes the world after making its observation (PutNext's
+    // start_carrying): the package's obs["image"] is the one made before; its wrappers
+    // observe the world after.
+    reset_image_.clear();
+    if (level_->ChangesAfterObservation()) {
+      if (params_.image_kind == ObsImage::kPartial) {
+        const int v = params_.agent_view_size;
+        reset_image_.resize(static_cast<std::size_t>(v * v * 3));
+        world_.Observe(reset_image_.data());
+      }
+      level_->FinishReset(world_);
+    }
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    reset_image_.clear();
     const World::StepResult r = level_->Step(world_, action.Scalar<std::int32_t>());
     StepOutcome out;
     out.reward = r.reward;
@@ -244,19 +313,61 @@ class MiniGrid final : public Env {
   }
 
   void Write(const Slot& slot) const override {
+    WriteImage(slot.Obs<std::uint8_t>(params_.img_obs ? 0 : 1));
+    std::int32_t* agent_pos = slot.Info<std::int32_t>(0);
+    agent_pos[0] = world_.agent_pos.x;
+    agent_pos[1] = world_.agent_pos.y;
+    if (params_.img_obs) return;
     *slot.Obs<std::int32_t>(0) = world_.agent_dir;
-    world_.Observe(slot.Obs<std::uint8_t>(1));
     std::uint8_t* mission = slot.Obs<std::uint8_t>(2);
     const auto bytes = static_cast<std::size_t>(MissionBytes(params_));
     std::memset(mission, 0, bytes);
     std::memcpy(mission, world_.mission.data(), std::min(world_.mission.size(), bytes));
     std::memcpy(slot.Obs<std::int32_t>(3), tokens_.data(), tokens_.size() * sizeof(std::int32_t));
-    std::int32_t* agent_pos = slot.Info<std::int32_t>(0);
-    agent_pos[0] = world_.agent_pos.x;
-    agent_pos[1] = world_.agent_pos.y;
   }
 
  private:
+  // The "image" observation's shape: the wrapped package env's observation_space["image"].
+  static std::vector<std::int64_t> ImageShape(const Params& p) {
+    const std::int64_t v = p.agent_view_size;
+    const std::int64_t t = p.obs_tile_size;
+    switch (p.image_kind) {
+      case ObsImage::kFull: {
+        const Pos grid = GridSize(p);
+        return {grid.x, grid.y, 3};
+      }
+      case ObsImage::kRgbPartial:
+        return {v * t, v * t, 3};
+      case ObsImage::kRgbFull: {
+        const Pos grid = GridSize(p);
+        return {grid.y * t, grid.x * t, 3};
+      }
+      default:
+        return {v, v, 3};
+    }
+  }
+
+  void WriteImage(std::uint8_t* image) const {
+    switch (params_.image_kind) {
+      case ObsImage::kFull:
+        world_.ObserveFull(image);
+        break;
+      case ObsImage::kRgbPartial:  // get_frame(tile_size=obs_tile_size, agent_pov=True)
+        obs_picture_.DrawPov(world_, image);
+        break;
+      case ObsImage::kRgbFull:  // get_frame(highlight=highlight, tile_size=obs_tile_size)
+        obs_picture_.DrawFull(world_, params_.highlight, image);
+        break;
+      default:
+        if (reset_image_.empty()) {
+          world_.Observe(image);
+        } else {
+          std::memcpy(image, reset_image_.data(), reset_image_.size());
+        }
+        break;
+    }
+  }
+
   // obs["mission"]'s and obs["mission_tokens"]' sizes (BabyAI's missions are longer).
   static std::int64_t MissionBytes(const LevelParams& p) {
     return babyai::IsBabyAI(p.env_name) ? kBabyAIMissionBytes : kMissionBytes;
@@ -325,7 +436,11 @@ class MiniGrid final : public Env {
   NumpyGenerator np_random_;
   World world_;
   Picture picture_;  // render()'s tiles, cached per env
+  // The pixel observations' tiles (obs_tile_size), cached per env; drawn in Write, which
+  // changes nothing but this cache.
+  mutable Picture obs_picture_;
   std::vector<std::int32_t> tokens_;
+  std::vector<std::uint8_t> reset_image_;  // obs["image"] kept across FinishReset
 };
 
 }  // namespace envpool::minigrid

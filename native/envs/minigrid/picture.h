@@ -1,16 +1,19 @@
 // MiniGrid's render() picture (the `minigrid` package 3.2.0: MiniGridEnv.get_full_render,
 // Grid.render / render_tile, utils/rendering.py, each WorldObj.render), restated in C++
 // with numpy's arithmetic so the frame is the package's bit for bit:
-//  - a tile is drawn at 3 x 32 pixels a side (uint8), each shape filling the pixels whose
-//    centers ((x + 0.5) / 96, (y + 0.5) / 96, float64) it contains; the triangle and line
+//  - a tile is drawn at 3 x tile_size pixels a side (uint8; TILE_PIXELS = 32 by default),
+//    each shape filling the pixels whose centers ((x + 0.5) / (3 tile_size), (y + 0.5) /
+//    (3 tile_size), float64) it contains; the triangle and line
 //    tests keep the package's float32 corners (its np.float32 arrays);
 //  - colors given as float64 (Floor's color / 2, the locked door's 0.45 x color) are
 //    truncated into uint8, as numpy's assignment casts them;
 //  - the highlight is img + 0.3 x (255 - img) in float64, truncated;
 //  - the 3 x 3 supersampling is downsample's two means (over the columns' subdivisions,
 //    then the rows'), float64, truncated into the frame's uint8.
-// Tiles are cached per renderer, keyed as the package keys its class-wide cache (the
-// object's encoding, the agent's direction, the highlight): the same key, the same tile.
+// A Picture draws at one tile size. Its tiles are cached per Picture (so per env: no state
+// is shared between envs), keyed as the package keys its class-wide cache (the object's
+// encoding, the agent's direction, the highlight; the tile size is the Picture's): the
+// same key, the same tile.
 #pragma once
 
 #include <algorithm>
@@ -26,34 +29,72 @@ namespace envpool::minigrid {
 
 class Picture {
  public:
-  static constexpr int kTile = 32;     // TILE_PIXELS
+  static constexpr int kTile = 32;     // TILE_PIXELS, the package's default tile_size
   static constexpr int kSubdivs = 3;   // render_tile's supersampling
-  static constexpr int kBig = kTile * kSubdivs;
 
-  // get_full_render(highlight=True, tile_size=32) of `w` into `out`, an RGB image of
-  // (height x 32) x (width x 32) x 3 bytes.
-  void Draw(const World& w, std::uint8_t* out) {
+  explicit Picture(int tile_size = kTile) : tile_(tile_size), big_(tile_size * kSubdivs) {}
+  int TileSize() const { return tile_; }
+
+  // get_full_render(highlight, tile_size) of `w` into `out`, an RGB image of
+  // (height x tile_size) x (width x tile_size) x 3 bytes: the whole grid, the agent, and
+  // (with `highlight`) the squares the agent sees lightened.
+  void DrawFull(const World& w, bool highlight, std::uint8_t* out) {
     const int gw = w.grid.Width();
-    const int gh = w.grid.Height();
-    const std::vector<char> highlight = HighlightMask(w);
-    const int row = gw * kTile * 3;
+    const std::vector<char> mask = highlight ? HighlightMask(w) : std::vector<char>();
+    DrawGrid(gw, w.grid.Height(), [&](int i, int j) -> const Cell& { return w.grid.Get(i, j); },
+             w.agent_pos, w.agent_dir,
+             [&](int i, int j) {
+               return highlight && mask[static_cast<std::size_t>(j * gw + i)] != 0;
+             },
+             out);
+  }
+
+  // get_pov_render(tile_size): the agent's view (gen_obs_grid: rotated so that the agent,
+  // at the bottom middle, faces up, the carried object on its square; process_vis empties
+  // the squares the agent does not see), the squares it sees lightened, into an RGB image
+  // of (agent_view_size x tile_size)^2 x 3 bytes.
+  void DrawPov(const World& w, std::uint8_t* out) {
+    const int sz = w.agent_view_size;
+    std::vector<Cell> view;
+    std::vector<char> vis;
+    w.ObsView(view, vis);
+    for (std::size_t k = 0; k < view.size(); ++k) {
+      if (!vis[k]) view[k] = Cell();
+    }
+    DrawGrid(sz, sz,
+             [&](int i, int j) -> const Cell& { return view[static_cast<std::size_t>(j * sz + i)]; },
+             Pos{sz / 2, sz - 1}, 3,
+             [&](int i, int j) { return vis[static_cast<std::size_t>(j * sz + i)] != 0; }, out);
+  }
+
+ private:
+  using Tile = std::vector<std::uint8_t>;  // tile_ x tile_ x 3
+  using Rgb = std::array<std::uint8_t, 3>;
+  // One supersampled tile: n x n x 3 (n = 3 tile_size).
+  struct Big {
+    int n;
+    std::vector<std::uint8_t> px;
+    explicit Big(int side) : n(side), px(static_cast<std::size_t>(side * side * 3), 0) {}
+  };
+
+  // Grid.render(tile_size, agent_pos, agent_dir, highlight_mask) of a gw x gh grid whose
+  // cells `cell(i, j)` gives, `lit(i, j)` its highlight mask.
+  template <class CellFn, class LitFn>
+  void DrawGrid(int gw, int gh, CellFn cell, Pos agent_pos, int agent_dir, LitFn lit,
+                std::uint8_t* out) {
+    const int row = gw * tile_ * 3;
     for (int j = 0; j < gh; ++j) {
       for (int i = 0; i < gw; ++i) {
-        const bool agent_here = w.agent_pos.x == i && w.agent_pos.y == j;
-        const Tile& tile = GetTile(w.grid.Get(i, j), agent_here ? w.agent_dir : -1,
-                                   highlight[static_cast<std::size_t>(j * gw + i)] != 0);
-        for (int y = 0; y < kTile; ++y) {
-          std::uint8_t* dst = out + static_cast<std::size_t>((j * kTile + y) * row + i * kTile * 3);
-          for (int k = 0; k < kTile * 3; ++k) dst[k] = tile[static_cast<std::size_t>(y * kTile * 3 + k)];
+        const bool agent_here = agent_pos.x == i && agent_pos.y == j;
+        const Tile& tile = GetTile(cell(i, j), agent_here ? agent_dir : -1, lit(i, j));
+        for (int y = 0; y < tile_; ++y) {
+          std::uint8_t* dst =
+              out + static_cast<std::size_t>((j * tile_ + y) * row + i * tile_ * 3);
+          std::copy_n(tile.data() + static_cast<std::size_t>(y * tile_ * 3), tile_ * 3, dst);
         }
       }
     }
   }
-
- private:
-  using Tile = std::array<std::uint8_t, kTile * kTile * 3>;
-  using Big = std::vector<std::uint8_t>;  // kBig x kBig x 3
-  using Rgb = std::array<std::uint8_t, 3>;
 
   // get_full_render's highlight_mask (indexed j * width + i): the squares of the agent's
   // view that it sees (gen_obs_grid's vis_mask) inside the grid.
@@ -105,12 +146,13 @@ class Picture {
   // fill_coords: every pixel whose center passes `inside` takes `color`.
   template <class Fn>
   static void Fill(Big& img, Fn inside, Rgb color) {
-    for (int y = 0; y < kBig; ++y) {
-      const double yf = (y + 0.5) / kBig;
-      for (int x = 0; x < kBig; ++x) {
-        const double xf = (x + 0.5) / kBig;
+    const int n = img.n;
+    for (int y = 0; y < n; ++y) {
+      const double yf = (y + 0.5) / n;
+      for (int x = 0; x < n; ++x) {
+        const double xf = (x + 0.5) / n;
         if (inside(xf, yf)) {
-          std::uint8_t* px = &img[static_cast<std::size_t>((y * kBig + x) * 3)];
+          std::uint8_t* px = &img.px[static_cast<std::size_t>((y * n + x) * 3)];
           px[0] = color[0];
           px[1] = color[1];
           px[2] = color[2];
@@ -259,20 +301,20 @@ class Picture {
   }
 
   // render_tile: grid lines, the object, the agent, the highlight, downsample.
-  static Tile RenderTile(const Cell& cell, int agent_dir, bool highlight) {
-    Big img(static_cast<std::size_t>(kBig * kBig * 3), 0);
+  Tile RenderTile(const Cell& cell, int agent_dir, bool highlight) const {
+    Big img(big_);
     Rect(img, 0, 0.031, 0, 1, {100, 100, 100});
     Rect(img, 0, 1, 0, 0.031, {100, 100, 100});
     if (!cell.Empty()) DrawObject(img, cell);
     if (agent_dir >= 0) Agent(img, agent_dir);
     if (highlight) {  // highlight_img: img + 0.30 * (255 - img), clipped, truncated
-      for (std::uint8_t& v : img) {
+      for (std::uint8_t& v : img.px) {
         v = static_cast<std::uint8_t>(v + 0.30 * static_cast<double>(255 - v));
       }
     }
-    Tile tile{};
-    for (int ty = 0; ty < kTile; ++ty) {
-      for (int tx = 0; tx < kTile; ++tx) {
+    Tile tile(static_cast<std::size_t>(tile_ * tile_ * 3));
+    for (int ty = 0; ty < tile_; ++ty) {
+      for (int tx = 0; tx < tile_; ++tx) {
         for (int ch = 0; ch < 3; ++ch) {
           // img.mean(axis=3) (the columns' subdivisions), then .mean(axis=1) (the rows').
           double rows[kSubdivs];
@@ -280,13 +322,13 @@ class Picture {
             double sum = 0.0;
             for (int sx = 0; sx < kSubdivs; ++sx) {
               const int y = ty * kSubdivs + sy, x = tx * kSubdivs + sx;
-              sum += img[static_cast<std::size_t>((y * kBig + x) * 3 + ch)];
+              sum += img.px[static_cast<std::size_t>((y * big_ + x) * 3 + ch)];
             }
             rows[sy] = sum / kSubdivs;
           }
           double sum = 0.0;
           for (double r : rows) sum += r;
-          tile[static_cast<std::size_t>((ty * kTile + tx) * 3 + ch)] =
+          tile[static_cast<std::size_t>((ty * tile_ + tx) * 3 + ch)] =
               static_cast<std::uint8_t>(sum / kSubdivs);
         }
       }
@@ -294,6 +336,8 @@ class Picture {
     return tile;
   }
 
+  int tile_;  // tile_size
+  int big_;   // 3 tile_size, the supersampled tile's side
   std::unordered_map<std::uint32_t, Tile> cache_;
 };
 

@@ -299,8 +299,7 @@ struct World {
     const int sz = agent_view_size;
     std::vector<Cell> view;
     std::vector<char> mask;
-    ObsGrid(view, mask);
-    view[static_cast<std::size_t>((sz - 1) * sz + sz / 2)] = carrying;
+    ObsView(view, mask);
     for (int i = 0; i < sz; ++i) {
       for (int j = 0; j < sz; ++j) {
         std::uint8_t* px = image + (i * sz + j) * 3;
@@ -315,6 +314,33 @@ struct World {
         }
       }
     }
+  }
+
+  // FullyObsWrapper's image: grid.encode() of the whole grid, the agent's square
+  // (agent, red, agent_dir), written as the package's (width, height, 3) uint8 array.
+  void ObserveFull(std::uint8_t* image) const {
+    const int gw = grid.Width();
+    const int gh = grid.Height();
+    for (int i = 0; i < gw; ++i) {
+      for (int j = 0; j < gh; ++j) {
+        std::uint8_t* px = image + (i * gh + j) * 3;
+        const auto e = agent_pos.x == i && agent_pos.y == j
+                           ? std::array<std::uint8_t, 3>{kAgent, kRed,
+                                                         static_cast<std::uint8_t>(agent_dir)}
+                           : grid.Get(i, j).Encode();
+        px[0] = e[0];
+        px[1] = e[1];
+        px[2] = e[2];
+      }
+    }
+  }
+
+  // gen_obs_grid(): the agent's view with the carried object on the agent's square (none:
+  // an empty square) and its vis_mask, both indexed j * agent_view_size + i.
+  void ObsView(std::vector<Cell>& view, std::vector<char>& mask) const {
+    const int sz = agent_view_size;
+    ObsGrid(view, mask);
+    view[static_cast<std::size_t>((sz - 1) * sz + sz / 2)] = carrying;
   }
 
   // gen_obs_grid's vis_mask (indexed vis_j * agent_view_size + vis_i): the squares of the

@@ -118,7 +118,10 @@ CELLS: tuple[Cell, ...] = (
          sb3.sb3_cell_trainer("PPO", "MiniGrid-DoorKey-5x5-v0", 8,
                               envpool_kwargs={"img_obs": True},
                               reference_wrapper=_minigrid_image_only, **_PPO_MINIGRID_ZOO),
-         steps=150_000, seeds=(0, 1, 2), slack=0.1, learns_above=0.5, last=50),
+         steps=200_000, seeds=(0, 1, 2), slack=0.1, learns_above=0.5, last=50,
+         note="calibrated, not run at its budget yet: one reference run (seed 0) went 0.01 "
+              "(last 50 episodes at 25k steps), 0.09 (100k), 0.77 (150k), 0.95 (200k); "
+              "random play about 0.01; 29 min under load on 2 cores"),
     Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
          "Tianshou DummyVectorEnv of gymnasium envs",
          tianshou.dqn_trainer("CartPole-v1"),

@@ -1,11 +1,11 @@
 // push-back-v3: metaworld/envs/sawyer_push_back_v3.py (reward_function_version "v2"), with
-// its own _gripper_caging_reward (y_caging.h).
+// its own _gripper_caging_reward (Sawyer::GrippingCagingReward, as soccer and sweep-into).
 #pragma once
 
 #include <vector>
 
 #include "envs/metaworld/push_wall.h"
-#include "envs/metaworld/y_caging.h"
+#include "envs/metaworld/sawyer.h"
 
 namespace envpool::metaworld {
 
@@ -48,7 +48,7 @@ class PushBack final : public WallObjectTask {
     const double target_to_obj = env.Dist(obj, env.target_pos);
     const double target_to_obj_init = env.Dist(env.obj_init_pos, env.target_pos);
     const double in_place = Tolerance(target_to_obj, 0, kTargetRadius, target_to_obj_init);
-    const double object_grasped = YCagingReward(env, obj, kObjRadius, kObjRadius + 0.003, 0.01);
+    const double object_grasped = env.GrippingCagingReward(obj.data(), kObjRadius, 0.003, 0.01);
     double reward = Hamacher(F64(object_grasped), F64(in_place)).v;
     if (tcp_to_obj < 0.01 && 0 < tcp_opened && tcp_opened < 0.55 &&
         target_to_obj_init - target_to_obj > 0.01) {

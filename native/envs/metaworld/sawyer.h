@@ -574,7 +574,6 @@ class Sawyer final : public mujoco::MujocoEnv {
                               double xz_margin) const {
     const double pad_margin = 0.05;
     const double grip_margin = obj_radius + grip_extra;
-    const Vec3 tcp = TcpCenter();
     const Vec3 left_pad = BodyPos(leftpad_), right_pad = BodyPos(rightpad_);
     const double delta_left = left_pad[1] - obj_pos[1];
     const double delta_right = obj_pos[1] - right_pad[1];
@@ -587,15 +586,9 @@ class Sawyer final : public mujoco::MujocoEnv {
     const double left_gripping = Tolerance(delta_left, obj_radius, grip_margin, left_margin);
     const double y_caging = Hamacher(F64(right_caging), F64(left_caging)).v;
     const double y_gripping = Hamacher(F64(right_gripping), F64(left_gripping)).v;
-    // tcp + [0, -tcp[1], 0] minus the same of the object: 3-vectors with a zero y.
-    const double d_xz[3] = {(tcp[0] + 0.0) - (obj_pos[0] + 0.0),
-                            (tcp[1] + -tcp[1]) - (obj_pos[1] + -obj_pos[1]),
-                            (tcp[2] + 0.0) - (obj_pos[2] + 0.0)};
-    const double tcp_obj_norm_x_z = Norm(d_xz, 3);
-    const double init_xz[3] = {(obj_init_pos[0] + 0.0) - (init_tcp[0] + 0.0),
-                               (obj_init_pos[1] + -obj_init_pos[1]) - (init_tcp[1] + -init_tcp[1]),
-                               (obj_init_pos[2] + 0.0) - (init_tcp[2] + 0.0)};
-    const double x_z_margin = Norm(init_xz, 3) - xz_margin;
+    const auto [tcp_obj_norm_x_z, init_norm_x_z] =
+        XzDistances({obj_pos[0], obj_pos[1], obj_pos[2]});
+    const double x_z_margin = init_norm_x_z - xz_margin;
     const double x_z_caging = Tolerance(tcp_obj_norm_x_z, 0, xz_margin, x_z_margin);
     const double caging = Hamacher(F64(y_caging), F64(x_z_caging)).v;
     const double gripping = caging > 0.95 ? y_gripping : 0.0;

@@ -1,11 +1,10 @@
 // sweep-v3: metaworld/envs/sawyer_sweep_v3.py (reward_function_version "v2"), with its own
-// _gripper_caging_reward (y_caging.h).
+// _gripper_caging_reward (Sawyer::GrippingCagingReward, as soccer and sweep-into).
 #pragma once
 
 #include <vector>
 
 #include "envs/metaworld/sawyer.h"
-#include "envs/metaworld/y_caging.h"
 
 namespace envpool::metaworld {
 
@@ -55,7 +54,7 @@ class Sweep final : public ObjectTask {
     const double tcp_to_obj = env.Dist(obj, env.TcpCenter());
     const double in_place_margin = env.Dist(env.obj_init_pos, target);
     const double in_place = Tolerance(obj_to_target, 0, target_radius, in_place_margin);
-    const double object_grasped = YCagingReward(env, obj, kObjRadius, kObjRadius + 0.01, 0.005);
+    const double object_grasped = env.GrippingCagingReward(obj.data(), kObjRadius, 0.01, 0.005);
     const double grasped_in_place = Hamacher(F64(object_grasped), F64(in_place)).v;
     double reward = (2 * object_grasped) + (6 * grasped_in_place);
     if (obj_to_target < target_radius) reward = 10.0;

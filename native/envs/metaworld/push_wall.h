@@ -57,16 +57,10 @@ class WallObjectTask : public ObjectTask {
  protected:
   static TaskConfig WallConfig(const std::string& xml, const Vec3& goal_low,
                                const Vec3& goal_high) {
-    TaskConfig c;
-    c.xml = xml;
-    c.hand_low = {-0.5, 0.40, 0.05};
-    c.hand_high = {0.5, 1, 0.5};
-    c.hand_init_pos = {0, 0.6, 0.2};
-    c.random_low = {-0.05, 0.6, 0.015, goal_low[0], goal_low[1], goal_low[2]};
-    c.random_high = {0.05, 0.65, 0.015, goal_high[0], goal_high[1], goal_high[2]};
-    c.goal_low = goal_low;
-    c.goal_high = goal_high;
-    return c;
+    return HandConfig(xml, {0, 0.6, 0.2},
+                      {-0.05, 0.6, 0.015, goal_low[0], goal_low[1], goal_low[2]},
+                      {0.05, 0.65, 0.015, goal_high[0], goal_high[1], goal_high[2]}, goal_low,
+                      goal_high);
   }
 };
 

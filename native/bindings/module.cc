@@ -22,6 +22,7 @@
 #include "envs/metaworld/register.h"
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
+#include "envs/robotics/register.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
 #include "envs/vizdoom/register.h"
@@ -40,6 +41,7 @@ Registry BuildRegistry() {
   metaworld::Register(registry);
   minigrid::Register(registry);
   mujoco::Register(registry);
+  robotics::Register(registry);
   toy_text::Register(registry);
   vizdoom_envs::Register(registry);
   // For the test suite; not registered as a task id.

@@ -1,0 +1,14 @@
+// The Gymnasium-Robotics envs of the native registry (see register.h).
+#include "envs/robotics/register.h"
+
+#include "core/registry.h"
+#include "envs/common/pixel_observation.h"
+
+namespace envpool::robotics {
+
+void Register(Registry& registry) {
+  // One block per family, each in its own headers of this folder.
+  (void)registry;
+}
+
+}  // namespace envpool::robotics

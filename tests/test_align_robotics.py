@@ -105,6 +105,15 @@ def _assert_obs(obs: dict[str, np.ndarray], i: int, ref: dict[str, np.ndarray], 
     np.testing.assert_allclose(ours[vel], theirs[vel], rtol=0, atol=VEL_ATOL, err_msg=str(where))
 
 
+def _assert_episode_start(info: dict[str, np.ndarray], i: int, ref: Any, where: Any) -> None:
+    """sail-sg EnvPool's episode-start info keys (what its tests set into the reference):
+    the reference's state right after its reset, and its goal, bitwise."""
+    data = ref.unwrapped.data
+    for key, value in (("qpos0", data.qpos), ("qvel0", data.qvel), ("qacc0", data.qacc),
+                       ("qacc_warmstart0", data.qacc_warmstart), ("goal0", ref.unwrapped.goal)):
+        assert np.array_equal(info[key][i], value), (where, key)
+
+
 def _action(rng: np.random.Generator, obs: dict[str, np.ndarray], reach: bool) -> np.ndarray:
     """Half the time a push of the gripper toward the goal (FetchReach reaches it), else
     uniform in [-1.2, 1.2] (beyond the box: both sides clip)."""
@@ -119,19 +128,21 @@ def _lockstep(reference: Any, task_id: str, num_envs: int, steps: int, seed: int
     """Runs our pool and one reference per env side by side; returns the successes seen."""
     ours = envpool.make_gymnasium(task_id, num_envs=num_envs, seed=seed)
     refs = [reference(task_id) for _ in range(num_envs)]
-    obs, _ = ours.reset()
+    obs, info = ours.reset()
     r_obs = [ref.reset(seed=seed + i)[0] for i, ref in enumerate(refs)]
     for i in range(num_envs):
         _assert_obs(obs, i, r_obs[i], (task_id, i, "reset"))
+        _assert_episode_start(info, i, refs[i], (task_id, i, "reset"))
     rng = np.random.default_rng(seed)
     successes, elapsed = 0, 0
     reach = task_id.startswith("FetchReach")
     for t in range(steps):
         if elapsed == 50:  # our next-step autoreset; the reference resets unseeded
-            obs, rew, term, trunc, _ = ours.step(np.zeros((num_envs, 4), np.float32))
+            obs, rew, term, trunc, info = ours.step(np.zeros((num_envs, 4), np.float32))
             r_obs = [ref.reset()[0] for ref in refs]
             for i in range(num_envs):
                 _assert_obs(obs, i, r_obs[i], (task_id, i, t, "autoreset"))
+                _assert_episode_start(info, i, refs[i], (task_id, i, t, "autoreset"))
             elapsed = 0
         actions = np.stack([_action(rng, o, reach) for o in r_obs])
         obs, rew, term, trunc, info = ours.step(actions)
@@ -143,6 +154,11 @@ def _lockstep(reference: Any, task_id: str, num_envs: int, steps: int, seed: int
             assert rew[i] == np.float32(r_rew), (where, rew[i], r_rew)
             assert info["is_success"].dtype == np.float32
             assert info["is_success"][i] == r_info["is_success"], where
+            # the reward's distance: fetch_env.goal_distance (norm along the last axis)
+            r_distance = np.linalg.norm(
+                r_obs[i]["achieved_goal"] - r_obs[i]["desired_goal"], axis=-1
+            )
+            assert info["distance"][i] == r_distance, where
             assert (term[i], trunc[i]) == (r_term, r_trunc), where
             assert trunc[i] == (elapsed == 50), where
             successes += int(r_info["is_success"])

@@ -113,10 +113,24 @@ class Fetch final : public MujocoEnv {
     spec.obs_layout = ObsLayout::kDict;
     spec.action = BoxSpec("action", DType::kFloat32, {4}, {-1, -1, -1, -1}, {1, 1, 1, 1});
     spec.info.push_back(BoxSpec("is_success", DType::kFloat32, {}));
+    // The goals' distance (the reward's d), and sail-sg EnvPool's episode-start keys, which
+    // its tests set into the reference to compare rollouts: the state right after the reset
+    // (qpos, qvel, qacc, qacc_warmstart, after its mj_forward) and the episode's goal.
+    const std::int64_t nq = p.model->nq, nv = p.model->nv;
+    spec.info.push_back(BoxSpec("distance", DType::kFloat64, {}));
+    spec.info.push_back(BoxSpec("qpos0", DType::kFloat64, {nq}));
+    spec.info.push_back(BoxSpec("qvel0", DType::kFloat64, {nv}));
+    spec.info.push_back(BoxSpec("qacc0", DType::kFloat64, {nv}));
+    spec.info.push_back(BoxSpec("qacc_warmstart0", DType::kFloat64, {nv}));
+    spec.info.push_back(BoxSpec("goal0", DType::kFloat64, {3}));
     return spec;
   }
 
-  explicit Fetch(const Params& p) : MujocoEnv(p, p.n_substeps, 0), p_(p) {}
+  explicit Fetch(const Params& p)
+      : MujocoEnv(p, p.n_substeps, 0),
+        p_(p),
+        qacc0_(static_cast<std::size_t>(m_->nv), 0.0),
+        qacc_warmstart0_(static_cast<std::size_t>(m_->nv), 0.0) {}
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
 
@@ -144,6 +158,12 @@ class Fetch final : public MujocoEnv {
     mj_forward(m_, d_);
     SampleGoal();
     success_ = 0.0f;
+    distance_ = GoalDistance();
+    qpos0_.assign(d_->qpos, d_->qpos + m_->nq);
+    qvel0_.assign(d_->qvel, d_->qvel + m_->nv);
+    qacc0_.assign(d_->qacc, d_->qacc + m_->nv);
+    qacc_warmstart0_.assign(d_->qacc_warmstart, d_->qacc_warmstart + m_->nv);
+    std::copy(goal_, goal_ + 3, goal0_);
   }
 
   // step: clip, _set_action, n_substeps mj_steps, _step_callback, then the observation,
@@ -170,6 +190,7 @@ class Fetch final : public MujocoEnv {
       mj_forward(m_, d_);
     }
     const double d = GoalDistance();
+    distance_ = d;
     success_ = d < p_.distance_threshold ? 1.0f : 0.0f;
     StepOutcome out;
     if (p_.reward_type == "sparse") {
@@ -186,6 +207,12 @@ class Fetch final : public MujocoEnv {
     std::copy(goal_, goal_ + 3, slot.Obs<double>(1));
     WriteObs(slot.Obs<double>(2));
     *slot.Info<float>(0) = success_;
+    *slot.Info<double>(1) = distance_;
+    std::copy(qpos0_.begin(), qpos0_.end(), slot.Info<double>(2));
+    std::copy(qvel0_.begin(), qvel0_.end(), slot.Info<double>(3));
+    std::copy(qacc0_.begin(), qacc0_.end(), slot.Info<double>(4));
+    std::copy(qacc_warmstart0_.begin(), qacc_warmstart0_.end(), slot.Info<double>(5));
+    std::copy(goal0_, goal0_ + 3, slot.Info<double>(6));
   }
 
   // qpos, qvel, then the goal (3 numbers).
@@ -397,6 +424,11 @@ class Fetch final : public MujocoEnv {
   std::unique_ptr<mjModel, ModelDeleter> render_model_;  // the frames' model (Render)
   std::unique_ptr<mjrender::SceneRenderer> renderer_;
   double goal_[3] = {0, 0, 0};
+  // The info's distance, and the episode's start (MakeSpec): qpos0_ and qvel0_ are
+  // MujocoEnv's.
+  double distance_ = 0.0;
+  std::vector<double> qacc0_, qacc_warmstart0_;
+  double goal0_[3] = {0, 0, 0};
   float success_ = 0.0f;
 };
 

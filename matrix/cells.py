@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from matrix import acme, cleanrl, rl_games, sb3, tianshou
 from matrix.common import Run
 
-FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d", "minigrid")
+FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d", "minigrid",
+            "robotics")
 FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl")
 
 
@@ -76,6 +77,13 @@ _PPO_MINIGRID_ZOO = dict(n_steps=128, batch_size=64, gae_lambda=0.95, gamma=0.99
                          clip_range=0.2)  # rl-baselines3-zoo's MiniGrid PPO
 
 
+# rl-baselines3-zoo's HER + SAC settings for FetchReach (hyperparams/her.yml; its
+# VecNormalize and TimeFeatureWrapper left out, on both stacks)
+_SAC_HER_FETCH_ZOO = dict(buffer_size=1_000_000, batch_size=256, gamma=0.95,
+                          learning_rate=1e-3, learning_starts=1000,
+                          policy_kwargs={"net_arch": [64, 64], "n_critics": 1})
+
+
 def _minigrid_image_only(env: object) -> object:
     """The package's ``ImgObsWrapper``: the observation is the 7x7x3 image alone."""
     from minigrid.wrappers import ImgObsWrapper
@@ -123,6 +131,16 @@ CELLS: tuple[Cell, ...] = (
     # steps), 0.09 (100k), 0.77 (150k), 0.95 (200k); random play about 0.01. At the budget
     # (2026-11-26) seeds 0, 1, 2 ended at 0.9, 0.0 (seed 1 never opens the door by 200k),
     # 1.0, the same episodes on both stacks
+    Cell("sb3", "robotics", "FetchReach-v4", "SAC + HerReplayBuffer (rl-zoo's FetchReach "
+         "settings), 1 env",
+         "SB3 make_vec_env (DummyVecEnv) of gymnasium_robotics' env",
+         sb3.sb3_cell_trainer("SAC", "FetchReach-v4", 1, her=True, **_SAC_HER_FETCH_ZOO),
+         steps=8_000, seeds=(0, 1, 2), slack=5.0, learns_above=-25.0, last=50,
+         note="SAC updates a 256-sample batch at every step: 15-23 steps/s on 2 loaded "
+              "cores in its smoke run, so the 6 runs are 40 min or more; not run yet"),
+    # HER relabels goals through the env's compute_reward: on envpool's stack through the SB3
+    # adapter's env_method, on the reference's through the env's own (sparse reward: an
+    # episode's return is minus its steps outside the goal, -50 to 0; random play about -49)
     Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
          "Tianshou DummyVectorEnv of gymnasium envs",
          tianshou.dqn_trainer("CartPole-v1"),
@@ -192,6 +210,13 @@ ABSENT: tuple[Absent, ...] = (
     Absent("cleanrl", "box2d", "not built", "sb3/box2d covers the family; no CleanRL script "
            "for it is written yet"),
     Absent("tianshou", "minigrid", "not built", "sb3/minigrid covers the family"),
+    Absent("tianshou", "robotics", "not built", "sb3/robotics covers the family (HER is "
+           "SB3's HerReplayBuffer)"),
+    Absent("rl_games", "robotics", "not built", "rl_games has no goal relabelling (HER), "
+           "which these sparse-reward goal tasks are trained with"),
+    Absent("acme", "robotics", "cannot exist", "as acme/classic"),
+    Absent("cleanrl", "robotics", "not built", "CleanRL's scripts take Box observations and "
+           "have no HER"),
     Absent("rl_games", "minigrid", "not built", "sb3/minigrid covers the family"),
     Absent("acme", "minigrid", "cannot exist", "as acme/classic"),
     Absent("cleanrl", "minigrid", "not built", "sb3/minigrid covers the family; no CleanRL "

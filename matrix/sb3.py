@@ -14,9 +14,18 @@ from matrix.common import Run
 Trainer = Callable[[str, int, int], Run]
 
 
-def sb3_cell_trainer(algo: str, task_id: str, n_envs: int, **algo_kwargs: Any) -> Trainer:
+def sb3_cell_trainer(algo: str, task_id: str, n_envs: int, her: bool = False,
+                     **algo_kwargs: Any) -> Trainer:
     """SB3's ``algo`` with ``MlpPolicy`` (``MultiInputPolicy`` for Dict observations), one
-    torch thread, episodes recorded from ``VecMonitor``'s ``info["episode"]``."""
+    torch thread, episodes recorded from ``VecMonitor``'s ``info["episode"]``. ``her``:
+    SB3's ``HerReplayBuffer`` (4 sampled goals, the "future" strategy), which relabels
+    goals with the env's ``compute_reward``."""
+    if her:
+        from stable_baselines3 import HerReplayBuffer
+
+        algo_kwargs = dict(algo_kwargs, replay_buffer_class=HerReplayBuffer,
+                           replay_buffer_kwargs={"n_sampled_goal": 4,
+                                                 "goal_selection_strategy": "future"})
 
     def train(stack: str, seed: int, steps: int) -> Run:
         from envpool.integrations.curves import sb3_trainer

@@ -90,6 +90,9 @@ def reference_env_id(task_id: str) -> str:
 
     if task_id.startswith(("MiniGrid-", "BabyAI-")):
         import minigrid  # noqa: F401  (registers its ids with gymnasium)
+    if task_id.startswith("Fetch"):
+        gymnasium_robotics_on_mujoco3()
+        return task_id.replace("-v1", "-v4")  # sail-sg EnvPool's v1 ids run the v4 env
     if task_id not in TASKS:
         return task_id
     import gymnasium
@@ -98,6 +101,37 @@ def reference_env_id(task_id: str) -> str:
     gymnasium.register_envs(shimmy)
     domain, task_name = TASKS[task_id]
     return f"dm_control/{domain}-{task_name}-v0"
+
+
+class _JointTypesAsInts:
+    """mujoco, with ``mjtJoint``'s joint types as plain ints (gymnasium_robotics_on_mujoco3)."""
+
+    def __init__(self, mujoco: Any) -> None:
+        import types
+
+        self._mujoco = mujoco
+        self.mjtJoint = types.SimpleNamespace(
+            **{n: int(getattr(mujoco.mjtJoint, n))
+               for n in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._mujoco, name)
+
+
+def gymnasium_robotics_on_mujoco3() -> None:
+    """Registers gymnasium_robotics' ids with gymnasium and lets its Fetch envs run on the
+    mujoco this package builds on. gymnasium_robotics 1.4.2's ``mujoco_utils.set_joint_qpos``
+    checks ``joint_type in (mjtJoint.mjJNT_HINGE, mjtJoint.mjJNT_SLIDE)``, which is False on
+    mujoco 3.17 for the ``np.int32`` of ``model.jnt_type``, so its Fetch envs cannot reset as
+    installed; this gives that module's ``mujoco`` the joint types as plain ints (the values
+    the check means) and changes nothing else (tests/test_align_robotics.py does the same)."""
+    import gymnasium
+    import gymnasium_robotics
+    from gymnasium_robotics.utils import mujoco_utils
+
+    gymnasium.register_envs(gymnasium_robotics)
+    if not isinstance(mujoco_utils.mujoco, _JointTypesAsInts):
+        mujoco_utils.mujoco = _JointTypesAsInts(mujoco_utils.mujoco)
 
 
 def _episodes_callback() -> Any:

@@ -1,7 +1,7 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid``, one or several), its task (``--task`` overrides the family's
+vizdoom box2d minigrid robotics``, one or several), its task (``--task`` overrides the family's
 default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
@@ -104,6 +104,19 @@ def _minigrid_reference(task: str) -> Callable[[], gymnasium.Env]:
     return functools.partial(_minigrid_make, task, True)
 
 
+def _robotics_make(task: str) -> gymnasium.Env:
+    # gymnasium_robotics' env, made resettable on the mujoco this package runs on (its Fetch
+    # envs' joint-type check: envpool.integrations.curves.gymnasium_robotics_on_mujoco3)
+    from envpool.integrations.curves import gymnasium_robotics_on_mujoco3
+
+    gymnasium_robotics_on_mujoco3()
+    return gymnasium.make(task)
+
+
+def _robotics_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(_robotics_make, task)
+
+
 def _atari_reference(task: str) -> Callable[[], gymnasium.Env]:
     game = _game(task)
     return lambda: R.preprocessed_ale_env(game)
@@ -162,6 +175,11 @@ FAMILIES: dict[str, Family] = {
                        "the minigrid package's gymnasium.make(task) + ImgObsWrapper",
                        lambda task, seed: R.single_env_runner(_minigrid_make(task), seed),
                        "one minigrid env, plain loop", versions=("minigrid",)),
+    "robotics": Family("FetchPush-v4", (1, 8, 32), _robotics_reference,
+                       "gymnasium_robotics' gymnasium.make(task)",
+                       lambda task, seed: R.single_env_runner(_robotics_make(task), seed),
+                       "one gymnasium_robotics env, plain loop",
+                       versions=("gymnasium-robotics", "mujoco")),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")

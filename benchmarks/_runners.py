@@ -41,6 +41,8 @@ Made = tuple[Runner, Callable[[], None]]
 Actor = Callable[[Any], Any]
 # make_actor(example batch of observations, single action space, batch size) -> actor
 ActorFactory = Callable[[Any, gymnasium.Space, int], Actor]
+# one maker for every env of a vector env, or one per env
+EnvMakers = Callable[[], gymnasium.Env] | list[Callable[[], gymnasium.Env]]
 
 
 class NotAvailable(RuntimeError):
@@ -225,28 +227,34 @@ def envpool_runner(task: str, n: int, batch: int, seed: int, make_actor: ActorFa
     return run, env.close
 
 
-def gym_vector_runner(make_env: Callable[[], gymnasium.Env], n: int, seed: int,
+def _makers(make_env: EnvMakers, n: int) -> list[Callable[[], gymnasium.Env]]:
+    return list(make_env) if isinstance(make_env, list) else [make_env] * n
+
+
+def gym_vector_runner(make_env: EnvMakers, n: int, seed: int,
                       asynchronous: bool, make_actor: ActorFactory,
                       context: str | None = None) -> Made:
-    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs;
-    ``context``: AsyncVectorEnv's multiprocessing start method (None: the platform's)."""
+    """``step(actions)`` on a gymnasium Sync/AsyncVectorEnv of ``n`` ``make_env()`` envs (or
+    of each maker of a list of ``n``); ``context``: AsyncVectorEnv's multiprocessing start
+    method (None: the platform's)."""
     if asynchronous:
         env: gymnasium.vector.VectorEnv = gymnasium.vector.AsyncVectorEnv(
-            [make_env for _ in range(n)], context=context)
+            _makers(make_env, n), context=context)
     else:
-        env = gymnasium.vector.SyncVectorEnv([make_env for _ in range(n)])
+        env = gymnasium.vector.SyncVectorEnv(_makers(make_env, n))
     obs, _ = env.reset(seed=seed)
     return batch_loop(env.step, obs, make_actor(obs, env.single_action_space, n), n), env.close
 
 
-def sb3_subproc_runner(make_env: Callable[[], gymnasium.Env], n: int, seed: int,
+def sb3_subproc_runner(make_env: EnvMakers, n: int, seed: int,
                        make_actor: ActorFactory) -> Made:
-    """``step(actions)`` on Stable-Baselines3's SubprocVecEnv (one process per env)."""
+    """``step(actions)`` on Stable-Baselines3's SubprocVecEnv (one process per env; one maker
+    for all, or a list of ``n``)."""
     try:
         from stable_baselines3.common.vec_env import SubprocVecEnv
     except ImportError as exc:
         raise NotAvailable(f"stable-baselines3 not installed ({exc})") from None
-    env = SubprocVecEnv([make_env for _ in range(n)])
+    env = SubprocVecEnv(_makers(make_env, n))
     env.seed(seed)
     obs = env.reset()
     return batch_loop(env.step, obs, make_actor(obs, env.action_space, n), n), env.close

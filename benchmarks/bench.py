@@ -1,8 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid robotics``, one or several), its task (``--task`` overrides the family's
-default) and each ``num_envs`` = n:
+vizdoom box2d minigrid robotics metaworld``, one or several), its task (``--task`` overrides
+the family's default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -80,6 +80,10 @@ class Family:
     vector_context: str | None = None
     startup_seconds: float = 90.0  # what a measurement may take besides its timed seconds
     versions: tuple[str, ...] = ()  # distributions named in the header
+    # task, n -> one maker per env, where the envs of one measurement differ (Meta-World's MT
+    # pools); then envpool's pool gets each env's task_name through env_kwargs
+    references: Callable[[str, int], list[Callable[[], gymnasium.Env]]] | None = None
+    per_env_tasks: Callable[[str, int], list[str]] | None = None
 
 
 def _gym_make(task: str) -> Callable[[], gymnasium.Env]:
@@ -115,6 +119,45 @@ def _robotics_make(task: str) -> gymnasium.Env:
 
 def _robotics_reference(task: str) -> Callable[[], gymnasium.Env]:
     return functools.partial(_robotics_make, task)
+
+
+def _metaworld_tasks(task: str, n: int) -> list[str]:
+    """The Meta-World task of each of ``n`` envs: ``MT50`` cycles over metaworld's 50 v3
+    tasks (env i runs task i mod 50: n = 50 is one MT50 pool), ``MT10`` over MT10's ten;
+    a ``MetaWorld/<Task>-v3`` id runs that task in every env."""
+    from envpool.tasks.metaworld import MT10, TASKS, task_id
+
+    cycle = {"MT50": list(TASKS), "MT10": list(MT10)}.get(task)
+    if cycle is None:
+        return [TASKS[[task_id(t) for t in TASKS].index(task)]] * n
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def _metaworld_make(name: str) -> gymnasium.Env:
+    # the package's task class, a new random vector from its default_rng at each reset (its
+    # seeded_rand_vec mode; a benchmark's fixed task vectors would not change the speed),
+    # the goal observed as in the MT benchmarks, made resettable on mujoco 3.17
+    # (envpool.integrations.curves.metaworld_on_mujoco3)
+    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+
+    from envpool.integrations.curves import metaworld_on_mujoco3
+
+    metaworld_on_mujoco3()
+    env = ALL_V3_ENVIRONMENTS[name]()
+    env._set_task_called = True
+    env._freeze_rand_vec = False
+    env.seeded_rand_vec = True
+    del env.sawyer_observation_space  # the cached space, as set_task drops it
+    env._partially_observable = False
+    return env
+
+
+def _metaworld_references(task: str, n: int) -> list[Callable[[], gymnasium.Env]]:
+    return [functools.partial(_metaworld_make, name) for name in _metaworld_tasks(task, n)]
+
+
+def _metaworld_raw(task: str, seed: int) -> R.Made:
+    return R.single_env_runner(_metaworld_make(_metaworld_tasks(task, 1)[0]), seed)
 
 
 def _atari_reference(task: str) -> Callable[[], gymnasium.Env]:
@@ -180,6 +223,13 @@ FAMILIES: dict[str, Family] = {
                        lambda task, seed: R.single_env_runner(_robotics_make(task), seed),
                        "one gymnasium_robotics env, plain loop",
                        versions=("gymnasium-robotics", "mujoco")),
+    "metaworld": Family("MT50", (1, 10, 50), lambda task: _metaworld_references(task, 1)[0],
+                        "metaworld's task class (a new random vector at each reset, the goal "
+                        "observed); MT50: env i runs task i mod 50 of the 50 v3 tasks",
+                        _metaworld_raw, "one metaworld env (env 0's task), plain loop",
+                        envpool_kwargs={"partially_observable": False},
+                        references=_metaworld_references, per_env_tasks=_metaworld_tasks,
+                        versions=("metaworld", "mujoco")),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")
@@ -229,11 +279,22 @@ def build(spec: dict[str, Any]) -> R.Made:
         batch = n if method in ("envpool-sync", "peer-sync") else n // 2
         if batch < 1:
             raise R.NotAvailable("needs num_envs >= 2")
-        return R.envpool_runner(task, n, batch, seed, make_actor, spec["num_threads"],
-                                **fam.envpool_kwargs)
+        kwargs = dict(fam.envpool_kwargs)
+        pool_task = task
+        if fam.per_env_tasks is not None and "/" not in task:  # a task set (MT50)
+            if method in PEER_METHODS:
+                raise R.NotAvailable("one task per sail-sg EnvPool pool (--task "
+                                     "MetaWorld/<Task>-v3 measures one)")
+            from envpool.tasks.metaworld import task_id
+
+            names = fam.per_env_tasks(task, n)
+            pool_task = task_id(names[0])
+            kwargs["env_kwargs"] = {"task_name": names}
+        return R.envpool_runner(pool_task, n, batch, seed, make_actor, spec["num_threads"],
+                                **kwargs)
     if method == "ale-vector":
         return R.ale_vector_runner(_game(task), n, seed, make_actor)
-    make_env = fam.reference(task)
+    make_env = fam.references(task, n) if fam.references else fam.reference(task)
     if method == "sb3-subproc":
         return R.sb3_subproc_runner(make_env, n, seed, make_actor)
     return R.gym_vector_runner(make_env, n, seed, method == "gym-async", make_actor,

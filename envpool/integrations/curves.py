@@ -134,6 +134,28 @@ def gymnasium_robotics_on_mujoco3() -> None:
         mujoco_utils.mujoco = _JointTypesAsInts(mujoco_utils.mujoco)
 
 
+def _reset_mocap_welds_317(self: Any) -> None:
+    """metaworld's ``SawyerMocapBase.reset_mocap_welds``, its eleven numbers written into the
+    first eleven of MuJoCo 3.17's twelve (metaworld_on_mujoco3)."""
+    import mujoco
+
+    for i in range(self.model.eq_data.shape[0]):
+        if self.model.eq_type[i] == mujoco.mjtEq.mjEQ_WELD:
+            self.model.eq_data[i][:11] = np.array(
+                [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 5.0])
+
+
+def metaworld_on_mujoco3() -> None:
+    """Lets metaworld 3.1.1's envs reset on the mujoco this package builds on: its
+    ``reset_mocap_welds`` writes an 11-number array into each weld's ``eq_data``, which has
+    12 numbers on MuJoCo 3.17, and numpy's broadcast fails; this writes the same eleven into
+    the first eleven (the twelfth, the weld's torque scale, keeps the model's value) and
+    changes nothing else (tests/test_align_metaworld.py does the same)."""
+    from metaworld.sawyer_xyz_env import SawyerMocapBase
+
+    SawyerMocapBase.reset_mocap_welds = _reset_mocap_welds_317  # type: ignore[method-assign]
+
+
 def _episodes_callback() -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 

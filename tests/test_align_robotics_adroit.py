@@ -302,3 +302,54 @@ def test_adroit_needs_gymnasium_robotics() -> None:
     """Without the package's models, making an id says what to install."""
     with pytest.raises(ImportError, match="gymnasium-robotics"):
         envpool.make_gymnasium("AdroitHandDoor-v1", assets_dir="/nonexistent/assets")
+
+
+@pytest.mark.parametrize("task_id", ["AdroitHandDoor-v1", "AdroitHandPenSparse-v1"])
+def test_adroit_frames_match_reference(task_id: str) -> None:
+    """``render_mode="rgb_array"``: the reference's frames (gymnasium's MujocoRenderer, the
+    free camera of the task's DEFAULT_CAMERA_CONFIG, 480 x 480), pixel for pixel (as
+    tests/test_render_mujoco.py compares: the same libmujoco and GL driver on both sides),
+    rendered between the steps of a lockstep run."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=5, render_mode="rgb_array")
+    gymnasium.register_envs(gymnasium_robotics)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=5)
+    assert ours.render_fps == ref.metadata["render_fps"] == 100
+    rng = np.random.default_rng(0)
+    for t in range(3):
+        frame, r_frame = ours.render()[0], ref.render()
+        assert frame.shape == r_frame.shape == (480, 480, 3)
+        assert np.array_equal(frame, r_frame), (task_id, t)
+        action = rng.uniform(-1, 1, (1, *ours.single_action_space.shape)).astype(np.float32)
+        obs, *_ = ours.step(action)
+        r_obs, *_ = ref.step(action[0])
+        _assert_obs(task_id, obs[0], r_obs, (task_id, t))
+    ours.close()
+    ref.close()
+
+
+def test_adroit_pixels_match_reference() -> None:
+    """``from_pixels=True, pixels_only=False``: the state plus ``pixels`` (3, 84, 84), the
+    reference's 84 x 84 frame after every reset and step, in lockstep."""
+    task_id = "AdroitHandRelocate-v1"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=2, from_pixels=True,
+                                  pixels_only=False)
+    gymnasium.register_envs(gymnasium_robotics)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = gymnasium.make(task_id, render_mode="rgb_array", width=84, height=84)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset(seed=2)
+    rng = np.random.default_rng(1)
+    for t in range(4):
+        assert obs["pixels"].shape == (1, 3, 84, 84)
+        assert np.array_equal(obs["pixels"][0].transpose(1, 2, 0), ref.render()), (task_id, t)
+        _assert_obs(task_id, obs["state"][0], r_obs, (task_id, t))
+        action = rng.uniform(-1, 1, (1, 30)).astype(np.float32)
+        obs, *_ = ours.step(action)
+        r_obs, *_ = ref.step(action[0])
+    ours.close()
+    ref.close()

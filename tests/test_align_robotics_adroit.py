@@ -298,6 +298,23 @@ def test_adroit_bad_keywords() -> None:
     ours.close()
 
 
+def test_adroit_reward_type_in_any_case() -> None:
+    """``reward_type`` is read as the reference reads it (``reward_type.lower()``)."""
+    gymnasium.register_envs(gymnasium_robotics)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = gymnasium.make("AdroitHandDoor-v1", reward_type="SPARSE")
+    ours = envpool.make_gymnasium("AdroitHandDoor-v1", num_envs=1, seed=0, reward_type="SPARSE")
+    ours.reset()
+    ref.reset(seed=0)
+    action = np.zeros((1, 28), np.float32)
+    _, rew, *_ = ours.step(action)
+    _, r_rew, *_ = ref.step(action[0])
+    assert rew[0] == np.float32(r_rew) == np.float32(-0.1)
+    ours.close()
+    ref.close()
+
+
 def test_adroit_needs_gymnasium_robotics() -> None:
     """Without the package's models, making an id says what to install."""
     with pytest.raises(ImportError, match="gymnasium-robotics"):

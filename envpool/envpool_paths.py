@@ -41,7 +41,7 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
-    if native_env == "Fetch":
+    if native_env == "Fetch" or native_env.startswith("Adroit"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
@@ -145,6 +145,13 @@ def gymnasium_robotics_fetch_envs() -> list[str]:
     return robotics.ids()
 
 
+def gymnasium_robotics_adroit_envs() -> list[str]:
+    """EnvPool's ``gymnasium_robotics_adroit_envs``: the registered Adroit hand ids."""
+    from envpool.tasks import robotics_adroit
+
+    return robotics_adroit.ids()
+
+
 def metaworld_v3_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
     names (``"reach-v3"``) of the registered Meta-World tasks."""
@@ -237,7 +244,8 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.dmc.registration": {"dmc_mujoco_envs": f"{_HERE}:dmc_mujoco_envs()"},
     "envpool.mujoco.robotics": {},
     "envpool.mujoco.robotics.registration": {
-        "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()"
+        "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()",
+        "gymnasium_robotics_adroit_envs": f"{_HERE}:gymnasium_robotics_adroit_envs()",
     },
     "envpool.mujoco.metaworld": {},
     "envpool.mujoco.metaworld.registration": {

@@ -3,12 +3,20 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/robotics/adroit_door.h"
+#include "envs/robotics/adroit_hammer.h"
+#include "envs/robotics/adroit_pen.h"
+#include "envs/robotics/adroit_relocate.h"
 
 namespace envpool::robotics {
 
 void Register(Registry& registry) {
   // One block per family, each in its own headers of this folder.
-  (void)registry;
+  // Adroit (envpool/tasks/robotics_adroit.py).
+  registry.push_back(MakeEntry<PixelObservation<AdroitDoor>>("AdroitDoor"));
+  registry.push_back(MakeEntry<PixelObservation<AdroitHammer>>("AdroitHammer"));
+  registry.push_back(MakeEntry<PixelObservation<AdroitPen>>("AdroitPen"));
+  registry.push_back(MakeEntry<PixelObservation<AdroitRelocate>>("AdroitRelocate"));
 }
 
 }  // namespace envpool::robotics

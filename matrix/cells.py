@@ -77,10 +77,11 @@ _PPO_MINIGRID_ZOO = dict(n_steps=128, batch_size=64, gae_lambda=0.95, gamma=0.99
                          clip_range=0.2)  # rl-baselines3-zoo's MiniGrid PPO
 
 
-# rl-baselines3-zoo's HER + SAC settings for FetchReach (hyperparams/her.yml; its
-# VecNormalize and TimeFeatureWrapper left out, on both stacks)
+# rl-baselines3-zoo's HER + SAC settings for FetchReach (hyperparams/her.yml: VecNormalize of
+# the observations; its TimeFeatureWrapper left out, on both stacks). Without the
+# normalisation a calibration run (envpool, seed 0) had not learned by 8,000 steps (-45.6).
 _SAC_HER_FETCH_ZOO = dict(buffer_size=1_000_000, batch_size=256, gamma=0.95,
-                          learning_rate=1e-3, learning_starts=1000,
+                          learning_rate=1e-3, learning_starts=1000, normalize_obs=True,
                           policy_kwargs={"net_arch": [64, 64], "n_critics": 1})
 
 

@@ -60,13 +60,16 @@ Trainer = Callable[[str, int], Curve]
 
 def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
                   envpool_kwargs: dict[str, Any] | None = None,
-                  reference_wrapper: Callable[[Any], Any] | None = None) -> Any:
+                  reference_wrapper: Callable[[Any], Any] | None = None,
+                  normalize_obs: bool = False) -> Any:
     """An SB3 VecEnv (under ``VecMonitor``) of ``task_id`` on the given stack.
 
     ``envpool_kwargs`` go to envpool's ``make_vec_env`` and ``reference_wrapper`` wraps each
     reference env (SB3's ``wrapper_class``): the two ways the stacks give the same view of
-    an env, e.g. ``img_obs=True`` and minigrid's ``ImgObsWrapper``."""
-    from stable_baselines3.common.vec_env import VecMonitor
+    an env, e.g. ``img_obs=True`` and minigrid's ``ImgObsWrapper``. ``normalize_obs``: SB3's
+    ``VecNormalize`` of the observations (not the rewards) over ``VecMonitor``, whose
+    episode returns stay the env's own."""
+    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
 
     if stack == "envpool":
         from envpool.integrations.sb3 import make_vec_env
@@ -79,7 +82,8 @@ def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
                                 wrapper_class=reference_wrapper)
     else:
         raise ValueError(f"stack must be one of {STACKS}, got {stack!r}")
-    return VecMonitor(venv)
+    venv = VecMonitor(venv)
+    return VecNormalize(venv, norm_reward=False) if normalize_obs else venv
 
 
 def reference_env_id(task_id: str) -> str:
@@ -178,17 +182,19 @@ def _episodes_callback() -> Any:
 def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
                 torch_threads: int = 1, envpool_kwargs: dict[str, Any] | None = None,
                 reference_wrapper: Callable[[Any], Any] | None = None,
-                **algo_kwargs: Any) -> Trainer:
+                normalize_obs: bool = False, **algo_kwargs: Any) -> Trainer:
     """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy`` (or
     ``MultiInputPolicy`` where observations are a ``Dict``, as the Control Suite's);
-    ``envpool_kwargs`` and ``reference_wrapper`` as for ``make_sb3_venv``."""
+    ``envpool_kwargs``, ``reference_wrapper`` and ``normalize_obs`` as for
+    ``make_sb3_venv``."""
 
     def train(stack: str, seed: int) -> Curve:
         import stable_baselines3
         import torch
 
         torch.set_num_threads(torch_threads)
-        venv = make_sb3_venv(stack, task_id, n_envs, seed, envpool_kwargs, reference_wrapper)
+        venv = make_sb3_venv(stack, task_id, n_envs, seed, envpool_kwargs, reference_wrapper,
+                             normalize_obs)
         from gymnasium import spaces
 
         policy = ("MultiInputPolicy" if isinstance(venv.observation_space, spaces.Dict)

@@ -3,12 +3,15 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/robotics/kitchen.h"
 
 namespace envpool::robotics {
 
 void Register(Registry& registry) {
   // One block per family, each in its own headers of this folder.
   (void)registry;
+  // Franka Kitchen (envs/robotics/kitchen.h, envpool/tasks/robotics_kitchen.py).
+  registry.push_back(MakeEntry<PixelObservation<Kitchen>>("Kitchen"));
 }
 
 }  // namespace envpool::robotics

@@ -200,3 +200,90 @@ def test_kitchen_bad_keywords() -> None:
     with pytest.raises(ValueError, match="shape"):
         env.step(np.zeros((1, 8)))
     env.close()
+
+
+def test_kitchen_frames_match_reference(reference: Any) -> None:
+    """``render_mode="rgb_array"``: the package's frames (gymnasium's MujocoRenderer with
+    franka_env.py's DEFAULT_CAMERA_CONFIG), pixel for pixel (the same libmujoco and GL driver
+    on both sides, as tests/test_render_mujoco.py compares), before and after a step, and its
+    render_fps of 12. Small frames: the kitchen's first frame costs about 2 s of CPU on each
+    side (its textures and meshes); the default 480 x 480 is in the nightly test below."""
+    ours = envpool.make_gymnasium(TASK_ID, num_envs=1, seed=3, render_mode="rgb_array",
+                                  render_width=128, render_height=96)
+    ref = reference(render_mode="rgb_array", width=128, height=96)
+    ours.reset()
+    ref.reset(seed=3)
+    assert ours.render_fps == ref.metadata["render_fps"] == 12
+    rng = np.random.default_rng(2)
+    for t in range(2):
+        frame, r_frame = ours.render()[0], ref.render()
+        assert frame.shape == r_frame.shape == (96, 128, 3)
+        assert np.array_equal(frame, r_frame), t
+        action = rng.uniform(-1, 1, 9)
+        _assert_step(ours.step(action[None]), 0, ref.step(action), t)
+    ours.close()
+    ref.close()
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"robot_noise_ratio": 0.0, "object_noise_ratio": 0.0},
+        # (the package asserts render_fps 12 == round(1 / dt): frame_skip 40 to 43 only)
+        {"frame_skip": 42, "robot_noise_ratio": 0.1, "object_noise_ratio": 0.01},
+        {"tasks_to_complete": ["kettle", "bottom burner"], "terminate_on_tasks_completed": False,
+         "remove_task_when_completed": False},
+    ],
+)
+def test_kitchen_episodes_match_reference_nightly(reference: Any, kwargs: dict[str, Any]) -> None:
+    """Three envs, three whole episodes each (with the autoresets), under other keywords."""
+    seed = 100
+    ours = envpool.make_gymnasium(TASK_ID, num_envs=3, seed=seed, **kwargs)
+    refs = [reference(**kwargs) for _ in range(3)]
+    obs, _ = ours.reset()
+    for i, ref in enumerate(refs):
+        _assert_obs(obs, i, ref.reset(seed=seed + i)[0], (i, "reset"))
+    rng = np.random.default_rng(3)
+    for episode in range(3):
+        for t in range(280):
+            actions = rng.uniform(-1.5, 1.5, (3, 9))
+            out = ours.step(actions)
+            for i, ref in enumerate(refs):
+                _assert_step(out, i, ref.step(actions[i]), (episode, i, t))
+        obs, *_ = ours.step(np.zeros((3, 9)))
+        for i, ref in enumerate(refs):
+            _assert_obs(obs, i, ref.reset()[0], (episode, i, "autoreset"))
+    ours.close()
+
+
+@pytest.mark.nightly
+def test_kitchen_default_frames_and_pixels_match_reference_nightly(reference: Any) -> None:
+    """The default 480 x 480 frame, and ``from_pixels=True, pixels_only=False``: the goal dicts
+    and the observation plus ``pixels`` (3, 84, 84), the package's 84 x 84 frame after every
+    reset and step (gymnasium's AddRenderObservation takes ``env.render()`` so)."""
+    ours = envpool.make_gymnasium(TASK_ID, num_envs=1, seed=6, render_mode="rgb_array")
+    ref = reference(render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=6)
+    frame, r_frame = ours.render()[0], ref.render()
+    assert frame.shape == r_frame.shape == (480, 480, 3)
+    assert np.array_equal(frame, r_frame)
+    ours.close()
+    ref.close()
+    ours = envpool.make_gymnasium(TASK_ID, num_envs=1, seed=7, from_pixels=True,
+                                  pixels_only=False)
+    ref = reference(render_mode="rgb_array", width=84, height=84)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset(seed=7)
+    rng = np.random.default_rng(4)
+    for t in range(3):
+        assert obs["pixels"].shape == (1, 3, 84, 84)
+        assert np.array_equal(obs["pixels"][0].transpose(1, 2, 0), ref.render()), t
+        _assert_obs({k: v for k, v in obs.items() if k != "pixels"}, 0, r_obs, t)
+        action = rng.uniform(-1, 1, 9)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+    ours.close()
+    ref.close()

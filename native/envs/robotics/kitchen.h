@@ -242,9 +242,13 @@ class Kitchen final : public mujoco::MujocoEnv {
   }
 
   // The reference's frames: gymnasium's MujocoRenderer with franka_env.py's
-  // DEFAULT_CAMERA_CONFIG (MujocoEnv::Render), 480 x 480, render_fps round(1 / dt) = 12.
+  // DEFAULT_CAMERA_CONFIG (MujocoEnv::Render), 480 x 480. render_fps is the package's 12,
+  // int(np.round(1 / dt)) with dt 0.08: numpy rounds 12.5 half to even (std::nearbyint in
+  // the default rounding mode), where std::round would give 13.
   static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
-    return MujocoEnv::RenderSize(p, width, height, camera_id);
+    FrameSize frame = MujocoEnv::RenderSize(p, width, height, camera_id);
+    frame.fps = std::nearbyint(1.0 / (p.model->opt.timestep * p.frame_skip));
+    return frame;
   }
 
  protected:

@@ -86,7 +86,7 @@ def _assert_step(out: tuple[Any, ...], i: int, ref_out: tuple[Any, ...], where: 
         assert np.array_equal(info[key][i], _mask(r_info[key])), (where, key)
 
 
-def test_kitchen_spaces_match_reference(reference: Any) -> None:
+def test_franka_kitchen_spaces_match_reference(reference: Any) -> None:
     for kwargs in ({}, {"tasks_to_complete": ["microwave", "kettle", "light switch"]}):
         ours = envpool.make_gymnasium(TASK_ID, num_envs=1, **kwargs)
         ref = reference(**kwargs)
@@ -99,7 +99,7 @@ def test_kitchen_spaces_match_reference(reference: Any) -> None:
         ours.close()
 
 
-def test_kitchen_episode_matches_reference(reference: Any) -> None:
+def test_franka_kitchen_episode_matches_reference(reference: Any) -> None:
     """Two envs, a whole episode to its truncation at 280 steps with random velocities (some
     beyond [-1, 1], which both clip), then the autoreset: the reference's reset() without a
     seed continues its generator, as ours does."""
@@ -149,7 +149,7 @@ def _set_both(ours: Any, ref: Any, qpos: np.ndarray, qvel: np.ndarray) -> None:
 
 @pytest.mark.parametrize("remove", [True, False])
 @pytest.mark.parametrize("terminate", [True, False])
-def test_kitchen_task_completion_matches_reference(
+def test_franka_kitchen_task_completion_matches_reference(
     reference: Any, remove: bool, terminate: bool
 ) -> None:
     """The completion branch: the microwave's door set near its goal (one task done at the
@@ -188,7 +188,7 @@ def test_kitchen_task_completion_matches_reference(
     ours.close()
 
 
-def test_kitchen_bad_keywords() -> None:
+def test_franka_kitchen_bad_keywords() -> None:
     with pytest.raises(ValueError, match="cannot be found"):
         envpool.make_gymnasium(TASK_ID, tasks_to_complete=["oven"])
     with pytest.raises(TypeError, match="list of strings"):
@@ -202,7 +202,40 @@ def test_kitchen_bad_keywords() -> None:
     env.close()
 
 
-def test_kitchen_frames_match_reference(reference: Any) -> None:
+def test_franka_kitchen_flavours_nest_the_goal_dicts() -> None:
+    """The goal Dicts in every flavour: the gymnasium and gym pools (nested dicts of batches),
+    the dm State (fields achieved_goal and desired_goal: dicts by task),
+    ``gymnasium.make("envpool/FrankaKitchen-v1")`` (one env's nested dicts), and EnvPool's
+    flat array names (``obs:achieved_goal:<task>``)."""
+    kwargs = {"tasks_to_complete": ["microwave", "kettle"], "num_envs": 2, "seed": 1}
+    goals = {"kettle": (7,), "microwave": (1,)}
+    for make in (envpool.make_gymnasium, envpool.make_gym):
+        env = make(TASK_ID, **kwargs)
+        env.reset()
+        obs = env.step(np.zeros((2, 9)))[0]
+        assert sorted(obs) == ["achieved_goal", "desired_goal", "observation"]
+        for part in ("achieved_goal", "desired_goal"):
+            assert {k: v.shape[1:] for k, v in obs[part].items()} == goals
+            assert env.observation_space[part]["kettle"].shape == (7,)
+        assert np.array_equal(obs["desired_goal"]["microwave"], [[-0.75], [-0.75]])
+        env.close()
+    env = envpool.make_dm(TASK_ID, **kwargs)
+    step = env.reset()
+    assert step.observation.observation.shape == (2, 59)
+    assert {k: v.shape for k, v in step.observation.achieved_goal.items()} == {
+        "kettle": (2, 7), "microwave": (2, 1)}
+    assert env.observation_spec().desired_goal["kettle"].shape == (7,)
+    env.close()
+    single = gymnasium.make(f"envpool/{TASK_ID}", tasks_to_complete=["kettle"])
+    obs, _ = single.reset(seed=0)
+    assert obs["achieved_goal"]["kettle"].shape == (7,)
+    assert single.observation_space.contains(obs)
+    single.close()
+    names = list(envpool.make_spec(TASK_ID, tasks_to_complete=["kettle"]).state_array_spec)
+    assert "obs:achieved_goal:kettle" in names and "obs:observation" in names
+
+
+def test_franka_kitchen_frames_match_reference(reference: Any) -> None:
     """``render_mode="rgb_array"``: the package's frames (gymnasium's MujocoRenderer with
     franka_env.py's DEFAULT_CAMERA_CONFIG), pixel for pixel (the same libmujoco and GL driver
     on both sides, as tests/test_render_mujoco.py compares), before and after a step, and its
@@ -237,7 +270,9 @@ def test_kitchen_frames_match_reference(reference: Any) -> None:
          "remove_task_when_completed": False},
     ],
 )
-def test_kitchen_episodes_match_reference_nightly(reference: Any, kwargs: dict[str, Any]) -> None:
+def test_franka_kitchen_episodes_match_reference_nightly(
+    reference: Any, kwargs: dict[str, Any]
+) -> None:
     """Three envs, three whole episodes each (with the autoresets), under other keywords."""
     seed = 100
     ours = envpool.make_gymnasium(TASK_ID, num_envs=3, seed=seed, **kwargs)
@@ -259,7 +294,7 @@ def test_kitchen_episodes_match_reference_nightly(reference: Any, kwargs: dict[s
 
 
 @pytest.mark.nightly
-def test_kitchen_default_frames_and_pixels_match_reference_nightly(reference: Any) -> None:
+def test_franka_kitchen_default_frames_and_pixels_match_reference_nightly(reference: Any) -> None:
     """The default 480 x 480 frame, and ``from_pixels=True, pixels_only=False``: the goal dicts
     and the observation plus ``pixels`` (3, 84, 84), the package's 84 x 84 frame after every
     reset and step (gymnasium's AddRenderObservation takes ``env.render()`` so)."""

@@ -36,6 +36,7 @@ import numpy as np
 from envpool.core.dm_env import batched_timestep
 from envpool.core.pool import EnvPoolBase
 from envpool.core.registry import TaskSpec, all_tasks
+from envpool.core.spaces import leaves
 from envpool.core.spec import POOL_DEFAULTS, ArraySpec, EnvSpec
 
 # EnvPool's config names that differ from this package's keywords, per native env.
@@ -159,8 +160,7 @@ class RawEnvPool(EnvPoolBase):
         step = batched_timestep(raw, None)
         env_id = raw.env_id.astype(np.int32, copy=False)
         obs = raw.obs
-        obs_arrays = (list(obs.values()) if isinstance(obs, dict)
-                      else list(obs) if isinstance(obs, tuple) else [obs])
+        obs_arrays = leaves(obs)
         info = [raw.info[k[len("info:"):]] for k in self._state_keys[8 + len(obs_arrays):]]
         return (env_id, env_id, raw.elapsed_step, raw.terminated | raw.truncated, step.reward,
                 step.discount, step.step_type, raw.truncated, *obs_arrays, *info)

@@ -41,7 +41,7 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
-    if native_env == "Fetch" or native_env.startswith("Adroit"):
+    if native_env in ("Fetch", "Kitchen") or native_env.startswith("Adroit"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
@@ -152,6 +152,14 @@ def gymnasium_robotics_adroit_envs() -> list[str]:
     return robotics_adroit.ids()
 
 
+def gymnasium_robotics_kitchen_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_kitchen_envs``:
+    the registered Franka Kitchen ids."""
+    from envpool.tasks import robotics_kitchen
+
+    return robotics_kitchen.ids()
+
+
 def metaworld_v3_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
     names (``"reach-v3"``) of the registered Meta-World tasks."""
@@ -246,6 +254,7 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.robotics.registration": {
         "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()",
         "gymnasium_robotics_adroit_envs": f"{_HERE}:gymnasium_robotics_adroit_envs()",
+        "gymnasium_robotics_kitchen_envs": f"{_HERE}:gymnasium_robotics_kitchen_envs()",
     },
     "envpool.mujoco.metaworld": {},
     "envpool.mujoco.metaworld.registration": {

@@ -42,6 +42,7 @@ ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
 FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
                  "dm_control": "DeepMind Control Suite", "metaworld": "Meta-World",
                  "minigrid": "MiniGrid", "mujoco": "MuJoCo", "robotics": "Gymnasium-Robotics",
+                 "robotics_kitchen": "Gymnasium-Robotics: Franka Kitchen",
                  "toy_text": "Toy text", "vizdoom": "ViZDoom"}
 FAMILY_TITLES["robotics_adroit"] = "Gymnasium-Robotics: Adroit"
 _VERSION = re.compile(r"-v\d+$")
@@ -142,7 +143,9 @@ def _space(space: gymnasium.Space) -> str:
     if isinstance(space, gymnasium.spaces.Box):
         return f"Box{tuple(space.shape)} {space.dtype}"
     if isinstance(space, gymnasium.spaces.Dict):
-        return "Dict(" + ", ".join(f"{k} {tuple(s.shape)}" for k, s in space.items()) + ")"
+        return "Dict(" + ", ".join(
+            f"{k} {_space(s) if isinstance(s, gymnasium.spaces.Dict) else tuple(s.shape)}"
+            for k, s in space.items()) + ")"
     return str(space)
 
 

@@ -62,11 +62,14 @@ def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
     if native["obs_layout"] == "array":
         obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
     infos = [i for i in native["info"] if i["name"] != DISCOUNT]  # (the TimeStep's)
+    obs_specs = [envpool_spaces.dm_spec(o, name, scalar_bounds=True)
+                 for o, name in zip(native["obs"], obs_names, strict=True)]
+    if native["obs_layout"] == "dict":  # a nested dict's arrays: one field of dicts
+        tree = envpool_spaces.nest(obs_names, obs_specs)
+        obs_names, obs_specs = list(tree), list(tree.values())
     state = collections.namedtuple(
         "State", [*obs_names, "env_id", "players", "elapsed_step", *[i["name"] for i in infos]])
     int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
-    obs_specs = [envpool_spaces.dm_spec(o, name, scalar_bounds=True)
-                 for o, name in zip(native["obs"], obs_names, strict=True)]
     env_id = envpool_spaces.dm_spec({**int32, "name": "env_id"})
     observation_spec = state(
         *obs_specs,

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import gymnasium
 import numpy as np
 
+from envpool.core import spaces as envpool_spaces
 from envpool.core.human_window import HumanWindow
 from envpool.core.per_env import info_column
 from envpool.core.spec import EnvSpec, expand_seeds
@@ -371,7 +372,7 @@ class EnvPoolBase:
             return arrays[0]
         if self._obs_layout == "tuple":
             return tuple(arrays)
-        return dict(zip(self._obs_names, arrays, strict=True))
+        return envpool_spaces.nest(self._obs_names, arrays)
 
     def info(self, raw: RawBatch) -> dict[str, Any]:
         """EnvPool's info dict of a batch: env_id, players.env_id, elapsed_step, env keys."""

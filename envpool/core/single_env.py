@@ -18,6 +18,11 @@ from envpool.core.pool import EnvPoolBase
 from envpool.core.spec import EnvSpec
 
 
+def _first(obs: dict[str, Any]) -> dict[str, Any]:
+    """Row 0 of each array of a (nested) dict observation, as views."""
+    return {k: _first(v) if isinstance(v, dict) else v[0] for k, v in obs.items()}
+
+
 class GymnasiumEnv(gymnasium.Env):
     """One env of ``task_id`` stepped by the native core.
 
@@ -77,7 +82,7 @@ class GymnasiumEnv(gymnasium.Env):
     def _unbatch(self, raw: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         obs = raw.obs
         if isinstance(obs, dict):
-            obs = {k: v[0] for k, v in obs.items()}
+            obs = _first(obs)
         elif isinstance(obs, tuple):
             obs = tuple(v[0] for v in obs)
         else:

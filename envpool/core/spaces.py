@@ -10,6 +10,36 @@ from gymnasium import spaces
 
 NativeArray = dict[str, Any]  # {"name", "dtype", "shape", "low", "high", "n", "start"}
 
+#: The separator of a nested observation's names in a dict layout: the array
+#: "achieved_goal:kettle" is ``obs["achieved_goal"]["kettle"]`` (a Dict in a Dict, as
+#: FrankaKitchen's goals; sail-sg EnvPool's key "obs:achieved_goal:kettle").
+NEST = ":"
+
+
+def nest(names: list[str], values: list[Any]) -> dict[str, Any]:
+    """The dict of ``values`` by ``names``, nested at each :data:`NEST` of a name, in order."""
+    out: dict[str, Any] = {}
+    for name, value in zip(names, values, strict=True):
+        *path, leaf = name.split(NEST)
+        node = out
+        for key in path:
+            node = node.setdefault(key, {})
+        node[leaf] = value
+    return out
+
+
+def leaves(tree: Any) -> list[Any]:
+    """The arrays of a (nested) dict or tuple of them, in order (:func:`nest`'s inverse)."""
+    if isinstance(tree, dict):
+        return [x for v in tree.values() for x in leaves(v)]
+    if isinstance(tree, tuple):
+        return [x for v in tree for x in leaves(v)]
+    return [tree]
+
+
+def _dict_space(tree: dict[str, Any]) -> spaces.Dict:
+    return spaces.Dict({k: _dict_space(v) if isinstance(v, dict) else v for k, v in tree.items()})
+
 
 def _bounds(spec: NativeArray) -> tuple[np.ndarray, np.ndarray]:
     dtype = np.dtype(spec["dtype"])
@@ -58,7 +88,7 @@ def observation_space(native_spec: dict[str, Any]) -> spaces.Space:
         return gymnasium_space(obs[0])
     if layout == "tuple":
         return spaces.Tuple([gymnasium_space(o) for o in obs])
-    return spaces.Dict({o["name"]: gymnasium_space(o) for o in obs})
+    return _dict_space(nest([o["name"] for o in obs], [gymnasium_space(o) for o in obs]))
 
 
 def action_space(native_spec: dict[str, Any]) -> spaces.Space:

@@ -7,6 +7,7 @@
 #include "envs/robotics/adroit_hammer.h"
 #include "envs/robotics/adroit_pen.h"
 #include "envs/robotics/adroit_relocate.h"
+#include "envs/robotics/kitchen.h"
 
 namespace envpool::robotics {
 
@@ -17,6 +18,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<AdroitHammer>>("AdroitHammer"));
   registry.push_back(MakeEntry<PixelObservation<AdroitPen>>("AdroitPen"));
   registry.push_back(MakeEntry<PixelObservation<AdroitRelocate>>("AdroitRelocate"));
+  // Franka Kitchen (envs/robotics/kitchen.h, envpool/tasks/robotics_kitchen.py).
+  registry.push_back(MakeEntry<PixelObservation<Kitchen>>("Kitchen"));
 }
 
 }  // namespace envpool::robotics

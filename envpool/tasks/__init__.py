@@ -10,6 +10,7 @@ from envpool.tasks import (  # noqa: F401
     minigrid,
     mujoco,
     robotics,
+    robotics_hand,
     toy_text,
     vizdoom,
 )

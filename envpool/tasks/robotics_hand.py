@@ -206,7 +206,10 @@ def manipulate_compute_reward(
     """A manipulation task's reward of achieved and desired goals (shape ``(..., 7)``:
     position and quaternion), as ``MujocoManipulateEnv.compute_reward``: ``success - 1``
     as float32 (sparse: the position within ``distance_threshold`` and the angle within
-    ``rotation_threshold``) or ``-(10 d_pos + d_rot)`` (dense)."""
+    ``rotation_threshold``) or ``-(10 d_pos + d_rot)`` (dense). With
+    ``ignore_z_target_rotation`` (the pen) on a batch of goals it reproduces the reference's
+    indexing, which replaces the third goal's Euler angles rather than each goal's z angle
+    (on one pair of goals, as each step computes it, the z angle)."""
     goal_a, goal_b = _check_goals(achieved_goal, desired_goal, 7)
     config = pool.spec.env_config
     d_pos = np.zeros_like(goal_a[..., 0])
@@ -216,8 +219,10 @@ def manipulate_compute_reward(
     if config["target_rotation"] != "ignore":
         quat_a, quat_b = goal_a[..., 3:], goal_b[..., 3:]
         if config["ignore_z_target_rotation"]:
+            # As the reference: euler_a[2] = euler_b[2], the z angle of one pair of goals,
+            # but the third row of a batch of them (what env.unwrapped.compute_reward gives).
             euler_a, euler_b = _quat2euler(quat_a), _quat2euler(quat_b)
-            euler_a[..., 2] = euler_b[..., 2]
+            euler_a[2] = euler_b[2]
             quat_a = _euler2quat(euler_a)
         quat_diff = _quat_mul(quat_a, _quat_conjugate(quat_b))
         d_rot = 2 * np.arccos(np.clip(quat_diff[..., 0], -1.0, 1.0))

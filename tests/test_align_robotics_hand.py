@@ -31,14 +31,12 @@ What goes through numpy where the C library may differ (tests/numerics.py tells 
   an ulp of its threshold).
 
 The reference's ``mujoco_utils`` cannot make these envs on mujoco 3.17 as installed (its
-joint-type check; see tests/test_align_robotics.py): the ``reference`` fixture gives that
-module's ``mujoco`` the joint types as plain ints.
+joint-type check): the ``reference`` fixture runs it under tests/robotics_joint_types.py.
 """
 
 from __future__ import annotations
 
 import math
-import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,6 +51,7 @@ from envpool.tasks import robotics_hand
 from envpool.tasks._numpy_blas import numpy_blas_orders
 from envpool.tasks._numpy_ziggurat import ziggurat_tables
 from tests.numerics import ufunc_matches_libm
+from tests.robotics_joint_types import joint_types_as_ints
 
 gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 
@@ -91,32 +90,12 @@ def reference_id(task_id: str) -> str:
     return task_id
 
 
-class _JointTypesAsInts(types.ModuleType):
-    """mujoco, with ``mjtJoint`` as plain ints (see the module docstring)."""
-
-    mjtJoint = types.SimpleNamespace(
-        **{
-            n: int(getattr(mujoco.mjtJoint, n))
-            for n in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
-        }
-    )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(mujoco, name)
-
-
 @pytest.fixture(scope="module")
 def reference() -> Iterator[Any]:
     """``make(task_id, **kwargs)``: the reference env of an id (with its TimeLimit)."""
-    from gymnasium_robotics.utils import mujoco_utils
-
     gymnasium.register_envs(gymnasium_robotics)
-    saved = mujoco_utils.mujoco
-    mujoco_utils.mujoco = _JointTypesAsInts("mujoco")
-    try:
+    with joint_types_as_ints():
         yield lambda task_id, **kw: gymnasium.make(reference_id(task_id), **kw)
-    finally:
-        mujoco_utils.mujoco = saved
 
 
 def _sync(ref: Any, info: dict[str, np.ndarray], i: int) -> dict[str, np.ndarray]:

@@ -233,27 +233,24 @@ def manipulate_compute_reward(
     return -(10.0 * d_pos + d_rot)
 
 
-for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
-    for _version in ("v3", "v0"):
-        register(
-            f"HandReach{_suffix}-{_version}",
-            "HandReach",
-            max_episode_steps=REACH_STEPS,
-            prepare=_prepare,
-            pool_methods={"compute_reward": reach_compute_reward},
-            assets_dir=ASSETS_DIR,
-            reward_type=_reward_type,
-        )
-for _task, _kwargs in MANIPULATE_TASKS.items():
-    for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
-        for _version in ("v1", "v0"):
+def _register(task: str, native_env: str, versions: tuple[str, str], max_episode_steps: int,
+              compute_reward: Any, kwargs: dict[str, Any]) -> None:
+    for suffix, reward_type in (("", "sparse"), ("Dense", "dense")):
+        for version in versions:
             register(
-                f"{_task}{_suffix}-{_version}",
-                "HandManipulate",
-                max_episode_steps=MANIPULATE_STEPS,
+                f"{task}{suffix}-{version}",
+                native_env,
+                max_episode_steps=max_episode_steps,
                 prepare=_prepare,
-                pool_methods={"compute_reward": manipulate_compute_reward},
+                pool_methods={"compute_reward": compute_reward},
                 assets_dir=ASSETS_DIR,
-                reward_type=_reward_type,
-                **_kwargs,
+                reward_type=reward_type,
+                **kwargs,
             )
+
+
+_register("HandReach", "HandReach", ("v3", "v0"), REACH_STEPS, reach_compute_reward, {})
+for _task, _kwargs in MANIPULATE_TASKS.items():
+    _register(
+        _task, "HandManipulate", ("v1", "v0"), MANIPULATE_STEPS, manipulate_compute_reward, _kwargs
+    )

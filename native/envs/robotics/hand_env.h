@@ -117,6 +117,24 @@ class HandEnv : public MujocoEnv {
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
 
+  // robot_env.reset: _reset_sim until it succeeds, then _sample_goal.
+  void Reset(Rng& /*rng*/) override {
+    while (!ResetSim()) {
+    }
+    SampleGoal();
+    EpisodeStarted();
+  }
+
+  // MujocoRobotEnv.render: _render_callback (on the env's copy of the model: RenderModel),
+  // then the frame.
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    if (width == 0) width = 480;
+    if (height == 0) height = 480;
+    RenderCallback(RenderModel(width, height));
+    mjvCamera cam = Camera(camera_id);
+    renderer_->Draw(render_model_.get(), d_, &cam, width, height, out);
+  }
+
   // robot_env.step: the action clipped to [-1, 1] (float32), _set_action, n_substeps mj_steps,
   // then is_success and compute_reward of the new achieved goal.
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -223,11 +241,9 @@ class HandEnv : public MujocoEnv {
     }
     return render_model_.get();
   }
-  void Draw(int width, int height, int camera_id, std::uint8_t* out) {
-    mjvCamera cam = Camera(camera_id);
-    renderer_->Draw(render_model_.get(), d_, &cam, width, height, out);
-  }
-
+  virtual bool ResetSim() = 0;
+  virtual void SampleGoal() = 0;
+  virtual void RenderCallback(mjModel* rm) = 0;
   virtual std::vector<double> AchievedGoal() const = 0;
   virtual float IsSuccess() const = 0;
   virtual double Reward() const = 0;

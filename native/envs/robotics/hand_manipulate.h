@@ -72,21 +72,12 @@ class HandManipulate final : public HandEnv {
 
   explicit HandManipulate(const Params& p) : HandEnv(p, 7), p_(p) {}
 
-  void Reset(Rng& /*rng*/) override {
-    while (!ResetSim()) {
-    }
-    SampleGoal();
-    EpisodeStarted();
-  }
-
+ protected:
   // _render_callback: the target object at the goal (moved 0.15 along x when the position is
   // ignored), at rest; the hidden inner geom shown; mj_forward; the touch sites coloured by
   // their sensors (touch_visualisation "on_touch"). The target's joint is the simulation's
   // (as in the reference); the colours are the frames' model's.
-  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
-    if (width == 0) width = 480;
-    if (height == 0) height = 480;
-    mjModel* rm = RenderModel(width, height);
+  void RenderCallback(mjModel* rm) override {
     if (!render_prepared_) {
       render_prepared_ = true;
       if (p_.touch_visualisation == "off") {
@@ -107,10 +98,8 @@ class HandManipulate final : public HandEnv {
         std::copy(c, c + 4, rm->site_rgba + 4 * p_.touch_sites[i]);
       }
     }
-    Draw(width, height, camera_id, out);
   }
 
- protected:
   // The object's joint qpos (position, quaternion).
   std::vector<double> AchievedGoal() const override {
     const double* q = d_->qpos + m_->jnt_qposadr[p_.object_joint];
@@ -187,7 +176,7 @@ class HandManipulate final : public HandEnv {
   }
 
   // MujocoManipulateEnv._reset_sim; false when the object fell off the palm.
-  bool ResetSim() {
+  bool ResetSim() override {
     d_->time = p_.initial_time;
     std::copy(p_.initial_qpos.begin(), p_.initial_qpos.end(), d_->qpos);
     std::copy(p_.initial_qvel.begin(), p_.initial_qvel.end(), d_->qvel);
@@ -226,7 +215,7 @@ class HandManipulate final : public HandEnv {
 
   // _sample_goal: the position (the object's, plus uniform(range) when random), then the
   // quaternion (drawn as in the reset; the object's own when ignored or fixed), normalised.
-  void SampleGoal() {
+  void SampleGoal() override {
     const double* object = d_->qpos + m_->jnt_qposadr[p_.object_joint];
     double target_pos[3] = {object[0], object[1], object[2]};
     if (p_.target_position == "random") {

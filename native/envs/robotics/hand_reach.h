@@ -47,25 +47,20 @@ class HandReach final : public HandEnv {
 
   explicit HandReach(const Params& p) : HandEnv(p, 15), p_(p) {}
 
-  // reset: MujocoRobotEnv._reset_sim (mj_resetData, the setup's time, qpos and qvel,
-  // mj_forward), then _sample_goal.
-  void Reset(Rng& /*rng*/) override {
+ protected:
+  // MujocoRobotEnv._reset_sim: mj_resetData, the setup's time, qpos and qvel, mj_forward.
+  bool ResetSim() override {
     mj_resetData(m_, d_);
     d_->time = p_.initial_time;
     std::copy(p_.initial_qpos.begin(), p_.initial_qpos.end(), d_->qpos);
     std::copy(p_.initial_qvel.begin(), p_.initial_qvel.end(), d_->qvel);
     mj_forward(m_, d_);
-    SampleGoal();
-    EpisodeStarted();
+    return true;
   }
 
   // _render_callback: the target sites moved to the goal and the finger sites to the
-  // fingertips (site_pos = position - (site_xpos - site_pos)), then mj_forward; drawn from the
-  // env's copy of the model.
-  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
-    if (width == 0) width = 480;
-    if (height == 0) height = 480;
-    mjModel* rm = RenderModel(width, height);
+  // fingertips (site_pos = position - (site_xpos - site_pos)), then mj_forward.
+  void RenderCallback(mjModel* rm) override {
     double offset[2][5][3];
     for (int f = 0; f < 5; ++f) {
       const int sites[2] = {p_.target_sites[f], p_.finger_sites[f]};
@@ -87,10 +82,8 @@ class HandReach final : public HandEnv {
       }
     }
     mj_forward(rm, d_);
-    Draw(width, height, camera_id, out);
   }
 
- protected:
   std::vector<double> AchievedGoal() const override {
     std::vector<double> g(15);
     for (int f = 0; f < 5; ++f) {
@@ -122,7 +115,7 @@ class HandReach final : public HandEnv {
   // (choice), the meeting point (palm + [0, -0.09, 0.05] + normal(scale=0.005, size=3)), the
   // thumb's and the finger's goals 0.005 short of it, and with probability 0.1 (uniform()) the
   // initial fingertips instead.
-  void SampleGoal() {
+  void SampleGoal() override {
     const int finger = static_cast<int>(np_random_.Integers(0, 4));  // choice of 4 names
     const double offset[3] = {0.0, -0.09, 0.05};
     double meeting[3];

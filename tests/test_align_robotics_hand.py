@@ -441,3 +441,28 @@ def test_hand_needs_gymnasium_robotics() -> None:
     """Without the package's models, making an id says what to install."""
     with pytest.raises(ImportError, match="gymnasium-robotics"):
         envpool.make_gymnasium("HandReach-v3", assets_dir="/nonexistent/assets")
+
+
+def test_hand_pixels_match_reference(reference: Any) -> None:
+    """``from_pixels=True, pixels_only=False``: the goal dict plus ``pixels`` (3, 84, 84), the
+    reference's 84 x 84 frame after every reset and step (as gymnasium's AddRenderObservation
+    takes ``env.render()``; the frame's target object is set in both simulations), in
+    lockstep."""
+    task_id = "HandManipulateBlockRotateZ-v1"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=2, from_pixels=True, pixels_only=False)
+    ref = reference(task_id, render_mode="rgb_array", width=84, height=84)
+    obs, info = ours.reset()
+    r_obs, _ = ref.reset(seed=2)
+    if not RESET_EXACT:
+        r_obs = _sync(ref, info, 0)
+    rng = np.random.default_rng(1)
+    for t in range(3):
+        assert obs["pixels"].shape == (1, 3, 84, 84)
+        assert np.array_equal(obs["pixels"][0].transpose(1, 2, 0), ref.render()), (task_id, t)
+        _assert_obs({k: obs[k] for k in ("achieved_goal", "desired_goal", "observation")}, 0,
+                    r_obs, (task_id, t))
+        action = rng.uniform(-1, 1, 20).astype(np.float32)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+    ours.close()
+    ref.close()

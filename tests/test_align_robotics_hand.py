@@ -466,3 +466,29 @@ def test_hand_pixels_match_reference(reference: Any) -> None:
         r_obs, *_ = ref.step(action)
     ours.close()
     ref.close()
+
+
+def test_hand_log_touch_values(reference: Any) -> None:
+    """``touch_get_obs="log"`` (no registered id has it): the touch values as np.log(x + 1),
+    in lockstep. numpy's log may differ from the C library's in the last bit (its SIMD loops);
+    the touch values (the observation's last 92 numbers, which feed nothing back) are asserted
+    within 2 ulps, the rest bitwise."""
+    task_id = "HandManipulateEgg_ContinuousTouchSensors-v1"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=6, touch_get_obs="log")
+    ref = reference(task_id, touch_get_obs="log")
+    obs, info = ours.reset()
+    r_obs, _ = ref.reset(seed=6)
+    if not RESET_EXACT:
+        r_obs = _sync(ref, info, 0)
+    rng = np.random.default_rng(2)
+    touched = 0
+    for t in range(6):
+        mine, theirs = obs["observation"][0], r_obs["observation"]
+        assert np.array_equal(mine[:-92], theirs[:-92]), (task_id, t)
+        np.testing.assert_array_max_ulp(mine[-92:], theirs[-92:], maxulp=2)
+        touched += int(np.count_nonzero(theirs[-92:]))
+        action = rng.uniform(-1, 1, 20).astype(np.float32)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+    assert touched > 0
+    ours.close()

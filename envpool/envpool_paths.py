@@ -41,7 +41,8 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
-    if native_env in ("Fetch", "Kitchen") or native_env.startswith("Adroit"):
+    if native_env in ("Fetch", "Kitchen", "HandReach", "HandManipulate") or \
+            native_env.startswith("Adroit"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
@@ -138,8 +139,7 @@ def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
 
 def gymnasium_robotics_fetch_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_fetch_envs``:
-    the registered Fetch ids. (Its Hand, Adroit, PointMaze and Kitchen lists are not here:
-    those tasks are not ported.)"""
+    the registered Fetch ids."""
     from envpool.tasks import robotics
 
     return robotics.ids()
@@ -158,6 +158,14 @@ def gymnasium_robotics_kitchen_envs() -> list[str]:
     from envpool.tasks import robotics_kitchen
 
     return robotics_kitchen.ids()
+
+
+def gymnasium_robotics_hand_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_hand_envs``: the
+    registered Shadow Hand ids."""
+    from envpool.tasks import robotics_hand
+
+    return robotics_hand.ids()
 
 
 def metaworld_v3_envs() -> list[str]:
@@ -255,6 +263,7 @@ MODULES: dict[str, dict[str, str]] = {
         "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()",
         "gymnasium_robotics_adroit_envs": f"{_HERE}:gymnasium_robotics_adroit_envs()",
         "gymnasium_robotics_kitchen_envs": f"{_HERE}:gymnasium_robotics_kitchen_envs()",
+        "gymnasium_robotics_hand_envs": f"{_HERE}:gymnasium_robotics_hand_envs()",
     },
     "envpool.mujoco.metaworld": {},
     "envpool.mujoco.metaworld.registration": {

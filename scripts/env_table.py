@@ -41,10 +41,12 @@ DOC = ROOT / "docs" / "envs.md"
 ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
 FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
                  "dm_control": "DeepMind Control Suite", "metaworld": "Meta-World",
-                 "minigrid": "MiniGrid", "mujoco": "MuJoCo", "robotics": "Gymnasium-Robotics",
+                 "minigrid": "MiniGrid", "mujoco": "MuJoCo",
+                 "robotics": "Gymnasium-Robotics: Fetch",
+                 "robotics_adroit": "Gymnasium-Robotics: Adroit",
+                 "robotics_hand": "Gymnasium-Robotics: Shadow Hand",
                  "robotics_kitchen": "Gymnasium-Robotics: Franka Kitchen",
                  "toy_text": "Toy text", "vizdoom": "ViZDoom"}
-FAMILY_TITLES["robotics_adroit"] = "Gymnasium-Robotics: Adroit"
 _VERSION = re.compile(r"-v\d+$")
 
 

@@ -30,20 +30,20 @@ gymnasium_robotics 1.4.2's ``mujoco_utils.set_joint_qpos`` (and ``get_joint_qpos
 3.17 (its enums no longer compare equal from inside a tuple to the ``np.int32`` of
 ``model.jnt_type``), so the reference cannot be made as installed. The ``reference``
 fixture gives that module's ``mujoco`` the joint types as plain ints (the value the check
-means); every other name is mujoco's own, and no arithmetic changes.
+means; tests/robotics_joint_types.py); every other name is mujoco's own, and no arithmetic
+changes.
 """
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
-import mujoco
 import numpy as np
 import pytest
 from numerics import arctan2_matches_libm  # tests/numerics.py
+from robotics_joint_types import joint_types_as_ints  # tests/robotics_joint_types.py
 
 import envpool
 from envpool.tasks import robotics
@@ -62,33 +62,13 @@ ROT = {10: [], 25: [11, 12, 13]}
 ROT_ULPS = 2
 
 
-class _JointTypesAsInts(types.ModuleType):
-    """mujoco, with ``mjtJoint`` as plain ints (see the module docstring)."""
-
-    mjtJoint = types.SimpleNamespace(
-        **{
-            n: int(getattr(mujoco.mjtJoint, n))
-            for n in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
-        }
-    )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(mujoco, name)
-
-
 @pytest.fixture(scope="module")
 def reference() -> Iterator[Any]:
     """``make(task_id)``: the reference env (the v4 class for a v1 id, as sail-sg EnvPool and
     this package run them), with its TimeLimit of 50 steps."""
-    from gymnasium_robotics.utils import mujoco_utils
-
     gymnasium.register_envs(gymnasium_robotics)
-    saved = mujoco_utils.mujoco
-    mujoco_utils.mujoco = _JointTypesAsInts("mujoco")
-    try:
+    with joint_types_as_ints():
         yield lambda task_id: gymnasium.make(task_id.replace("-v1", "-v4"))
-    finally:
-        mujoco_utils.mujoco = saved
 
 
 def _assert_obs(obs: dict[str, np.ndarray], i: int, ref: dict[str, np.ndarray], where: Any) -> None:

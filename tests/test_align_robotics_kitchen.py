@@ -30,7 +30,7 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
-from test_align_robotics import _JointTypesAsInts  # tests/test_align_robotics.py
+from robotics_joint_types import joint_types_as_ints  # tests/robotics_joint_types.py
 
 import envpool
 from envpool.tasks import robotics_kitchen
@@ -50,15 +50,9 @@ STAGES = {2: "microwave", 6: "kettle", 9: "slide cabinet"}  # step: the task set
 @pytest.fixture(scope="module")
 def reference() -> Iterator[Any]:
     """``make(**kwargs)``: the package's FrankaKitchen-v1 with its TimeLimit of 280 steps."""
-    from gymnasium_robotics.utils import mujoco_utils
-
     gymnasium.register_envs(gymnasium_robotics)
-    saved = mujoco_utils.mujoco
-    mujoco_utils.mujoco = _JointTypesAsInts("mujoco")
-    try:
+    with joint_types_as_ints():
         yield lambda **kwargs: gymnasium.make(TASK_ID, disable_env_checker=True, **kwargs)
-    finally:
-        mujoco_utils.mujoco = saved
 
 
 def _mask(tasks: list[str]) -> np.ndarray:

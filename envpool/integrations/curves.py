@@ -107,8 +107,9 @@ def reference_env_id(task_id: str) -> str:
     return f"dm_control/{domain}-{task_name}-v0"
 
 
-class _JointTypesAsInts:
-    """mujoco, with ``mjtJoint``'s joint types as plain ints (gymnasium_robotics_on_mujoco3)."""
+class JointTypesAsInts:
+    """mujoco, with ``mjtJoint``'s joint types as plain ints (gymnasium_robotics_on_mujoco3;
+    the alignment tests put it in place for their blocks: tests/robotics_joint_types.py)."""
 
     def __init__(self, mujoco: Any) -> None:
         import types
@@ -134,8 +135,8 @@ def gymnasium_robotics_on_mujoco3() -> None:
     from gymnasium_robotics.utils import mujoco_utils
 
     gymnasium.register_envs(gymnasium_robotics)
-    if not isinstance(mujoco_utils.mujoco, _JointTypesAsInts):
-        mujoco_utils.mujoco = _JointTypesAsInts(mujoco_utils.mujoco)
+    if not isinstance(mujoco_utils.mujoco, JointTypesAsInts):
+        mujoco_utils.mujoco = JointTypesAsInts(mujoco_utils.mujoco)
 
 
 def _reset_mocap_welds_317(self: Any) -> None:

@@ -11,6 +11,7 @@ from envpool.tasks import (  # noqa: F401
     mujoco,
     robotics,
     robotics_adroit,
+    robotics_hand,
     robotics_kitchen,
     toy_text,
     vizdoom,

@@ -7,6 +7,8 @@
 #include "envs/robotics/adroit_hammer.h"
 #include "envs/robotics/adroit_pen.h"
 #include "envs/robotics/adroit_relocate.h"
+#include "envs/robotics/hand_manipulate.h"
+#include "envs/robotics/hand_reach.h"
 #include "envs/robotics/kitchen.h"
 
 namespace envpool::robotics {
@@ -20,6 +22,9 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<AdroitRelocate>>("AdroitRelocate"));
   // Franka Kitchen (envs/robotics/kitchen.h, envpool/tasks/robotics_kitchen.py).
   registry.push_back(MakeEntry<PixelObservation<Kitchen>>("Kitchen"));
+  // Shadow Dexterous Hand (envpool/tasks/robotics_hand.py).
+  registry.push_back(MakeEntry<PixelObservation<HandReach>>("HandReach"));
+  registry.push_back(MakeEntry<PixelObservation<HandManipulate>>("HandManipulate"));
 }
 
 }  // namespace envpool::robotics

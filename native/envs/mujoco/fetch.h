@@ -17,6 +17,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -28,8 +29,11 @@
 
 #include "envs/common/numpy_random.h"
 #include "envs/mujoco/mujoco_env.h"
+#include "envs/robotics/rotations.h"
 
 namespace envpool::mujoco {
+
+namespace rotations = robotics::rotations;
 
 class Fetch final : public MujocoEnv {
  public:
@@ -261,7 +265,7 @@ class Fetch final : public MujocoEnv {
     // pool's model): site 0's position from its body's frame and the copy's site_pos, as
     // MuJoCo's kinematics place a site.
     double site0[3], offset[3];
-    SiteXpos(rm, 0, site0);
+    SiteXposOn(rm, d_, 0, site0);
     for (int i = 0; i < 3; ++i) offset[i] = site0[i] - rm->site_pos[i];
     for (int i = 0; i < 3; ++i) rm->site_pos[3 * p_.target_site + i] = goal_[i] - offset[i];
     mj_forward(rm, d_);
@@ -284,21 +288,6 @@ class Fetch final : public MujocoEnv {
   }
 
  private:
-  // mj_local2Global's position of site `site` of model `m` over this env's body frames.
-  void SiteXpos(const mjModel* m, int site, double out[3]) const {
-    const int body = m->site_bodyid[site];
-    const bool inertial = m->site_sameframe[site] == mjSAMEFRAME_INERTIA ||
-                          m->site_sameframe[site] == mjSAMEFRAME_INERTIAROT;
-    const double* origin = (inertial ? d_->xipos : d_->xpos) + 3 * body;
-    if (m->site_sameframe[site] == mjSAMEFRAME_BODY ||
-        m->site_sameframe[site] == mjSAMEFRAME_INERTIA) {
-      std::copy(origin, origin + 3, out);
-      return;
-    }
-    mju_mulMatVec3(out, (inertial ? d_->ximat : d_->xmat) + 9 * body, m->site_pos + 3 * site);
-    mju_addTo3(out, origin);
-  }
-
   static float ClipF(float x) {
     if (std::isnan(x)) return x;
     return std::min(std::max(x, -1.0f), 1.0f);
@@ -382,16 +371,6 @@ class Fetch final : public MujocoEnv {
     }
   }
 
-  // rotations.mat2euler of a row-major 3x3 matrix.
-  static void Mat2Euler(const double* m, double out[3]) {
-    constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-    const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-    const bool cond = cy > kEps4;
-    out[2] = cond ? -std::atan2(m[1], m[0]) : -std::atan2(-m[3], m[4]);
-    out[1] = -std::atan2(-m[2], cy);
-    out[0] = cond ? -std::atan2(m[5], m[8]) : 0.0;
-  }
-
   // _get_obs' observation: grip_pos, object_pos, object_rel_pos, gripper_state, object_rot,
   // object_velp (relative to the gripper's), object_velr, grip_velp, gripper_vel.
   void WriteObs(double* obs) const override {
@@ -402,14 +381,17 @@ class Fetch final : public MujocoEnv {
     double* o = std::copy(grip_pos, grip_pos + 3, obs);
     if (p_.has_object) {
       const double* object_pos = d_->site_xpos + 3 * p_.object_site;
-      double rot[3], velp[3], velr[3];
-      Mat2Euler(d_->site_xmat + 9 * p_.object_site, rot);
+      double velp[3], velr[3];
+      rotations::Mat3 xmat;
+      std::copy(d_->site_xmat + 9 * p_.object_site, d_->site_xmat + 9 * p_.object_site + 9,
+                xmat.begin());
+      const rotations::Vec3 rot = rotations::Mat2Euler(xmat);
       SiteVelocity(p_.object_site, false, dt, velp);
       SiteVelocity(p_.object_site, true, dt, velr);
       o = std::copy(object_pos, object_pos + 3, o);
       for (int i = 0; i < 3; ++i) *o++ = object_pos[i] - grip_pos[i];
       for (int j : p_.gripper_state_joints) *o++ = d_->qpos[m_->jnt_qposadr[j]];
-      o = std::copy(rot, rot + 3, o);
+      o = std::copy(rot.begin(), rot.end(), o);
       for (int i = 0; i < 3; ++i) *o++ = velp[i] - grip_velp[i];
       o = std::copy(velr, velr + 3, o);
     } else {

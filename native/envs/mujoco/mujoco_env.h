@@ -157,6 +157,23 @@ inline float ControlCost(double weight, const float* action, int n) {
 }
 
 // np.clip for doubles.
+// mj_local2Global's position of site `site` of model `m` over the body frames of `d`: a site
+// of an edited copy of the model placed on the kinematics of the pool's (the goal markers
+// that the robotics tasks' frames move, as their references edit the model they render).
+inline void SiteXposOn(const mjModel* m, const mjData* d, int site, double out[3]) {
+  const int body = m->site_bodyid[site];
+  const bool inertial = m->site_sameframe[site] == mjSAMEFRAME_INERTIA ||
+                        m->site_sameframe[site] == mjSAMEFRAME_INERTIAROT;
+  const double* origin = (inertial ? d->xipos : d->xpos) + 3 * body;
+  if (m->site_sameframe[site] == mjSAMEFRAME_BODY ||
+      m->site_sameframe[site] == mjSAMEFRAME_INERTIA) {
+    std::copy(origin, origin + 3, out);
+    return;
+  }
+  mju_mulMatVec3(out, (inertial ? d->ximat : d->xmat) + 9 * body, m->site_pos + 3 * site);
+  mju_addTo3(out, origin);
+}
+
 inline double Clip(double x, double lo, double hi) {
   if (std::isnan(x)) return x;
   return std::min(std::max(x, lo), hi);

@@ -3,10 +3,11 @@
 // board; each reset draws the board's height.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "envs/robotics/adroit.h"
+#include "envs/robotics/rotations.h"
 
 namespace envpool::robotics {
 
@@ -72,42 +73,14 @@ class AdroitHammer final : public AdroitHand {
     for (int i = m_->nv - 6; i < m_->nv; ++i) *o++ = mujoco::Clip(d_->qvel[i], -1.0, 1.0);
     o = Copy3(SiteXpos(p_.grasp_site), o);
     o = Copy3(BodyXpos(p_.obj_body), o);
-    Quat2Euler(d_->xquat + 4 * p_.obj_body, o);
-    o += 3;
+    const double* q = d_->xquat + 4 * p_.obj_body;
+    const rotations::Vec3 euler = rotations::Quat2Euler({q[0], q[1], q[2], q[3]});
+    o = std::copy(euler.begin(), euler.end(), o);
     o = Copy3(SiteXpos(p_.target_site), o);
     *o = mujoco::Clip(d_->sensordata[p_.nail_sensor], -1.0, 1.0);
   }
 
  private:
-  // rotations.quat2euler: mat2euler(quat2mat(quat)).
-  static void Quat2Euler(const double* q, double out[3]) {
-    const double w = q[0], x = q[1], y = q[2], z = q[3];
-    const double nq = ((w * w + x * x) + y * y) + z * z;  // np.sum(quat * quat), in order
-    double m[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    if (nq > std::numeric_limits<double>::epsilon()) {
-      const double s = 2.0 / nq;
-      const double X = x * s, Y = y * s, Z = z * s;
-      const double wX = w * X, wY = w * Y, wZ = w * Z;
-      const double xX = x * X, xY = x * Y, xZ = x * Z;
-      const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-      m[0] = 1.0 - (yY + zZ);
-      m[1] = xY - wZ;
-      m[2] = xZ + wY;
-      m[3] = xY + wZ;
-      m[4] = 1.0 - (xX + zZ);
-      m[5] = yZ - wX;
-      m[6] = xZ - wY;
-      m[7] = yZ + wX;
-      m[8] = 1.0 - (xX + yY);
-    }
-    constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-    const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-    const bool cond = cy > kEps4;
-    out[2] = cond ? -std::atan2(m[1], m[0]) : -std::atan2(-m[3], m[4]);
-    out[1] = -std::atan2(-m[2], cy);
-    out[0] = cond ? -std::atan2(m[5], m[8]) : 0.0;
-  }
-
   Params p_;
 };
 

@@ -3,9 +3,11 @@
 // orientation (two Euler angles, rotations.euler2quat into the target body's quaternion).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "envs/robotics/adroit.h"
+#include "envs/robotics/rotations.h"
 
 namespace envpool::robotics {
 
@@ -40,16 +42,9 @@ class AdroitPen final : public AdroitHand {
   void ResetModel(mjModel* m) override {
     const double e0 = np_random_.Uniform(-1, 1);
     const double e1 = np_random_.Uniform(-1, 1);
-    const double e2 = 0.0;
-    const double ai = e2 / 2, aj = -e1 / 2, ak = e0 / 2;
-    const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-    const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
-    const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
+    const rotations::Quat q = rotations::Euler2Quat({e0, e1, 0.0});
     double* quat = m->body_quat + 4 * p_.target_body;
-    quat[0] = cj * cc + sj * ss;
-    quat[3] = cj * sc - sj * cs;
-    quat[2] = -(cj * ss + sj * cc);
-    quat[1] = cj * cs - sj * sc;
+    std::copy(q.begin(), q.end(), quat);
     extra0_.assign(quat, quat + 4);
   }
 

@@ -66,7 +66,7 @@ class HandReach final : public HandEnv {
       const int sites[2] = {p_.target_sites[f], p_.finger_sites[f]};
       for (int k = 0; k < 2; ++k) {
         double x[3];
-        SiteXpos(rm, sites[k], x);
+        mujoco::SiteXposOn(rm, d_, sites[k], x);
         for (int i = 0; i < 3; ++i) offset[k][f][i] = x[i] - rm->site_pos[3 * sites[k] + i];
       }
     }
@@ -132,21 +132,6 @@ class HandReach final : public HandEnv {
       for (int i = 0; i < 3; ++i) goal_[3 * idx + i] = meeting[i] - 0.005 * dir[i];
     }
     if (np_random_.Uniform(0.0, 1.0) < 0.1) goal_ = p_.initial_goal;
-  }
-
-  // mj_local2Global's position of site `site` of model `m` over this env's body frames.
-  void SiteXpos(const mjModel* m, int site, double out[3]) const {
-    const int body = m->site_bodyid[site];
-    const bool inertial = m->site_sameframe[site] == mjSAMEFRAME_INERTIA ||
-                          m->site_sameframe[site] == mjSAMEFRAME_INERTIAROT;
-    const double* origin = (inertial ? d_->xipos : d_->xpos) + 3 * body;
-    if (m->site_sameframe[site] == mjSAMEFRAME_BODY ||
-        m->site_sameframe[site] == mjSAMEFRAME_INERTIA) {
-      std::copy(origin, origin + 3, out);
-      return;
-    }
-    mju_mulMatVec3(out, (inertial ? d_->ximat : d_->xmat) + 9 * body, m->site_pos + 3 * site);
-    mju_addTo3(out, origin);
   }
 
   Params p_;

@@ -235,11 +235,31 @@ class Sawyer final : public mujoco::MujocoEnv {
         if (m->eq_type[i] == mjEQ_WELD) std::copy(kWeld, kWeld + 11, m->eq_data + i * mjNEQDATA);
       }
       model = mujoco::ModelPtr(m, mujoco::ModelDeleter());
+      const std::size_t dim = config.random_low.size();
+      if (rand_vecs.size() % dim != 0) {
+        throw std::invalid_argument(
+            "rand_vecs holds " + std::to_string(rand_vecs.size()) + " numbers: " + task_name +
+            "'s random vectors have " + std::to_string(dim) + " each (one or more of them, "
+            "concatenated)");
+      }
+      if (use_one_hot && (num_tasks < 1 || one_hot_index < 0 || one_hot_index >= num_tasks)) {
+        throw std::invalid_argument("use_one_hot needs num_tasks >= 1 and one_hot_index in 0 .. "
+                                    "num_tasks - 1, got num_tasks=" + std::to_string(num_tasks) +
+                                    ", one_hot_index=" + std::to_string(one_hot_index));
+      }
     }
     std::string task_name;
     bool partially_observable = true;
     int frame_skip = 5;
     double action_scale = 0.01;
+    // The task's random vectors (concatenated): empty, each reset draws one from
+    // default_rng(seed) (seeded_rand_vec); one, every reset uses it (set_task's frozen
+    // vector); several, each reset picks one with np_random.choice (RandomTaskSelectWrapper).
+    std::vector<double> rand_vecs;
+    // OneHotWrapper: one_hot_index's one of num_tasks numbers appended to the observation.
+    bool use_one_hot = false;
+    int num_tasks = 1;
+    int one_hot_index = 0;
     int task_index = 0;
     TaskConfig config;
   };
@@ -248,6 +268,10 @@ class Sawyer final : public mujoco::MujocoEnv {
     Keywords<Params> k;
     k.Add("task_name", std::string("reach-v3"), &Params::task_name);
     k.Add("partially_observable", true, &Params::partially_observable);
+    k.Add("rand_vecs", std::vector<double>{}, &Params::rand_vecs);
+    k.Add("use_one_hot", false, &Params::use_one_hot);
+    k.Add("num_tasks", 1, &Params::num_tasks);
+    k.Add("one_hot_index", 0, &Params::one_hot_index);
     k.Add("frame_skip", 5, &Params::frame_skip, false);
     k.Add("action_scale", 1.0 / 100, &Params::action_scale, false);
     k.Add("assets_dir", std::string(), &Params::assets_dir);
@@ -283,8 +307,11 @@ class Sawyer final : public mujoco::MujocoEnv {
       low.push_back(p.partially_observable ? 0.0 : -inf);
       high.push_back(p.partially_observable ? 0.0 : inf);
     }
+    const int one_hot = p.use_one_hot ? p.num_tasks : 0;
+    low.resize(low.size() + one_hot, 0.0);
+    high.resize(high.size() + one_hot, 1.0);
     EnvSpec spec;
-    spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {kObsSize}, low, high));
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {kObsSize + one_hot}, low, high));
     spec.action = BoxSpec("action", DType::kFloat32, {4}, {-1, -1, -1, -1}, {1, 1, 1, 1});
     for (const std::string& key : InfoKeys()) {
       spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
@@ -317,6 +344,12 @@ class Sawyer final : public mujoco::MujocoEnv {
 
   void Reset(Rng& /*rng*/) override {
     curr_path_length_ = 0;
+    if (!p_.rand_vecs.empty()) {
+      // RandomTaskSelectWrapper.reset: np_random.choice(len(tasks)), then set_task.
+      const auto count = static_cast<std::int64_t>(p_.rand_vecs.size() / cfg_.random_low.size());
+      rand_vec_index_ = static_cast<std::size_t>(np_random_.Integers(0, count));
+      fixed_draws_ = 0;
+    }
     // SawyerXYZEnv.reset's own reset_model call: only its draws and its writes into the
     // model outlive it.
     task_->ModelWrites(*this, task_->DrawRandVec(*this));
@@ -357,7 +390,12 @@ class Sawyer final : public mujoco::MujocoEnv {
   }
 
   void Write(const Slot& slot) const override {
-    WriteObs(slot.Obs<double>());
+    double* obs = slot.Obs<double>();
+    WriteObs(obs);
+    if (p_.use_one_hot) {
+      std::fill(obs + kObsSize, obs + kObsSize + p_.num_tasks, 0.0);
+      obs[kObsSize + p_.one_hot_index] = 1.0;
+    }
     for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
     *slot.Info<std::int32_t>(info_.size()) = p_.task_index;
   }
@@ -448,9 +486,22 @@ class Sawyer final : public mujoco::MujocoEnv {
     const double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
     return Norm(v, 3);
   }
+  // _get_state_rand_vec: the episode's fixed vector (rand_vecs), or
   // self.np_random.uniform(low, high, size) of the task's _random_reset_space.
   std::vector<double> RandVec() {
-    std::vector<double> v(cfg_.random_low.size());
+    const std::size_t dim = cfg_.random_low.size();
+    if (!p_.rand_vecs.empty()) {
+      // Each of a reset's two reset_model calls reads it once; a third read is a task
+      // rejecting it (objects too close), where the package would loop forever.
+      if (++fixed_draws_ > 2) {
+        throw std::invalid_argument(p_.task_name + " rejects the random vector of rand_vecs "
+                                    "(its reset_model redraws it forever: two of its positions "
+                                    "are too close in x-y)");
+      }
+      const auto first = p_.rand_vecs.begin() + static_cast<std::ptrdiff_t>(rand_vec_index_ * dim);
+      return std::vector<double>(first, first + static_cast<std::ptrdiff_t>(dim));
+    }
+    std::vector<double> v(dim);
     for (std::size_t i = 0; i < v.size(); ++i) {
       v[i] = np_random_.Uniform(cfg_.random_low[i], cfg_.random_high[i]);
     }
@@ -683,6 +734,8 @@ class Sawyer final : public mujoco::MujocoEnv {
   int hand_ = -1, rightclaw_ = -1, leftclaw_ = -1, right_ee_ = -1, left_ee_ = -1;
   int goal_site_ = -1, leftpad_geom_ = -1, rightpad_geom_ = -1, mocap_ = -1;
   int curr_path_length_ = 0;
+  std::size_t rand_vec_index_ = 0;  // the episode's vector in rand_vecs
+  int fixed_draws_ = 0;             // RandVec reads of it in this reset
   std::array<double, 18> curr_{}, prev_{};
   std::array<double, kObsSize> obs_{};
 };

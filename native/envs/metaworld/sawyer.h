@@ -20,9 +20,10 @@
 //     the objects' (pos, quat) padded to 14, the same 18 of the previous step, the goal
 //     (zeros when `partially_observable`, the package's default).
 //   - Reset: SawyerXYZEnv.reset calls reset_model, then gymnasium's MujocoEnv.reset calls
-//     mj_resetData and reset_model again. Only the random vector draws of the first call
-//     outlive it (its physics is wiped by mj_resetData, the model fields it sets are set
-//     again), so the first call here only draws. The random vector is
+//     mj_resetData and reset_model again. The first call's physics is wiped, but its draws
+//     and its writes into the model outlive it (the second call's physics computes from
+//     them before writing them again: bodies in the reset observation, the goal site in
+//     the reset frame), so both calls run here. The random vector is
 //     self.np_random.uniform(low, high, size) of the task's _random_reset_space, the
 //     package's seeded_rand_vec mode with np_random = default_rng(seed) (env.seed(seed)):
 //     numpy's Generator, reproduced in envs/common/numpy_random.h and seeded with the env's
@@ -188,9 +189,9 @@ class SawyerTask {
   virtual std::vector<double> DrawRandVec(Sawyer& env) const = 0;
   // The rest of reset_model, after _reset_hand, with the vector DrawRandVec returned.
   virtual void ResetModel(Sawyer& env, const std::vector<double>& rand_vec) = 0;
-  // What reset_model writes into the model from the vector alone (a body moved to it):
-  // the first of a reset's two reset_model calls leaves that behind for the second's
-  // _reset_hand.
+  // What reset_model writes into the model from the vector alone (a body moved to it), for
+  // the tasks' ResetModel to share: the first of a reset's two reset_model calls leaves it
+  // behind for the second's _reset_hand.
   virtual void ModelWrites(Sawyer& /*env*/, const std::vector<double>& /*rand_vec*/) {}
   // _get_pos_objects and _get_quat_objects, interleaved (pos, quat) as the observation has
   // them; returns how many numbers were written.
@@ -350,9 +351,14 @@ class Sawyer final : public mujoco::MujocoEnv {
       rand_vec_index_ = static_cast<std::size_t>(np_random_.Integers(0, count));
       fixed_draws_ = 0;
     }
-    // SawyerXYZEnv.reset's own reset_model call: only its draws and its writes into the
-    // model outlive it.
-    task_->ModelWrites(*this, task_->DrawRandVec(*this));
+    // SawyerXYZEnv.reset's own reset_model call, whole: its draws and its writes into the
+    // model (bodies moved, the goal site's pos, from positions its physics reached: push's
+    // goal height is the object's after the hand's settling) outlive it. What the second
+    // call computes from the model before writing it again shows the first call's writes:
+    // the reset observation the bodies (moved there), the reset frame the goal site too
+    // (data.site_xpos, until the first step's mj_forward).
+    ResetHand();
+    task_->ResetModel(*this, task_->DrawRandVec(*this));
     // gymnasium's MujocoEnv.reset: mj_resetData, then reset_model.
     mj_resetData(m_, d_);
     ResetHand();

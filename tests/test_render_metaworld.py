@@ -139,3 +139,26 @@ def test_metaworld_from_pixels_equals_the_package() -> None:
         previous = newest
     env.close()
     ref.close()
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(1200)
+def test_every_task_frames_equal_the_package() -> None:
+    """Every task, small frames from the free camera: the reset frame (the goal site where the
+    reset's first reset_model call put it), and the frame after a random step."""
+    differ = []
+    for name in ALL_V3_ENVIRONMENTS:
+        env = envpool.make_gymnasium(task_id(name), num_envs=1, seed=9, render_mode="rgb_array",
+                                     render_width=24, render_height=24)
+        ref = _reference(name, 9, width=24, height=24)
+        env.reset()
+        ref.reset()
+        for step in range(2):
+            if (env.render()[0] != ref.render()).any():
+                differ.append(f"{name} step {step}")
+            action = np.random.default_rng(step).uniform(-1, 1, 4).astype(np.float32)
+            env.step(action[None])
+            ref.step(action)
+        env.close()
+        ref.close()
+    assert differ == []

@@ -204,3 +204,30 @@ def test_bad_benchmark_input() -> None:
     with pytest.raises(Exception, match="reach-v3 rejects the random vector of rand_vecs"):
         env.reset()
     env.close()
+
+
+def test_ml10_test_split_pool_equals_the_package() -> None:
+    """ML10's test split (goal hidden): ``make_kwargs("test")``, one env per test class with
+    its 50 tasks, a task drawn at each reset, against ``_init_each_env`` on the package's
+    ML10 test tasks (no one-hot), seeded as ours: two episodes, bitwise."""
+    ours_bench, theirs_bench = benchmark("ML10", seed=2), _package("ML10", 2)
+    kwargs = ours_bench.make_kwargs("test")
+    assert kwargs["num_envs"] == 5 and kwargs["partially_observable"]
+    envs = envpool.make_gymnasium("MetaWorld/Reach-v3", seed=8, **kwargs)
+    assert envs.single_observation_space.shape == (39,)
+    refs = [metaworld._init_each_env(
+        env_cls=cls, tasks=[t for t in theirs_bench.test_tasks if t.env_name == name],
+        seed=8 + i) for i, (name, cls) in enumerate(theirs_bench.test_classes.items())]
+    rng = np.random.default_rng(2)
+    for _ in range(2):
+        obs, _ = envs.reset()
+        for i, ref in enumerate(refs):
+            r_obs, _ = ref.reset()
+            assert np.array_equal(obs[i], r_obs), (i, obs[i] - r_obs)
+            assert not obs[i][36:].any()  # the goal hidden
+        for step in range(1, 4):
+            actions = rng.uniform(-1.0, 1.0, (5, 4)).astype(np.float32)
+            out = envs.step(actions)
+            for i, ref in enumerate(refs):
+                _check_step(i, out, ref.step(actions[i]), step)
+    envs.close()

@@ -153,7 +153,7 @@ def test_mt10_one_hot_pool_equals_make_mt_envs(mt10: tuple[Any, Any]) -> None:
     (seed + i): the 49-number observations bitwise over three episodes."""
     ours_bench, theirs_bench = mt10
     seed = 5
-    envs = envpool.make_gymnasium("MetaWorld/Reach-v3", seed=seed,
+    envs = envpool.make_gymnasium("MetaWorld/Reach-v3", seed=seed, info_env_kwargs=True,
                                   **ours_bench.make_kwargs(use_one_hot=True))
     space = envs.single_observation_space
     assert space.shape == (49,)
@@ -165,8 +165,12 @@ def test_mt10_one_hot_pool_equals_make_mt_envs(mt10: tuple[Any, Any]) -> None:
     rng = np.random.default_rng(1)
     firsts = []
     for _ in range(3):
-        obs, _ = envs.reset()
+        obs, info = envs.reset()
         firsts.append(obs.copy())
+        # info_env_kwargs: each env's keywords, its 50 vectors (6 or 3 numbers each) included
+        assert list(info["env_kwargs"]["one_hot_index"]) == list(range(10))
+        assert [len(v) for v in info["env_kwargs"]["rand_vecs"]] == [
+            N_GOALS * len(RANDOM_RESET_SPACES[n][0]) for n in MT10]
         for i, ref in enumerate(refs):
             r_obs, _ = ref.reset()
             assert np.array_equal(obs[i], r_obs), (i, obs[i] - r_obs)

@@ -235,3 +235,34 @@ def test_ml10_test_split_pool_equals_the_package() -> None:
             for i, ref in enumerate(refs):
                 _check_step(i, out, ref.step(actions[i]), step)
     envs.close()
+
+
+@pytest.mark.nightly
+def test_mt10_one_hot_pool_equals_gym_make_vec() -> None:
+    """``gymnasium.make_vec("Meta-World/MT10", seed=s, use_one_hot=True)`` itself (the
+    package's benchmark drawn as it is): its env 0 is seeded with ``s``, as our pool's env 0
+    is (the package seeds every env with ``s``, ours env i with ``s + i``); three episodes of
+    env 0 bitwise, after rounding ours to float32: the package's vector env keeps the
+    observations in float32, the dtype of its OneHotWrapper's Box (gymnasium warns that it
+    lowers the precision), where ours, as the package's env itself, gives float64."""
+    import gymnasium
+
+    seed = 12
+    theirs = gymnasium.make_vec("Meta-World/MT10", seed=seed, use_one_hot=True,
+                                vector_strategy="sync")
+    envs = envpool.make_gymnasium("MetaWorld/Reach-v3", seed=seed,
+                                  **benchmark("MT10", seed=seed).make_kwargs(use_one_hot=True))
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        obs, _ = envs.reset()
+        r_obs, _ = theirs.reset()
+        assert r_obs.dtype == np.float32
+        assert np.array_equal(obs[0].astype(np.float32), r_obs[0])
+        for _ in range(4):
+            actions = rng.uniform(-1.0, 1.0, (10, 4)).astype(np.float32)
+            obs, rew, *_ = envs.step(actions)
+            r_obs, r_rew, *_ = theirs.step(actions)
+            assert np.array_equal(obs[0].astype(np.float32), r_obs[0])
+            assert rew[0] == np.float32(r_rew[0])
+    envs.close()
+    theirs.close()

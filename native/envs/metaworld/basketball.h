@@ -27,6 +27,14 @@ class Basketball final : public SawyerTask {
   std::vector<double> DrawRandVec(Sawyer& env) const override {
     return env.RandVecApart(0.15);
   }
+  // The basket moved, and the goal site's local pos set to its world position after an
+  // mj_forward (the hoop has no joint: the site's position does not depend on the state).
+  void ModelWrites(Sawyer& env, const std::vector<double>& v) override {
+    env.SetBodyPos(env.Id(mjOBJ_BODY, "basket_goal"), {v[3], v[4], v[5]});
+    env.Forward();
+    env.SetGoalSite(env.SitePos(Goal(env)));
+  }
+
   void ResetModel(Sawyer& env, const std::vector<double>& v) override {
     // [goal_pos[:2], obj_init_pos[-1]]: the float32 0.03 of init_config.
     env.obj_init_pos = {v[0], v[1], static_cast<double>(0.03f)};

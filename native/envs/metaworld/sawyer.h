@@ -23,7 +23,8 @@
 //     mj_resetData and reset_model again. The first call's physics is wiped, but its draws
 //     and its writes into the model outlive it (the second call's physics computes from
 //     them before writing them again: bodies in the reset observation, the goal site in
-//     the reset frame), so both calls run here. The random vector is
+//     the reset frame), so the first call here draws and moves the bodies, and where frames
+//     are drawn runs whole. The random vector is
 //     self.np_random.uniform(low, high, size) of the task's _random_reset_space, the
 //     package's seeded_rand_vec mode with np_random = default_rng(seed) (env.seed(seed)):
 //     numpy's Generator, reproduced in envs/common/numpy_random.h and seeded with the env's
@@ -217,6 +218,9 @@ class Sawyer final : public mujoco::MujocoEnv {
   struct Params : mujoco::ModelParams {
     explicit Params(const envpool::Config& c) {
       Keys().Read(c, *this);
+      // Drawn: render_mode given (_render, set by the pool) or from_pixels (PixelObservation's
+      // keyword, in the same config).
+      if (c.Has("from_pixels") && c.GetBool("from_pixels")) drawn = true;
       blas.dot_fma = numpy_dot_fma;
       task_index = TaskIndex(task_name);
       config = MakeTask(task_name)->Config();
@@ -261,6 +265,7 @@ class Sawyer final : public mujoco::MujocoEnv {
     bool use_one_hot = false;
     int num_tasks = 1;
     int one_hot_index = 0;
+    bool drawn = false;  // frames are drawn: the reset's first reset_model call runs whole
     int task_index = 0;
     TaskConfig config;
   };
@@ -277,6 +282,7 @@ class Sawyer final : public mujoco::MujocoEnv {
     k.Add("action_scale", 1.0 / 100, &Params::action_scale, false);
     k.Add("assets_dir", std::string(), &Params::assets_dir);
     k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
+    k.Add("_render", false, &Params::drawn);  // set by the pool (envpool/core/spec.py)
     return k;
   }
   static envpool::Config Defaults() { return Keys().Defaults(); }
@@ -351,14 +357,20 @@ class Sawyer final : public mujoco::MujocoEnv {
       rand_vec_index_ = static_cast<std::size_t>(np_random_.Integers(0, count));
       fixed_draws_ = 0;
     }
-    // SawyerXYZEnv.reset's own reset_model call, whole: its draws and its writes into the
-    // model (bodies moved, the goal site's pos, from positions its physics reached: push's
-    // goal height is the object's after the hand's settling) outlive it. What the second
-    // call computes from the model before writing it again shows the first call's writes:
-    // the reset observation the bodies (moved there), the reset frame the goal site too
-    // (data.site_xpos, until the first step's mj_forward).
-    ResetHand();
-    task_->ResetModel(*this, task_->DrawRandVec(*this));
+    // SawyerXYZEnv.reset's own reset_model call: its draws and its writes into the model
+    // outlive it; the second call's physics computes from those writes before making its
+    // own. The reset observation shows the bodies it moved (ModelWrites: from the vector
+    // alone); the reset frame shows the goal site too (data.site_xpos, until the first
+    // step's mj_forward), from a target that may come from the first call's physics (push's
+    // goal height is the object's after the hand's settling). So where frames are drawn the
+    // call runs whole (a second hand settling, 250 mj_steps); elsewhere it only draws and
+    // moves the bodies, which gives the same observations, rewards and infos.
+    if (p_.drawn) {
+      ResetHand();
+      task_->ResetModel(*this, task_->DrawRandVec(*this));
+    } else {
+      task_->ModelWrites(*this, task_->DrawRandVec(*this));
+    }
     // gymnasium's MujocoEnv.reset: mj_resetData, then reset_model.
     mj_resetData(m_, d_);
     ResetHand();

@@ -95,5 +95,12 @@ def check_keys(task_id: str, per_env: list[dict[str, Any]], valid: set[str], poo
 
 
 def info_column(values: list[Any]) -> np.ndarray:
-    """One env setting for every env as an array (a row per env)."""
-    return np.asarray([v.low if isinstance(v, Uniform) else v for v in values])
+    """One env setting for every env as an array (a row per env); lists of different
+    lengths (Meta-World's rand_vecs) as an object array of lists."""
+    column = [v.low if isinstance(v, Uniform) else v for v in values]
+    try:
+        return np.asarray(column)
+    except ValueError:
+        ragged = np.empty(len(column), dtype=object)
+        ragged[:] = column
+        return ragged

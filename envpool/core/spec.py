@@ -91,6 +91,11 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     else:
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             return list(value)
+        # An empty default may be a list of numbers (Meta-World's rand_vecs): numbers stay so.
+        if not default and isinstance(value, (list, tuple, np.ndarray)) and all(
+            _is_int(v) or isinstance(v, (float, np.floating)) for v in np.ravel(value)
+        ):
+            return [float(v) for v in np.ravel(value)]
         if isinstance(value, np.ndarray) and value.ndim >= 1:
             return ["".join(np.asarray(row).astype(str).ravel()) for row in value]
         expected = "a list of strings"

@@ -20,9 +20,11 @@
 //     the objects' (pos, quat) padded to 14, the same 18 of the previous step, the goal
 //     (zeros when `partially_observable`, the package's default).
 //   - Reset: SawyerXYZEnv.reset calls reset_model, then gymnasium's MujocoEnv.reset calls
-//     mj_resetData and reset_model again. Only the random vector draws of the first call
-//     outlive it (its physics is wiped by mj_resetData, the model fields it sets are set
-//     again), so the first call here only draws. The random vector is
+//     mj_resetData and reset_model again. The first call's physics is wiped, but its draws
+//     and its writes into the model outlive it (the second call's physics computes from
+//     them before writing them again: bodies in the reset observation, the goal site in
+//     the reset frame), so the first call here draws and moves the bodies, and where frames
+//     are drawn runs whole. The random vector is
 //     self.np_random.uniform(low, high, size) of the task's _random_reset_space, the
 //     package's seeded_rand_vec mode with np_random = default_rng(seed) (env.seed(seed)):
 //     numpy's Generator, reproduced in envs/common/numpy_random.h and seeded with the env's
@@ -188,9 +190,9 @@ class SawyerTask {
   virtual std::vector<double> DrawRandVec(Sawyer& env) const = 0;
   // The rest of reset_model, after _reset_hand, with the vector DrawRandVec returned.
   virtual void ResetModel(Sawyer& env, const std::vector<double>& rand_vec) = 0;
-  // What reset_model writes into the model from the vector alone (a body moved to it):
-  // the first of a reset's two reset_model calls leaves that behind for the second's
-  // _reset_hand.
+  // What reset_model writes into the model from the vector alone (a body moved to it), for
+  // the tasks' ResetModel to share: the first of a reset's two reset_model calls leaves it
+  // behind for the second's _reset_hand.
   virtual void ModelWrites(Sawyer& /*env*/, const std::vector<double>& /*rand_vec*/) {}
   // _get_pos_objects and _get_quat_objects, interleaved (pos, quat) as the observation has
   // them; returns how many numbers were written.
@@ -216,6 +218,9 @@ class Sawyer final : public mujoco::MujocoEnv {
   struct Params : mujoco::ModelParams {
     explicit Params(const envpool::Config& c) {
       Keys().Read(c, *this);
+      // Drawn: render_mode given (_render, set by the pool) or from_pixels (PixelObservation's
+      // keyword, in the same config).
+      if (c.Has("from_pixels") && c.GetBool("from_pixels")) drawn = true;
       blas.dot_fma = numpy_dot_fma;
       task_index = TaskIndex(task_name);
       config = MakeTask(task_name)->Config();
@@ -235,11 +240,32 @@ class Sawyer final : public mujoco::MujocoEnv {
         if (m->eq_type[i] == mjEQ_WELD) std::copy(kWeld, kWeld + 11, m->eq_data + i * mjNEQDATA);
       }
       model = mujoco::ModelPtr(m, mujoco::ModelDeleter());
+      const std::size_t dim = config.random_low.size();
+      if (rand_vecs.size() % dim != 0) {
+        throw std::invalid_argument(
+            "rand_vecs holds " + std::to_string(rand_vecs.size()) + " numbers: " + task_name +
+            "'s random vectors have " + std::to_string(dim) + " each (one or more of them, "
+            "concatenated)");
+      }
+      if (use_one_hot && (num_tasks < 1 || one_hot_index < 0 || one_hot_index >= num_tasks)) {
+        throw std::invalid_argument("use_one_hot needs num_tasks >= 1 and one_hot_index in 0 .. "
+                                    "num_tasks - 1, got num_tasks=" + std::to_string(num_tasks) +
+                                    ", one_hot_index=" + std::to_string(one_hot_index));
+      }
     }
     std::string task_name;
     bool partially_observable = true;
     int frame_skip = 5;
     double action_scale = 0.01;
+    // The task's random vectors (concatenated): empty, each reset draws one from
+    // default_rng(seed) (seeded_rand_vec); one, every reset uses it (set_task's frozen
+    // vector); several, each reset picks one with np_random.choice (RandomTaskSelectWrapper).
+    std::vector<double> rand_vecs;
+    // OneHotWrapper: one_hot_index's one of num_tasks numbers appended to the observation.
+    bool use_one_hot = false;
+    int num_tasks = 1;
+    int one_hot_index = 0;
+    bool drawn = false;  // frames are drawn: the reset's first reset_model call runs whole
     int task_index = 0;
     TaskConfig config;
   };
@@ -248,10 +274,15 @@ class Sawyer final : public mujoco::MujocoEnv {
     Keywords<Params> k;
     k.Add("task_name", std::string("reach-v3"), &Params::task_name);
     k.Add("partially_observable", true, &Params::partially_observable);
+    k.Add("rand_vecs", std::vector<double>{}, &Params::rand_vecs);
+    k.Add("use_one_hot", false, &Params::use_one_hot);
+    k.Add("num_tasks", 1, &Params::num_tasks);
+    k.Add("one_hot_index", 0, &Params::one_hot_index);
     k.Add("frame_skip", 5, &Params::frame_skip, false);
     k.Add("action_scale", 1.0 / 100, &Params::action_scale, false);
     k.Add("assets_dir", std::string(), &Params::assets_dir);
     k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
+    k.Add("_render", false, &Params::drawn);  // set by the pool (envpool/core/spec.py)
     return k;
   }
   static envpool::Config Defaults() { return Keys().Defaults(); }
@@ -283,8 +314,11 @@ class Sawyer final : public mujoco::MujocoEnv {
       low.push_back(p.partially_observable ? 0.0 : -inf);
       high.push_back(p.partially_observable ? 0.0 : inf);
     }
+    const int one_hot = p.use_one_hot ? p.num_tasks : 0;
+    low.resize(low.size() + one_hot, 0.0);
+    high.resize(high.size() + one_hot, 1.0);
     EnvSpec spec;
-    spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {kObsSize}, low, high));
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat64, {kObsSize + one_hot}, low, high));
     spec.action = BoxSpec("action", DType::kFloat32, {4}, {-1, -1, -1, -1}, {1, 1, 1, 1});
     for (const std::string& key : InfoKeys()) {
       spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
@@ -317,9 +351,26 @@ class Sawyer final : public mujoco::MujocoEnv {
 
   void Reset(Rng& /*rng*/) override {
     curr_path_length_ = 0;
-    // SawyerXYZEnv.reset's own reset_model call: only its draws and its writes into the
-    // model outlive it.
-    task_->ModelWrites(*this, task_->DrawRandVec(*this));
+    if (!p_.rand_vecs.empty()) {
+      // RandomTaskSelectWrapper.reset: np_random.choice(len(tasks)), then set_task.
+      const auto count = static_cast<std::int64_t>(p_.rand_vecs.size() / cfg_.random_low.size());
+      rand_vec_index_ = static_cast<std::size_t>(np_random_.Integers(0, count));
+      fixed_draws_ = 0;
+    }
+    // SawyerXYZEnv.reset's own reset_model call: its draws and its writes into the model
+    // outlive it; the second call's physics computes from those writes before making its
+    // own. The reset observation shows the bodies it moved (ModelWrites: from the vector
+    // alone); the reset frame shows the goal site too (data.site_xpos, until the first
+    // step's mj_forward), from a target that may come from the first call's physics (push's
+    // goal height is the object's after the hand's settling). So where frames are drawn the
+    // call runs whole (a second hand settling, 250 mj_steps); elsewhere it only draws and
+    // moves the bodies, which gives the same observations, rewards and infos.
+    if (p_.drawn) {
+      ResetHand();
+      task_->ResetModel(*this, task_->DrawRandVec(*this));
+    } else {
+      task_->ModelWrites(*this, task_->DrawRandVec(*this));
+    }
     // gymnasium's MujocoEnv.reset: mj_resetData, then reset_model.
     mj_resetData(m_, d_);
     ResetHand();
@@ -357,7 +408,12 @@ class Sawyer final : public mujoco::MujocoEnv {
   }
 
   void Write(const Slot& slot) const override {
-    WriteObs(slot.Obs<double>());
+    double* obs = slot.Obs<double>();
+    WriteObs(obs);
+    if (p_.use_one_hot) {
+      std::fill(obs + kObsSize, obs + kObsSize + p_.num_tasks, 0.0);
+      obs[kObsSize + p_.one_hot_index] = 1.0;
+    }
     for (std::size_t i = 0; i < info_.size(); ++i) *slot.Info<double>(i) = info_[i];
     *slot.Info<std::int32_t>(info_.size()) = p_.task_index;
   }
@@ -448,9 +504,22 @@ class Sawyer final : public mujoco::MujocoEnv {
     const double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
     return Norm(v, 3);
   }
+  // _get_state_rand_vec: the episode's fixed vector (rand_vecs), or
   // self.np_random.uniform(low, high, size) of the task's _random_reset_space.
   std::vector<double> RandVec() {
-    std::vector<double> v(cfg_.random_low.size());
+    const std::size_t dim = cfg_.random_low.size();
+    if (!p_.rand_vecs.empty()) {
+      // Each of a reset's two reset_model calls reads it once; a third read is a task
+      // rejecting it (objects too close), where the package would loop forever.
+      if (++fixed_draws_ > 2) {
+        throw std::invalid_argument(p_.task_name + " rejects the random vector of rand_vecs "
+                                    "(its reset_model redraws it forever: two of its positions "
+                                    "are too close in x-y)");
+      }
+      const auto first = p_.rand_vecs.begin() + static_cast<std::ptrdiff_t>(rand_vec_index_ * dim);
+      return std::vector<double>(first, first + static_cast<std::ptrdiff_t>(dim));
+    }
+    std::vector<double> v(dim);
     for (std::size_t i = 0; i < v.size(); ++i) {
       v[i] = np_random_.Uniform(cfg_.random_low[i], cfg_.random_high[i]);
     }
@@ -683,6 +752,8 @@ class Sawyer final : public mujoco::MujocoEnv {
   int hand_ = -1, rightclaw_ = -1, leftclaw_ = -1, right_ee_ = -1, left_ee_ = -1;
   int goal_site_ = -1, leftpad_geom_ = -1, rightpad_geom_ = -1, mocap_ = -1;
   int curr_path_length_ = 0;
+  std::size_t rand_vec_index_ = 0;  // the episode's vector in rand_vecs
+  int fixed_draws_ = 0;             // RandVec reads of it in this reset
   std::array<double, 18> curr_{}, prev_{};
   std::array<double, kObsSize> obs_{};
 };

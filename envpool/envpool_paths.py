@@ -43,6 +43,8 @@ def family_of(native_env: str) -> str:
         return "envpool.mujoco.dmc"
     if native_env == "Fetch":
         return "envpool.mujoco.robotics"
+    if native_env == "PointMaze":
+        return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
     if native_env in _CLASSIC:
@@ -145,6 +147,14 @@ def gymnasium_robotics_fetch_envs() -> list[str]:
     return robotics.ids()
 
 
+def gymnasium_robotics_point_maze_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_point_maze_envs``:
+    the registered Point Maze ids."""
+    from envpool.tasks import robotics_maze
+
+    return robotics_maze.ids()
+
+
 def metaworld_v3_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
     names (``"reach-v3"``) of the registered Meta-World tasks."""
@@ -237,7 +247,9 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.dmc.registration": {"dmc_mujoco_envs": f"{_HERE}:dmc_mujoco_envs()"},
     "envpool.mujoco.robotics": {},
     "envpool.mujoco.robotics.registration": {
-        "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()"
+        "gymnasium_robotics_fetch_envs": f"{_HERE}:gymnasium_robotics_fetch_envs()",
+        "gymnasium_robotics_point_maze_envs":
+            f"{_HERE}:gymnasium_robotics_point_maze_envs()",
     },
     "envpool.mujoco.metaworld": {},
     "envpool.mujoco.metaworld.registration": {

@@ -10,6 +10,7 @@ from envpool.tasks import (  # noqa: F401
     minigrid,
     mujoco,
     robotics,
+    robotics_maze,
     toy_text,
     vizdoom,
 )

@@ -3,12 +3,15 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/robotics/point_maze.h"
 
 namespace envpool::robotics {
 
 void Register(Registry& registry) {
   // One block per family, each in its own headers of this folder.
   (void)registry;
+  // Point Maze (point_maze.h; envpool/tasks/robotics_maze.py).
+  registry.push_back(MakeEntry<PixelObservation<PointMaze>>("PointMaze"));
 }
 
 }  // namespace envpool::robotics

@@ -1,0 +1,160 @@
+"""Gymnasium-Robotics' Point Maze task ids, as gymnasium_robotics 1.4.2 registers them
+(``PointMaze_{Open,UMaze,Medium,Large}{,Dense}-v3`` and
+``PointMaze_{Open,Medium,Large}_Diverse_{G,GR}{,Dense}-v3``, sail-sg EnvPool's 20).
+
+One native env (``PointMaze``, native/envs/robotics/point_maze.h) runs every map; an id
+sets its map (``maze_map``, gymnasium_robotics/envs/maze/maps.py) and its ``reward_type``.
+Keywords, as ``PointMazeEnv`` takes them: ``maze_map`` (a list of rows of ``0``, ``1``,
+``"g"``, ``"r"``, ``"c"``), ``reward_type`` (``"sparse"`` or ``"dense"``),
+``continuing_task`` (default True), ``reset_target`` (default False). The model is the
+installed package's ``envs/assets/point/point.xml`` with the maze's walls and target site,
+built when a pool is made, as ``Maze.make_maze`` builds it.
+
+Every pool of these tasks has the goal-env methods of ``env.unwrapped``:
+``compute_reward``, ``compute_terminated`` and ``compute_truncated`` (batched over leading
+axes where the package's take one pair of goals).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from envpool.core.registry import register
+from envpool.tasks._installed import package_path
+from envpool.tasks._numpy_blas import native_keywords
+
+INSTALL_HINT = "pip install 'gymnasium-robotics==1.4.2'"
+
+ASSETS_DIR = package_path("gymnasium_robotics", "envs", "assets")
+
+MazeMap = list[list[int | str]]
+
+
+def _rows(*rows: str) -> MazeMap:
+    """A map from rows of characters ("1", "0", "g", "r", "c"), as maps.py writes it."""
+    return [[int(c) if c in "01" else c for c in row] for row in rows]
+
+
+# gymnasium_robotics/envs/maze/maps.py, by the ids' names.
+MAPS: dict[str, MazeMap] = {
+    "Open": _rows("1111111", "1000001", "1000001", "1000001", "1111111"),
+    "Open_Diverse_G": _rows("1111111", "1rgggg1", "1ggggg1", "1ggggg1", "1111111"),
+    "Open_Diverse_GR": _rows("1111111", "1ccccc1", "1ccccc1", "1ccccc1", "1111111"),
+    "UMaze": _rows("11111", "10001", "11101", "10001", "11111"),
+    "Medium": _rows("11111111", "10011001", "10010001", "11000111", "10010001", "10100101",
+                    "10001001", "11111111"),
+    "Medium_Diverse_G": _rows("11111111", "1r011001", "100100g1", "11000111", "10010001",
+                              "1g100101", "10001g01", "11111111"),
+    "Medium_Diverse_GR": _rows("11111111", "1c011001", "100100c1", "11000111", "10010001",
+                               "1c100101", "10001c01", "11111111"),
+    "Large": _rows("111111111111", "100001000001", "101101010101", "100000010001",
+                   "101111011101", "100101000001", "110101010111", "100100010001",
+                   "111111111111"),
+    "Large_Diverse_G": _rows("111111111111", "1r0001g00001", "101101010101", "10000g0100g1",
+                             "101111011101", "10g101000001", "110101010111", "1001g0g10g01",
+                             "111111111111"),
+    "Large_Diverse_GR": _rows("111111111111", "1c0001c00001", "101101010101", "10000c0100c1",
+                              "101111011101", "10c101000001", "110101010111", "1001c0c10c01",
+                              "111111111111"),
+}
+# gymnasium_robotics' max_episode_steps, by map size.
+MAX_EPISODE_STEPS = {"Open": 300, "UMaze": 300, "Medium": 600, "Large": 800}
+DISTANCE_THRESHOLD = 0.45
+
+
+def ids() -> list[str]:
+    """Every Point Maze id: map, reward suffix, version."""
+    return [f"PointMaze_{name}{suffix}-v3" for name in MAPS for suffix in ("", "Dense")]
+
+
+def maze_rows(maze_map: Any) -> list[str]:
+    """``maze_map`` (rows of 0, 1, "g", "r", "c", as ``PointMazeEnv`` takes it) as the native
+    env's rows of characters; a ValueError for anything else."""
+    try:
+        rows = [list(row) for row in maze_map]
+    except TypeError:
+        rows = []
+    if not rows or any(len(row) != len(rows[0]) or not row for row in rows):
+        raise ValueError("maze_map must be a non-empty list of rows of the same length")
+    out = []
+    for row in rows:
+        chars = []
+        for cell in row:
+            if isinstance(cell, str) and cell in ("g", "r", "c"):
+                chars.append(cell)
+            elif not isinstance(cell, (str, bool)) and cell in (0, 1):
+                chars.append(str(int(cell)))
+            else:
+                raise ValueError(f"maze_map's cells are 0, 1, 'g', 'r' or 'c', not {cell!r}")
+        out.append("".join(chars))
+    return out
+
+
+def _prepare(config: dict[str, Any]) -> dict[str, Any]:
+    if not config["assets_dir"] or not os.path.isdir(config["assets_dir"]):
+        raise ImportError(
+            "the Point Maze tasks read their model from the gymnasium-robotics "
+            f"package, which is not installed: {INSTALL_HINT}"
+        )
+    return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"],
+            "_maze_rows": maze_rows(config["maze_map"])}
+
+
+def _distance(achieved_goal: Any, desired_goal: Any, one_by_one: bool = False) -> np.ndarray:
+    """The goals' Euclidean distance along the last axis: ``np.linalg.norm(..., axis=-1)``,
+    or with ``one_by_one`` ``np.linalg.norm`` of each pair (``sqrt(x.dot(x))``, the order of
+    the package's compute_terminated)."""
+    achieved_goal, desired_goal = np.asarray(achieved_goal), np.asarray(desired_goal)
+    if achieved_goal.shape != desired_goal.shape:
+        raise ValueError(
+            f"the goals' shapes differ: {achieved_goal.shape} and {desired_goal.shape}"
+        )
+    diff = achieved_goal - desired_goal
+    if not one_by_one:
+        return np.asarray(np.linalg.norm(diff, axis=-1))
+    flat = diff.reshape(-1, diff.shape[-1])
+    return np.array([np.linalg.norm(x) for x in flat]).reshape(diff.shape[:-1])
+
+
+def compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+    """The goal env's reward of achieved and desired goals (shape ``(..., 2)``), as
+    ``MazeEnv.compute_reward``: ``exp(-d)`` (dense) or ``d <= 0.45`` as float64 (sparse),
+    ``d`` the goals' Euclidean distance along the last axis."""
+    d = _distance(achieved_goal, desired_goal)
+    if pool.spec.env_config["reward_type"] == "dense":
+        return np.exp(-d)
+    return (d <= DISTANCE_THRESHOLD).astype(np.float64)
+
+
+def compute_terminated(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+    """``MazeEnv.compute_terminated``, batched: the goal reached (``d <= 0.45``) where the
+    task is not continuing (``continuing_task=False``), else False."""
+    d = _distance(achieved_goal, desired_goal, one_by_one=True)
+    if pool.spec.env_config["continuing_task"]:
+        return np.zeros(d.shape, dtype=bool)
+    return d <= DISTANCE_THRESHOLD
+
+
+def compute_truncated(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+    """``MazeEnv.compute_truncated``, batched: always False (the time limit truncates)."""
+    return np.zeros(_distance(achieved_goal, desired_goal).shape, dtype=bool)
+
+
+_METHODS = {"compute_reward": compute_reward, "compute_terminated": compute_terminated,
+            "compute_truncated": compute_truncated}
+
+for _name, _map in MAPS.items():
+    for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
+        register(
+            f"PointMaze_{_name}{_suffix}-v3",
+            "PointMaze",
+            max_episode_steps=MAX_EPISODE_STEPS[_name.split("_")[0]],
+            prepare=_prepare,
+            python_kwargs={"maze_map": _map},
+            pool_methods=_METHODS,
+            assets_dir=ASSETS_DIR,
+            reward_type=_reward_type,
+        )

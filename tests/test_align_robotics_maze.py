@@ -276,3 +276,52 @@ def test_point_maze_long_lockstep(task_id: str) -> None:
     """Every id, two envs, past the time limit into the next episode."""
     limit = envpool.make_spec(task_id).config.max_episode_steps
     _lockstep(task_id, steps=limit + 20, seed=21, num_envs=2)
+
+
+@pytest.mark.parametrize("task_id", ["PointMaze_UMaze-v3", "PointMaze_Large_Diverse_GR-v3"])
+def test_point_maze_frames_match_reference(task_id: str) -> None:
+    """``render_mode="rgb_array"``: the reference's frames (480 x 480, its camera's distance
+    by map size, the walls and the target), pixel for pixel (as tests/test_render_mujoco.py
+    compares: the same libmujoco and GL driver on both sides), between lockstep steps."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=5, render_mode="rgb_array")
+    ref = _reference(task_id, render_mode="rgb_array")
+    ours.reset()
+    ref.reset(seed=5)
+    assert ours.render_fps == ref.metadata["render_fps"] == 50
+    rng = np.random.default_rng(0)
+    for t in range(3):
+        frame, r_frame = ours.render()[0], ref.render()
+        assert frame.shape == r_frame.shape == (480, 480, 3)
+        assert np.array_equal(frame, r_frame), (task_id, t)
+        action = _random_action(rng, {})
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+        _assert_obs(obs, 0, r_obs, (task_id, t))
+    ours.close()
+    ref.close()
+
+
+def test_point_maze_pixels_follow_the_goals() -> None:
+    """``from_pixels=True, pixels_only=False``: the goal dict plus ``pixels`` (3, 84, 84), the
+    reference's 84 x 84 frame after every reset and step, through goals drawn anew
+    (``reset_target``): the frame after such a step shows the target where the reference's
+    last ``mj_forward`` put it, the reached goal's place."""
+    task_id = "PointMaze_Open-v3"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=1, from_pixels=True,
+                                  pixels_only=False, reset_target=True)
+    ref = _reference(task_id, render_mode="rgb_array", width=84, height=84, reset_target=True)
+    obs, _ = ours.reset()
+    r_obs, _ = ref.reset(seed=1)
+    rng = np.random.default_rng(1)
+    new_goals = 0
+    for t in range(70):
+        assert obs["pixels"].shape == (1, 3, 84, 84)
+        assert np.array_equal(obs["pixels"][0].transpose(1, 2, 0), ref.render()), t
+        _assert_obs({k: v for k, v in obs.items() if k != "pixels"}, 0, r_obs, t)
+        action = _to_goal(rng, r_obs)
+        obs, *_ = ours.step(action[None])
+        r_obs, *_ = ref.step(action)
+        new_goals += int(not np.array_equal(ref.unwrapped.goal, r_obs["desired_goal"]))
+    assert new_goals >= 1
+    ours.close()
+    ref.close()

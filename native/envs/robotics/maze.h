@@ -12,6 +12,8 @@
 #include <mujoco/mujoco.h>
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -20,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "envs/common/numpy_blas.h"
+#include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 #include "envs/mujoco/mujoco_env.h"
 
@@ -178,6 +182,102 @@ class Maze {
   int length_ = 0, width_ = 0;
   double x_center_ = 0, y_center_ = 0;
   std::vector<Xy> goal_, reset_;
+};
+
+// The task's keywords of a maze env (its Params derives from MazeKeywords).
+struct MazeKeywords {
+  std::string reward_type;
+  bool continuing_task = true, reset_target = false;
+};
+template <class P>
+void AddMazeKeywords(Keywords<P>& k) {
+  k.Add("reward_type", std::string("sparse"), &P::reward_type);
+  k.Add("continuing_task", true, &P::continuing_task);
+  k.Add("reset_target", false, &P::reset_target);
+}
+
+// The goal dict of a maze env (achieved_goal, desired_goal, observation of `obs_size`, in
+// gymnasium's sorted key order), `action`, and info["success"] (bool) first.
+inline EnvSpec MazeSpec(std::int64_t obs_size, ArraySpec action) {
+  EnvSpec spec;
+  spec.obs.push_back(BoxSpec("achieved_goal", DType::kFloat64, {2}));
+  spec.obs.push_back(BoxSpec("desired_goal", DType::kFloat64, {2}));
+  spec.obs.push_back(BoxSpec("observation", DType::kFloat64, {obs_size}));
+  spec.obs_layout = ObsLayout::kDict;
+  spec.action = std::move(action);
+  spec.info.push_back(BoxSpec("success", DType::kBool, {}));
+  return spec;
+}
+
+// The task of a maze env (MazeEnv with the agent's position as its achieved goal): the goal,
+// its draws, the reward, the termination, success and the goal drawn anew (update_goal).
+// `maze`, `reward_type`, `continuing_task`, `reset_target` and `blas` (the running numpy's
+// order of np.linalg.norm) come from the env's Params.
+class MazeTask {
+ public:
+  struct Params : MazeKeywords {
+    std::shared_ptr<const Maze> maze;
+    NumpyBlas blas;
+    double position_noise_range = 0.25;
+  };
+
+  explicit MazeTask(const Params& p) : p_(p) {
+    if (p_.reward_type != "sparse" && p_.reward_type != "dense") {
+      throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" +
+                                  p_.reward_type + "'");
+    }
+  }
+
+  void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
+
+  // MazeEnv.reset: the goal, its noise, the start cell and its noise; returns the start.
+  Xy Reset() {
+    const Maze& maze = *p_.maze;
+    goal_ = maze.AddNoise(np_random_, maze.GenerateTargetGoal(np_random_), p_.position_noise_range);
+    shown_goal_ = goal0_ = goal_;
+    return maze.AddNoise(np_random_, maze.GenerateResetPos(np_random_, goal_),
+                         p_.position_noise_range);
+  }
+  // The reset's info["success"], the agent at `xy`.
+  void Started(const double* xy) { success_ = Distance(xy) <= kThreshold; }
+
+  // After the agent's step, the agent at `xy`: compute_reward, compute_terminated, success,
+  // then update_goal (the step's observation keeps the goal it was computed with).
+  StepOutcome Step(const double* xy) {
+    shown_goal_ = goal_;
+    StepOutcome out;
+    // compute_reward: np.linalg.norm(..., axis=-1), sqrt of the squares summed in order.
+    const double dx = xy[0] - goal_[0], dy = xy[1] - goal_[1];
+    const double d = std::sqrt(dx * dx + dy * dy);
+    out.reward = p_.reward_type == "dense" ? std::exp(-d) : (d <= kThreshold ? 1.0 : 0.0);
+    const bool reached = Distance(xy) <= kThreshold;  // np.linalg.norm: sqrt(x.dot(x))
+    out.terminated = !p_.continuing_task && reached;
+    success_ = reached;
+    if (p_.continuing_task && p_.reset_target && reached && p_.maze->num_goals() > 1) {
+      while (Distance(xy) <= kThreshold) {
+        goal_ = p_.maze->AddNoise(np_random_, p_.maze->GenerateTargetGoal(np_random_),
+                                  p_.position_noise_range);
+      }
+    }
+    return out;
+  }
+
+  const Xy& goal() const { return goal_; }           // MazeEnv.goal
+  const Xy& shown_goal() const { return shown_goal_; }  // the last observation's goal
+  const Xy& goal0() const { return goal0_; }         // the episode's first goal
+  bool success() const { return success_; }
+  void SetGoal(const Xy& goal) { goal_ = shown_goal_ = goal; }
+
+ private:
+  static constexpr double kThreshold = 0.45;
+  double Distance(const double* xy) const {
+    return p_.blas.Norm2(xy[0] - goal_[0], xy[1] - goal_[1]);
+  }
+
+  Params p_;
+  NumpyGenerator np_random_;
+  Xy goal_{0, 0}, shown_goal_{0, 0}, goal0_{0, 0};
+  bool success_ = false;
 };
 
 }  // namespace envpool::robotics

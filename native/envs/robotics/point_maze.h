@@ -30,31 +30,24 @@ namespace envpool::robotics {
 
 class PointMaze final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, MazeKeywords {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       blas.dot_fma = numpy_dot_fma;
-      if (reward_type != "sparse" && reward_type != "dense") {
-        throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" +
-                                    reward_type + "'");
-      }
+      static_cast<MazeKeywords&>(task) = *this;
       // PointMazeEnv: maze_size_scaling 1, maze_height 0.4.
-      maze = std::make_shared<const Maze>(c.GetStrings("_maze_rows"), 1.0, 0.4);
-      model = maze->Compile(assets_dir, xml_file);
+      task.maze = std::make_shared<const Maze>(c.GetStrings("_maze_rows"), 1.0, 0.4);
+      task.blas = blas;
+      model = task.maze->Compile(assets_dir, xml_file);
       target_site = mj_name2id(model.get(), mjOBJ_SITE, "target");
     }
-    std::string reward_type;
-    bool continuing_task = true, reset_target = false;
-    double position_noise_range = 0.25;
-    std::shared_ptr<const Maze> maze;
+    MazeTask::Params task;
     int target_site = -1;
   };
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = mujoco::ModelKeywords<Params>("point/point.xml", false);
-    k.Add("reward_type", std::string("sparse"), &Params::reward_type);
-    k.Add("continuing_task", true, &Params::continuing_task);
-    k.Add("reset_target", false, &Params::reset_target);
+    AddMazeKeywords(k);
     return k;
   }
   // maps.U_MAZE, PointMazeEnv's default map.
@@ -66,13 +59,8 @@ class PointMaze final : public mujoco::MujocoEnv {
 
   static EnvSpec MakeSpec(const Params& p) {
     const mjModel* m = p.model.get();
-    EnvSpec spec;
-    spec.obs.push_back(BoxSpec("achieved_goal", DType::kFloat64, {2}));
-    spec.obs.push_back(BoxSpec("desired_goal", DType::kFloat64, {2}));
-    spec.obs.push_back(BoxSpec("observation", DType::kFloat64, {m->nq + m->nv}));
-    spec.obs_layout = ObsLayout::kDict;
-    spec.action = BoxSpec("action", DType::kFloat32, {2}, {-1, -1}, {1, 1});
-    spec.info.push_back(BoxSpec("success", DType::kBool, {}));
+    EnvSpec spec =
+        MazeSpec(m->nq + m->nv, BoxSpec("action", DType::kFloat32, {2}, {-1, -1}, {1, 1}));
     spec.info.push_back(BoxSpec("qpos0", DType::kFloat64, {m->nq}));
     spec.info.push_back(BoxSpec("qvel0", DType::kFloat64, {m->nv}));
     spec.info.push_back(BoxSpec("qacc0", DType::kFloat64, {m->nv}));
@@ -81,31 +69,26 @@ class PointMaze final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit PointMaze(const Params& p) : MujocoEnv(p, 1, 0), p_(p) {}
+  explicit PointMaze(const Params& p) : MujocoEnv(p, 1, 0), p_(p), task_(p.task) {}
 
-  void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
+  void Seed(std::uint64_t seed) override { task_.Seed(seed); }
 
   // MazeEnv.reset (the goal, its noise, the start cell, its noise), then PointEnv's reset:
   // mj_resetData and set_state(init_qpos with the start, init_qvel).
   void Reset(Rng& /*rng*/) override {
-    const Maze& maze = *p_.maze;
-    goal_ = maze.AddNoise(np_random_, maze.GenerateTargetGoal(np_random_), p_.position_noise_range);
-    const Xy start = maze.AddNoise(np_random_, maze.GenerateResetPos(np_random_, goal_),
-                                   p_.position_noise_range);
+    const Xy start = task_.Reset();
     mj_resetData(m_, d_);
     std::vector<double> qpos(init_qpos_);
     qpos[0] = start[0];
     qpos[1] = start[1];
     SetQposQvel(qpos.data(), init_qvel_.data());
-    shown_goal_ = goal_;
-    success_ = Distance(p_.blas) <= 0.45;
+    task_.Started(d_->qpos);
     qacc0_.assign(d_->qacc, d_->qacc + m_->nv);
     qacc_warmstart0_.assign(d_->qacc_warmstart, d_->qacc_warmstart + m_->nv);
-    goal0_ = goal_;
   }
 
   // PointEnv.step (the clipped action, the velocity clipped to [-5, 5] and set_state, one
-  // mj_step), then compute_reward, compute_terminated, success and update_goal.
+  // mj_step), then the task's reward, termination, success and update_goal.
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     const float* raw = action.As<float>();
     float a[2];
@@ -115,41 +98,25 @@ class PointMaze final : public mujoco::MujocoEnv {
     SetQposQvel(std::vector<double>(d_->qpos, d_->qpos + m_->nq).data(), qvel.data(),
                 /*episode_start=*/false);
     DoSimulation(a);
-    shown_goal_ = goal_;
-    StepOutcome out;
-    // compute_reward: np.linalg.norm(..., axis=-1), sqrt of the squares summed in order.
-    const double dx = d_->qpos[0] - goal_[0], dy = d_->qpos[1] - goal_[1];
-    const double d = std::sqrt(dx * dx + dy * dy);
-    out.reward = p_.reward_type == "dense" ? std::exp(-d) : (d <= 0.45 ? 1.0 : 0.0);
-    const bool reached = Distance(p_.blas) <= 0.45;  // np.linalg.norm: sqrt(x.dot(x))
-    out.terminated = !p_.continuing_task && reached;
-    success_ = reached;
-    // update_goal
-    if (p_.continuing_task && p_.reset_target && reached && p_.maze->num_goals() > 1) {
-      while (Distance(p_.blas) <= 0.45) {
-        goal_ = p_.maze->AddNoise(np_random_, p_.maze->GenerateTargetGoal(np_random_),
-                                  p_.position_noise_range);
-      }
-    }
-    return out;
+    return task_.Step(d_->qpos);
   }
 
   void Write(const Slot& slot) const override {
     std::copy(d_->qpos, d_->qpos + 2, slot.Obs<double>(0));
-    std::copy(shown_goal_.begin(), shown_goal_.end(), slot.Obs<double>(1));
+    std::copy(task_.shown_goal().begin(), task_.shown_goal().end(), slot.Obs<double>(1));
     WriteObs(slot.Obs<double>(2));
-    *slot.Info<bool>(0) = success_;
+    *slot.Info<bool>(0) = task_.success();
     std::copy(qpos0_.begin(), qpos0_.end(), slot.Info<double>(1));
     std::copy(qvel0_.begin(), qvel0_.end(), slot.Info<double>(2));
     std::copy(qacc0_.begin(), qacc0_.end(), slot.Info<double>(3));
     std::copy(qacc_warmstart0_.begin(), qacc_warmstart0_.end(), slot.Info<double>(4));
-    std::copy(goal0_.begin(), goal0_.end(), slot.Info<double>(5));
+    std::copy(task_.goal0().begin(), task_.goal0().end(), slot.Info<double>(5));
   }
 
   // qpos, qvel, then the goal (2 numbers).
   std::vector<double> GetState() const override {
     std::vector<double> s = MujocoEnv::GetState();
-    s.insert(s.end(), goal_.begin(), goal_.end());
+    s.insert(s.end(), task_.goal().begin(), task_.goal().end());
     return s;
   }
   void SetState(const std::vector<double>& state) override {
@@ -159,8 +126,7 @@ class PointMaze final : public mujoco::MujocoEnv {
                                   std::to_string(n + 2) + " numbers");
     }
     MujocoEnv::SetState(std::vector<double>(state.begin(), state.begin() + n));
-    goal_ = {state[n], state[n + 1]};
-    shown_goal_ = goal_;
+    task_.SetGoal({state[n], state[n + 1]});
   }
 
   // PointMazeEnv's frames (gymnasium's MujocoRenderer, 480 x 480, its default camera's
@@ -176,32 +142,23 @@ class PointMaze final : public mujoco::MujocoEnv {
   // follows at the next mj_forward or mj_step, so a frame after a step shows the goal of
   // that step's observation. The target is a site of the world body: site_xpos = site_pos.
   void Render(int width, int height, int camera_id, std::uint8_t* out) override {
-    d_->site_xpos[3 * p_.target_site] = shown_goal_[0];
-    d_->site_xpos[3 * p_.target_site + 1] = shown_goal_[1];
+    d_->site_xpos[3 * p_.target_site] = task_.shown_goal()[0];
+    d_->site_xpos[3 * p_.target_site + 1] = task_.shown_goal()[1];
     MujocoEnv::Render(width, height, camera_id, out);
   }
 
  protected:
   mujoco::CameraConfig DefaultCamera() const override {
-    return mujoco::DistanceCamera(p_.maze->length() > 8 ? 12.5 : 8.8);
+    return mujoco::DistanceCamera(p_.task.maze->length() > 8 ? 12.5 : 8.8);
   }
 
  private:
-  // np.linalg.norm(achieved_goal - goal) of the current position.
-  double Distance(const NumpyBlas& blas) const {
-    return blas.Norm2(d_->qpos[0] - goal_[0], d_->qpos[1] - goal_[1]);
-  }
-
   // PointEnv._get_obs: qpos then qvel.
   void WriteObs(double* obs) const override { WriteQposQvel(obs, 0); }
 
   Params p_;
-  NumpyGenerator np_random_;
-  Xy goal_{0, 0};        // MazeEnv.goal
-  Xy shown_goal_{0, 0};  // the goal of the last observation (before update_goal)
-  bool success_ = false;
+  MazeTask task_;
   std::vector<double> qacc0_, qacc_warmstart0_;
-  Xy goal0_{0, 0};
 };
 
 }  // namespace envpool::robotics

@@ -43,7 +43,7 @@ FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic
                  "dm_control": "DeepMind Control Suite", "metaworld": "Meta-World",
                  "minigrid": "MiniGrid", "mujoco": "MuJoCo", "robotics": "Gymnasium-Robotics",
                  "toy_text": "Toy text", "vizdoom": "ViZDoom"}
-FAMILY_TITLES["robotics_maze"] = "Gymnasium-Robotics: Point Maze"  # docs/robotics.md
+FAMILY_TITLES["robotics_maze"] = "Gymnasium-Robotics: mazes"  # docs/robotics.md
 _VERSION = re.compile(r"-v\d+$")
 
 

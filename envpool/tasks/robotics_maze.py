@@ -1,6 +1,8 @@
-"""Gymnasium-Robotics' Point Maze task ids, as gymnasium_robotics 1.4.2 registers them
-(``PointMaze_{Open,UMaze,Medium,Large}{,Dense}-v3`` and
-``PointMaze_{Open,Medium,Large}_Diverse_{G,GR}{,Dense}-v3``, sail-sg EnvPool's 20).
+"""Gymnasium-Robotics' Point Maze and Ant Maze task ids, as gymnasium_robotics 1.4.2
+registers them: ``PointMaze_{Open,UMaze,Medium,Large}{,Dense}-v3`` and
+``PointMaze_{Open,Medium,Large}_Diverse_{G,GR}{,Dense}-v3`` (sail-sg EnvPool's 20), and the
+same 20 maps and rewards as ``AntMaze_*-v4`` and ``AntMaze_*-v5`` (40; sail-sg EnvPool has
+none; the package's ``-v3`` ids, on its older maze.py, are not here).
 
 One native env (``PointMaze``, native/envs/robotics/point_maze.h) runs every map; an id
 sets its map (``maze_map``, gymnasium_robotics/envs/maze/maps.py) and its ``reward_type``.
@@ -10,6 +12,11 @@ Keywords, as ``PointMazeEnv`` takes them: ``maze_map`` (a list of rows of ``0``,
 installed package's ``envs/assets/point/point.xml`` with the maze's walls and target site,
 built when a pool is made, as ``Maze.make_maze`` builds it.
 
+The Ant Maze ids run gymnasium's Ant (v4 or v5, ``AntMazeV4`` / ``AntMazeV5``,
+native/envs/robotics/ant_maze.h) on gymnasium's ``ant.xml`` with the maze (scaled 4), as
+``AntMazeEnv`` does (``exclude_current_positions_from_observation=False``,
+``reset_noise_scale=0``); they take the same keywords, and do not render.
+
 Every pool of these tasks has the goal-env methods of ``env.unwrapped``:
 ``compute_reward``, ``compute_terminated`` and ``compute_truncated`` (batched over leading
 axes where the package's take one pair of goals).
@@ -18,6 +25,7 @@ axes where the package's take one pair of goals).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -65,9 +73,21 @@ MAX_EPISODE_STEPS = {"Open": 300, "UMaze": 300, "Medium": 600, "Large": 800}
 DISTANCE_THRESHOLD = 0.45
 
 
+# The Ant Maze ids' time limits (gymnasium_robotics registers 700 and 1000).
+ANT_MAX_EPISODE_STEPS = {"Open": 700, "UMaze": 700, "Medium": 1000, "Large": 1000}
+ANT_VERSIONS = ("v4", "v5")
+ANT_ASSETS_DIR = package_path("gymnasium", "envs", "mujoco", "assets")
+
+
 def ids() -> list[str]:
     """Every Point Maze id: map, reward suffix, version."""
     return [f"PointMaze_{name}{suffix}-v3" for name in MAPS for suffix in ("", "Dense")]
+
+
+def ant_ids() -> list[str]:
+    """Every Ant Maze id of this package (v4 and v5): map, reward suffix, version."""
+    return [f"AntMaze_{name}{suffix}-{version}" for version in ANT_VERSIONS for name in MAPS
+            for suffix in ("", "Dense")]
 
 
 def maze_rows(maze_map: Any) -> list[str]:
@@ -93,14 +113,21 @@ def maze_rows(maze_map: Any) -> list[str]:
     return out
 
 
-def _prepare(config: dict[str, Any]) -> dict[str, Any]:
-    if not config["assets_dir"] or not os.path.isdir(config["assets_dir"]):
-        raise ImportError(
-            "the Point Maze tasks read their model from the gymnasium-robotics "
-            f"package, which is not installed: {INSTALL_HINT}"
-        )
-    return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"],
-            "_maze_rows": maze_rows(config["maze_map"])}
+def _prepare_with(hint: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The hidden keywords (the running numpy's order of ``x.dot(y)``, the map's rows); an
+    ImportError saying ``hint`` where the model's folder is missing."""
+    def prepare(config: dict[str, Any]) -> dict[str, Any]:
+        if not config["assets_dir"] or not os.path.isdir(config["assets_dir"]):
+            raise ImportError(hint)
+        return {"_numpy_dot_fma": native_keywords()["_numpy_dot_fma"],
+                "_maze_rows": maze_rows(config["maze_map"])}
+    return prepare
+
+
+_prepare = _prepare_with("the Point Maze tasks read their model from the gymnasium-robotics "
+                         f"package, which is not installed: {INSTALL_HINT}")
+_prepare_ant = _prepare_with("the Ant Maze tasks read gymnasium's ant.xml, and gymnasium's "
+                             "MuJoCo envs are not installed: pip install 'gymnasium[mujoco]'")
 
 
 def _distance(achieved_goal: Any, desired_goal: Any, one_by_one: bool = False) -> np.ndarray:
@@ -146,15 +173,21 @@ def compute_truncated(pool: Any, achieved_goal: Any, desired_goal: Any, info: An
 _METHODS = {"compute_reward": compute_reward, "compute_terminated": compute_terminated,
             "compute_truncated": compute_truncated}
 
-for _name, _map in MAPS.items():
-    for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
-        register(
-            f"PointMaze_{_name}{_suffix}-v3",
-            "PointMaze",
-            max_episode_steps=MAX_EPISODE_STEPS[_name.split("_")[0]],
-            prepare=_prepare,
-            python_kwargs={"maze_map": _map},
-            pool_methods=_METHODS,
-            assets_dir=ASSETS_DIR,
-            reward_type=_reward_type,
-        )
+def _registrations() -> list[tuple[str, str, int, Callable[..., Any], str, MazeMap, str]]:
+    """(id, native env, time limit, prepare, assets_dir, map, reward_type) of every id."""
+    out = []
+    for name, maze_map in MAPS.items():
+        size = name.split("_")[0]
+        for suffix, reward_type in (("", "sparse"), ("Dense", "dense")):
+            out.append((f"PointMaze_{name}{suffix}-v3", "PointMaze", MAX_EPISODE_STEPS[size],
+                        _prepare, ASSETS_DIR, maze_map, reward_type))
+            out += [(f"AntMaze_{name}{suffix}-{version}", f"AntMaze{version.upper()}",
+                     ANT_MAX_EPISODE_STEPS[size], _prepare_ant, ANT_ASSETS_DIR, maze_map,
+                     reward_type) for version in ANT_VERSIONS]
+    return out
+
+
+for _id, _native, _steps, _prep, _assets, _map, _reward_type in _registrations():
+    register(_id, _native, max_episode_steps=_steps, prepare=_prep,
+             python_kwargs={"maze_map": _map}, pool_methods=_METHODS, assets_dir=_assets,
+             reward_type=_reward_type)

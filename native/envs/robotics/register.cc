@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/robotics/ant_maze.h"
 #include "envs/robotics/point_maze.h"
 
 namespace envpool::robotics {
@@ -12,6 +13,8 @@ void Register(Registry& registry) {
   (void)registry;
   // Point Maze (point_maze.h; envpool/tasks/robotics_maze.py).
   registry.push_back(MakeEntry<PixelObservation<PointMaze>>("PointMaze"));
+  registry.push_back(MakeEntry<AntMaze<4>>("AntMazeV4"));
+  registry.push_back(MakeEntry<AntMaze<5>>("AntMazeV5"));
 }
 
 }  // namespace envpool::robotics

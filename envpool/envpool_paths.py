@@ -43,7 +43,7 @@ def family_of(native_env: str) -> str:
         return "envpool.mujoco.dmc"
     if native_env == "Fetch":
         return "envpool.mujoco.robotics"
-    if native_env in ("PointMaze", "AntMazeV4", "AntMazeV5"):
+    if native_env in ("PointMaze", "AntMazeV3", "AntMazeV4", "AntMazeV5"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"

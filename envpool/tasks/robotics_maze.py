@@ -1,8 +1,8 @@
 """Gymnasium-Robotics' Point Maze and Ant Maze task ids, as gymnasium_robotics 1.4.2
 registers them: ``PointMaze_{Open,UMaze,Medium,Large}{,Dense}-v3`` and
 ``PointMaze_{Open,Medium,Large}_Diverse_{G,GR}{,Dense}-v3`` (sail-sg EnvPool's 20), and the
-same 20 maps and rewards as ``AntMaze_*-v4`` and ``AntMaze_*-v5`` (40; sail-sg EnvPool has
-none; the package's ``-v3`` ids, on its older maze.py, are not here).
+same 20 maps and rewards as ``AntMaze_*-v3``, ``-v4`` and ``-v5`` (60; sail-sg EnvPool has
+none).
 
 One native env (``PointMaze``, native/envs/robotics/point_maze.h) runs every map; an id
 sets its map (``maze_map``, gymnasium_robotics/envs/maze/maps.py) and its ``reward_type``.
@@ -12,7 +12,7 @@ Keywords, as ``PointMazeEnv`` takes them: ``maze_map`` (a list of rows of ``0``,
 installed package's ``envs/assets/point/point.xml`` with the maze's walls and target site,
 built when a pool is made, as ``Maze.make_maze`` builds it.
 
-The Ant Maze ids run gymnasium's Ant (v4 or v5, ``AntMazeV4`` / ``AntMazeV5``,
+The Ant Maze ids run gymnasium's Ant (v4 for v3 and v4, v5 for v5; ``AntMazeV3``, ...,
 native/envs/robotics/ant_maze.h) on gymnasium's ``ant.xml`` with the maze (scaled 4), as
 ``AntMazeEnv`` does (``exclude_current_positions_from_observation=False``,
 ``reset_noise_scale=0``); they take the same keywords, and do not render.
@@ -75,7 +75,7 @@ DISTANCE_THRESHOLD = 0.45
 
 # The Ant Maze ids' time limits (gymnasium_robotics registers 700 and 1000).
 ANT_MAX_EPISODE_STEPS = {"Open": 700, "UMaze": 700, "Medium": 1000, "Large": 1000}
-ANT_VERSIONS = ("v4", "v5")
+ANT_VERSIONS = ("v3", "v4", "v5")
 ANT_ASSETS_DIR = package_path("gymnasium", "envs", "mujoco", "assets")
 
 
@@ -85,7 +85,7 @@ def ids() -> list[str]:
 
 
 def ant_ids() -> list[str]:
-    """Every Ant Maze id of this package (v4 and v5): map, reward suffix, version."""
+    """Every Ant Maze id (v3, v4 and v5): map, reward suffix, version."""
     return [f"AntMaze_{name}{suffix}-{version}" for version in ANT_VERSIONS for name in MAPS
             for suffix in ("", "Dense")]
 

@@ -1,8 +1,9 @@
-// Gymnasium-Robotics' Ant Maze, v4 and v5 (gymnasium_robotics 1.4.2: envs/maze/
-// ant_maze_v{4,5}.py's AntMazeEnv over maze_v4.py's MazeEnv): gymnasium's Ant (v4 or v5,
-// envs/mujoco/ant.h) in a maze of box walls (maze_size_scaling 4, maze_height 0.5), built on
-// gymnasium's ant.xml; AntEnv with exclude_current_positions_from_observation=False and
-// reset_noise_scale=0. One native env per version ("AntMazeV4", "AntMazeV5") for every map
+// Gymnasium-Robotics' Ant Maze, v3, v4 and v5 (gymnasium_robotics 1.4.2: envs/maze/
+// ant_maze_v{3,4,5}.py's AntMazeEnv over maze.py's (v3) or maze_v4.py's MazeEnv):
+// gymnasium's Ant (v4, or v5 for v5; envs/mujoco/ant.h) in a maze of box walls
+// (maze_size_scaling 4, maze_height 0.5), built on gymnasium's ant.xml; AntEnv with
+// exclude_current_positions_from_observation=False and reset_noise_scale=0. One native env
+// per version ("AntMazeV3", "AntMazeV4", "AntMazeV5") for every map
 // (envpool/tasks/robotics_maze.py).
 //
 // The goal dict: achieved_goal is the torso's x, y (the Ant's observation's first two
@@ -24,13 +25,14 @@ namespace envpool::robotics {
 
 template <int V>
 class AntMaze final : public Env {
-  using Ant = mujoco::Ant<V>;
+  using Ant = mujoco::Ant<V == 3 ? 4 : V>;  // v3 and v4: gymnasium's Ant-v4
 
  public:
   struct Params : MazeKeywords {
     explicit Params(const Config& c) : ant(AntConfig(c)) {
       Keys().Read(c, *this);
       static_cast<MazeKeywords&>(task) = *this;
+      task.legacy = V == 3;
       task.maze = std::make_shared<const Maze>(c.GetStrings("_maze_rows"), 4.0, 0.5);
       task.blas = ant.blas;
       ant.model = task.maze->Compile(ant.assets_dir, "ant.xml");

@@ -134,11 +134,11 @@ class Maze {
     return goal_[static_cast<std::size_t>(rng.Integers(0, static_cast<std::int64_t>(goal_.size())))];
   }
 
-  // MazeEnv.generate_reset_pos: a reset cell farther than 0.5 * scaling from the goal (one
-  // draw at least). The reference loops forever where none is; this throws.
-  Xy GenerateResetPos(NumpyGenerator& rng, const Xy& goal) const {
+  // MazeEnv.generate_reset_pos: a reset cell farther than `limit` from the goal (one draw at
+  // least; maze_v4.py's limit is 0.5 * maze_size_scaling, maze.py's 0.5). The reference
+  // loops forever where none is; this throws.
+  Xy GenerateResetPos(NumpyGenerator& rng, const Xy& goal, double limit) const {
     const NumpyBlas blas = NumpyBlas::Fixed();
-    const double limit = 0.5 * scaling_;
     bool any = false;
     for (const Xy& r : reset_) any = any || !(blas.Norm2(r[0] - goal[0], r[1] - goal[1]) <= limit);
     if (!any) {
@@ -219,6 +219,10 @@ class MazeTask {
     std::shared_ptr<const Maze> maze;
     NumpyBlas blas;
     double position_noise_range = 0.25;
+    // maze.py's MazeEnv (the Ant Maze v3 ids) instead of maze_v4.py's: the start's limit
+    // 0.5 unscaled, and a reached goal of a continuing task drawn anew once, inside
+    // compute_terminated (whatever reset_target), before the reward, which is the new goal's.
+    bool legacy = false;
   };
 
   explicit MazeTask(const Params& p) : p_(p) {
@@ -235,7 +239,8 @@ class MazeTask {
     const Maze& maze = *p_.maze;
     goal_ = maze.AddNoise(np_random_, maze.GenerateTargetGoal(np_random_), p_.position_noise_range);
     shown_goal_ = goal0_ = goal_;
-    return maze.AddNoise(np_random_, maze.GenerateResetPos(np_random_, goal_),
+    const double limit = p_.legacy ? 0.5 : 0.5 * maze.scaling();
+    return maze.AddNoise(np_random_, maze.GenerateResetPos(np_random_, goal_, limit),
                          p_.position_noise_range);
   }
   // The reset's info["success"], the agent at `xy`.
@@ -246,15 +251,20 @@ class MazeTask {
   StepOutcome Step(const double* xy) {
     shown_goal_ = goal_;
     StepOutcome out;
+    const bool reached = Distance(xy) <= kThreshold;  // np.linalg.norm: sqrt(x.dot(x))
+    out.terminated = !p_.continuing_task && reached;
+    success_ = reached;
+    if (p_.legacy && p_.continuing_task && reached && p_.maze->num_goals() > 1) {
+      goal_ = p_.maze->AddNoise(np_random_, p_.maze->GenerateTargetGoal(np_random_),
+                                p_.position_noise_range);
+    }
     // compute_reward: np.linalg.norm(..., axis=-1), sqrt of the squares summed in order.
     const double dx = xy[0] - goal_[0], dy = xy[1] - goal_[1];
     const double d = std::sqrt(dx * dx + dy * dy);
     out.reward = p_.reward_type == "dense" ? std::exp(-d) : (d <= kThreshold ? 1.0 : 0.0);
-    const bool reached = Distance(xy) <= kThreshold;  // np.linalg.norm: sqrt(x.dot(x))
-    out.terminated = !p_.continuing_task && reached;
-    success_ = reached;
-    if (p_.continuing_task && p_.reset_target && reached && p_.maze->num_goals() > 1) {
-      while (Distance(xy) <= kThreshold) {
+    if (!p_.legacy && p_.continuing_task && p_.reset_target && reached &&
+        p_.maze->num_goals() > 1) {
+      while (Distance(xy) <= kThreshold) {  // update_goal
         goal_ = p_.maze->AddNoise(np_random_, p_.maze->GenerateTargetGoal(np_random_),
                                   p_.position_noise_range);
       }

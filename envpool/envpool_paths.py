@@ -140,7 +140,7 @@ def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
 
 def gymnasium_robotics_fetch_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_fetch_envs``:
-    the registered Fetch ids. (Its Hand, Adroit, PointMaze and Kitchen lists are not here:
+    the registered Fetch ids. (Its Hand, Adroit and Kitchen lists are not here:
     those tasks are not ported.)"""
     from envpool.tasks import robotics
 

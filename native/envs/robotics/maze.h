@@ -89,7 +89,9 @@ class Maze {
   std::string Xml(const std::string& base_xml) const {
     const std::string close = "</worldbody>";
     const std::size_t at = base_xml.rfind(close);
-    if (at == std::string::npos) throw std::invalid_argument("the maze's base model has no worldbody");
+    if (at == std::string::npos) {
+      throw std::invalid_argument("the maze's base model has no worldbody");
+    }
     std::ostringstream add;
     const double half_height = height_ / 2 * scaling_;
     for (int i = 0; i < length_; ++i) {
@@ -120,7 +122,9 @@ class Maze {
     char error[1000] = "";
     std::unique_ptr<mjSpec, SpecDeleter> spec(
         mj_parseXMLString(xml.c_str(), nullptr, error, sizeof(error)));
-    if (!spec) throw std::runtime_error("MuJoCo could not parse the maze of " + path + ": " + error);
+    if (!spec) {
+      throw std::runtime_error("MuJoCo could not parse the maze of " + path + ": " + error);
+    }
     mjModel* model = mj_compile(spec.get(), nullptr);
     if (model == nullptr) {
       throw std::runtime_error("MuJoCo could not compile the maze of " + path + ": " +
@@ -131,7 +135,8 @@ class Maze {
 
   // MazeEnv.generate_target_goal.
   Xy GenerateTargetGoal(NumpyGenerator& rng) const {
-    return goal_[static_cast<std::size_t>(rng.Integers(0, static_cast<std::int64_t>(goal_.size())))];
+    const std::int64_t n = static_cast<std::int64_t>(goal_.size());
+    return goal_[static_cast<std::size_t>(rng.Integers(0, n))];
   }
 
   // MazeEnv.generate_reset_pos: a reset cell farther than `limit` from the goal (one draw at

@@ -15,14 +15,14 @@
 
 #include <mujoco/mujoco.h>
 
-#include <array>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "envs/common/numpy_random.h"
 #include "envs/mujoco/mujoco_env.h"
 #include "envs/robotics/maze.h"
 
@@ -92,7 +92,9 @@ class PointMaze final : public mujoco::MujocoEnv {
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     const float* raw = action.As<float>();
     float a[2];
-    for (int i = 0; i < 2; ++i) a[i] = std::isnan(raw[i]) ? raw[i] : std::min(std::max(raw[i], -1.0f), 1.0f);
+    for (int i = 0; i < 2; ++i) {
+      a[i] = std::isnan(raw[i]) ? raw[i] : std::min(std::max(raw[i], -1.0f), 1.0f);
+    }
     std::vector<double> qvel(d_->qvel, d_->qvel + m_->nv);
     for (double& v : qvel) v = mujoco::Clip(v, -5.0, 5.0);
     SetQposQvel(std::vector<double>(d_->qpos, d_->qpos + m_->nq).data(), qvel.data(),

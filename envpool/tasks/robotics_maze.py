@@ -15,7 +15,7 @@ built when a pool is made, as ``Maze.make_maze`` builds it.
 The Ant Maze ids run gymnasium's Ant (v4 for v3 and v4, v5 for v5; ``AntMazeV3``, ...,
 native/envs/robotics/ant_maze.h) on gymnasium's ``ant.xml`` with the maze (scaled 4), as
 ``AntMazeEnv`` does (``exclude_current_positions_from_observation=False``,
-``reset_noise_scale=0``); they take the same keywords, and do not render.
+``reset_noise_scale=0``); they take the same keywords and render as the package does.
 
 Every pool of these tasks has the goal-env methods of ``env.unwrapped``:
 ``compute_reward``, ``compute_terminated`` and ``compute_truncated`` (batched over leading

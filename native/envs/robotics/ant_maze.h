@@ -9,7 +9,8 @@
 // The goal dict: achieved_goal is the torso's x, y (the Ant's observation's first two
 // numbers), observation the rest of it; the Ant's own reward and termination are not used
 // (the maze task's are, maze.h's MazeTask), as in the reference. Info: success (bool), and
-// qpos0, qvel0, goal0 (the state right after the episode's reset).
+// qpos0, qvel0, goal0 (the state right after the episode's reset). Frames as the reference
+// draws them (Render).
 #pragma once
 
 #include <cstddef>
@@ -66,7 +67,12 @@ class AntMaze final : public Env {
   }
 
   explicit AntMaze(const Params& p)
-      : ant_(p.ant), ant_spec_(Ant::MakeSpec(p.ant)), task_(p.task), nq_(p.ant.model->nq) {
+      : ant_(p.ant),
+        ant_spec_(Ant::MakeSpec(p.ant)),
+        task_(p.task),
+        nq_(p.ant.model->nq),
+        target_site_(mj_name2id(p.ant.model.get(), mjOBJ_SITE, "target")),
+        target_z_(p.ant.model->site_pos[3 * target_site_ + 2]) {
     for (const ArraySpec& a : ant_spec_.obs) scratch_.emplace_back(a.NumBytes());
     for (const ArraySpec& a : ant_spec_.info) scratch_.emplace_back(a.NumBytes());
     for (std::vector<std::byte>& s : scratch_) ptrs_.push_back(s.data());
@@ -109,6 +115,22 @@ class AntMaze final : public Env {
     std::copy(task_.goal0().begin(), task_.goal0().end(), slot.Info<double>(3));
   }
 
+  // AntMazeEnv's frames: the Ant's (gymnasium's MujocoRenderer, 480 x 480, its camera's
+  // distance 4), render_fps 50 (AntMazeEnv's metadata).
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    const auto [w, h] =
+        mjrender::CheckFrame(p.ant.model.get(), width, height, camera_id, 480, 480, "AntMaze");
+    return FrameSize{h, w, 50.0};
+  }
+
+  // The target where the reference's last mj_forward put it (point_maze.h's Render says
+  // why): the goal of the last observation.
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    const double xyz[3] = {task_.shown_goal()[0], task_.shown_goal()[1], target_z_};
+    ant_.SetSiteXpos(target_site_, xyz);
+    ant_.Render(width, height, camera_id, out);
+  }
+
   // qpos, qvel, then the goal (2 numbers).
   std::vector<double> GetState() const override {
     std::vector<double> s = ant_.GetState();
@@ -144,6 +166,8 @@ class AntMaze final : public Env {
   std::vector<std::vector<std::byte>> scratch_;  // the Ant's observation, then its infos
   std::vector<std::byte*> ptrs_;
   std::ptrdiff_t nq_;
+  int target_site_;
+  double target_z_;  // the target's height (maze_height / 2 * maze_size_scaling)
   std::vector<double> qpos0_, qvel0_;
 };
 

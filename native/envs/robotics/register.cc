@@ -13,9 +13,9 @@ void Register(Registry& registry) {
   (void)registry;
   // Point Maze (point_maze.h; envpool/tasks/robotics_maze.py).
   registry.push_back(MakeEntry<PixelObservation<PointMaze>>("PointMaze"));
-  registry.push_back(MakeEntry<AntMaze<3>>("AntMazeV3"));
-  registry.push_back(MakeEntry<AntMaze<4>>("AntMazeV4"));
-  registry.push_back(MakeEntry<AntMaze<5>>("AntMazeV5"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<3>>>("AntMazeV3"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<4>>>("AntMazeV4"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<5>>>("AntMazeV5"));
 }
 
 }  // namespace envpool::robotics

@@ -33,6 +33,11 @@ _CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acr
 _BOX2D = {"LunarLander", "BipedalWalker"}
 
 
+# Gymnasium-Robotics' native envs (but Adroit*): before the "V4"/"V5" rule of gym's MuJoCo.
+_ROBOTICS = frozenset({"Fetch", "HandReach", "HandManipulate", "Kitchen", "PointMaze",
+                       "AntMazeV3", "AntMazeV4", "AntMazeV5"})
+
+
 def family_of(native_env: str) -> str:
     """EnvPool's import path of the family a native env belongs to."""
     if native_env == "Atari":
@@ -41,8 +46,7 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
-    if native_env in ("Fetch", "Kitchen", "HandReach", "HandManipulate") or \
-            native_env.startswith("Adroit"):
+    if native_env in _ROBOTICS or native_env.startswith("Adroit"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):
         return "envpool.mujoco.gym"
@@ -168,6 +172,14 @@ def gymnasium_robotics_hand_envs() -> list[str]:
     return robotics_hand.ids()
 
 
+def gymnasium_robotics_point_maze_envs() -> list[str]:
+    """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_point_maze_envs``:
+    the registered Point Maze ids."""
+    from envpool.tasks import robotics_maze
+
+    return robotics_maze.ids()
+
+
 def metaworld_v3_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
     names (``"reach-v3"``) of the registered Meta-World tasks."""
@@ -264,6 +276,8 @@ MODULES: dict[str, dict[str, str]] = {
         "gymnasium_robotics_adroit_envs": f"{_HERE}:gymnasium_robotics_adroit_envs()",
         "gymnasium_robotics_kitchen_envs": f"{_HERE}:gymnasium_robotics_kitchen_envs()",
         "gymnasium_robotics_hand_envs": f"{_HERE}:gymnasium_robotics_hand_envs()",
+        "gymnasium_robotics_point_maze_envs":
+            f"{_HERE}:gymnasium_robotics_point_maze_envs()",
     },
     "envpool.mujoco.metaworld": {},
     "envpool.mujoco.metaworld.registration": {

@@ -46,6 +46,7 @@ FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic
                  "robotics_adroit": "Gymnasium-Robotics: Adroit",
                  "robotics_hand": "Gymnasium-Robotics: Shadow Hand",
                  "robotics_kitchen": "Gymnasium-Robotics: Franka Kitchen",
+                 "robotics_maze": "Gymnasium-Robotics: mazes",
                  "toy_text": "Toy text", "vizdoom": "ViZDoom"}
 _VERSION = re.compile(r"-v\d+$")
 

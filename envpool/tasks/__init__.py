@@ -13,6 +13,7 @@ from envpool.tasks import (  # noqa: F401
     robotics_adroit,
     robotics_hand,
     robotics_kitchen,
+    robotics_maze,
     toy_text,
     vizdoom,
 )

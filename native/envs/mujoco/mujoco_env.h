@@ -297,6 +297,13 @@ class MujocoEnv : public Env {
     renderer_->Draw(m_, d_, &cam, width, height, out);
   }
 
+  // Puts site `site` at `xyz` in this env's data until the next mj_forward or mj_step: for a
+  // frame that draws a site where the reference's model edit moved it
+  // (envs/robotics/ant_maze.h's target).
+  void SetSiteXpos(int site, const double xyz[3]) {
+    std::copy(xyz, xyz + 3, d_->site_xpos + 3 * site);
+  }
+
   void Write(const Slot& slot) const override {
     WriteObs(slot.Obs<double>());
     std::size_t keys = info_.size();

@@ -7,9 +7,11 @@
 #include "envs/robotics/adroit_hammer.h"
 #include "envs/robotics/adroit_pen.h"
 #include "envs/robotics/adroit_relocate.h"
+#include "envs/robotics/ant_maze.h"
 #include "envs/robotics/hand_manipulate.h"
 #include "envs/robotics/hand_reach.h"
 #include "envs/robotics/kitchen.h"
+#include "envs/robotics/point_maze.h"
 
 namespace envpool::robotics {
 
@@ -25,6 +27,11 @@ void Register(Registry& registry) {
   // Shadow Dexterous Hand (envpool/tasks/robotics_hand.py).
   registry.push_back(MakeEntry<PixelObservation<HandReach>>("HandReach"));
   registry.push_back(MakeEntry<PixelObservation<HandManipulate>>("HandManipulate"));
+  // Point Maze (point_maze.h; envpool/tasks/robotics_maze.py).
+  registry.push_back(MakeEntry<PixelObservation<PointMaze>>("PointMaze"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<3>>>("AntMazeV3"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<4>>>("AntMazeV4"));
+  registry.push_back(MakeEntry<PixelObservation<AntMaze<5>>>("AntMazeV5"));
 }
 
 }  // namespace envpool::robotics

@@ -174,6 +174,7 @@ def test_adroit_sparse_matches_reference(task_id: str) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("task_id", IDS)
 def test_adroit_matches_reference_long(task_id: str) -> None:
     """Every id: two envs through two full episodes and the start of a third."""

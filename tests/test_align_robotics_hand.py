@@ -190,6 +190,7 @@ def test_hand_matches_reference(reference: Any, task_id: str) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("task_id", IDS)
 def test_hand_full_episodes_match_reference(reference: Any, task_id: str) -> None:
     """Every id, over its own time limit, twice (nightly: ~2 s each)."""

@@ -253,6 +253,7 @@ def test_franka_kitchen_frames_match_reference(reference: Any) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(
     "kwargs",
     [
@@ -288,6 +289,7 @@ def test_franka_kitchen_episodes_match_reference_nightly(
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(600)
 def test_franka_kitchen_default_frames_and_pixels_match_reference_nightly(reference: Any) -> None:
     """The default 480 x 480 frame, and ``from_pixels=True, pixels_only=False``: the goal dicts
     and the observation plus ``pixels`` (3, 84, 84), the package's 84 x 84 frame after every

@@ -289,6 +289,7 @@ def test_ant_maze_matches_reference(task_id: str) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("task_id", robotics_maze.ant_ids())
 def test_ant_maze_long_lockstep(task_id: str) -> None:
     """Every Ant Maze id, two envs, past the time limit into the next episode."""
@@ -297,6 +298,7 @@ def test_ant_maze_long_lockstep(task_id: str) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("task_id", IDS)
 def test_point_maze_long_lockstep(task_id: str) -> None:
     """Every id, two envs, past the time limit into the next episode."""

@@ -97,6 +97,7 @@ def test_random_reset_spaces_are_the_package() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize(("name", "seed", "fast"), [
     ("MT10", 1, False), ("MT50", 0, False), ("ML10", 2, False), ("ML45", 9, False),
     ("ML45", 5, True), ("MT25", 3, True), ("ML25", 4, True)])
@@ -238,6 +239,7 @@ def test_ml10_test_split_pool_equals_the_package() -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(900)
 def test_mt10_one_hot_pool_equals_gym_make_vec() -> None:
     """``gymnasium.make_vec("Meta-World/MT10", seed=s, use_one_hot=True)`` itself (the
     package's benchmark drawn as it is): its env 0 is seeded with ``s``, as our pool's env 0

@@ -64,6 +64,7 @@ def test_metaworld_frames_equal_the_package(name: str, camera_id: int) -> None:
 
 
 @pytest.mark.nightly
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(("name", "camera_id"), NIGHTLY_CASES)
 def test_metaworld_frames_equal_the_package_nightly(name: str, camera_id: int) -> None:
     _frames_equal(name, camera_id)

@@ -98,9 +98,10 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
     jitted scan of recv / send against the Python loop, past episode ends and resets."""
 
     # How often an env comes back is the threads' timing: on a loaded 2-core machine 30
-    # rounds gave one env as few as 5 of them (CI failed on 8), so 60 rounds (the fewest
-    # for any env in 40 loaded runs: 19) to give every env 10 steps, past a reset, in both.
-    rounds = 60
+    # rounds gave one env as few as 5 of them (CI failed on 8), and 60 rounds (the fewest
+    # for any env in 40 loaded runs: 19) once gave one env 6 (an AVX-512 EPYC, the suite on
+    # both cores), so 200 rounds to give every env 10 steps, past a reset, in both.
+    rounds = 200
 
     def run(xla: bool) -> dict[int, list[tuple[np.ndarray, ...]]]:
         env = envpool.make_gym(task_id, num_envs=6, batch_size=3, num_threads=2, seed=1,

@@ -336,6 +336,50 @@ def _minigrid(task: str) -> Shown:
     return shown
 
 
+def _lockstep(task: str, ref: Any, reference: str) -> Shown:
+    """Ours and ``ref`` from the same seed (they draw their resets alike: the alignment tests),
+    then the same STEPS random actions; ``ref`` is reset with the seed here."""
+    env = envpool.make(task, num_envs=1, seed=SEED, render_mode="rgb_array")
+    env.reset()
+    ref.reset(seed=SEED)
+    space = env.action_space
+    rng = np.random.default_rng(SEED)
+    for _ in range(STEPS):
+        a = rng.uniform(space.low, space.high).astype(space.dtype)
+        env.step(a[None])
+        ref.step(a)
+    ours = env.render()[0]
+    theirs, note = _reference(ref.render)
+    env.close()
+    ref.close()
+    return Shown(ours, theirs, reference=reference,
+                 how=f"the same seed and {STEPS} random actions in lockstep", note=note)
+
+
+def _robotics(task: str) -> Shown:
+    from envpool.integrations.curves import gymnasium_robotics_on_mujoco3
+
+    gymnasium_robotics_on_mujoco3()  # (gymnasium_robotics' envs on mujoco 3.17: docs/robotics.md)
+    ref = gymnasium.make(task, render_mode="rgb_array")
+    return _lockstep(task, ref, f"gymnasium_robotics' `{task}` `render()` (MuJoCo's renderer)")
+
+
+def _metaworld(task: str) -> Shown:
+    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+
+    from envpool.integrations.curves import metaworld_on_mujoco3
+    from envpool.tasks.metaworld import TASKS, task_id
+
+    metaworld_on_mujoco3()  # (metaworld's envs on mujoco 3.17: docs/metaworld.md)
+    name = next(n for n in TASKS if task_id(n) == task)
+    ref = ALL_V3_ENVIRONMENTS[name](render_mode="rgb_array")
+    ref._set_task_called = True  # the package's seeded mode, as ours: docs/metaworld.md
+    ref._freeze_rand_vec = False
+    ref.seeded_rand_vec = True
+    ref.seed(SEED)
+    return _lockstep(task, ref, f"metaworld's `{name}` `render()` (MuJoCo's renderer)")
+
+
 # family -> (task ids, render mode, how the pair is made)
 FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Atari": (["Pong-v5"], "rgb_array", _atari),
@@ -351,6 +395,10 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
     "Box2D": (["LunarLander-v3", "BipedalWalkerHardcore-v3", "CarRacing-v3"], "rgb_array",
               _box2d),
     "MiniGrid": (["MiniGrid-DoorKey-8x8-v0"], "rgb_array", _minigrid),
+    "Gymnasium-Robotics": (["FetchPickAndPlace-v4", "HandManipulateBlock-v1",
+                            "AdroitHandDoor-v1", "PointMaze_Medium-v3", "FrankaKitchen-v1"],
+                           "rgb_array", _robotics),
+    "Meta-World": (["MetaWorld/PickPlace-v3"], "rgb_array", _metaworld),
 }
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import mujoco
 import numpy as np
 import pytest
 from metaworld.env_dict import ALL_V3_ENVIRONMENTS
@@ -42,6 +41,7 @@ from metaworld.sawyer_xyz_env import SawyerMocapBase
 from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
+from envpool.integrations.curves import reset_mocap_welds_317
 from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
 from envpool.tasks.metaworld import MT10, TASKS, task_id
 
@@ -60,18 +60,9 @@ INFO_KEYS = (
 IDS = [task_id(name) for name in TASKS]
 
 
-def _reset_mocap_welds(self: Any) -> None:
-    """SawyerMocapBase.reset_mocap_welds's eleven numbers, into MuJoCo 3.17's twelve."""
-    for i in range(self.model.eq_data.shape[0]):
-        if self.model.eq_type[i] == mujoco.mjtEq.mjEQ_WELD:
-            self.model.eq_data[i][:11] = np.array(
-                [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 5.0]
-            )
-
-
 @pytest.fixture(autouse=True)
 def _mujoco_317(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(SawyerMocapBase, "reset_mocap_welds", _reset_mocap_welds)
+    monkeypatch.setattr(SawyerMocapBase, "reset_mocap_welds", reset_mocap_welds_317)
     yield
 
 

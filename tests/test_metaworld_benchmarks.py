@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 from metaworld.env_dict import ALL_V3_ENVIRONMENTS
 from metaworld.sawyer_xyz_env import SawyerMocapBase, SawyerXYZEnv
-from test_align_metaworld import _check_step, _obs_equal, _reset_mocap_welds
+from test_align_metaworld import _check_step, _obs_equal
 
 import envpool
+from envpool.integrations.curves import reset_mocap_welds_317
 from envpool.tasks.metaworld import (
     MT10,
     N_GOALS,
@@ -46,7 +47,7 @@ pytestmark = [
 def _mujoco_317() -> Iterator[None]:
     """The package's reset_mocap_welds on MuJoCo 3.17 (tests/test_align_metaworld.py)."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(SawyerMocapBase, "reset_mocap_welds", _reset_mocap_welds)
+        mp.setattr(SawyerMocapBase, "reset_mocap_welds", reset_mocap_welds_317)
         yield
 
 

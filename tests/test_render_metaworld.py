@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 from metaworld.env_dict import ALL_V3_ENVIRONMENTS
 from metaworld.sawyer_xyz_env import SawyerMocapBase
-from test_align_metaworld import _obs_equal, _reset_mocap_welds
+from test_align_metaworld import _obs_equal
 from test_render_mujoco import _assert_frames_equal
 
 import envpool
+from envpool.integrations.curves import reset_mocap_welds_317
 from envpool.tasks.metaworld import task_id
 
 pytestmark = pytest.mark.filterwarnings("ignore:Constant\\(s\\) may be too high")
@@ -31,7 +32,7 @@ SIZE = 32
 
 @pytest.fixture(autouse=True)
 def _mujoco_317(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(SawyerMocapBase, "reset_mocap_welds", _reset_mocap_welds)
+    monkeypatch.setattr(SawyerMocapBase, "reset_mocap_welds", reset_mocap_welds_317)
     yield
 
 

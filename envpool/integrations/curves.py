@@ -139,9 +139,10 @@ def gymnasium_robotics_on_mujoco3() -> None:
         mujoco_utils.mujoco = JointTypesAsInts(mujoco_utils.mujoco)
 
 
-def _reset_mocap_welds_317(self: Any) -> None:
+def reset_mocap_welds_317(self: Any) -> None:
     """metaworld's ``SawyerMocapBase.reset_mocap_welds``, its eleven numbers written into the
-    first eleven of MuJoCo 3.17's twelve (metaworld_on_mujoco3)."""
+    first eleven of MuJoCo 3.17's twelve (metaworld_on_mujoco3 puts it in place for good; the
+    alignment tests for their own runs, with pytest's monkeypatch)."""
     import mujoco
 
     for i in range(self.model.eq_data.shape[0]):
@@ -158,7 +159,7 @@ def metaworld_on_mujoco3() -> None:
     changes nothing else (tests/test_align_metaworld.py does the same)."""
     from metaworld.sawyer_xyz_env import SawyerMocapBase
 
-    SawyerMocapBase.reset_mocap_welds = _reset_mocap_welds_317  # type: ignore[method-assign]
+    SawyerMocapBase.reset_mocap_welds = reset_mocap_welds_317  # type: ignore[method-assign]
 
 
 def _episodes_callback() -> Any:

@@ -269,21 +269,8 @@ class Fetch final : public MujocoEnv {
     for (int i = 0; i < 3; ++i) offset[i] = site0[i] - rm->site_pos[i];
     for (int i = 0; i < 3; ++i) rm->site_pos[3 * p_.target_site + i] = goal_[i] - offset[i];
     mj_forward(rm, d_);
-    mjvCamera cam;
-    mjv_defaultCamera(&cam);
-    if (camera_id >= 0) {
-      cam.type = mjCAMERA_FIXED;
-      cam.fixedcamid = camera_id;
-    } else {  // DEFAULT_CAMERA_CONFIG
-      cam.type = mjCAMERA_FREE;
-      cam.fixedcamid = -1;
-      cam.distance = 2.5;
-      cam.azimuth = 132.0;
-      cam.elevation = -14.0;
-      cam.lookat[0] = 1.3;
-      cam.lookat[1] = 0.75;
-      cam.lookat[2] = 0.55;
-    }
+    // DEFAULT_CAMERA_CONFIG
+    mjvCamera cam = FixedOrFreeCamera(camera_id, 2.5, 132.0, -14.0, 1.3, 0.75, 0.55);
     renderer_->Draw(rm, d_, &cam, width, height, out);
   }
 

@@ -217,6 +217,29 @@ struct CameraConfig {
   double lookat[3] = {NAN, NAN, NAN};
   int trackbodyid = -2;  // -2: not set (it has no effect on a free camera)
 };
+// A frame's camera: the model's camera `camera_id`, or for -1 the free camera placed as a
+// robotics task's DEFAULT_CAMERA_CONFIG places it (every attribute given).
+inline mjvCamera FixedOrFreeCamera(int camera_id, double distance, double azimuth,
+                                   double elevation, double lookat_x, double lookat_y,
+                                   double lookat_z) {
+  mjvCamera cam;
+  mjv_defaultCamera(&cam);
+  if (camera_id >= 0) {
+    cam.type = mjCAMERA_FIXED;
+    cam.fixedcamid = camera_id;
+    return cam;
+  }
+  cam.type = mjCAMERA_FREE;
+  cam.fixedcamid = -1;
+  cam.distance = distance;
+  cam.azimuth = azimuth;
+  cam.elevation = elevation;
+  cam.lookat[0] = lookat_x;
+  cam.lookat[1] = lookat_y;
+  cam.lookat[2] = lookat_z;
+  return cam;
+}
+
 inline CameraConfig DistanceCamera(double distance) {
   CameraConfig c;
   c.distance = distance;

@@ -211,22 +211,7 @@ class HandEnv : public MujocoEnv {
 
   // The free camera of DEFAULT_CAMERA_CONFIG, or the model's camera `camera_id`.
   static mjvCamera Camera(int camera_id) {
-    mjvCamera cam;
-    mjv_defaultCamera(&cam);
-    if (camera_id >= 0) {
-      cam.type = mjCAMERA_FIXED;
-      cam.fixedcamid = camera_id;
-    } else {
-      cam.type = mjCAMERA_FREE;
-      cam.fixedcamid = -1;
-      cam.distance = 0.5;
-      cam.azimuth = 55.0;
-      cam.elevation = -25.0;
-      cam.lookat[0] = 1.0;
-      cam.lookat[1] = 0.96;
-      cam.lookat[2] = 0.14;
-    }
-    return cam;
+    return mujoco::FixedOrFreeCamera(camera_id, 0.5, 55.0, -25.0, 1.0, 0.96, 0.14);
   }
 
   // The model the frames are drawn with: the env's own copy, made at its first frame (as the

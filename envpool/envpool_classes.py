@@ -106,7 +106,7 @@ def spec_class(name: str) -> type[EnvSpec]:
         task_id = max(fitting, key=score)  # the first of the best (max keeps the first)
         EnvSpec.__init__(self, task_id, **given)
 
-    return type(name, (EnvSpec,), {
+    return type(name, (_RawNames, EnvSpec), {
         "__init__": __init__,
         "__module__": __name__,
         "__doc__": f"sail-sg EnvPool's {name}: ``{name}(config)`` with a config from "
@@ -115,19 +115,93 @@ def spec_class(name: str) -> type[EnvSpec]:
         "gen_config": config_type,
         "_config_keys": list(defaults),
         "_default_config_values": tuple(defaults.values()),
-        "_config_values": property(lambda self: tuple(self.config)),
-        "_state_keys": property(lambda self: list(self.state_array_spec)),
-        "_state_spec": property(lambda self: _raw_specs(self.state_array_spec)),
-        "_action_keys": property(lambda self: list(self.action_array_spec)),
-        "_action_spec": property(lambda self: _raw_specs(self.action_array_spec)),
     })
+
+
+class _RawNames:
+    """The raw binding's names of a spec class (``_state_keys``, ``_state_spec``, ...)."""
+
+    config: Any
+    state_array_spec: dict[str, ArraySpec]
+    action_array_spec: dict[str, ArraySpec]
+
+    @property
+    def _config_values(self) -> tuple[Any, ...]:
+        return tuple(self.config)
+
+    @property
+    def _state_keys(self) -> list[str]:
+        return list(self.state_array_spec)
+
+    @property
+    def _state_spec(self) -> tuple[tuple[Any, ...], ...]:
+        return _raw_specs(self.state_array_spec)
+
+    @property
+    def _action_keys(self) -> list[str]:
+        return list(self.action_array_spec)
+
+    @property
+    def _action_spec(self) -> tuple[tuple[Any, ...], ...]:
+        return _raw_specs(self.action_array_spec)
 
 
 def _raw_specs(specs: dict[str, ArraySpec]) -> tuple[tuple[Any, ...], ...]:
     """EnvPool's raw spec tuples: ``(dtype, shape, (min, max), elementwise bounds,
-    is_discrete)`` per array (bounds here are scalars: no elementwise ones)."""
-    return tuple((s.dtype, list(s.shape), (s.minimum, s.maximum), ([], []),
-                  s.dtype.kind in "iub") for s in specs.values())
+    is_discrete)`` per array (bounds here are scalars: no elementwise ones). A container
+    array's are its elements' dtype and ``(shape, shape of its values)``, as EnvPool's."""
+    out = []
+    for s in specs.values():
+        if s.inner_shape is not None:
+            dtype = np.asarray(s.minimum).dtype
+            out.append((dtype, (list(s.shape), list(s.inner_shape)), (s.minimum, s.maximum),
+                        ([], []), dtype.kind in "iub"))
+        else:
+            out.append((s.dtype, list(s.shape), (s.minimum, s.maximum), ([], []),
+                        s.dtype.kind in "iub"))
+    return tuple(out)
+
+
+#: The task id of the core's multi-player test env (native ``_Dummy``), registered
+#: unlisted on first use of :class:`DummyEnvSpec`.
+DUMMY_TASK = "_Dummy"
+
+# sail-sg EnvPool's common config (its env_spec.h) and the dummy env's keywords, with
+# their defaults (``max_episode_steps`` 0: no time limit, EnvPool's INT_MAX).
+_DUMMY_DEFAULTS: dict[str, Any] = {
+    "num_envs": 1, "batch_size": 0, "num_threads": 0, "max_num_players": 1,
+    "thread_affinity_offset": -1, "base_path": "envpool", "seed": 42, "env_seed": [],
+    "gym_reset_return_info": True, "max_episode_steps": 0, "state_num": 10, "action_num": 6,
+}
+
+
+class DummyEnvSpec(_RawNames, EnvSpec):
+    """sail-sg EnvPool's ``_DummyEnvSpec`` (``envpool.dummy.dummy_envpool``), the spec of
+    the core's multi-player test env: ``DummyEnvSpec(config)`` with a config of EnvPool's
+    common keys (``_config_keys``, values in that order, or ``gen_config(**keywords)``).
+    ``env_seed`` (one seed per env) replaces ``seed + i``; ``base_path`` is accepted and
+    unused (data come from installed packages here); ``gym_reset_return_info`` is the gym
+    flavour's, which a multi-player env does not have."""
+
+    gen_config = collections.namedtuple(  # type: ignore[misc]
+        "Config", list(_DUMMY_DEFAULTS), defaults=list(_DUMMY_DEFAULTS.values()))
+    _config_keys = list(_DUMMY_DEFAULTS)
+    _default_config_values = tuple(_DUMMY_DEFAULTS.values())
+
+    def __init__(self, config: Any) -> None:
+        from envpool.core.registry import get_task, register
+
+        values = (config._asdict() if hasattr(config, "_asdict")
+                  else dict(zip(_DUMMY_DEFAULTS, config, strict=True)))
+        try:
+            get_task(DUMMY_TASK)
+        except ValueError:
+            register(DUMMY_TASK, "_Dummy", listed=False)
+        kwargs = {k: v for k, v in values.items()
+                  if k not in ("base_path", "env_seed", "gym_reset_return_info")}
+        if len(values["env_seed"]):
+            kwargs["seed"] = [int(s) for s in values["env_seed"]]
+        EnvSpec.__init__(self, DUMMY_TASK, **kwargs)
 
 
 class RawEnvPool(EnvPoolBase):
@@ -148,6 +222,9 @@ class RawEnvPool(EnvPoolBase):
 
     def _send(self, action: Any) -> None:
         """Queues a step: ``action`` holds the arrays of ``_action_keys``, in order."""
+        if self.max_num_players:
+            self._send_players(list(action))
+            return
         arrays = dict(zip(self._action_keys, action, strict=True))
         env_id = np.asarray(arrays["env_id"])
         if not np.array_equal(env_id, np.asarray(arrays["players.env_id"])):
@@ -159,11 +236,13 @@ class RawEnvPool(EnvPoolBase):
         raw = self.recv_raw()
         step = batched_timestep(raw, None)
         env_id = raw.env_id.astype(np.int32, copy=False)
+        players = env_id if raw.players_env_id is None else raw.players_env_id
         obs = raw.obs
         obs_arrays = leaves(obs)
         info = [raw.info[k[len("info:"):]] for k in self._state_keys[8 + len(obs_arrays):]]
-        return (env_id, env_id, raw.elapsed_step, raw.terminated | raw.truncated, step.reward,
-                step.discount, step.step_type, raw.truncated, *obs_arrays, *info)
+        return (env_id, players.astype(np.int32, copy=False), raw.elapsed_step,
+                raw.terminated | raw.truncated, step.reward, step.discount, step.step_type,
+                raw.truncated, *obs_arrays, *info)
 
     def _xla(self) -> Any:
         """EnvPool's XLA functions: here ``xla()``'s ``(handle, recv, send, step)``."""

@@ -250,6 +250,10 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.python.protocol": dict(_PROTOCOL),
     "envpool.python.glfw_context": {"preload_windows_gl_dlls": f"{_HERE}:preload_windows_gl_dlls"},
     "envpool.python.api": {"py_env": f"{_HERE}:py_env"},
+    # EnvPool's test env of its multi-player core, as the core's test env here
+    "envpool.dummy": {},
+    "envpool.dummy.dummy_envpool": {"_DummyEnvSpec": "envpool.envpool_classes:DummyEnvSpec",
+                                    "_DummyEnvPool": "envpool.envpool_classes:RawEnvPool"},
     "envpool.classic_control": {},
     "envpool.classic_control.registration": {},
     "envpool.toy_text": {},

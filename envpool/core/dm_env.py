@@ -30,6 +30,8 @@ _FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
 def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     """A batched ``dm_env.TimeStep`` of one pool batch (the dm flavour's and Acme's).
 
+    A multi-player env's reward and discount have one value per player (the batch's
+    players one after the other), as EnvPool's.
     ``step_type`` (int32, as EnvPool's) is FIRST on a reset row (``elapsed_step`` 0),
     LAST when the episode ended, MID otherwise; ``discount`` is 0 on termination and 1
     otherwise (truncation keeps 1, so value bootstrapping is right), or the env's own
@@ -40,14 +42,18 @@ def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
     step_type[raw.terminated | raw.truncated] = _LAST
     reward = raw.reward
     first = step_type == _FIRST
-    if first.any():
-        reward = np.where(first, reward.dtype.type(0), reward)
     discount = np.where(raw.terminated, np.float32(0), np.float32(1) if raw.discount is None
                         else raw.discount).astype(np.float32)
+    if raw.num_players is not None:  # a multi-player env: reward and discount per player
+        first = np.repeat(first, raw.num_players)
+        discount = np.repeat(discount, raw.num_players)
+    if first.any():
+        reward = np.where(first, reward.dtype.type(0), reward)
     return dm_env.TimeStep(step_type, reward, discount, observation)
 
 
-#: ``State.players``: the player fields of EnvPool's State (one player per env here).
+#: ``State.players``: the player fields of EnvPool's State (one player per env here; a
+#: multi-player env's has its ``players.<key>`` info arrays too).
 Players = collections.namedtuple("Players", ["env_id"])
 
 
@@ -61,24 +67,44 @@ def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
     obs_names = [o["name"] for o in native["obs"]]
     if native["obs_layout"] == "array":
         obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
-    infos = [i for i in native["info"] if i["name"] != DISCOUNT]  # (the TimeStep's)
-    obs_specs = [envpool_spaces.dm_spec(o, name, scalar_bounds=True)
-                 for o, name in zip(native["obs"], obs_names, strict=True)]
+    # (the TimeStep's discount, and a multi-player env's per-player rewards)
+    infos = [i for i in native["info"] if i["name"] != DISCOUNT
+             and not (i["name"] == "reward" and i.get("per_player"))]
+    # A multi-player env's "players.<key>" info arrays are fields of State.players.
+    player_infos = [i for i in infos if i["name"].startswith("players.")]
+    infos = [i for i in infos if not i["name"].startswith("players.")]
+    obs_specs = [_dm_spec(o, name) for o, name in zip(native["obs"], obs_names, strict=True)]
     if native["obs_layout"] == "dict":  # a nested dict's arrays: one field of dicts
         tree = envpool_spaces.nest(obs_names, obs_specs)
         obs_names, obs_specs = list(tree), list(tree.values())
     state = collections.namedtuple(
         "State", [*obs_names, "env_id", "players", "elapsed_step", *[i["name"] for i in infos]])
+    players = _players_class(spec)
     int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
     env_id = envpool_spaces.dm_spec({**int32, "name": "env_id"})
     observation_spec = state(
         *obs_specs,
         env_id,
-        Players(env_id),
+        players(env_id, *[_dm_spec(i, i["name"]) for i in player_infos]),
         envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
         *[envpool_spaces.dm_spec(i, scalar_bounds=True) for i in infos],
     )
     return state, observation_spec, envpool_spaces.dm_spec(native["action"])
+
+
+def _dm_spec(array: dict[str, Any], name: str) -> Any:
+    """The dm spec of one native array (a container array: an object array's)."""
+    if array.get("container"):
+        return dm_env.specs.Array((), np.dtype(object), name=name)
+    return envpool_spaces.dm_spec(array, name, scalar_bounds=True)
+
+
+def _players_class(spec: EnvSpec) -> type:
+    """``State.players``' class: :data:`Players`, with the fields of a multi-player env's
+    ``players.<key>`` info arrays after ``env_id``."""
+    keys = [i["name"][len("players."):] for i in spec.native_spec["info"]
+            if i["name"].startswith("players.")]
+    return collections.namedtuple("Players", ["env_id", *keys]) if keys else Players
 
 
 class DmEnvPool(EnvPoolBase, dm_env.Environment):
@@ -94,6 +120,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
                              "the gymnasium flavour")
         EnvPoolBase.__init__(self, spec)
         self.State, self._observation_spec, self._action_spec = dm_specs(spec)
+        self._players = _players_class(spec)
 
     def observation_spec(self) -> Any:
         """Per-env specs of the State fields."""
@@ -126,5 +153,11 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
     def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:
         obs = [raw.obs] if self._obs_layout == "array" else list(
             raw.obs.values() if isinstance(raw.obs, dict) else raw.obs)
-        return batched_timestep(raw, self.State(*obs, raw.env_id, Players(raw.env_id),
-                                                raw.elapsed_step, *raw.info.values()))
+        if raw.players_env_id is None:
+            return batched_timestep(raw, self.State(*obs, raw.env_id, Players(raw.env_id),
+                                                    raw.elapsed_step, *raw.info.values()))
+        info = {k: v for k, v in raw.info.items() if not k.startswith("players.")}
+        players = self._players(raw.players_env_id, *[v for k, v in raw.info.items()
+                                                      if k.startswith("players.")])
+        return batched_timestep(raw, self.State(*obs, raw.env_id, players, raw.elapsed_step,
+                                                *info.values()))

@@ -62,6 +62,10 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
     """
 
     def __init__(self, spec: EnvSpec) -> None:
+        if spec.max_num_players:
+            raise ValueError(f"{spec.id} is a multi-player env: a gymnasium vector env has one "
+                             "row per env, its batches one per player. Use the dm flavour "
+                             "(env_type='dm') or EnvPool's raw pool")
         EnvPoolBase.__init__(self, spec)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space

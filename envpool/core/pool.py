@@ -53,6 +53,23 @@ class RawBatch(NamedTuple):
     final_obs: Any  # same-step autoreset only, else None
     final_info: dict[str, np.ndarray] | None
     discount: np.ndarray | None = None  # the env's own discount (DISCOUNT), if it has one
+    # Multi-player envs (spec.max_num_players > 0): the players of each row, and the env
+    # of each player. Per-player arrays (observations, info keys, reward) then hold the
+    # rows' players one after the other (sail-sg EnvPool's layout), not one row per env.
+    num_players: np.ndarray | None = None
+    players_env_id: np.ndarray | None = None
+
+
+def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested dict's leaves by their dotted paths (``{"players": {"id": x}}`` ->
+    ``{"players.id": x}``), as EnvPool flattens action dicts."""
+    out: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def obs_row(obs: Any, i: int) -> Any:
@@ -126,6 +143,14 @@ class EnvPoolBase:
         # env's info, as the reference env would report it (not elapsed_step nor
         # the pool's bookkeeping: env_id, players, final_obs, final_info).
         self.info_keys: tuple[str, ...] = tuple(n for n in self._info_names if n != DISCOUNT)
+        #: Multi-player envs: the most players an env has (0: a single-player env).
+        self.max_num_players: int = spec.max_num_players
+        per_player = {a["name"] for a in native["obs"] + native["info"] if a.get("per_player")}
+        self._per_player = [a["name"] in per_player for a in native["obs"]], \
+            [a["name"] in per_player for a in native["info"]]
+        self._action_keys = list(spec.action_array_spec)
+        # the players.env_id of the last batch (_from infers a multi-player action's from it)
+        self._last_players_env_id: np.ndarray | None = None
         action = native["action"]
         self._action_dtype = np.dtype(action["dtype"])
         self._discrete = action["n"] > 0
@@ -167,7 +192,13 @@ class EnvPoolBase:
         ``action`` is an array with one row per env, or sail-sg EnvPool's dict
         ``{"env_id": ..., "players.env_id": ..., "action": ...}`` whose arrays have the
         dtypes of ``spec.action_array_spec`` (int32 ids). Discrete actions are integers;
-        floats are taken where every value is a whole number, as EnvPool casts them."""
+        floats are taken where every value is a whole number, as EnvPool casts them.
+        A multi-player env takes EnvPool's dict of its action arrays (see :meth:`_from`)."""
+        if self.max_num_players:
+            own_ids = isinstance(action, dict) and "env_id" in action
+            default = env_id is None and (own_ids or not self.is_async)
+            self._send_players(self._from(action, None if default else self._ids(env_id)))
+            return
         if isinstance(action, dict):
             action, env_id = self._action_dict(action, env_id)
         action, ids = np.asarray(action), self._ids(env_id)
@@ -184,6 +215,73 @@ class EnvPoolBase:
             raise gymnasium.error.ResetNeeded(str(error)) from None
         if self._text is not None:
             self._text.sent(ids, action)
+
+    def _from(self, action: Any, env_id: np.ndarray | None = None) -> list[np.ndarray]:
+        """sail-sg EnvPool's ``_from``: ``action`` (an array of the env's action, or a dict
+        of action arrays, possibly nested: ``{"players": {"id": ...}}`` is
+        ``"players.id"``) as the list of arrays of ``spec.action_array_spec``, in its order.
+        ``env_id`` defaults to the dict's, else to every env. A multi-player action
+        without ``players.env_id`` gets it: each env's own id where there is one player
+        action per env; the last batch's ``players.env_id`` for those envs where the
+        counts match; else an equal share of the player actions per env, in order;
+        else a RuntimeError (pass ``players.env_id``)."""
+        if isinstance(action, dict):
+            flat = _flatten(action)
+        else:
+            flat = {self._action_keys[2]: np.asarray(action)}
+        if env_id is not None:
+            flat["env_id"] = np.asarray(env_id).astype(np.int32)
+        elif "env_id" not in flat:
+            flat["env_id"] = self.all_env_ids
+        if "players.env_id" not in flat:
+            flat["players.env_id"] = self._infer_players_env_id(flat)
+        missing = [k for k in self._action_keys if k not in flat]
+        extra = sorted(set(flat) - set(self._action_keys))
+        if missing or extra:
+            raise ValueError(f"the action arrays are {self._action_keys} (spec.action_array_"
+                             f"spec); missing {missing}, unknown {extra}")
+        return [flat[k] for k in self._action_keys]
+
+    def _infer_players_env_id(self, flat: dict[str, Any]) -> np.ndarray:
+        env_id = np.asarray(flat["env_id"]).astype(np.int32).reshape(-1)
+        if not self.max_num_players:
+            return env_id
+        counts = {np.shape(flat[k])[0] if np.ndim(flat[k]) else 1
+                  for k in self._action_keys[3:] if k in flat}
+        if len(counts) > 1:
+            raise RuntimeError("the player action arrays have different numbers of rows")
+        count = counts.pop() if counts else env_id.shape[0]
+        if count == env_id.shape[0]:
+            return env_id
+        cached = getattr(self, "_last_players_env_id", None)
+        if cached is not None:
+            cached = np.asarray(cached, dtype=np.int32)
+            guess = np.concatenate([cached[cached == e] for e in env_id.tolist()] or
+                                   [np.empty(0, np.int32)])
+            if guess.shape[0] == count and all((cached == e).any() for e in env_id.tolist()):
+                return guess
+        if env_id.shape[0] == 0 or count % env_id.shape[0]:
+            raise RuntimeError("Cannot infer players.env_id for multiplayer action: "
+                               f"{count} player actions for {env_id.shape[0]} envs; pass "
+                               "a dict action with explicit players.env_id")
+        share = count // env_id.shape[0]
+        if share > self.max_num_players:
+            raise RuntimeError("Cannot infer players.env_id for multiplayer action: "
+                               f"{share} players per env, more than max_num_players "
+                               f"({self.max_num_players}); pass players.env_id")
+        return np.repeat(env_id, share).astype(np.int32)
+
+    def _send_players(self, arrays: list[np.ndarray]) -> None:
+        """Sends a multi-player env's action arrays (``_from``'s list)."""
+        env_id, players_env_id, action, *players = (np.asarray(a) for a in arrays)
+        if env_id.dtype.kind not in "iu" or players_env_id.dtype.kind not in "iu":
+            raise TypeError("env_id and players.env_id must be integers")
+        ids = env_id.reshape(-1)
+        try:
+            self._pool.send_players(action, ids, players_env_id.reshape(-1),
+                                    [p.reshape(-1, *p.shape[1:]) for p in players])
+        except self._reset_needed as error:
+            raise gymnasium.error.ResetNeeded(str(error)) from None
 
     def _action_dict(self, action: dict[str, Any], env_id: Any) -> tuple[np.ndarray, Any]:
         """sail-sg EnvPool's action dict: the actions and their env ids, checked."""
@@ -226,7 +324,8 @@ class EnvPoolBase:
         """The next finished batch, as numpy views (``timeout`` in seconds; Ctrl-C
         interrupts the wait)."""
         (obs, info, env_id, reward, terminated, truncated, elapsed, final_obs, final_info,
-         final_elapsed) = self._pool.recv(-1.0 if timeout is None else float(timeout))
+         final_elapsed, num_players) = self._pool.recv(-1.0 if timeout is None
+                                                       else float(timeout))
         if self.is_async:
             self._last_env_id = env_id
         if self._text is not None:
@@ -237,11 +336,20 @@ class EnvPoolBase:
             finfo = dict(zip(self._info_names, final_info, strict=True))
             finfo.pop(DISCOUNT, None)
             finfo["elapsed_step"] = final_elapsed
+        players_env_id = None
+        if num_players is not None:  # the written players of each row, one after the other
+            mask = np.arange(self.max_num_players) < num_players[:, None]
+            obs = [a[mask] if p else a for a, p in zip(obs, self._per_player[0], strict=True)]
+            info = [a[mask] if p else a for a, p in zip(info, self._per_player[1], strict=True)]
+            players_env_id = np.repeat(env_id, num_players)
+            self._last_players_env_id = players_env_id
         infos = dict(zip(self._info_names, info, strict=True)) if info else {}
         discount = infos.pop(DISCOUNT, None)
+        if num_players is not None:  # the players' own rewards, or the env's for each
+            reward = infos.pop("reward") if "reward" in infos else np.repeat(reward, num_players)
         return RawBatch(obs[0] if self._obs_layout == "array" else self._layout(obs),
                         infos, env_id, reward, terminated, truncated, elapsed, fobs, finfo,
-                        discount)
+                        discount, num_players, players_env_id)
 
     def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
         """Queues a reset of ``env_id`` (default: every env), reseeding them first when
@@ -378,10 +486,15 @@ class EnvPoolBase:
         """EnvPool's info dict of a batch: env_id, players.env_id, elapsed_step, env keys."""
         info: dict[str, Any] = {
             "env_id": raw.env_id,
-            "players": {"env_id": raw.env_id},
+            "players": {"env_id": raw.env_id if raw.players_env_id is None
+                        else raw.players_env_id},
             "elapsed_step": raw.elapsed_step,
         }
-        info.update(raw.info)
+        for key, value in raw.info.items():  # a multi-player env's "players.id", ...
+            if key.startswith("players."):
+                info["players"][key[len("players."):]] = value
+            else:
+                info[key] = value
         if self._env_kwargs_info is not None:
             info["env_kwargs"] = self._env_kwargs(raw.env_id)
         return info

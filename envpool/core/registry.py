@@ -45,6 +45,8 @@ class TaskSpec:
 
 
 _TASKS: dict[str, TaskSpec] = {}
+# Ids registered with listed=False (the core's test envs): made by id, never listed.
+_UNLISTED: dict[str, TaskSpec] = {}
 
 
 def register(
@@ -60,6 +62,7 @@ def register(
     random_kwargs: tuple[str, ...] = (),
     module: ModuleType | None = None,
     pool_methods: dict[str, Callable[..., Any]] | None = None,
+    listed: bool = True,
     **env_kwargs: Any,
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
@@ -79,11 +82,12 @@ def register(
     (docs/custom_env.md), refused with an ImportError if it was built against another
     envpool version. The id
     is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
-    ``gymnasium.make_vec``).
+    ``gymnasium.make_vec``). ``listed=False`` registers an id that pools are made of
+    but that neither :func:`list_all_envs` nor gymnasium lists (the core's test envs).
     """
     from envpool.core.gymnasium_ids import register_gymnasium_id  # (imports this module)
 
-    if task_id in _TASKS:
+    if task_id in _TASKS or task_id in _UNLISTED:
         raise ValueError(f"task id {task_id!r} is already registered")
     native = check_native_module(_native if module is None else module)
     if native_env not in native.env_names():
@@ -107,10 +111,14 @@ def register(
     if stray:
         raise ValueError(f"per_env_kwargs must be keywords of {native_env} and random_kwargs "
                          f"some of them: {', '.join(stray)}")
-    _TASKS[task_id] = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps,
-                               reward_threshold, prepare, dict(python_kwargs or {}),
-                               thread_per_env, frozenset(per_env_kwargs),
-                               frozenset(random_kwargs), native, dict(pool_methods or {}))
+    task = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps, reward_threshold,
+                    prepare, dict(python_kwargs or {}), thread_per_env,
+                    frozenset(per_env_kwargs), frozenset(random_kwargs), native,
+                    dict(pool_methods or {}))
+    if not listed:
+        _UNLISTED[task_id] = task
+        return
+    _TASKS[task_id] = task
     register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
 
 
@@ -127,7 +135,7 @@ def all_tasks() -> dict[str, TaskSpec]:
 def get_task(task_id: str) -> TaskSpec:
     """The registration of ``task_id``; a ValueError names close matches."""
     try:
-        return _TASKS[task_id]
+        return _TASKS[task_id] if task_id in _TASKS else _UNLISTED[task_id]
     except KeyError:
         close = difflib.get_close_matches(task_id, _TASKS, n=5)
         hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -15,7 +15,7 @@ from types import ModuleType
 
 # Must match native/core/version.h, pyproject.toml and envpool.__version__ (tests check it).
 VERSION = "0.1.0"
-SDK_ABI = 4
+SDK_ABI = 5
 
 # What a native module must define (bindings/pool_module.h's DefinePoolModule).
 _MODULE_SURFACE = ("Pool", "ResetNeeded", "env_names", "default_config", "factory", "spec",

@@ -53,8 +53,10 @@ def _bounds(spec: NativeArray) -> tuple[np.ndarray, np.ndarray]:
     else:
         info = np.iinfo(dtype)
         low, high = np.array(info.min, np.float64), np.array(info.max, np.float64)
-    low = np.broadcast_to(low.reshape(shape) if low.size > 1 else low, shape).astype(dtype)
-    high = np.broadcast_to(high.reshape(shape) if high.size > 1 else high, shape).astype(dtype)
+    low = np.broadcast_to(low.reshape(shape) if low.size > 1 else low.reshape(()),
+                          shape).astype(dtype)
+    high = np.broadcast_to(high.reshape(shape) if high.size > 1 else high.reshape(()),
+                           shape).astype(dtype)
     return low, high
 
 
@@ -69,8 +71,18 @@ def bounds(spec: NativeArray, scalar: bool = False) -> tuple[Any, Any]:
 
 
 def gymnasium_space(spec: NativeArray) -> spaces.Space:
-    """The gymnasium space of one native array (per env, no batch dimension)."""
+    """The gymnasium space of one native array (per env, no batch dimension; one
+    player's value of a multi-player env's per-player array). A container array whose
+    values are arrays of a free number of rows of a fixed shape is gymnasium's
+    ``Sequence`` of those rows."""
     dtype = np.dtype(spec["dtype"])
+    if spec.get("container"):
+        rows = list(spec["shape"])
+        if rows[:1] != [-1] or -1 in rows[1:]:
+            raise ValueError(f"container array {spec['name']!r} of shape {rows}: only a free "
+                             "number of rows (-1 first) has a gymnasium space")
+        return spaces.Sequence(gymnasium_space({**spec, "container": False,
+                                                "shape": rows[1:]}), stack=True)
     if spec["n"] > 0 and not spec["shape"]:
         return spaces.Discrete(spec["n"], start=spec["start"], dtype=dtype)
     if spec["n"] > 0:

@@ -180,15 +180,30 @@ class ArraySpec:
     action dict (``EnvSpec.action_array_spec``). ``-1`` in ``shape`` is EnvPool's
     players dimension."""
 
-    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any) -> None:
+    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any,
+                 inner_shape: Sequence[int] | None = None) -> None:
         self.dtype = np.dtype(dtype)
         self.shape = list(shape)
         self.minimum = minimum
         self.maximum = maximum
+        #: A container array (EnvPool's Container: each value is an array of ``dtype``):
+        #: the shape of its values, ``-1`` where each value has its own size; else None.
+        self.inner_shape = None if inner_shape is None else list(inner_shape)
 
     def __repr__(self) -> str:
         return (f"ArraySpec(shape={self.shape}, dtype={self.dtype}, minimum={self.minimum}, "
                 f"maximum={self.maximum})")
+
+
+def _state_array(array: dict[str, Any]) -> ArraySpec:
+    """The :class:`ArraySpec` of a native array: ``-1`` leads the shape of a per-player
+    one (EnvPool's players dimension); a container array is an object array of arrays."""
+    players = [-1] if array.get("per_player") else []
+    if array.get("container"):  # (bounds of its elements)
+        low, high = envpool_spaces.bounds({**array, "shape": []}, scalar=True)
+        return ArraySpec(object, players, low, high, inner_shape=array["shape"])
+    low, high = envpool_spaces.bounds(array, scalar=True)
+    return ArraySpec(array["dtype"], [*players, *array["shape"]], low, high)
 
 
 class EnvSpec:
@@ -258,7 +273,9 @@ class EnvSpec:
             raise ValueError("num_threads and max_episode_steps must be >= 0")
         if pool["num_threads"] == 0 and task.thread_per_env:
             pool["num_threads"] = pool["num_envs"]
-        if pool["max_num_players"] != 1:
+        #: The most players an env has (multi-player envs: the core's test env), or 0.
+        self.max_num_players: int = self.native_spec.get("max_num_players", 0)
+        if self.max_num_players == 0 and pool["max_num_players"] != 1:
             raise ValueError(f"{task_id} is a single-player env: max_num_players must be 1")
         #: (height, width, fps) of the frames render() draws; None without render_mode.
         self.render_frame: tuple[int, int, float] | None = None
@@ -376,14 +393,13 @@ class EnvSpec:
         }
         single = native["obs_layout"] != "dict" and len(native["obs"]) == 1
         for o in native["obs"]:
-            low, high = envpool_spaces.bounds(o, scalar=True)
-            out["obs" if single else f"obs:{o['name']}"] = ArraySpec(o["dtype"], o["shape"],
-                                                                      low, high)
+            out["obs" if single else f"obs:{o['name']}"] = _state_array(o)
         for i in native["info"]:
-            if i["name"] == "discount":  # the env's own discount: the "discount" above
+            # the env's own discount, and a multi-player env's rewards per player: the
+            # "discount" and "reward" above
+            if i["name"] == "discount" or (i["name"] == "reward" and i.get("per_player")):
                 continue
-            low, high = envpool_spaces.bounds(i, scalar=True)
-            out[f"info:{i['name']}"] = ArraySpec(i["dtype"], i["shape"], low, high)
+            out[f"info:{i['name']}"] = _state_array(i)
         return out
 
     @property
@@ -397,9 +413,17 @@ class EnvSpec:
         else:
             low, high = envpool_spaces.bounds(action, scalar=True)
         last_env = self.config.num_envs - 1
-        return {"env_id": ArraySpec(np.int32, [], 0, last_env),
-                "players.env_id": ArraySpec(np.int32, [-1], 0, last_env),
-                "action": ArraySpec(action["dtype"], [-1, *action["shape"]], low, high)}
+        arrays = {"env_id": ArraySpec(np.int32, [], 0, last_env),
+                  "players.env_id": ArraySpec(np.int32, [-1], 0, last_env)}
+        if not self.max_num_players:
+            arrays["action"] = ArraySpec(action["dtype"], [-1, *action["shape"]], low, high)
+            return arrays
+        # A multi-player env: its own action (one per env), then one value per player of
+        # each player action array.
+        arrays[action["name"]] = ArraySpec(action["dtype"], list(action["shape"]), low, high)
+        for a in self.native_spec["player_actions"]:
+            arrays[a["name"]] = _state_array({**a, "per_player": True})
+        return arrays
 
     def observation_spec(self) -> Any:
         """The dm flavour's per-env observation spec: a ``State`` namedtuple of

@@ -107,6 +107,10 @@ def _shim() -> ctypes.CDLL:
 
 def make_xla(pool: EnvPoolBase) -> tuple[np.ndarray, Callable, Callable, Callable]:
     """``(handle, recv, send, step)`` of ``pool`` (see the module's docstring)."""
+    native = pool.spec.native_spec
+    if native.get("max_num_players") or any(a.get("container") for a in native["obs"]):
+        raise RuntimeError("xla(): this env has players or container observations, whose "
+                           "arrays change size from batch to batch; XLA needs fixed shapes")
     jax = _jax()
     import jax.numpy as jnp
 

@@ -23,6 +23,7 @@
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/robotics/register.h"
+#include "envs/testing/dummy.h"
 #include "envs/testing/faulty.h"
 #include "envs/toy_text/register.h"
 #include "envs/vizdoom/register.h"
@@ -46,6 +47,8 @@ Registry BuildRegistry() {
   vizdoom_envs::Register(registry);
   // For the test suite; not registered as a task id.
   registry.push_back(MakeEntry<testing::Faulty>("_Faulty"));
+  // The core's multi-player test env (sail-sg EnvPool's dummy env); not a task id either.
+  registry.push_back(MakeEntry<testing::Dummy>("_Dummy"));
   return registry;
 }
 

@@ -55,6 +55,8 @@ inline py::dict ArraySpecToDict(const ArraySpec& s) {
   d["high"] = s.high;
   d["n"] = s.n;
   d["start"] = s.start;
+  d["per_player"] = s.per_player;
+  d["container"] = s.container;
   return d;
 }
 
@@ -66,6 +68,10 @@ inline py::dict SpecToDict(const EnvSpec& spec) {
   d["obs"] = obs;
   d["info"] = info;
   d["action"] = ArraySpecToDict(spec.action);
+  d["max_num_players"] = spec.max_num_players;
+  py::list player_actions;
+  for (const ArraySpec& s : spec.player_actions) player_actions.append(ArraySpecToDict(s));
+  d["player_actions"] = player_actions;
   d["obs_layout"] = spec.obs_layout == ObsLayout::kArray   ? "array"
                     : spec.obs_layout == ObsLayout::kTuple ? "tuple"
                                                            : "dict";
@@ -97,9 +103,29 @@ inline py::dtype ToNumpy(DType t) {
 }
 
 // A numpy view of the first `rows` rows of a column; `owner` keeps it alive.
+// A container column gives a numpy object array instead, of copies of its
+// Cells (None where the env wrote none).
 inline py::array View(Column& column, int rows, const py::object& owner) {
   std::vector<py::ssize_t> shape{rows};
   for (std::int64_t d : column.shape()) shape.push_back(d);
+  if (column.is_container()) {
+    py::array out = py::module_::import("numpy").attr("empty")(shape, "object");
+    auto** items = static_cast<PyObject**>(out.mutable_data());
+    const int cells = column.cells_per_row();
+    for (int r = 0; r < rows; ++r) {
+      for (int k = 0; k < cells; ++k) {
+        const Cell& cell = column.Cells(r)[k];
+        if (!cell.set) continue;
+        std::vector<py::ssize_t> cell_shape(cell.shape.begin(), cell.shape.end());
+        py::array value(ToNumpy(cell.dtype), cell_shape, {}, cell.data.data());  // a copy
+        PyObject*& slot = items[static_cast<std::size_t>(r) * static_cast<std::size_t>(cells) +
+                                static_cast<std::size_t>(k)];
+        Py_XDECREF(slot);
+        slot = value.release().ptr();
+      }
+    }
+    return out;
+  }
   return py::array(ToNumpy(column.dtype()), shape, {}, column.data(), owner);
 }
 
@@ -126,6 +152,55 @@ inline py::array_t<std::int64_t> EnvIds(const py::array& ids) {
   }
   if (ids.ndim() != 1) throw std::invalid_argument("env_id must be one-dimensional");
   return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
+}
+
+// `actions` as a C-contiguous array of one of the types Pool::Send takes, checked to
+// have `n` rows of `spec`'s shape (`what` names it in errors).
+inline std::pair<py::array, DType> ActionArray(const py::array& actions, const ArraySpec& spec,
+                                               py::ssize_t n, const char* what) {
+  const char kind = actions.dtype().kind();
+  py::array a;
+  DType dtype;
+  if (spec.IsDiscrete()) {
+    if (kind != 'i' && kind != 'u') {
+      throw py::type_error("discrete actions must be integers, got dtype " +
+                           std::string(py::str(actions.dtype())));
+    }
+    if (actions.dtype().is(py::dtype::of<std::int32_t>())) {
+      a = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(actions);
+      dtype = DType::kInt32;
+    } else {
+      a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(actions);
+      dtype = DType::kInt64;
+    }
+  } else {
+    if (kind != 'f' && kind != 'i' && kind != 'u') {
+      throw py::type_error("continuous actions must be numbers, got dtype " +
+                           std::string(py::str(actions.dtype())));
+    }
+    if (actions.dtype().is(py::dtype::of<float>())) {
+      a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(actions);
+      dtype = DType::kFloat32;
+    } else {
+      a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(actions);
+      dtype = DType::kFloat64;
+    }
+  }
+  bool ok = a.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) && a.shape(0) == n;
+  for (std::size_t k = 0; ok && k < spec.shape.size(); ++k) {
+    ok = a.shape(static_cast<py::ssize_t>(k + 1)) == spec.shape[k];
+  }
+  if (!ok) {
+    std::string want = "(" + std::to_string(n);
+    for (std::int64_t d : spec.shape) want += ", " + std::to_string(d);
+    want += spec.shape.empty() ? ",)" : ")";
+    std::string got = "(";
+    for (py::ssize_t k = 0; k < a.ndim(); ++k) got += std::to_string(a.shape(k)) + ", ";
+    got += ")";
+    throw std::invalid_argument(std::string(what) + " must have shape " + want +
+                                " (one row per env_id), got " + got);
+  }
+  return {a, dtype};
 }
 
 class PyPool {
@@ -169,50 +244,36 @@ class PyPool {
   void Send(const py::array& actions, const py::array& env_ids) {
     Pool& p = pool();
     const py::array_t<std::int64_t> ids = EnvIds(env_ids);
-    const ArraySpec& aspec = p.spec().action;
-    const char kind = actions.dtype().kind();
-    py::array a;
-    DType dtype;
-    if (aspec.IsDiscrete()) {
-      if (kind != 'i' && kind != 'u') {
-        throw py::type_error("discrete actions must be integers, got dtype " +
-                             std::string(py::str(actions.dtype())));
-      }
-      if (actions.dtype().is(py::dtype::of<std::int32_t>())) {
-        a = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(actions);
-        dtype = DType::kInt32;
-      } else {
-        a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(actions);
-        dtype = DType::kInt64;
-      }
-    } else {
-      if (kind != 'f' && kind != 'i' && kind != 'u') {
-        throw py::type_error("continuous actions must be numbers, got dtype " +
-                             std::string(py::str(actions.dtype())));
-      }
-      if (actions.dtype().is(py::dtype::of<float>())) {
-        a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(actions);
-        dtype = DType::kFloat32;
-      } else {
-        a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(actions);
-        dtype = DType::kFloat64;
-      }
+    const auto [a, dtype] = ActionArray(actions, p.spec().action, ids.shape(0), "actions");
+    p.Send(a.data(), dtype, ids.data(), static_cast<int>(ids.shape(0)));
+  }
+
+  // Multi-player envs: the envs' actions, and the players' (players.env_id and one
+  // array per EnvSpec::player_actions, one row per player).
+  void SendPlayers(const py::array& actions, const py::array& env_ids,
+                   const py::array& player_env_ids, const std::vector<py::array>& players) {
+    Pool& p = pool();
+    const py::array_t<std::int64_t> ids = EnvIds(env_ids);
+    const py::array_t<std::int64_t> player_ids = EnvIds(player_env_ids);
+    const EnvSpec& spec = p.spec();
+    if (players.size() != spec.player_actions.size()) {
+      throw std::invalid_argument("need " + std::to_string(spec.player_actions.size()) +
+                                  " player action arrays, got " +
+                                  std::to_string(players.size()));
     }
-    const auto n = ids.shape(0);
-    bool ok = a.ndim() == static_cast<py::ssize_t>(1 + aspec.shape.size()) && a.shape(0) == n;
-    for (std::size_t k = 0; ok && k < aspec.shape.size(); ++k) {
-      ok = a.shape(static_cast<py::ssize_t>(k + 1)) == aspec.shape[k];
+    const auto [a, dtype] = ActionArray(actions, spec.action, ids.shape(0), "actions");
+    std::vector<py::array> kept;
+    std::vector<const void*> data;
+    std::vector<DType> dtypes;
+    for (std::size_t k = 0; k < players.size(); ++k) {
+      const ArraySpec& s = spec.player_actions[k];
+      auto [array, t] = ActionArray(players[k], s, player_ids.shape(0), s.name.c_str());
+      data.push_back(array.data());
+      dtypes.push_back(t);
+      kept.push_back(std::move(array));
     }
-    if (!ok) {
-      std::string want = "(" + std::to_string(n);
-      for (std::int64_t d : aspec.shape) want += ", " + std::to_string(d);
-      want += aspec.shape.empty() ? ",)" : ")";
-      std::string got = "(";
-      for (py::ssize_t k = 0; k < a.ndim(); ++k) got += std::to_string(a.shape(k)) + ", ";
-      got += ")";
-      throw std::invalid_argument("actions must have shape " + want + " (one row per env_id), got " + got);
-    }
-    p.Send(a.data(), dtype, ids.data(), static_cast<int>(n));
+    p.SendPlayers(a.data(), dtype, ids.data(), static_cast<int>(ids.shape(0)), player_ids.data(),
+                  static_cast<int>(player_ids.shape(0)), data, dtypes);
   }
 
   void SendReset(const py::array& env_ids, const py::object& seeds) {
@@ -247,11 +308,13 @@ class PyPool {
       final_info = Views(batch->final_info, rows, owner);
       final_elapsed = View(batch->final_elapsed_step, rows, owner);
     }
+    py::object num_players = py::none();
+    if (batch->num_players.capacity() > 0) num_players = View(batch->num_players, rows, owner);
     return py::make_tuple(Views(batch->obs, rows, owner), Views(batch->info, rows, owner),
                           View(batch->env_id, rows, owner), View(batch->reward, rows, owner),
                           View(batch->terminated, rows, owner), View(batch->truncated, rows, owner),
                           View(batch->elapsed_step, rows, owner), final_obs, final_info,
-                          final_elapsed);
+                          final_elapsed, num_players);
   }
 
   // Frames of `env_ids` as a (n, H, W, 3) uint8 view over the pool's frame
@@ -452,6 +515,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
       .def_property_readonly("num_threads", [](PyPool& self) { return self.pool().num_threads(); })
       .def_property_readonly("closed", &PyPool::closed)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_ids"))
+      .def("send_players", &PyPool::SendPlayers, py::arg("actions"), py::arg("env_ids"),
+           py::arg("player_env_ids"), py::arg("players"))
       .def("send_reset", &PyPool::SendReset, py::arg("env_ids"), py::arg("seeds") = py::none())
       .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
       .def("get_state", [](PyPool& self, int env_id) { return self.pool().GetState(env_id); })

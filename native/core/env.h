@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/batch.h"
 #include "core/config.h"
 #include "core/rng.h"
 #include "core/spec.h"
@@ -39,10 +40,47 @@ struct StepOutcome {
 // or a T that is not the field's dtype throws std::logic_error naming the
 // field and both types, instead of writing past a row. Release builds do no
 // check (the accessors are a single load).
+//
+// Multi-player envs (EnvSpec::max_num_players > 0) write each per-player array
+// as max_num_players consecutive values of its shape, the first n of them
+// filled, and call SetNumPlayers(n) (0 until they do). A container array's
+// values are Cells: Container(field, player).Assign<T>(shape).
 class Slot {
  public:
-  Slot(std::byte* const* obs, std::byte* const* info, const EnvSpec* spec = nullptr)
-      : obs_(obs), info_(info), spec_(spec) {}
+  Slot(std::byte* const* obs, std::byte* const* info, const EnvSpec* spec = nullptr,
+       std::int32_t* num_players = nullptr)
+      : obs_(obs), info_(info), spec_(spec), num_players_(num_players) {}
+
+  // How many players this row holds (multi-player envs only): 0 .. max_num_players.
+  void SetNumPlayers(int n) const {
+    if (num_players_ == nullptr) {
+      throw std::logic_error("Slot::SetNumPlayers: the env's spec has no players");
+    }
+    if (spec_ != nullptr && (n < 0 || n > spec_->max_num_players)) {
+      throw std::logic_error("Slot::SetNumPlayers(" + std::to_string(n) + "): the spec has " +
+                             std::to_string(spec_->max_num_players) + " players at most");
+    }
+    *num_players_ = n;
+  }
+
+  // The Cell of observation array `field` (a container array) for `player` (0
+  // for an array that is not per player); checked builds check both.
+  Cell& Container(std::size_t field, int player = 0) const {
+#ifdef ENVPOOL_CHECKED
+    if (spec_ != nullptr) {
+      if (field >= spec_->obs.size() || !spec_->obs[field].container) {
+        throw std::logic_error("Slot::Container(" + std::to_string(field) +
+                               "): not a container Obs field");
+      }
+      const int cells = spec_->obs[field].per_player ? spec_->max_num_players : 1;
+      if (player < 0 || player >= cells) {
+        throw std::logic_error("Slot::Container: player " + std::to_string(player) +
+                               " is out of range");
+      }
+    }
+#endif
+    return reinterpret_cast<Cell*>(obs_[field])[player];
+  }
 
   template <class T>
   T* Obs(std::size_t field = 0) const {
@@ -74,7 +112,9 @@ class Slot {
   // The same row's info arrays with other observation arrays, described by
   // `spec` (checked builds check both against it): for an env that wraps
   // another and observes something else (envs/common/pixel_observation.h).
-  Slot WithObs(std::byte* const* obs, const EnvSpec* spec) const { return Slot(obs, info_, spec); }
+  Slot WithObs(std::byte* const* obs, const EnvSpec* spec) const {
+    return Slot(obs, info_, spec, num_players_);
+  }
 
  private:
   template <class T>
@@ -95,12 +135,17 @@ class Slot {
   std::byte* const* obs_;
   std::byte* const* info_;
   const EnvSpec* spec_;
+  std::int32_t* num_players_;
 };
 
-// The action of one env, typed by EnvSpec::action.
+// The action of one env, typed by EnvSpec::action; in a multi-player env also
+// the players' actions sent for it: NumPlayers() values of each array of
+// EnvSpec::player_actions, Player<T>(k)[p * (elements of one value)] for player p.
 class ActionView {
  public:
-  explicit ActionView(const std::byte* data) : data_(data) {}
+  explicit ActionView(const std::byte* data, const std::byte* const* players = nullptr,
+                      int num_players = 0)
+      : data_(data), players_(players), num_players_(num_players) {}
   template <class T>
   const T* As() const {
     return reinterpret_cast<const T*>(data_);
@@ -109,9 +154,17 @@ class ActionView {
   T Scalar() const {
     return *As<T>();
   }
+  // Multi-player envs: how many players' actions came for this env, in the order sent.
+  int NumPlayers() const { return num_players_; }
+  template <class T>
+  const T* Player(std::size_t k) const {
+    return reinterpret_cast<const T*>(players_[k]);
+  }
 
  private:
   const std::byte* data_;
+  const std::byte* const* players_;
+  int num_players_;
 };
 
 // What an env's render() draws for given arguments: an RGB image of height x
@@ -137,6 +190,10 @@ class Env {
   // which must be seeded the way ale-py does it), needs it; the default does
   // nothing, so every other env draws from its Rng alone.
   virtual void Seed(std::uint64_t /*seed*/) {}
+  // Tells the env its index in the pool, once after it is built (also after a
+  // rebuild by EnvFactory::CreateWith). Only envs whose dynamics depend on it
+  // (the core's test env, as sail-sg EnvPool's dummy env) need it.
+  virtual void SetEnvId(int /*env_id*/) {}
   // Starts a new episode, drawing randomness from rng only.
   virtual void Reset(Rng& rng) = 0;
   // Advances one step with a validated action.

@@ -199,9 +199,35 @@ Pool::Pool(std::vector<EnvSetup> setups, PoolOptions options)
   const EnvSpec& spec = setups_.front().factory->Spec();
   action_bytes_ = spec.action.NumBytes();
   actions_.resize(action_bytes_ * static_cast<std::size_t>(o.num_envs));
+  bool containers = false;
+  for (const std::vector<ArraySpec>* arrays : {&spec.obs, &spec.info}) {
+    for (const ArraySpec& a : *arrays) {
+      if (a.per_player && spec.max_num_players < 1) {
+        throw std::logic_error("array '" + a.name + "' is per player in an env without players");
+      }
+      if (a.container && arrays == &spec.info) {
+        throw std::logic_error("info array '" + a.name + "': only observations are containers");
+      }
+      containers = containers || a.container;
+    }
+  }
+  if ((spec.max_num_players > 0 || containers) && o.autoreset != AutoresetMode::kNextStep) {
+    throw std::invalid_argument(
+        "this env has players or container observations: its pools autoreset on the next "
+        "step (autoreset_mode='next_step')");
+  }
+  if (spec.max_num_players > 0) {
+    const auto players = static_cast<std::size_t>(spec.max_num_players);
+    for (const ArraySpec& a : spec.player_actions) {
+      player_bytes_.push_back(a.NumBytes());
+      player_actions_.emplace_back(a.NumBytes() * players * static_cast<std::size_t>(o.num_envs));
+    }
+    player_counts_.assign(static_cast<std::size_t>(o.num_envs), 0);
+  }
   envs_.resize(static_cast<std::size_t>(o.num_envs));
   for (int i = 0; i < o.num_envs; ++i) {
     envs_[i].env = setups_[i].factory->Create();
+    envs_[i].env->SetEnvId(i);
     envs_[i].rng.Seed(o.seeds[i]);
     envs_[i].env->Seed(o.seeds[i]);
     envs_[i].drawn.assign(setups_[i].ranges.size(), 0.0);
@@ -308,11 +334,31 @@ void Pool::Enqueue(const std::int64_t* env_ids, int n) {
   for (int k = 0; k < wake; ++k) task_cv_.notify_one();
 }
 
-void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n) {
+// Checks one action row (row `k` of `src`, of type `dtype`) and writes it to
+// `dst` as `spec` types it.
+static void ConvertAction(const void* src, DType dtype, std::int64_t k, std::byte* dst,
+                   const ArraySpec& spec, std::int64_t env_id) {
+  const std::int64_t count = spec.NumElements();
+  switch (dtype) {
+    case DType::kInt32:
+      return ConvertRow(static_cast<const std::int32_t*>(src) + k * count, dst, spec, env_id);
+    case DType::kInt64:
+      return ConvertRow(static_cast<const std::int64_t*>(src) + k * count, dst, spec, env_id);
+    case DType::kFloat32:
+      if (spec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
+      return ConvertRow(static_cast<const float*>(src) + k * count, dst, spec, env_id);
+    case DType::kFloat64:
+      if (spec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
+      return ConvertRow(static_cast<const double*>(src) + k * count, dst, spec, env_id);
+    default:
+      throw std::invalid_argument(std::string("unsupported action type ") + DTypeName(dtype));
+  }
+}
+
+void Pool::AdmitActions(const void* actions, DType dtype, const std::int64_t* env_ids, int n) {
   CheckUsable();
   Admit(env_ids, n);
   const ArraySpec& aspec = spec().action;
-  const std::int64_t count = aspec.NumElements();
   try {
     for (int k = 0; k < n; ++k) {
       const std::int64_t id = env_ids[k];
@@ -326,35 +372,78 @@ void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, i
                                     "first (reset(options={'reset_mask': ...}))");
       }
       std::byte* dst = actions_.data() + action_bytes_ * static_cast<std::size_t>(id);
-      switch (dtype) {
-        case DType::kInt32:
-          ConvertRow(static_cast<const std::int32_t*>(actions) + k * count, dst, aspec, id);
-          break;
-        case DType::kInt64:
-          ConvertRow(static_cast<const std::int64_t*>(actions) + k * count, dst, aspec, id);
-          break;
-        case DType::kFloat32:
-          if (aspec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
-          ConvertRow(static_cast<const float*>(actions) + k * count, dst, aspec, id);
-          break;
-        case DType::kFloat64:
-          if (aspec.IsDiscrete()) throw std::invalid_argument("discrete actions must be integers");
-          ConvertRow(static_cast<const double*>(actions) + k * count, dst, aspec, id);
-          break;
-        default:
-          throw std::invalid_argument(std::string("unsupported action type ") + DTypeName(dtype));
-      }
+      ConvertAction(actions, dtype, k, dst, aspec, id);
     }
   } catch (...) {
     for (int k = 0; k < n; ++k) busy_[env_ids[k]] = 0;
     throw;
   }
+}
+
+void Pool::Commit(const std::int64_t* env_ids, int n) {
   for (int k = 0; k < n; ++k) {
     // An env never reset takes its first reset instead of this step.
     envs_[env_ids[k]].reset_requested = !started_[env_ids[k]];
     started_[env_ids[k]] = 1;
   }
   Enqueue(env_ids, n);
+}
+
+void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n) {
+  AdmitActions(actions, dtype, env_ids, n);
+  if (!player_counts_.empty()) {
+    for (int k = 0; k < n; ++k) player_counts_[env_ids[k]] = 0;  // no players' actions
+  }
+  Commit(env_ids, n);
+}
+
+void Pool::SendPlayers(const void* actions, DType dtype, const std::int64_t* env_ids, int n,
+                       const std::int64_t* player_env_ids, int num_player_actions,
+                       const std::vector<const void*>& player_arrays,
+                       const std::vector<DType>& player_dtypes) {
+  const EnvSpec& s = spec();
+  if (s.max_num_players == 0) {
+    throw std::invalid_argument("this env has no players: send its actions without players'");
+  }
+  if (player_arrays.size() != s.player_actions.size() ||
+      player_dtypes.size() != s.player_actions.size()) {
+    throw std::invalid_argument("need " + std::to_string(s.player_actions.size()) +
+                                " player action arrays, got " +
+                                std::to_string(player_arrays.size()));
+  }
+  AdmitActions(actions, dtype, env_ids, n);
+  const auto players = static_cast<std::size_t>(s.max_num_players);
+  try {
+    // Only the ids of this send are busy_ and not yet counted: count them from 0.
+    std::vector<std::uint8_t> sent(static_cast<std::size_t>(options_.num_envs), 0);
+    for (int k = 0; k < n; ++k) {
+      sent[env_ids[k]] = 1;
+      player_counts_[env_ids[k]] = 0;
+    }
+    for (int p = 0; p < num_player_actions; ++p) {
+      const std::int64_t id = player_env_ids[p];
+      if (id < 0 || id >= options_.num_envs || !sent[id]) {
+        throw std::invalid_argument("players.env_id " + std::to_string(id) + " (player action " +
+                                    std::to_string(p) + ") is not one of the env ids sent");
+      }
+      const int slot = player_counts_[id]++;
+      if (slot >= s.max_num_players) {
+        throw std::invalid_argument("env " + std::to_string(id) + " was sent more than " +
+                                    "max_num_players (" + std::to_string(s.max_num_players) +
+                                    ") players' actions");
+      }
+      for (std::size_t a = 0; a < s.player_actions.size(); ++a) {
+        std::byte* dst = player_actions_[a].data() +
+                         player_bytes_[a] * (static_cast<std::size_t>(id) * players +
+                                             static_cast<std::size_t>(slot));
+        ConvertAction(player_arrays[a], player_dtypes[a], p, dst, s.player_actions[a], id);
+      }
+    }
+  } catch (...) {
+    for (int k = 0; k < n; ++k) busy_[env_ids[k]] = 0;
+    throw;
+  }
+  Commit(env_ids, n);
 }
 
 void Pool::SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds) {
@@ -412,9 +501,19 @@ void Pool::WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, S
   std::vector<Column>& info = final_part ? batch.final_info : batch.info;
   scratch.obs.clear();
   scratch.info.clear();
-  for (Column& c : obs) scratch.obs.push_back(c.Row(row));
+  for (Column& c : obs) {
+    if (c.is_container()) {
+      for (int k = 0; k < c.cells_per_row(); ++k) c.Cells(row)[k].set = false;
+    }
+    scratch.obs.push_back(c.Row(row));
+  }
   for (Column& c : info) scratch.info.push_back(c.Row(row));
-  e.env->Write(Slot(scratch.obs.data(), scratch.info.data(), &spec()));
+  std::int32_t* players = nullptr;
+  if (batch.num_players.capacity() > 0) {
+    players = &batch.num_players.At<std::int32_t>(row);
+    *players = 0;
+  }
+  e.env->Write(Slot(scratch.obs.data(), scratch.info.data(), &spec(), players));
 }
 
 void Pool::ResetEnv(int env_id) {
@@ -431,6 +530,7 @@ void Pool::ResetEnv(int env_id) {
       config.Set(r.key, e.drawn[k]);
     }
     e.env = setup.factory->CreateWith(config);
+    e.env->SetEnvId(env_id);
   }
   e.env->Reset(e.rng);
   e.elapsed = 0;
@@ -451,7 +551,17 @@ void Pool::Run(const Task& task, Scratch& scratch) {
     ResetEnv(task.env_id);
   } else {
     const std::byte* action = actions_.data() + action_bytes_ * static_cast<std::size_t>(task.env_id);
-    out = e.env->Step(ActionView(action), e.rng);
+    int players = 0;
+    if (!player_counts_.empty()) {
+      players = player_counts_[task.env_id];
+      scratch.players.clear();
+      const auto offset = static_cast<std::size_t>(task.env_id) *
+                          static_cast<std::size_t>(spec().max_num_players);
+      for (std::size_t a = 0; a < player_actions_.size(); ++a) {
+        scratch.players.push_back(player_actions_[a].data() + player_bytes_[a] * offset);
+      }
+    }
+    out = e.env->Step(ActionView(action, scratch.players.data(), players), e.rng);
     ++e.elapsed;
     if (options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps) {
       out.truncated = true;

@@ -117,6 +117,16 @@ class Pool {
   // bad id or action nothing is queued and std::invalid_argument is thrown.
   // An env never reset is reset instead, or refused (first_step_resets).
   void Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n);
+  // Multi-player envs (EnvSpec::max_num_players > 0): Send, plus `num_player_actions`
+  // players' actions: player p acts in env player_env_ids[p] (one of env_ids), and
+  // array k of EnvSpec::player_actions holds its value at row p of player_arrays[k]
+  // (of type player_dtypes[k]). An env's players keep the order they were sent in.
+  // All or nothing, as Send: a player of an env not sent, more players for an env
+  // than max_num_players or a bad value throws std::invalid_argument.
+  void SendPlayers(const void* actions, DType dtype, const std::int64_t* env_ids, int n,
+                   const std::int64_t* player_env_ids, int num_player_actions,
+                   const std::vector<const void*>& player_arrays,
+                   const std::vector<DType>& player_dtypes);
   // Queues a reset of each env; `seeds` (nullable) reseeds them first: the
   // env's Rng, then Env::Seed, then Reset, on the thread that runs the reset.
   void SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds);
@@ -172,9 +182,14 @@ class Pool {
   };
   struct Scratch {
     std::vector<std::byte*> obs, info;
+    std::vector<const std::byte*> players;  // the stepped env's player action arrays
   };
 
   void CheckUsable() const;
+  // Checks the sent ids and converts their actions (Send's first part); throws
+  // with every id admitted rolled back.
+  void AdmitActions(const void* actions, DType dtype, const std::int64_t* env_ids, int n);
+  void Commit(const std::int64_t* env_ids, int n);  // Send's last part
   const EnvState& IdleEnv(int env_id) const;
   // Marks ids busy after checking them; rolls back and throws on a bad one.
   void Admit(const std::int64_t* env_ids, int n);
@@ -194,6 +209,11 @@ class Pool {
   std::vector<EnvState> envs_;
   std::vector<std::byte> actions_;  // one action row per env
   std::size_t action_bytes_ = 0;
+  // Multi-player envs: per player action array, max_num_players values per env,
+  // and the number of players' actions each env was sent.
+  std::vector<std::vector<std::byte>> player_actions_;
+  std::vector<std::size_t> player_bytes_;  // bytes of one player's value, per array
+  std::vector<int> player_counts_;
 
   // Caller-thread bookkeeping.
   std::vector<std::uint8_t> busy_;  // sent, not yet delivered

@@ -25,7 +25,18 @@ struct ArraySpec {
   // n > 0 marks a discrete quantity taking the values start .. start + n - 1.
   std::int64_t n = 0;
   std::int64_t start = 0;
+  // Multi-player envs (EnvSpec::max_num_players > 0): the array holds one value of
+  // `shape` per player. A batch row has room for max_num_players of them; the env
+  // says how many it wrote with Slot::SetNumPlayers, and the Python side returns
+  // the written ones of every row one after the other (sail-sg EnvPool's layout).
+  bool per_player = false;
+  // An observation array whose every value is itself an array (sail-sg EnvPool's
+  // Container): `dtype` is its elements' type and `shape` its shape, -1 for a
+  // dimension the env picks when it writes the value (Slot::Container). Python
+  // gets a numpy object array of arrays. Such an env has no XLA interface.
+  bool container = false;
 
+  // (not for a container array, whose values have shapes of their own)
   std::int64_t NumElements() const {
     std::int64_t count = 1;
     for (std::int64_t d : shape) count *= d;
@@ -69,6 +80,12 @@ struct EnvSpec {
   ArraySpec action;
   // Env-specific info arrays (the pool adds env_id, elapsed_step, ...).
   std::vector<ArraySpec> info;
+  // Multi-player envs: the most players an env has at a step (0: a single-player
+  // env, the usual case), and the action arrays that hold one value per player
+  // (the env's Step reads them through ActionView::Player; `action` stays the one
+  // array per env). Multi-player pools autoreset on the next step only.
+  int max_num_players = 0;
+  std::vector<ArraySpec> player_actions;
   // Used by the Python front for render_mode / metadata; informative only.
   double reward_low = -1e300;
   double reward_high = 1e300;
@@ -76,7 +93,8 @@ struct EnvSpec {
 
 inline bool SameArray(const ArraySpec& a, const ArraySpec& b) {
   return a.name == b.name && a.dtype == b.dtype && a.shape == b.shape && a.low == b.low &&
-         a.high == b.high && a.n == b.n && a.start == b.start;
+         a.high == b.high && a.n == b.n && a.start == b.start && a.per_player == b.per_player &&
+         a.container == b.container;
 }
 
 // Where two specs differ in what a batch holds (the action, observation and
@@ -84,6 +102,13 @@ inline bool SameArray(const ArraySpec& a, const ArraySpec& b) {
 // "" when the spaces are the same (a pool's envs must agree on them).
 inline std::string SpaceDifference(const EnvSpec& a, const EnvSpec& b) {
   if (!SameArray(a.action, b.action)) return "action";
+  if (a.max_num_players != b.max_num_players) return "max_num_players";
+  if (a.player_actions.size() != b.player_actions.size()) return "player actions";
+  for (std::size_t i = 0; i < a.player_actions.size(); ++i) {
+    if (!SameArray(a.player_actions[i], b.player_actions[i])) {
+      return "player action '" + a.player_actions[i].name + "'";
+    }
+  }
   if (a.obs_layout != b.obs_layout || a.obs.size() != b.obs.size()) return "obs";
   for (std::size_t i = 0; i < a.obs.size(); ++i) {
     if (!SameArray(a.obs[i], b.obs[i])) return "obs '" + a.obs[i].name + "'";

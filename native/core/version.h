@@ -13,5 +13,5 @@
 #endif
 
 #ifndef ENVPOOL_SDK_ABI
-#define ENVPOOL_SDK_ABI 4
+#define ENVPOOL_SDK_ABI 5
 #endif

@@ -137,19 +137,9 @@ def _metaworld_make(name: str) -> gymnasium.Env:
     # the package's task class, a new random vector from its default_rng at each reset (its
     # seeded_rand_vec mode; a benchmark's fixed task vectors would not change the speed),
     # the goal observed as in the MT benchmarks, made resettable on mujoco 3.17
-    # (envpool.integrations.curves.metaworld_on_mujoco3)
-    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+    from envpool.integrations.curves import metaworld_reference_env
 
-    from envpool.integrations.curves import metaworld_on_mujoco3
-
-    metaworld_on_mujoco3()
-    env = ALL_V3_ENVIRONMENTS[name]()
-    env._set_task_called = True
-    env._freeze_rand_vec = False
-    env.seeded_rand_vec = True
-    del env.sawyer_observation_space  # the cached space, as set_task drops it
-    env._partially_observable = False
-    return env
+    return metaworld_reference_env(name)
 
 
 def _metaworld_references(task: str, n: int) -> list[Callable[[], gymnasium.Env]]:

@@ -20,7 +20,7 @@ from matrix import acme, cleanrl, rl_games, sb3, tianshou
 from matrix.common import Run
 
 FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d", "minigrid",
-            "robotics")
+            "robotics", "metaworld")
 FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl")
 
 
@@ -142,6 +142,16 @@ CELLS: tuple[Cell, ...] = (
     # HER relabels goals through the env's compute_reward: on envpool's stack through the SB3
     # adapter's env_method, on the reference's through the env's own (sparse reward: an
     # episode's return is minus its steps outside the goal, -50 to 0; random play about -49)
+    Cell("sb3", "metaworld", "MetaWorld/Reach-v3", "SAC (SB3's defaults), 1 env",
+         "SB3 make_vec_env (DummyVecEnv) of metaworld's task class, a new random task vector "
+         "at each reset (envpool.integrations.curves.metaworld_reference_env)",
+         sb3.sb3_cell_trainer("SAC", "MetaWorld/Reach-v3", 1),
+         steps=20_000, seeds=(0, 1, 2), slack=1000.0, learns_above=1500.0, last=10),
+    # budget: one calibration run (envpool, seed 0, 2026-11-27) went 534 (the first 5
+    # episodes: random play), 1520 (10k steps), 3126 (20k), 3868 (30k), at 66 steps/s (SAC's
+    # update at every step); 500-step episodes of reward 0..10. slack: at 20k steps SAC's
+    # seeds still spread by about a thousand (the calibration's 5-episode means moved by
+    # 900 between 20k and 22.5k steps), and the stacks draw other task vectors per seed
     Cell("tianshou", "classic", "CartPole-v1", "DQN, 8 envs, 6 epochs of 5000 steps",
          "Tianshou DummyVectorEnv of gymnasium envs",
          tianshou.dqn_trainer("CartPole-v1"),
@@ -218,6 +228,11 @@ ABSENT: tuple[Absent, ...] = (
     Absent("acme", "robotics", "cannot exist", "as acme/classic"),
     Absent("cleanrl", "robotics", "not built", "CleanRL's scripts take Box observations and "
            "have no HER"),
+    Absent("tianshou", "metaworld", "not built", "sb3/metaworld covers the family"),
+    Absent("rl_games", "metaworld", "not built", "sb3/metaworld covers the family"),
+    Absent("acme", "metaworld", "cannot exist", "as acme/classic"),
+    Absent("cleanrl", "metaworld", "not built", "sb3/metaworld covers the family; no CleanRL "
+           "SAC script is written yet"),
     Absent("rl_games", "minigrid", "not built", "sb3/minigrid covers the family"),
     Absent("acme", "minigrid", "cannot exist", "as acme/classic"),
     Absent("cleanrl", "minigrid", "not built", "sb3/minigrid covers the family; no CleanRL "

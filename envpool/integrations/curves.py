@@ -18,6 +18,7 @@ standard error of the returns of the last episodes of every seed.
 from __future__ import annotations
 
 import csv as csv_module
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,11 +87,19 @@ def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
     return VecNormalize(venv, norm_reward=False) if normalize_obs else venv
 
 
-def reference_env_id(task_id: str) -> str:
+def reference_env_id(task_id: str) -> Any:
     """The gymnasium id of ``task_id``'s reference implementation: the id itself, or for a
     DeepMind Control Suite task dm_control's env through Shimmy (``dm_control/<domain>-
-    <task>-v0``, its ``DmControlCompatibilityV0``)."""
+    <task>-v0``, its ``DmControlCompatibilityV0``); for a Meta-World task a function
+    making metaworld's env (:func:`metaworld_reference_env`), which has no gymnasium id
+    of one task with a new random task vector at each reset."""
     from envpool.tasks.dm_control import TASKS
+
+    if task_id.startswith("MetaWorld/"):
+        from envpool.tasks import metaworld
+
+        name = {metaworld.task_id(t): t for t in metaworld.TASKS}[task_id]
+        return functools.partial(metaworld_reference_env, name)
 
     if task_id.startswith(("MiniGrid-", "BabyAI-")):
         import minigrid  # noqa: F401  (registers its ids with gymnasium)
@@ -160,6 +169,24 @@ def metaworld_on_mujoco3() -> None:
     from metaworld.sawyer_xyz_env import SawyerMocapBase
 
     SawyerMocapBase.reset_mocap_welds = reset_mocap_welds_317  # type: ignore[method-assign]
+
+
+def metaworld_reference_env(name: str) -> Any:
+    """metaworld's env of task ``name`` (``"reach-v3"``) as envpool's ``MetaWorld/<Task>-v3``
+    runs it: the package's task class drawing a new random task vector (goal, object
+    positions) from its seeded generator at each reset (its ``seeded_rand_vec`` mode), the
+    goal observed, 500-step episodes, made resettable on mujoco 3.17
+    (:func:`metaworld_on_mujoco3`)."""
+    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+
+    metaworld_on_mujoco3()
+    env = ALL_V3_ENVIRONMENTS[name]()
+    env._set_task_called = True
+    env._freeze_rand_vec = False
+    env.seeded_rand_vec = True
+    del env.sawyer_observation_space  # the cached space, as set_task drops it
+    env._partially_observable = False
+    return env
 
 
 def _episodes_callback() -> Any:

@@ -139,7 +139,7 @@ def _metaworld_make(name: str) -> gymnasium.Env:
     # the goal observed as in the MT benchmarks, made resettable on mujoco 3.17
     from envpool.integrations.curves import metaworld_reference_env
 
-    return metaworld_reference_env(name)
+    return metaworld_reference_env(name, partially_observable=False)
 
 
 def _metaworld_references(task: str, n: int) -> list[Callable[[], gymnasium.Env]]:

@@ -79,7 +79,7 @@ def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
     elif stack == "reference":
         from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 
-        venv = sb3_make_vec_env(reference_env_id(task_id), n_envs=n_envs, seed=seed,
+        venv = sb3_make_vec_env(reference_env_id(task_id, envpool_kwargs), n_envs=n_envs, seed=seed,
                                 wrapper_class=reference_wrapper)
     else:
         raise ValueError(f"stack must be one of {STACKS}, got {stack!r}")
@@ -87,19 +87,22 @@ def make_sb3_venv(stack: str, task_id: str, n_envs: int, seed: int,
     return VecNormalize(venv, norm_reward=False) if normalize_obs else venv
 
 
-def reference_env_id(task_id: str) -> Any:
+def reference_env_id(task_id: str, envpool_kwargs: dict[str, Any] | None = None) -> Any:
     """The gymnasium id of ``task_id``'s reference implementation: the id itself, or for a
     DeepMind Control Suite task dm_control's env through Shimmy (``dm_control/<domain>-
     <task>-v0``, its ``DmControlCompatibilityV0``); for a Meta-World task a function
-    making metaworld's env (:func:`metaworld_reference_env`), which has no gymnasium id
-    of one task with a new random task vector at each reset."""
+    making metaworld's env (:func:`metaworld_reference_env`, with the
+    ``partially_observable`` of ``envpool_kwargs``, so that both stacks see the goal or
+    neither), which has no gymnasium id of one task with a new random task vector at each
+    reset."""
     from envpool.tasks.dm_control import TASKS
 
     if task_id.startswith("MetaWorld/"):
         from envpool.tasks import metaworld
 
         name = {metaworld.task_id(t): t for t in metaworld.TASKS}[task_id]
-        return functools.partial(metaworld_reference_env, name)
+        hidden = (envpool_kwargs or {}).get("partially_observable", True)
+        return functools.partial(metaworld_reference_env, name, hidden)
 
     if task_id.startswith(("MiniGrid-", "BabyAI-")):
         import minigrid  # noqa: F401  (registers its ids with gymnasium)
@@ -171,12 +174,13 @@ def metaworld_on_mujoco3() -> None:
     SawyerMocapBase.reset_mocap_welds = reset_mocap_welds_317  # type: ignore[method-assign]
 
 
-def metaworld_reference_env(name: str) -> Any:
+def metaworld_reference_env(name: str, partially_observable: bool = True) -> Any:
     """metaworld's env of task ``name`` (``"reach-v3"``) as envpool's ``MetaWorld/<Task>-v3``
-    runs it: the package's task class drawing a new random task vector (goal, object
-    positions) from its seeded generator at each reset (its ``seeded_rand_vec`` mode), the
-    goal observed, 500-step episodes, made resettable on mujoco 3.17
-    (:func:`metaworld_on_mujoco3`)."""
+    runs it with the same ``partially_observable`` (default True, the package's and the
+    ids' default: the goal's three numbers are zeros; False: observed, as in the MT
+    benchmarks): the package's task class drawing a new random task vector (goal, object
+    positions) from its seeded generator at each reset (its ``seeded_rand_vec`` mode),
+    500-step episodes, made resettable on mujoco 3.17 (:func:`metaworld_on_mujoco3`)."""
     from metaworld.env_dict import ALL_V3_ENVIRONMENTS
 
     metaworld_on_mujoco3()
@@ -185,7 +189,7 @@ def metaworld_reference_env(name: str) -> Any:
     env._freeze_rand_vec = False
     env.seeded_rand_vec = True
     del env.sawyer_observation_space  # the cached space, as set_task drops it
-    env._partially_observable = False
+    env._partially_observable = partially_observable
     return env
 
 

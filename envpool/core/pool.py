@@ -145,9 +145,8 @@ class EnvPoolBase:
         self.info_keys: tuple[str, ...] = tuple(n for n in self._info_names if n != DISCOUNT)
         #: Multi-player envs: the most players an env has (0: a single-player env).
         self.max_num_players: int = spec.max_num_players
-        per_player = {a["name"] for a in native["obs"] + native["info"] if a.get("per_player")}
-        self._per_player = [a["name"] in per_player for a in native["obs"]], \
-            [a["name"] in per_player for a in native["info"]]
+        self._per_player = ([bool(a.get("per_player")) for a in native["obs"]],
+                            [bool(a.get("per_player")) for a in native["info"]])
         self._action_keys = list(spec.action_array_spec)
         # the players.env_id of the last batch (_from infers a multi-player action's from it)
         self._last_players_env_id: np.ndarray | None = None
@@ -253,7 +252,7 @@ class EnvPoolBase:
         count = counts.pop() if counts else env_id.shape[0]
         if count == env_id.shape[0]:
             return env_id
-        cached = getattr(self, "_last_players_env_id", None)
+        cached = self._last_players_env_id
         if cached is not None:
             cached = np.asarray(cached, dtype=np.int32)
             guess = np.concatenate([cached[cached == e] for e in env_id.tolist()] or

@@ -9,6 +9,7 @@ from envpool.tasks import (  # noqa: F401
     metaworld,
     minigrid,
     mujoco,
+    myosuite,
     robotics,
     robotics_adroit,
     robotics_hand,

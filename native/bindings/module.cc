@@ -20,6 +20,7 @@
 #include "envs/common/numpy_random.h"
 #include "envs/dm_control/register.h"
 #include "envs/metaworld/register.h"
+#include "envs/myosuite/register.h"
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/robotics/register.h"
@@ -40,6 +41,7 @@ Registry BuildRegistry() {
   classic_control::Register(registry);
   dm_control::Register(registry);
   metaworld::Register(registry);
+  myosuite::Register(registry);
   minigrid::Register(registry);
   mujoco::Register(registry);
   robotics::Register(registry);

@@ -67,6 +67,12 @@ class Keywords {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetString(key); });
   }
+  // A list of strings.
+  Keywords& Add(std::string name, std::vector<std::string> value,
+                std::vector<std::string> P::*member, bool is_keyword = true) {
+    return Entry(std::move(name), value, value, member, is_keyword,
+                 [](const Config& c, const std::string& key) { return c.GetStrings(key); });
+  }
 
   // Every keyword with its default.
   Config Defaults() const {

@@ -1,0 +1,200 @@
+"""MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2, its ``myobase``
+tasks): the package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants
+``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>``
+spelling of each.
+
+Each task class of the package is one native env (``MyoReach``, ...) whose keywords are
+the package's own (``model_path``, ``frame_skip``, ``normalize_act``, ``muscle_condition``,
+``fatigue_reset_vec``, ``fatigue_reset_random``, ``obs_keys``) or a flat spelling of them:
+``target_reach_range={site: (low, high)}`` is ``sites``, ``target_low`` and ``target_high``
+(three numbers a site), ``weighted_reward_keys`` is ``reward_keys`` and ``reward_weights``.
+
+The models are the installed myosuite package's (``assets_dir`` defaults to its folder,
+found without importing it). myosuite 2.12.2 pins mujoco 3.6 and gymnasium < 1.3; install
+it with ``pip install --no-deps myosuite==2.12.2`` next to this package's mujoco.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envpool.core.registry import register
+from envpool.tasks._installed import package_path
+from envpool.tasks._numpy_blas import native_keywords as blas_keywords
+from envpool.tasks._numpy_exp import native_keywords as exp_keywords
+
+ASSETS_DIR = package_path("myosuite")
+
+_FINGER = "simhive/myo_sim/finger/myofinger_v0.xml"
+_MOTOR_FINGER = "simhive/myo_sim/finger/motorfinger_v0.xml"
+_HAND_POSE = "envs/myo/assets/hand/myohand_pose.xml"
+_ELBOW = "envs/myo/assets/elbow/myoelbow_1dof6muscles.xml"
+_ELBOW_EXO = "envs/myo/assets/elbow/myoelbow_1dof6muscles_1dofexo.xml"
+
+# ReachEnvV0's target_reach_range of each reaching task: site -> (low, high).
+_FINGER_FIXED = {"IFtip": ((0.2, 0.05, 0.2), (0.2, 0.05, 0.2))}
+_FINGER_RANDOM = {"IFtip": ((0.1, -0.1, 0.1), (0.27, 0.1, 0.3))}
+_HAND_FIXED = {
+    "THtip": ((-0.165, -0.537, 1.495), (-0.165, -0.537, 1.495)),
+    "IFtip": ((-0.151, -0.547, 1.455), (-0.151, -0.547, 1.455)),
+    "MFtip": ((-0.146, -0.547, 1.447), (-0.146, -0.547, 1.447)),
+    "RFtip": ((-0.148, -0.543, 1.445), (-0.148, -0.543, 1.445)),
+    "LFtip": ((-0.148, -0.528, 1.434), (-0.148, -0.528, 1.434)),
+}
+# The package writes these as the fixed targets -+ offsets; these are its sums.
+_HAND_RANDOM = {
+    "THtip": ((-0.185, -0.5770000000000001, 1.455), (-0.125, -0.517, 1.5350000000000001)),
+    "IFtip": ((-0.191, -0.5670000000000001, 1.445), (-0.11099999999999999, -0.527, 1.465)),
+    "MFtip": ((-0.186, -0.5670000000000001, 1.437), (-0.10599999999999998, -0.527, 1.457)),
+    "RFtip": ((-0.188, -0.5630000000000001, 1.435), (-0.10799999999999998, -0.523, 1.455)),
+    "LFtip": ((-0.188, -0.548, 1.424), (-0.10799999999999998, -0.508, 1.444)),
+}
+
+
+def reach_kwargs(target_reach_range: dict[str, tuple[tuple[float, ...], tuple[float, ...]]],
+                 ) -> dict[str, Any]:
+    """The native keywords of a ``target_reach_range`` ({site: (low, high)})."""
+    return {
+        "sites": list(target_reach_range),
+        "target_low": [float(x) for low, _ in target_reach_range.values() for x in low],
+        "target_high": [float(x) for _, high in target_reach_range.values() for x in high],
+    }
+
+
+def _prepare(config: dict[str, Any]) -> dict[str, Any]:
+    """The running numpy's float32 exp (the muscle activation) and order of ``x.dot(y)``
+    (envpool/tasks/_numpy_exp.py, _numpy_blas.py)."""
+    return {**exp_keywords(), "_numpy_dot_fma": blas_keywords()["_numpy_dot_fma"]}
+
+
+# id -> (native env, max_episode_steps, keywords).
+TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {}
+
+
+def _add(task_id: str, native: str, max_episode_steps: int, **kwargs: Any) -> None:
+    """Adds a task and, as the package's register_env_with_variants does, its
+    muscle-condition variants: sarcopenia and fatigue of every ``myo`` id, reafferentation
+    (the tendon transfer EIP -> EPL) of the ``myoHand`` ones."""
+    TASKS[task_id] = (native, max_episode_steps, kwargs)
+    if task_id.startswith("myo"):
+        for tag, condition in (("Sarc", "sarcopenia"), ("Fati", "fatigue")):
+            TASKS[f"myo{tag}{task_id[3:]}"] = (
+                native, max_episode_steps, {**kwargs, "muscle_condition": condition})
+    if task_id.startswith("myoHand"):
+        TASKS[f"myoReaf{task_id[3:]}"] = (
+            native, max_episode_steps, {**kwargs, "muscle_condition": "reafferentation"})
+
+
+# Fingertip and hand reaching (myobase/reach_v0.py).
+_add("motorFingerReachFixed-v0", "MyoReach", 200, model_path=_MOTOR_FINGER, frame_skip=5,
+     **reach_kwargs(_FINGER_FIXED))
+_add("motorFingerReachRandom-v0", "MyoReach", 200, model_path=_MOTOR_FINGER, frame_skip=5,
+     **reach_kwargs(_FINGER_RANDOM))
+_add("myoFingerReachFixed-v0", "MyoReach", 100, model_path=_FINGER,
+     **reach_kwargs(_FINGER_FIXED))
+_add("myoFingerReachRandom-v0", "MyoReach", 100, model_path=_FINGER,
+     **reach_kwargs(_FINGER_RANDOM))
+_add("myoHandReachFixed-v0", "MyoReach", 100, model_path=_HAND_POSE, far_th=0.044,
+     **reach_kwargs(_HAND_FIXED))
+_add("myoHandReachRandom-v0", "MyoReach", 100, model_path=_HAND_POSE, far_th=0.034,
+     **reach_kwargs(_HAND_RANDOM))
+
+
+
+# -- Posing (myobase/pose_v0.py) ---------------------------------------------------------
+
+
+def pose_kwargs(target_jnt_range: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """The native keywords of a ``target_jnt_range`` ({joint: (low, high)}, in qpos order, as
+    every registered pose task lists them)."""
+    return {
+        "target_low": [float(low) for low, _ in target_jnt_range.values()],
+        "target_high": [float(high) for _, high in target_jnt_range.values()],
+    }
+
+
+_EXO_WEIGHTS = {"reward_keys": ["pose", "bonus", "act_reg", "penalty"],
+                "reward_weights": [1.0, 4.0, 5.0, 50.0]}
+_ELBOW_KW = {"viz_site_targets": ["wrist"], "pose_thd": 0.175, "reset_type": "random"}
+_add("myoElbowPose1D6MFixed-v0", "MyoPose", 100, model_path=_ELBOW, **_ELBOW_KW,
+     **pose_kwargs({"r_elbow_flex": (2, 2)}))
+_add("myoElbowPose1D6MRandom-v0", "MyoPose", 100, model_path=_ELBOW, **_ELBOW_KW,
+     **pose_kwargs({"r_elbow_flex": (0, 2.27)}))
+_add("myoElbowPose1D6MExoFixed-v0", "MyoPose", 100, model_path=_ELBOW_EXO, **_ELBOW_KW,
+     **_EXO_WEIGHTS, **pose_kwargs({"r_elbow_flex": (2, 2)}))
+_add("myoElbowPose1D6MExoRandom-v0", "MyoPose", 100, model_path=_ELBOW_EXO, **_ELBOW_KW,
+     **_EXO_WEIGHTS, weight_bodyname="carry_weight", weight_range=[0.1, 2.0],
+     **pose_kwargs({"r_elbow_flex": (0, 2.27)}))
+
+_FINGER_POSE_FIXED = {"IFadb": (0, 0), "IFmcp": (0, 0), "IFpip": (0.75, 0.75),
+                      "IFdip": (0.75, 0.75)}
+_FINGER_POSE_RANDOM = {"IFadb": (-0.2, 0.2), "IFmcp": (-0.4, 1), "IFpip": (0.1, 1),
+                       "IFdip": (0.1, 1)}
+_add("motorFingerPoseFixed-v0", "MyoPose", 200, model_path=_MOTOR_FINGER, frame_skip=5,
+     **pose_kwargs(_FINGER_POSE_FIXED))
+_add("motorFingerPoseRandom-v0", "MyoPose", 200, model_path=_MOTOR_FINGER, frame_skip=5,
+     **pose_kwargs(_FINGER_POSE_RANDOM))
+_add("myoFingerPoseFixed-v0", "MyoPose", 100, model_path=_FINGER,
+     **pose_kwargs(_FINGER_POSE_FIXED))
+_add("myoFingerPoseRandom-v0", "MyoPose", 100, model_path=_FINGER,
+     **pose_kwargs(_FINGER_POSE_RANDOM))
+
+# The hand's poses: an open hand (myoHandPoseFixed) and the ten poses of the package's ASL
+# digits (myoHandPose0Fixed ... myoHandPose9Fixed), 23 joint angles each.
+_HAND_OPEN = (0.0, 0.0, 0.0, -0.0904, 0.0824475, -0.681555, -0.514888, 0.0, -0.013964,
+              -0.0458132, 0.0, 0.67553, -0.020944, 0.76979, 0.65982, 0.0, 0.0, 0.0, 0.0,
+              0.479155, -0.099484, 0.95831, 0.0)
+_ASL = (
+    (0.0, 0.0, 0.0, 0.5624, 0.28272, -0.75573, -1.309, 1.30045, -0.006982, 1.45492, 0.998897,
+     1.26466, 0.0, 1.40604, 0.227795, 1.07614, -0.020944, 1.46103, 0.06284, 0.83263,
+     -0.14399, 1.571, 1.38248),
+    (0.0, 0.0, 0.0, 0.0248, 0.04536, -0.7854, -1.309, 0.366605, 0.010473, 0.269258, 0.111722,
+     1.48459, 0.0, 1.45318, 1.44532, 1.44532, -0.204204, 1.46103, 1.44532, 1.48459, -0.2618,
+     1.47674, 1.48459),
+    (0.0, 0.0, 0.0, 0.0248, 0.04536, -0.7854, -1.13447, 0.514973, 0.010473, 0.128305,
+     0.111722, 0.510575, 0.0, 0.37704, 0.117825, 1.44532, -0.204204, 1.46103, 1.44532,
+     1.48459, -0.2618, 1.47674, 1.48459),
+    (0.0, 0.0, 0.0, 0.3384, 0.25305, 0.01569, -0.0262045, 0.645885, 0.010473, 0.128305,
+     0.111722, 0.510575, 0.0, 0.37704, 0.117825, 1.571, -0.036652, 1.52387, 1.45318, 1.40604,
+     -0.068068, 1.39033, 1.571),
+    (0.0, 0.0, 0.0, 0.6392, -0.147495, -0.7854, -1.309, 0.637158, 0.010473, 0.128305,
+     0.111722, 0.510575, 0.0, 0.37704, 0.117825, 0.306345, -0.010472, 0.400605, 0.133535,
+     0.21994, -0.068068, 0.274925, 0.01571),
+    (0.0, 0.0, 0.0, 0.3384, 0.25305, 0.01569, -0.0262045, 0.645885, 0.010473, 0.128305,
+     0.111722, 0.510575, 0.0, 0.37704, 0.117825, 0.306345, -0.010472, 0.400605, 0.133535,
+     0.21994, -0.068068, 0.274925, 0.01571),
+    (0.0, 0.0, 0.0, 0.6392, -0.147495, -0.7854, -1.309, 0.637158, 0.010473, 0.128305,
+     0.111722, 0.510575, 0.0, 0.37704, 0.117825, 0.306345, -0.010472, 0.400605, 0.133535,
+     1.1861, -0.2618, 1.35891, 1.48459),
+    (0.0, 0.0, 0.0, 0.524, 0.01569, -0.7854, -1.309, 0.645885, -0.006982, 0.128305, 0.111722,
+     0.510575, 0.0, 0.37704, 0.117825, 1.28036, -0.115192, 1.52387, 1.45318, 0.432025,
+     -0.068068, 0.18852, 0.149245),
+    (0.0, 0.0, 0.0, 0.428, 0.22338, -0.7854, -1.309, 0.645885, -0.006982, 0.128305, 0.194636,
+     1.39033, 0.0, 1.08399, 0.573415, 0.667675, -0.020944, 0.0, 0.06284, 0.432025, -0.068068,
+     0.18852, 0.149245),
+    (0.0, 0.0, 0.0, 0.5624, 0.28272, -0.75573, -1.309, 1.30045, -0.006982, 1.45492, 0.998897,
+     0.39275, 0.0, 0.18852, 0.227795, 0.667675, -0.020944, 0.0, 0.06284, 0.432025, -0.068068,
+     0.18852, 0.149245),
+)
+_HAND_KW = {"viz_site_targets": ["THtip", "IFtip", "MFtip", "RFtip", "LFtip"], "pose_thd": 0.7,
+            "model_path": _HAND_POSE}
+_add("myoHandPoseFixed-v0", "MyoPose", 100, target_type="fixed", target_value=list(_HAND_OPEN),
+     **_HAND_KW)
+for _digit, _pose in enumerate(_ASL):
+    _add(f"myoHandPose{_digit}Fixed-v0", "MyoPose", 100, target_type="fixed",
+         target_value=list(_pose), **_HAND_KW)
+# myoHandPoseRandom: each joint in the span of the ten poses.
+_add("myoHandPoseRandom-v0", "MyoPose", 100, reset_type="random",
+     target_low=[min(p[i] for p in _ASL) for i in range(23)],
+     target_high=[max(p[i] for p in _ASL) for i in range(23)], **_HAND_KW)
+
+for _id, (_native, _steps, _kwargs) in TASKS.items():
+    for _name in (_id, f"MyoSuite/{_id}"):
+        register(
+            _name,
+            _native,
+            max_episode_steps=_steps,
+            prepare=_prepare,
+            assets_dir=ASSETS_DIR,
+            **_kwargs,
+        )

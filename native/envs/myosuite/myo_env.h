@@ -1,0 +1,497 @@
+// MyoSuite's musculoskeletal tasks (myosuite 2.12.2): the base every task shares,
+// restated from the package's envs/env_base.py (MujocoEnv), robot/robot.py (Robot),
+// envs/myo/base_v0.py (BaseV0) and envs/myo/fatigue.py (CumulativeFatigue). A task is one
+// header (reach.h, ...) deriving from MyoEnv; its observation and reward terms are named
+// as the package names them, so that the `obs_keys` and `weighted_reward_keys` keywords
+// mean what they mean there.
+//
+// The model is the task's XML from the installed myosuite package (`assets_dir`, set by
+// envpool/tasks/myosuite.py, is the package's folder; `model_path` is relative to it).
+// Each env owns a copy of the compiled model: resets move target sites.
+//
+// What the package does, restated:
+//   - Seeding: the env's np_random is gymnasium's np_random(seed), given at construction
+//     (gym.make(id, seed=s)); the package's reset(seed=...) does not reseed it. Here the
+//     pool's per-env seed is that construction seed, and reset(seed=...) reseeds as a new
+//     env would be seeded. The fatigue model has a generator of its own with the same seed.
+//   - Construction: init_qpos is the model's qpos0, but with normalize_act the actuated
+//     slide and hinge joints (joint transmission) start at the middle of their range;
+//     _setup's step with zero actions leaves nothing behind that a reset keeps.
+//   - Step (BaseV0.step): with muscles (na > 0) and normalize_act, each muscle's action
+//     becomes 1 / (1 + exp(-5 (a - 0.5))) in float32 (the action is float32; numpy's float32
+//     exp, envs/common/numpy_exp.h), and the robot does not remap the controls; otherwise
+//     the robot remaps them from [-1, 1] to the ctrlrange when normalize_act (motor models).
+//     Fatigue (CumulativeFatigue.compute_act) then replaces the muscles' actions by the
+//     active fraction of each muscle, and reafferentation moves EIP's action to EPL (EIP 0).
+//     The controls (float32 when not remapped) go to ctrl; int(dt / timestep) mj_steps;
+//     then the observed sim is synchronised (sensor2sim: qpos, qvel, act written back and
+//     mj_forward), the observation dict, the reward dict (after expand_dims: the norms run
+//     over the last axis, numpy's add.reduce), and `dense` = np.sum of weight * term in the
+//     order of weighted_reward_keys. The reward is `dense`; `done` terminates.
+//   - Reset: the task's own part first (targets drawn, the model edited, mj_forward), the
+//     fatigue state, then Robot.reset: mj_resetData, qpos = init_qpos, qvel = init_qvel,
+//     mj_forward; then the observation (sensor2sim's mj_forward again).
+//   - Observation: obsdict2obsvec, the obs_keys' values concatenated as float32; `act` is
+//     appended to the keys when the model has muscles and the keys lack it.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "envs/common/keywords.h"
+#include "envs/common/numpy_exp.h"
+#include "envs/common/numpy_random.h"
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::myosuite {
+
+using mujoco::Range;
+
+// numpy's add.reduce of a contiguous float64 vector (np.sum, the norms' sum of squares).
+inline double Sum(const std::vector<double>& v) {
+  return mujoco::NumpySum(v.data(), static_cast<std::int64_t>(v.size()));
+}
+// np.linalg.norm(x, axis=-1): sqrt(add.reduce(x * x)).
+inline double NormLastAxis(const double* x, int n) {
+  std::vector<double> sq(n);
+  for (int i = 0; i < n; ++i) sq[i] = x[i] * x[i];
+  return std::sqrt(Sum(sq));
+}
+inline double NormLastAxis(const std::vector<double>& x) {
+  return NormLastAxis(x.data(), static_cast<int>(x.size()));
+}
+
+// Named vectors in insertion order: the package's obs_dict (and, with one number each,
+// its rwd_dict). Few keys, looked up by name; the vectors are reused from step to step, and
+// a reference to one stays valid when more keys are added (a deque).
+class TermDict {
+ public:
+  std::vector<double>& operator[](const std::string& key) {
+    for (auto& [name, values] : terms_) {
+      if (name == key) return values;
+    }
+    terms_.emplace_back(key, std::vector<double>());
+    return terms_.back().second;
+  }
+  const std::vector<double>* Find(const std::string& key) const {
+    for (const auto& [name, values] : terms_) {
+      if (name == key) return &values;
+    }
+    return nullptr;
+  }
+  const std::vector<double>& At(const std::string& key) const {
+    const std::vector<double>* v = Find(key);
+    if (v == nullptr) throw std::invalid_argument("MyoSuite: no term named '" + key + "'");
+    return *v;
+  }
+  // A scalar term.
+  double Scalar(const std::string& key) const { return At(key).at(0); }
+  void Set(const std::string& key, double value) { (*this)[key].assign(1, value); }
+  std::vector<std::string> Keys() const {
+    std::vector<std::string> keys;
+    for (const auto& term : terms_) keys.push_back(term.first);
+    return keys;
+  }
+
+ private:
+  std::deque<std::pair<std::string, std::vector<double>>> terms_;
+};
+
+// CumulativeFatigue (the 3CC-r model), for the muscle actuators of a model, in their order.
+class CumulativeFatigue {
+ public:
+  CumulativeFatigue() = default;
+  CumulativeFatigue(const mjModel* m, int frame_skip) : dt_(m->opt.timestep * frame_skip) {
+    for (int i = 0; i < m->nu; ++i) {
+      if (m->actuator_dyntype[i] != mjDYN_MUSCLE) continue;
+      tauact_.push_back(m->actuator_dynprm[i * mjNDYN + 0]);
+      taudeact_.push_back(m->actuator_dynprm[i * mjNDYN + 1]);
+    }
+    const std::size_t n = tauact_.size();
+    ma_.assign(n, 0.0);
+    mr_.assign(n, 1.0);
+    mf_.assign(n, 0.0);
+  }
+
+  void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
+  std::size_t Size() const { return tauact_.size(); }
+
+  // reset(fatigue_reset_vec, fatigue_reset_random).
+  void Reset(const std::vector<double>& reset_vec, bool reset_random) {
+    const std::size_t n = Size();
+    if (reset_random) {
+      std::vector<double> non_fatigued(n), active(n);
+      for (double& x : non_fatigued) x = np_random_.NextDouble();
+      for (double& x : active) x = np_random_.NextDouble();
+      for (std::size_t i = 0; i < n; ++i) {
+        ma_[i] = non_fatigued[i] * active[i];
+        mr_[i] = non_fatigued[i] * (1 - active[i]);
+        mf_[i] = 1 - non_fatigued[i];
+      }
+    } else if (!reset_vec.empty()) {
+      for (std::size_t i = 0; i < n; ++i) {
+        mf_[i] = reset_vec[i];
+        mr_[i] = 1 - reset_vec[i];
+        ma_[i] = 0.0;
+      }
+    } else {
+      std::fill(ma_.begin(), ma_.end(), 0.0);
+      std::fill(mr_.begin(), mr_.end(), 1.0);
+      std::fill(mf_.begin(), mf_.end(), 0.0);
+    }
+  }
+
+  // compute_act(act): the target load is the muscles' (float32) actions; returns the active
+  // fractions (float64), which the caller stores back into its float32 actions.
+  void ComputeAct(const float* target, double* out) {
+    for (std::size_t i = 0; i < Size(); ++i) {
+      const double tl = static_cast<double>(target[i]);
+      const double ma = ma_[i], mr = mr_[i], mf = mf_[i];
+      const double ld = 1 / tauact_[i] * (0.5 + 1.5 * ma);
+      const double lr = (0.5 + 1.5 * ma) / taudeact_[i];
+      double c = 0.0;
+      if (ma < tl && mr > (tl - ma)) {
+        c = ld * (tl - ma);
+      } else if (ma < tl && mr <= (tl - ma)) {
+        c = ld * mr;
+      } else if (ma >= tl) {
+        c = lr * (tl - ma);
+      }
+      const double rr = ma >= tl ? kRecoveryMultiplier * kRecovery : (ma < tl ? kRecovery : 0.0);
+      const double lo = std::max(-ma / dt_ + kFatigue * ma, (mr - 1) / dt_ + rr * mf);
+      const double hi = std::min((1 - ma) / dt_ + kFatigue * ma, mr / dt_ + rr * mf);
+      c = std::min(std::max(c, lo), hi);  // np.clip: minimum(maximum(c, lo), hi)
+      const double dma = (c - kFatigue * ma) * dt_;
+      const double dmr = (-c + rr * mf) * dt_;
+      const double dmf = (kFatigue * ma - rr * mf) * dt_;
+      ma_[i] = ma + dma;
+      mr_[i] = mr + dmr;
+      mf_[i] = mf + dmf;
+      out[i] = ma_[i];
+    }
+  }
+
+  const std::vector<double>& MA() const { return ma_; }
+  const std::vector<double>& MR() const { return mr_; }
+  const std::vector<double>& MF() const { return mf_; }
+
+ private:
+  // The package's coefficients, as its Python floats compute them.
+  static constexpr double kRecoveryMultiplier = 10 * 15;
+  static constexpr double kFatigue = 0.00912;
+  static constexpr double kRecovery = 0.1 * 0.00094;
+
+  double dt_ = 0.0;
+  std::vector<double> tauact_, taudeact_;
+  std::vector<double> ma_, mr_, mf_;
+  NumpyGenerator np_random_;
+};
+
+// The keywords every task has. A task's Params derives from MyoParams and starts its
+// keyword list with MyoKeywords.
+struct MyoParams : mujoco::ModelParams {
+  std::string model_path;
+  int frame_skip = 10;
+  bool normalize_act = true;
+  std::string muscle_condition;
+  std::vector<double> fatigue_reset_vec;
+  bool fatigue_reset_random = false;
+  std::vector<std::string> obs_keys;
+  std::vector<std::string> reward_keys;
+  std::vector<double> reward_weights;
+  bool numpy_exp_simd = true;
+  // The model, compiled once per pool, with the muscle condition's edits (sarcopenia).
+  void Load() {
+    if (assets_dir.empty()) {
+      throw std::invalid_argument(
+          "assets_dir is empty: MyoSuite's models come with the myosuite package "
+          "(pip install --no-deps myosuite==2.12.2)");
+    }
+    if (muscle_condition != "" && muscle_condition != "sarcopenia" &&
+        muscle_condition != "fatigue" && muscle_condition != "reafferentation") {
+      throw std::invalid_argument("muscle_condition must be '', 'sarcopenia', 'fatigue' or "
+                                  "'reafferentation', got '" + muscle_condition + "'");
+    }
+    if (reward_keys.size() != reward_weights.size()) {
+      throw std::invalid_argument("reward_keys and reward_weights must have the same length");
+    }
+    if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
+    const std::string path = assets_dir + "/" + model_path;
+    char error[1000] = "";
+    mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+    if (m == nullptr) throw std::runtime_error("MuJoCo could not load " + path + ": " + error);
+    // initializeConditions: a weaker muscle has half the maximum force (gainprm[2]).
+    if (muscle_condition == "sarcopenia") {
+      for (int i = 0; i < m->nu; ++i) m->actuator_gainprm[i * mjNGAIN + 2] *= 0.5;
+    }
+    if (muscle_condition == "reafferentation" &&
+        (mj_name2id(m, mjOBJ_ACTUATOR, "EPL") < 0 || mj_name2id(m, mjOBJ_ACTUATOR, "EIP") < 0)) {
+      mj_deleteModel(m);
+      throw std::invalid_argument("muscle_condition 'reafferentation' needs a model with the "
+                                  "EPL and EIP muscles (the hand models)");
+    }
+    model = mujoco::ModelPtr(m, mujoco::ModelDeleter());
+  }
+};
+
+template <class P>
+void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_skip) {
+  k.Add("assets_dir", std::string(), &P::assets_dir);
+  k.Add("model_path", model_path, &P::model_path);
+  k.Add("frame_skip", frame_skip, &P::frame_skip);
+  k.Add("normalize_act", true, &P::normalize_act);
+  k.Add("muscle_condition", std::string(), &P::muscle_condition);
+  k.Add("fatigue_reset_vec", std::vector<double>{}, &P::fatigue_reset_vec);
+  k.Add("fatigue_reset_random", false, &P::fatigue_reset_random);
+  k.Add("obs_keys", std::vector<std::string>{}, &P::obs_keys);
+  k.Add("reward_keys", std::vector<std::string>{}, &P::reward_keys);
+  k.Add("reward_weights", std::vector<double>{}, &P::reward_weights);
+  k.Add("_numpy_exp_simd", true, &P::numpy_exp_simd);
+}
+
+// The base env. A task implements ResetTask (its draws and edits before Robot.reset),
+// ObsDict (get_obs_dict) and RewardDict (get_reward_dict: its named terms plus sparse,
+// solved and done).
+class MyoEnv : public mujoco::MujocoEnv {
+ public:
+  // The observation's size: the obs keys' values at the model's initial state.
+  static constexpr const char* kInfoKeys[] = {"sparse", "solved"};
+
+  MyoEnv(const MyoParams& p, std::vector<std::string> default_obs_keys,
+         std::vector<std::pair<std::string, double>> default_weights)
+      : MujocoEnv(OwnModel(p), p.frame_skip, 2),
+        mw_(const_cast<mjModel*>(m_)),  // this env's own copy (OwnModel)
+        normalize_act_(p.normalize_act),
+        numpy_exp_simd_(p.numpy_exp_simd),
+        fatigue_reset_random_(p.fatigue_reset_random),
+        fatigue_reset_vec_(p.fatigue_reset_vec),
+        obs_keys_(p.obs_keys.empty() ? std::move(default_obs_keys) : p.obs_keys) {
+    if (p.muscle_condition == "sarcopenia") condition_ = Condition::kSarcopenia;
+    if (p.muscle_condition == "fatigue") condition_ = Condition::kFatigue;
+    if (p.muscle_condition == "reafferentation") condition_ = Condition::kReafferentation;
+    if (p.reward_keys.empty()) {
+      weights_ = std::move(default_weights);
+    } else {
+      for (std::size_t i = 0; i < p.reward_keys.size(); ++i) {
+        weights_.emplace_back(p.reward_keys[i], p.reward_weights[i]);
+      }
+    }
+    // BaseV0._setup: `act` observed when the model has muscles.
+    if (m_->na > 0 && std::find(obs_keys_.begin(), obs_keys_.end(), "act") == obs_keys_.end()) {
+      obs_keys_.push_back("act");
+    }
+    for (int i = 0; i < m_->nu; ++i) muscle_.push_back(m_->actuator_dyntype[i] == mjDYN_MUSCLE);
+    if (condition_ == Condition::kFatigue) fatigue_ = CumulativeFatigue(m_, p.frame_skip);
+    if (condition_ == Condition::kReafferentation) {
+      epl_ = mj_name2id(m_, mjOBJ_ACTUATOR, "EPL");
+      eip_ = mj_name2id(m_, mjOBJ_ACTUATOR, "EIP");
+    }
+    // MujocoEnv._setup: the actuated slide and hinge joints start mid-range.
+    if (normalize_act_) {
+      for (int i = 0; i < m_->nu; ++i) {
+        if (m_->actuator_trntype[i] != mjTRN_JOINT) continue;
+        const int j = m_->actuator_trnid[2 * i];
+        if (m_->jnt_type[j] != mjJNT_SLIDE && m_->jnt_type[j] != mjJNT_HINGE) continue;
+        // np.mean over the range's two numbers: add.reduce, then the division.
+        init_qpos_[m_->jnt_qposadr[j]] =
+            (0.0 + m_->jnt_range[2 * j] + m_->jnt_range[2 * j + 1]) / 2.0;
+      }
+    }
+    // Robot.step: int(step_duration / timestep), step_duration = timestep * frame_skip.
+    n_frames_ = static_cast<int>(dt_ / m_->opt.timestep);
+    ctrl_.resize(m_->nu);
+  }
+
+  void Seed(std::uint64_t seed) override {
+    np_random_.Seed(seed);
+    fatigue_.Seed(seed);
+  }
+
+  void Reset(Rng& /*rng*/) override {
+    ResetTask();
+    // BaseV0.reset: the fatigue state.
+    if (condition_ == Condition::kFatigue) fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
+    // Robot.reset: from the task's start (reset_qpos) or init_qpos.
+    mj_resetData(m_, d_);
+    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(), init_qvel_.data());
+    has_reset_qpos_ = false;
+    Observe();
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const float* a = action.As<float>();
+    std::vector<float> muscle_a(a, a + m_->nu);
+    bool normalized = normalize_act_;
+    if (m_->na > 0 && normalize_act_) {
+      for (int i = 0; i < m_->nu; ++i) {
+        if (muscle_[i]) muscle_a[i] = NumpySigmoidMyo(muscle_a[i], numpy_exp_simd_);
+      }
+      normalized = false;
+    }
+    if (condition_ == Condition::kFatigue) {
+      std::vector<float> target;
+      for (int i = 0; i < m_->nu; ++i) {
+        if (muscle_[i]) target.push_back(muscle_a[i]);
+      }
+      std::vector<double> active(target.size());
+      fatigue_.ComputeAct(target.data(), active.data());
+      std::size_t k = 0;
+      for (int i = 0; i < m_->nu; ++i) {
+        if (muscle_[i]) muscle_a[i] = static_cast<float>(active[k++]);
+      }
+    } else if (condition_ == Condition::kReafferentation) {
+      muscle_a[epl_] = muscle_a[eip_];
+      muscle_a[eip_] = 0.0f;
+    }
+    // Robot.process_actuator: the controls remapped from [-1, 1] when normalized.
+    for (int i = 0; i < m_->nu; ++i) {
+      if (normalized) {
+        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
+        const double mid = (0.0 + lo + hi) / 2.0;
+        ctrl_[i] = mid + static_cast<double>(muscle_a[i]) * (hi - lo) / 2.0;
+      } else {
+        ctrl_[i] = static_cast<double>(muscle_a[i]);
+      }
+    }
+    std::copy(ctrl_.begin(), ctrl_.end(), d_->ctrl);
+    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+    // forward: get_obs syncs the observed sim (the same one) and runs mj_forward.
+    mj_forward(m_, d_);
+    Observe();
+    rwd_ = TermDict();
+    RewardDict(obs_dict_, rwd_);
+    StepOutcome out;
+    out.reward = Dense();
+    out.terminated = rwd_.Scalar("done") != 0.0;
+    info_[0] = rwd_.Scalar("sparse");
+    info_[1] = rwd_.Scalar("solved");
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>());
+    *slot.Info<double>(0) = info_[0];
+    *slot.Info<double>(1) = info_[1];
+  }
+
+  // The obs vector's size, for MakeSpec: a throwaway env's first observation.
+  std::size_t ObsSize() {
+    Observe();
+    return obs_.size();
+  }
+
+  // One env's spec: the float32 observation in (-10, 10) (obs_range), the action in
+  // [-1, 1] (normalize_act) or the ctrlrange, and the info's sparse and solved.
+  static EnvSpec Spec(const mjModel* m, std::size_t obs_size, bool normalize_act) {
+    EnvSpec spec;
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat32, {static_cast<std::int64_t>(obs_size)},
+                               {-10.0}, {10.0}));
+    std::vector<double> low, high;
+    for (int i = 0; i < m->nu; ++i) {
+      low.push_back(normalize_act ? -1.0 : static_cast<float>(m->actuator_ctrlrange[2 * i]));
+      high.push_back(normalize_act ? 1.0 : static_cast<float>(m->actuator_ctrlrange[2 * i + 1]));
+    }
+    spec.action = BoxSpec("action", DType::kFloat32, {m->nu}, low, high);
+    for (const char* key : kInfoKeys) spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
+    return spec;
+  }
+
+ protected:
+  // The task's reset before Robot.reset (ReachEnvV0.reset's generate_target_pose, ...).
+  virtual void ResetTask() {}
+  // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.
+  void SetResetQpos(std::vector<double> qpos) {
+    reset_qpos_ = std::move(qpos);
+    has_reset_qpos_ = true;
+  }
+  // get_obs_dict(model, data) of this env's data.
+  virtual void ObsDict(TermDict& obs) const = 0;
+  // get_reward_dict: the named terms, with sparse, solved and done.
+  virtual void RewardDict(const TermDict& obs, TermDict& rwd) const = 0;
+
+  // BaseV0._setup's sites: each site `s` and its target `s_target` (tip_sids, target_sids).
+  void SetSites(const std::vector<std::string>& sites) {
+    for (const std::string& site : sites) {
+      const int tip = mj_name2id(m_, mjOBJ_SITE, site.c_str());
+      const int target = mj_name2id(m_, mjOBJ_SITE, (site + "_target").c_str());
+      if (tip < 0 || target < 0) {
+        throw std::invalid_argument("the model has no sites '" + site + "' and '" + site +
+                                    "_target'");
+      }
+      tip_sids_.push_back(tip);
+      target_sids_.push_back(target);
+    }
+  }
+
+  // The common obs_dict entries: time, qpos, qvel * dt, act.
+  void ObsBase(TermDict& obs) const {
+    obs["time"].assign(1, d_->time);
+    obs["qpos"].assign(d_->qpos, d_->qpos + m_->nq);
+    std::vector<double>& qvel = obs["qvel"];
+    qvel.resize(m_->nv);
+    for (int i = 0; i < m_->nv; ++i) qvel[i] = d_->qvel[i] * dt_;
+    if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
+  }
+
+  // The dense reward: np.sum([wt * rwd[key] ...], axis=0), in the weights' order.
+  double Dense() const {
+    std::vector<double> terms;
+    for (const auto& [key, wt] : weights_) terms.push_back(wt * rwd_.Scalar(key));
+    return Sum(terms);
+  }
+
+  mjModel* mw_;  // this env's model, which resets edit
+  NumpyGenerator np_random_;
+  std::vector<int> tip_sids_, target_sids_;
+  TermDict obs_dict_, rwd_;
+
+ private:
+  enum class Condition { kNormal, kSarcopenia, kFatigue, kReafferentation };
+
+  static mujoco::ModelParams OwnModel(const MyoParams& p) {
+    mujoco::ModelParams own = p;
+    own.model = mujoco::ModelPtr(mj_copyModel(nullptr, p.model.get()), mujoco::ModelDeleter());
+    return own;
+  }
+
+  // get_obs: the obs dict, and the obs keys' values as float32.
+  void Observe() {
+    ObsDict(obs_dict_);
+    obs_.clear();
+    for (const std::string& key : obs_keys_) {
+      const std::vector<double>* v = obs_dict_.Find(key);
+      if (v == nullptr) {
+        throw std::invalid_argument("MyoSuite: this task has no observation named '" + key + "'");
+      }
+      for (double x : *v) obs_.push_back(static_cast<float>(x));
+    }
+  }
+
+  void WriteObs(double* /*obs*/) const override {}
+
+  bool normalize_act_, numpy_exp_simd_, fatigue_reset_random_;
+  std::vector<double> fatigue_reset_vec_;
+  std::vector<std::string> obs_keys_;
+  std::vector<std::pair<std::string, double>> weights_;
+  Condition condition_ = Condition::kNormal;
+  std::vector<bool> muscle_;
+  CumulativeFatigue fatigue_;
+  int epl_ = -1, eip_ = -1;
+  int n_frames_ = 0;
+  std::vector<double> ctrl_;
+  std::vector<float> obs_;
+  std::vector<double> reset_qpos_;
+  bool has_reset_qpos_ = false;
+};
+
+}  // namespace envpool::myosuite

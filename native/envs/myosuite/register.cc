@@ -1,0 +1,16 @@
+// The MyoSuite envs of the native registry (see register.h).
+#include "envs/myosuite/register.h"
+
+#include "core/registry.h"
+#include "envs/common/pixel_observation.h"
+#include "envs/myosuite/pose.h"
+#include "envs/myosuite/reach.h"
+
+namespace envpool::myosuite {
+
+void Register(Registry& registry) {
+  registry.push_back(MakeEntry<PixelObservation<Reach>>("MyoReach"));
+  registry.push_back(MakeEntry<PixelObservation<Pose>>("MyoPose"));
+}
+
+}  // namespace envpool::myosuite

@@ -37,9 +37,10 @@ def _reference(task_id: str, seed: int) -> Any:
     return myo_gym.make(task_id, seed=seed)
 
 
-def _run(task_id: str, seed: int, steps: int, action_scale: float = 1.0) -> int:
-    """Steps ours and the reference with the same random actions; returns the number of
-    episodes that ended."""
+def _run(task_id: str, seed: int, steps: int, reset_every: int = 0) -> int:
+    """Steps ours and the reference with the same random float32 actions, resetting both when
+    an episode ends (and every ``reset_every`` steps, if given: mid-episode resets); returns
+    the number of episodes that ended by termination or truncation."""
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed)
     ref = _reference(task_id, seed)
     rng = np.random.default_rng(seed + 1000)
@@ -50,7 +51,7 @@ def _run(task_id: str, seed: int, steps: int, action_scale: float = 1.0) -> int:
     ended = 0
     low, high = ours.single_action_space.low, ours.single_action_space.high
     for t in range(steps):
-        action = (rng.uniform(low, high) * action_scale).astype(np.float32)
+        action = rng.uniform(low, high).astype(np.float32)
         obs, rew, term, trunc, info = ours.step(action[None])
         ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(action.copy())
         where = f"{task_id} seed {seed} step {t}"
@@ -60,8 +61,8 @@ def _run(task_id: str, seed: int, steps: int, action_scale: float = 1.0) -> int:
         assert bool(trunc[0]) == bool(ref_trunc), where
         assert info["sparse"][0] == ref_info["rwd_sparse"], where
         assert info["solved"][0] == float(ref_info["solved"]), where
-        if term[0] or trunc[0]:
-            ended += 1
+        ended += bool(term[0] or trunc[0])
+        if term[0] or trunc[0] or (reset_every and (t + 1) % reset_every == 0):
             obs, _ = ours.reset()
             ref_obs, _ = ref.reset()
             np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{where} reset")
@@ -70,9 +71,63 @@ def _run(task_id: str, seed: int, steps: int, action_scale: float = 1.0) -> int:
     return ended
 
 
+def _variant(task_id: str) -> bool:
+    """A muscle-condition variant (myoSarc..., myoFati..., myoReaf...)."""
+    return task_id[3:7] in ("Sarc", "Fati", "Reaf")
+
+
+def _check(task_id: str) -> None:
+    """A base id: a whole episode to its truncation (or terminations) and a few steps of the
+    next; a variant (the same task with another muscle condition): two short episodes, the
+    second after a mid-episode reset."""
+    _, max_steps, _ = TASKS[task_id]
+    if _variant(task_id):
+        _run(task_id, seed=5, steps=50, reset_every=25)
+    else:
+        assert _run(task_id, seed=3, steps=max_steps + 5) >= 1
+
+
 @pytest.mark.parametrize("task_id", REACH_IDS)
 def test_reach_aligns(task_id: str) -> None:
-    _, max_steps, _ = TASKS[task_id]
-    # Two episodes and a bit: truncation, and resets that continue the seed's stream.
-    ended = _run(task_id, seed=3, steps=2 * max_steps + 5)
-    assert ended >= 2
+    _check(task_id)
+
+
+POSE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoPose")
+
+
+@pytest.mark.parametrize("task_id", POSE_IDS)
+def test_pose_aligns(task_id: str) -> None:
+    _check(task_id)
+
+
+# The package's task classes (entry points under myosuite.envs.myo.myobase) and the native env
+# of each. myoArmReach* (ReachEnvV0 with an edit_fn that rebuilds the arm model) is not here.
+NATIVE_OF_CLASS = {
+    "reach_v0:ReachEnvV0": "MyoReach",
+    "pose_v0:PoseEnvV0": "MyoPose",
+    "torso_v0:TorsoEnvV0": "MyoPose",
+}
+
+
+def test_ids_are_the_packages() -> None:
+    """Every id of the ported classes is here with the package's time limit and spaces, and
+    nothing else; each also as sail-sg EnvPool's ``MyoSuite/<id>``."""
+    theirs = {}
+    for tid, spec in myo_gym.envs.registry.items():
+        entry = str(spec.entry_point)
+        cls = entry.rsplit(".", 1)[-1]
+        if "myobase" in entry and cls in NATIVE_OF_CLASS and "edit_fn" not in spec.kwargs:
+            theirs[tid] = (NATIVE_OF_CLASS[cls], spec.max_episode_steps)
+    ours = {tid: (native, steps) for tid, (native, steps, _) in TASKS.items()
+            if native in set(NATIVE_OF_CLASS.values())}
+    assert ours == theirs
+    registered = set(envpool.list_all_envs())
+    for tid in ours:
+        assert tid in registered and f"MyoSuite/{tid}" in registered
+    for tid in ("myoHandReachRandom-v0", "myoTorsoExoPoseFixed-v0", "motorFingerPoseFixed-v0"):
+        spec = envpool.make_spec(tid)
+        ref = myo_gym.make(tid)
+        assert spec.observation_space.shape == ref.observation_space.shape
+        assert spec.observation_space.dtype == ref.observation_space.dtype == np.float32
+        assert spec.action_space == ref.action_space
+        ref.close()

@@ -16,6 +16,7 @@ it with ``pip install --no-deps myosuite==2.12.2`` next to this package's mujoco
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from envpool.core.registry import register
@@ -187,6 +188,17 @@ for _digit, _pose in enumerate(_ASL):
 _add("myoHandPoseRandom-v0", "MyoPose", 100, reset_type="random",
      target_low=[min(p[i] for p in _ASL) for i in range(23)],
      target_high=[max(p[i] for p in _ASL) for i in range(23)], **_HAND_KW)
+
+# The torso (myobase/torso_v0.py): the spine's 18 joints held straight (the middle of the
+# package's ranges, all 0), without and with the exosuit.
+_TORSO_KW = {"target_type": "fixed", "target_value": [0.0] * 18, "viz_site_targets": [],
+             "pose_thd": 0.25, "far_th": math.pi, "frame_skip": 5,
+             "reward_keys": ["pose", "bonus", "act_reg", "penalty", "done"],
+             "reward_weights": [1.0, 4.0, 1.0, 50.0, 0.0]}
+_add("myoTorsoPoseFixed-v0", "MyoPose", 200, model_path="simhive/myo_sim/torso/myotorso.xml",
+     **_TORSO_KW)
+_add("myoTorsoExoPoseFixed-v0", "MyoPose", 200,
+     model_path="simhive/myo_sim/torso/myotorso_exosuit.xml", **_TORSO_KW)
 
 for _id, (_native, _steps, _kwargs) in TASKS.items():
     for _name in (_id, f"MyoSuite/{_id}"):

@@ -13,9 +13,13 @@
 //   - Observation dict: time, qpos, qvel * dt, act, pose_err = target - qpos; default keys
 //     qpos, qvel, pose_err (and act).
 //   - Rewards: pose_dist = norm(pose_err); act_mag = norm(act) / na (0 without muscles);
-//     far_th = 4 pi / 2. pose -d, bonus (d < pose_thd) + (d < 1.5 pose_thd), act_reg -act_mag,
+//     far_th = 4 pi / 2 (the torso's: pi). pose -d, bonus (d < pose_thd) + (d < 1.5 pose_thd), act_reg -act_mag,
 //     penalty -(d > far_th), sparse -d, solved d < pose_thd, done d > far_th. Default weights
 //     pose 1, bonus 4, act_reg 1, penalty 50.
+//   - The torso (envs/myo/myobase/torso_v0.py, TorsoEnvV0) is the same task with a fixed
+//     target for the first 18 joints (the spine's; the exosuit's free joints after them are
+//     not posed), no markers, far_th pi, pose_thd 0.25 and a `done` weight of 0: here a
+//     fixed target shorter than qpos, far_th and those weights as keywords.
 #pragma once
 
 #include <cmath>
@@ -45,16 +49,21 @@ class Pose final : public MyoEnv {
       Load();
       const std::size_t nq = static_cast<std::size_t>(model->nq);
       const std::vector<double>& target = target_type == "generate" ? target_low : target_value;
-      if (target.size() != nq ||
+      if (target.empty() || target.size() > nq ||
           (target_type == "generate" && target_high.size() != target_low.size())) {
-        throw std::invalid_argument("the target pose needs one number per joint (" +
-                                    std::to_string(nq) + ")");
+        throw std::invalid_argument("the target pose needs one number per joint, for the first "
+                                    "joints or all " + std::to_string(nq) + " of them");
+      }
+      if (reset_type == "random" && model->njnt != model->nq) {
+        throw std::invalid_argument("reset_type 'random' needs a model whose joints are all "
+                                    "hinges or slides");
       }
     }
     std::string target_type = "generate", reset_type = "init";
     std::vector<double> target_low, target_high, target_value;
     std::vector<std::string> viz_site_targets;
     double pose_thd = 0.35;
+    double far_th = 4 * M_PI / 2;
     std::string weight_bodyname;
     Range weight_range{0.0, 0.0};
   };
@@ -69,6 +78,7 @@ class Pose final : public MyoEnv {
     k.Add("target_value", std::vector<double>{}, &Params::target_value);
     k.Add("viz_site_targets", std::vector<std::string>{"IFtip"}, &Params::viz_site_targets);
     k.Add("pose_thd", 0.35, &Params::pose_thd);
+    k.Add("far_th", 4 * M_PI / 2, &Params::far_th);
     k.Add("weight_bodyname", std::string(), &Params::weight_bodyname);
     k.Add("weight_range", Range{0.0, 0.0}, &Params::weight_range);
     k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
@@ -89,6 +99,7 @@ class Pose final : public MyoEnv {
         low_(p.target_low),
         high_(p.target_high),
         pose_thd_(p.pose_thd),
+        far_th_(p.far_th),
         weight_range_(p.weight_range) {
     // _setup: with ranges, the target is their middle until the first reset draws one.
     if (generate_) {
@@ -113,6 +124,7 @@ class Pose final : public MyoEnv {
     if (generate_) {
       for (std::size_t i = 0; i < low_.size(); ++i) target_[i] = np_random_.Uniform(low_[i], high_[i]);
     }
+    if (tip_sids_.empty()) return SetStart();
     // update_target(restore_sim=True): the markers at the viz sites of the target pose.
     std::vector<double> qpos(d_->qpos, d_->qpos + m_->nq), qvel(d_->qvel, d_->qvel + m_->nv);
     std::copy(target_.begin(), target_.end(), d_->qpos);
@@ -124,6 +136,11 @@ class Pose final : public MyoEnv {
     std::copy(qpos.begin(), qpos.end(), d_->qpos);
     std::copy(qvel.begin(), qvel.end(), d_->qvel);
     mj_forward(m_, d_);
+    SetStart();
+  }
+
+  // reset_type "random": every joint drawn in its range.
+  void SetStart() {
     if (random_reset_) {
       std::vector<double> start(m_->nq);
       for (int j = 0; j < m_->njnt; ++j) {
@@ -136,14 +153,14 @@ class Pose final : public MyoEnv {
   void ObsDict(TermDict& obs) const override {
     ObsBase(obs);
     std::vector<double>& err = obs["pose_err"];
-    err.resize(m_->nq);
-    for (int i = 0; i < m_->nq; ++i) err[i] = target_[i] - d_->qpos[i];
+    err.resize(target_.size());
+    for (std::size_t i = 0; i < target_.size(); ++i) err[i] = target_[i] - d_->qpos[i];
   }
 
   void RewardDict(const TermDict& obs, TermDict& rwd) const override {
     const double pose_dist = NormLastAxis(obs.At("pose_err"));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
-    const double far_th = 4 * M_PI / 2;
+    const double far_th = far_th_;
     rwd.Set("pose", -1.0 * pose_dist);
     rwd.Set("bonus", 1.0 * (pose_dist < pose_thd_) + 1.0 * (pose_dist < 1.5 * pose_thd_));
     rwd.Set("penalty", -1.0 * (pose_dist > far_th));
@@ -156,7 +173,7 @@ class Pose final : public MyoEnv {
  private:
   bool generate_, random_reset_;
   std::vector<double> low_, high_, target_;
-  double pose_thd_;
+  double pose_thd_, far_th_;
   Range weight_range_;
   int weight_body_ = -1;
 };

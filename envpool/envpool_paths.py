@@ -58,6 +58,8 @@ def family_of(native_env: str) -> str:
         return "envpool.minigrid"
     if native_env == "MetaWorld":
         return "envpool.mujoco.metaworld"
+    if native_env.startswith("Myo"):
+        return "envpool.mujoco.myosuite"
     return "envpool.toy_text"
 
 
@@ -195,6 +197,14 @@ def metaworld_v3_task_ids() -> list[str]:
     return [metaworld.task_id(name) for name in metaworld.TASKS]
 
 
+def myosuite_task_ids() -> list[str]:
+    """EnvPool's ``envpool.mujoco.myosuite.registration.myosuite_task_ids``: the package's
+    ids of the registered MyoSuite tasks (each also registered as ``MyoSuite/<id>``)."""
+    from envpool.tasks import myosuite
+
+    return list(myosuite.TASKS)
+
+
 def metaworld_public_task_name(task_name: str) -> str:
     """EnvPool's ``metaworld_public_task_name``: ``"pick-place-v3"`` -> ``"PickPlace-v3"``."""
     from envpool.tasks import metaworld
@@ -289,6 +299,10 @@ MODULES: dict[str, dict[str, str]] = {
         "metaworld_v3_task_ids": f"{_HERE}:metaworld_v3_task_ids()",
         "metaworld_task_id": "envpool.tasks.metaworld:task_id",
         "metaworld_public_task_name": f"{_HERE}:metaworld_public_task_name",
+    },
+    "envpool.mujoco.myosuite": {},
+    "envpool.mujoco.myosuite.registration": {
+        "myosuite_task_ids": f"{_HERE}:myosuite_task_ids()",
     },
 }
 

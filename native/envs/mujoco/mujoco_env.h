@@ -310,6 +310,7 @@ class MujocoEnv : public Env {
     if (height == 0) height = 480;
     if (!renderer_) {
       renderer_ = std::make_unique<mjrender::SceneRenderer>(m_, m_, width, height, 1000);
+      SceneOptions(renderer_->Options());
       InitFreeCamera();
     }
     mjvCamera cam = free_camera_;
@@ -400,6 +401,12 @@ class MujocoEnv : public Env {
 
   // The task's DEFAULT_CAMERA_CONFIG (none: gymnasium's None).
   virtual CameraConfig DefaultCamera() const { return {}; }
+  // Whether camera -1 is MuJoCo's default free camera (mjv_defaultFreeCamera: the model's
+  // center and extent, as mujoco.Renderer.update_scene(data, camera=-1) places it) instead of
+  // gymnasium's.
+  virtual bool MujocoFreeCamera() const { return false; }
+  // The task's visualisation flags, set once on the scene's options (mjv_defaultOption).
+  virtual void SceneOptions(mjvOption& /*opt*/) const {}
 
   ModelPtr model_;
   const mjModel* m_;
@@ -419,6 +426,10 @@ class MujocoEnv : public Env {
  private:
   // OffScreenViewer._init_camera, then MujocoRenderer._set_cam_config.
   void InitFreeCamera() {
+    if (MujocoFreeCamera()) {
+      mjv_defaultFreeCamera(m_, &free_camera_);
+      return;
+    }
     mjv_defaultCamera(&free_camera_);
     free_camera_.type = mjCAMERA_FREE;
     free_camera_.fixedcamid = -1;

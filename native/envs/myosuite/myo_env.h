@@ -384,6 +384,18 @@ class MyoEnv : public mujoco::MujocoEnv {
     *slot.Info<double>(1) = info_[1];
   }
 
+  // The package draws its observed copy of the sim: the same state, but its controls are
+  // never set (0), and actuators are drawn by their controls. So the frame is drawn after an
+  // mj_forward with zero controls; the controls are put back after (the next mj_step
+  // recomputes everything it reads).
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    std::copy(d_->ctrl, d_->ctrl + m_->nu, ctrl_.begin());
+    std::fill(d_->ctrl, d_->ctrl + m_->nu, 0.0);
+    mj_forward(m_, d_);
+    MujocoEnv::Render(width, height, camera_id, out);
+    std::copy(ctrl_.begin(), ctrl_.end(), d_->ctrl);
+  }
+
   // The obs vector's size, for MakeSpec: a throwaway env's first observation.
   std::size_t ObsSize() {
     Observe();
@@ -478,6 +490,15 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   void WriteObs(double* /*obs*/) const override {}
+  // The package's frames (MJRenderer.render_offscreen, camera -1): mujoco.Renderer's default
+  // free camera.
+  bool MujocoFreeCamera() const override { return true; }
+  // BaseV0's viewer_setup(render_actuator=True): actuators drawn, tendons colored by their
+  // muscles' activation.
+  void SceneOptions(mjvOption& opt) const override {
+    opt.flags[mjVIS_ACTUATOR] = 1;
+    opt.flags[mjVIS_ACTIVATION] = 1;
+  }
 
   bool normalize_act_, numpy_exp_simd_, fatigue_reset_random_;
   std::vector<double> fatigue_reset_vec_;

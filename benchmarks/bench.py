@@ -1,7 +1,7 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid robotics metaworld``, one or several), its task (``--task`` overrides
+vizdoom box2d minigrid robotics metaworld myosuite``, one or several), its task (``--task`` overrides
 the family's default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
@@ -121,6 +121,17 @@ def _robotics_reference(task: str) -> Callable[[], gymnasium.Env]:
     return functools.partial(_robotics_make, task)
 
 
+def _myosuite_make(task: str) -> gymnasium.Env:
+    # the myosuite package's env, as its users make it (its registry: myosuite.utils.gym)
+    from myosuite.utils import gym as myo_gym
+
+    return myo_gym.make(task)
+
+
+def _myosuite_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(_myosuite_make, task)
+
+
 def _metaworld_tasks(task: str, n: int) -> list[str]:
     """The Meta-World task of each of ``n`` envs: ``MT50`` cycles over metaworld's 50 v3
     tasks (env i runs task i mod 50: n = 50 is one MT50 pool), ``MT10`` over MT10's ten;
@@ -220,6 +231,10 @@ FAMILIES: dict[str, Family] = {
                         envpool_kwargs={"partially_observable": False},
                         references=_metaworld_references, per_env_tasks=_metaworld_tasks,
                         versions=("metaworld", "mujoco")),
+    "myosuite": Family("myoHandPoseRandom-v0", (1, 8, 32), _myosuite_reference,
+                       "myosuite's gym.make(task) (its registry)",
+                       lambda task, seed: R.single_env_runner(_myosuite_make(task), seed),
+                       "one myosuite env, plain loop", versions=("myosuite", "mujoco")),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import mujoco
 import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
@@ -31,24 +32,30 @@ import envpool
 from envpool.tasks.myosuite import TASKS
 
 REACH_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoReach")
+# The hand manipulation tasks: key turning, object holding, pen twirling.
+HAND_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                  if native in ("MyoKeyTurn", "MyoObjHold", "MyoPenTwirl"))
 
 
-def _reference(task_id: str, seed: int) -> Any:
-    return myo_gym.make(task_id, seed=seed)
+def _reference(task_id: str, seed: int, **kwargs: Any) -> Any:
+    return myo_gym.make(task_id, seed=seed, **kwargs)
 
 
-def _run(task_id: str, seed: int, steps: int, reset_every: int = 0) -> int:
-    """Steps ours and the reference with the same random float32 actions, resetting both when
-    an episode ends (and every ``reset_every`` steps, if given: mid-episode resets); returns
-    the number of episodes that ended by termination or truncation."""
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed)
-    ref = _reference(task_id, seed)
+def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
+         max_episode_steps: int | None = None) -> tuple[int, int]:
+    """Steps ours and the reference with the same random float32 actions (under the same time
+    limit: the registered one or ``max_episode_steps``), resetting both when an episode ends
+    (and every ``reset_every`` steps, if given: mid-episode resets); returns the numbers of
+    episodes that terminated and that were truncated."""
+    limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit)
+    ref = _reference(task_id, seed, **limit)
     rng = np.random.default_rng(seed + 1000)
     obs, _ = ours.reset()
     ref_obs, _ = ref.reset()
     assert obs.dtype == np.float32 and obs.shape == (1,) + ref_obs.shape
     np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} reset")
-    ended = 0
+    terminated = truncated = 0
     low, high = ours.single_action_space.low, ours.single_action_space.high
     for t in range(steps):
         action = rng.uniform(low, high).astype(np.float32)
@@ -61,14 +68,15 @@ def _run(task_id: str, seed: int, steps: int, reset_every: int = 0) -> int:
         assert bool(trunc[0]) == bool(ref_trunc), where
         assert info["sparse"][0] == ref_info["rwd_sparse"], where
         assert info["solved"][0] == float(ref_info["solved"]), where
-        ended += bool(term[0] or trunc[0])
+        terminated += bool(term[0])
+        truncated += bool(trunc[0] and not term[0])
         if term[0] or trunc[0] or (reset_every and (t + 1) % reset_every == 0):
             obs, _ = ours.reset()
             ref_obs, _ = ref.reset()
             np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{where} reset")
     ours.close()
     ref.close()
-    return ended
+    return terminated, truncated
 
 
 def _variant(task_id: str) -> bool:
@@ -84,7 +92,7 @@ def _check(task_id: str) -> None:
     if _variant(task_id):
         _run(task_id, seed=5, steps=50, reset_every=25)
     else:
-        assert _run(task_id, seed=3, steps=max_steps + 5) >= 1
+        assert sum(_run(task_id, seed=3, steps=max_steps + 5)) >= 1
 
 
 @pytest.mark.parametrize("task_id", REACH_IDS)
@@ -106,6 +114,11 @@ NATIVE_OF_CLASS = {
     "reach_v0:ReachEnvV0": "MyoReach",
     "pose_v0:PoseEnvV0": "MyoPose",
     "torso_v0:TorsoEnvV0": "MyoPose",
+    "key_turn_v0:KeyTurnEnvV0": "MyoKeyTurn",
+    "obj_hold_v0:ObjHoldFixedEnvV0": "MyoObjHold",
+    "obj_hold_v0:ObjHoldRandomEnvV0": "MyoObjHold",
+    "pen_v0:PenTwirlFixedEnvV0": "MyoPenTwirl",
+    "pen_v0:PenTwirlRandomEnvV0": "MyoPenTwirl",
 }
 
 
@@ -131,3 +144,67 @@ def test_ids_are_the_packages() -> None:
         assert spec.observation_space.dtype == ref.observation_space.dtype == np.float32
         assert spec.action_space == ref.action_space
         ref.close()
+
+
+@pytest.mark.parametrize("task_id", HAND_IDS)
+def test_hand_aligns(task_id: str) -> None:
+    native, max_steps, _ = TASKS[task_id]
+    if native == "MyoKeyTurn":
+        # An episode of up to 200 steps (random actions end some early: a fingertip leaves
+        # the key) and the start of the next one.
+        assert sum(_run(task_id, seed=3, steps=max_steps + 25)) >= 1
+    else:
+        # The object (pen) drops within some 20 to 40 steps under random actions: a few
+        # terminated episodes, then episodes cut at 12 steps to see truncation too.
+        assert _run(task_id, seed=3, steps=100)[0] >= 2
+        assert _run(task_id, seed=4, steps=40, max_episode_steps=12)[1] >= 2
+
+
+# States that random actions do not reach, set on both sides mid-episode: the key turned
+# past pi / 2, pi and 2 pi (bonus; solved past goal_th), the pen along its target (bonus,
+# solved). The pen's three hinges (qpos[26:29]) at these angles point it along the Fixed
+# target.
+_PEN_ALIGNED = (-3.13436408, -1.87844395, 3.0399789)
+_SET_STATES = [
+    ("myoHandKeyTurnFixed-v0", {-1: 3.3}),
+    ("myoHandKeyTurnRandom-v0", {-1: 2.0}),
+    ("myoFatiHandKeyTurnRandom-v0", {-1: 6.5}),
+    ("myoHandPenTwirlFixed-v0", dict(zip(range(26, 29), _PEN_ALIGNED, strict=True))),
+    ("myoSarcHandPenTwirlRandom-v0", dict(zip(range(26, 29), _PEN_ALIGNED, strict=True))),
+]
+
+
+@pytest.mark.parametrize(("task_id", "qpos_edit"), _SET_STATES)
+def test_hand_set_state_aligns(task_id: str, qpos_edit: dict[int, float]) -> None:
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=2)
+    ref = _reference(task_id, 2)
+    ours.reset()
+    ref.reset()
+    rng = np.random.default_rng(2)
+    bonus = 0
+    for t in range(16):
+        if t == 3:
+            # Ours: qpos then qvel, set_state runs mj_forward. The package steps its Robot's
+            # own MjData (robot.mj_data), which gets the same qpos and mj_forward.
+            state = np.array(ours.get_state(0))
+            for i, q in qpos_edit.items():
+                state[i % ref.unwrapped.mj_model.nq] = q
+            ours.set_state(0, state)
+            sim = ref.unwrapped.robot.mj_data
+            sim.qpos[:] = state[:ref.unwrapped.mj_model.nq]
+            mujoco.mj_forward(ref.unwrapped.mj_model, sim)
+        action = (rng.uniform(-1, 1, 39) * 0.2).astype(np.float32)
+        obs, rew, term, _, info = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, ref_info = ref.step(action.copy())
+        where = f"{task_id} step {t}"
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+        assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
+        assert bool(term[0]) == bool(ref_term), where
+        assert info["sparse"][0] == ref_info["rwd_sparse"], where
+        assert info["solved"][0] == float(ref_info["solved"]), where
+        bonus += float(np.squeeze(ref_info["rwd_dict"]["bonus"])) != 0
+        if term[0]:
+            break
+    assert bonus >= 5, task_id
+    ours.close()
+    ref.close()

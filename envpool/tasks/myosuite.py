@@ -3,7 +3,9 @@ tasks): the package's ids (``myoFingerReachFixed-v0``, its muscle-condition vari
 ``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>``
 spelling of each.
 
-Each task class of the package is one native env (``MyoReach``, ...) whose keywords are
+Each task class of the package is one native env (``MyoReach``, ...; the Random
+subclasses of the object holding and pen twirling tasks, which only add a reset that draws,
+are ``MyoObjHold`` and ``MyoPenTwirl`` with ``randomize=True``) whose keywords are
 the package's own (``model_path``, ``frame_skip``, ``normalize_act``, ``muscle_condition``,
 ``fatigue_reset_vec``, ``fatigue_reset_random``, ``obs_keys``) or a flat spelling of them:
 ``target_reach_range={site: (low, high)}`` is ``sites``, ``target_low`` and ``target_high``
@@ -31,6 +33,9 @@ _MOTOR_FINGER = "simhive/myo_sim/finger/motorfinger_v0.xml"
 _HAND_POSE = "envs/myo/assets/hand/myohand_pose.xml"
 _ELBOW = "envs/myo/assets/elbow/myoelbow_1dof6muscles.xml"
 _ELBOW_EXO = "envs/myo/assets/elbow/myoelbow_1dof6muscles_1dofexo.xml"
+_KEY_TURN = "envs/myo/assets/hand/myohand_keyturn.xml"
+_HOLD = "envs/myo/assets/hand/myohand_hold.xml"
+_PEN = "envs/myo/assets/hand/myohand_pen.xml"
 
 # ReachEnvV0's target_reach_range of each reaching task: site -> (low, high).
 _FINGER_FIXED = {"IFtip": ((0.2, 0.05, 0.2), (0.2, 0.05, 0.2))}
@@ -199,6 +204,18 @@ _add("myoTorsoPoseFixed-v0", "MyoPose", 200, model_path="simhive/myo_sim/torso/m
      **_TORSO_KW)
 _add("myoTorsoExoPoseFixed-v0", "MyoPose", 200,
      model_path="simhive/myo_sim/torso/myotorso_exosuit.xml", **_TORSO_KW)
+
+# -- Hand manipulation (myobase/key_turn_v0.py, obj_hold_v0.py, pen_v0.py) ---------------
+
+_add("myoHandKeyTurnFixed-v0", "MyoKeyTurn", 200, model_path=_KEY_TURN)
+_add("myoHandKeyTurnRandom-v0", "MyoKeyTurn", 200, model_path=_KEY_TURN,
+     key_init_range=[-math.pi / 2, math.pi / 2], goal_th=2 * math.pi)
+# ObjHoldRandomEnvV0 and PenTwirlRandomEnvV0: the Fixed classes with a reset that draws.
+_add("myoHandObjHoldFixed-v0", "MyoObjHold", 75, model_path=_HOLD)
+_add("myoHandObjHoldRandom-v0", "MyoObjHold", 75, model_path=_HOLD, randomize=True)
+_add("myoHandPenTwirlFixed-v0", "MyoPenTwirl", 50, model_path=_PEN, frame_skip=5)
+_add("myoHandPenTwirlRandom-v0", "MyoPenTwirl", 50, model_path=_PEN, frame_skip=5,
+     randomize=True)
 
 for _id, (_native, _steps, _kwargs) in TASKS.items():
     for _name in (_id, f"MyoSuite/{_id}"):

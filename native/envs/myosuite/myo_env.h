@@ -445,6 +445,10 @@ class MyoEnv : public mujoco::MujocoEnv {
     }
   }
 
+  // The id of the model's site (body) `name`, which the task needs.
+  int SiteId(const char* name) const { return NamedId(mjOBJ_SITE, "site", name); }
+  int BodyId(const char* name) const { return NamedId(mjOBJ_BODY, "body", name); }
+
   // The common obs_dict entries: time, qpos, qvel * dt, act.
   void ObsBase(TermDict& obs) const {
     obs["time"].assign(1, d_->time);
@@ -498,6 +502,14 @@ class MyoEnv : public mujoco::MujocoEnv {
   void SceneOptions(mjvOption& opt) const override {
     opt.flags[mjVIS_ACTUATOR] = 1;
     opt.flags[mjVIS_ACTIVATION] = 1;
+  }
+
+  int NamedId(mjtObj type, const char* what, const char* name) const {
+    const int id = mj_name2id(m_, type, name);
+    if (id < 0) {
+      throw std::invalid_argument(std::string("the model has no ") + what + " '" + name + "'");
+    }
+    return id;
   }
 
   bool normalize_act_, numpy_exp_simd_, fatigue_reset_random_;

@@ -3,6 +3,9 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/myosuite/key_turn.h"
+#include "envs/myosuite/obj_hold.h"
+#include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
 
@@ -11,6 +14,9 @@ namespace envpool::myosuite {
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<Reach>>("MyoReach"));
   registry.push_back(MakeEntry<PixelObservation<Pose>>("MyoPose"));
+  registry.push_back(MakeEntry<PixelObservation<KeyTurn>>("MyoKeyTurn"));
+  registry.push_back(MakeEntry<PixelObservation<ObjHold>>("MyoObjHold"));
+  registry.push_back(MakeEntry<PixelObservation<PenTwirl>>("MyoPenTwirl"));
 }
 
 }  // namespace envpool::myosuite

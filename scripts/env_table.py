@@ -41,7 +41,7 @@ DOC = ROOT / "docs" / "envs.md"
 ALIGN_TESTS = sorted((ROOT / "tests").glob("test_align_*.py"))
 FAMILY_TITLES = {"atari": "Atari", "box2d": "Box2D", "classic_control": "Classic control",
                  "dm_control": "DeepMind Control Suite", "metaworld": "Meta-World",
-                 "minigrid": "MiniGrid", "mujoco": "MuJoCo",
+                 "minigrid": "MiniGrid", "mujoco": "MuJoCo", "myosuite": "MyoSuite",
                  "robotics": "Gymnasium-Robotics: Fetch",
                  "robotics_adroit": "Gymnasium-Robotics: Adroit",
                  "robotics_hand": "Gymnasium-Robotics: Shadow Hand",

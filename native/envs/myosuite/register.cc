@@ -5,12 +5,16 @@
 #include "envs/common/pixel_observation.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
+#include "envs/myosuite/walk.h"
 
 namespace envpool::myosuite {
 
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<Reach>>("MyoReach"));
   registry.push_back(MakeEntry<PixelObservation<Pose>>("MyoPose"));
+  registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
+  registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
+  registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));
 }
 
 }  // namespace envpool::myosuite

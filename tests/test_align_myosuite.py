@@ -13,7 +13,8 @@ reset observations, every observation (float32, as the package returns them), re
 The muscles' activation is numpy's float32 ``np.exp`` (the action is float32): numpy's own
 vectorized loop on CPUs with AVX2 and FMA or AVX-512, libm's ``expf`` elsewhere; ours
 computes the one the running numpy uses (envpool/tasks/_numpy_exp.py), so this holds on
-every CPU.
+every CPU. The leg tasks' rewards also call float64 ``np.exp``: SVML's kernel on AVX-512 CPUs,
+libm's ``exp`` elsewhere, and ours follows the running numpy there too (the same module).
 
 myosuite 2.12.2 pins mujoco 3.6; it runs unchanged on this package's mujoco (3.17), which
 both sides use here.
@@ -27,8 +28,10 @@ import mujoco
 import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
+from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
+from envpool.tasks._numpy_exp import numpy_exp_f64_svml
 from envpool.tasks.myosuite import TASKS
 
 REACH_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoReach")
@@ -37,19 +40,25 @@ HAND_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                   if native in ("MyoKeyTurn", "MyoObjHold", "MyoPenTwirl"))
 
 
+LEG_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                 if native in ("MyoLegReach", "MyoWalk", "MyoTerrain"))
+
+
 def _reference(task_id: str, seed: int, **kwargs: Any) -> Any:
     return myo_gym.make(task_id, seed=seed, **kwargs)
 
 
 def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
-         max_episode_steps: int | None = None) -> tuple[int, int]:
+         max_episode_steps: int | None = None, ours_kwargs: dict[str, Any] | None = None,
+         ref_kwargs: dict[str, Any] | None = None) -> tuple[int, int]:
     """Steps ours and the reference with the same random float32 actions (under the same time
     limit: the registered one or ``max_episode_steps``), resetting both when an episode ends
     (and every ``reset_every`` steps, if given: mid-episode resets); returns the numbers of
-    episodes that terminated and that were truncated."""
+    episodes that terminated and that were truncated. ``ours_kwargs`` / ``ref_kwargs``: other
+    keywords of each side."""
     limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit)
-    ref = _reference(task_id, seed, **limit)
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit, **(ours_kwargs or {}))
+    ref = _reference(task_id, seed, **limit, **(ref_kwargs or {}))
     rng = np.random.default_rng(seed + 1000)
     obs, _ = ours.reset()
     ref_obs, _ = ref.reset()
@@ -119,6 +128,9 @@ NATIVE_OF_CLASS = {
     "obj_hold_v0:ObjHoldRandomEnvV0": "MyoObjHold",
     "pen_v0:PenTwirlFixedEnvV0": "MyoPenTwirl",
     "pen_v0:PenTwirlRandomEnvV0": "MyoPenTwirl",
+    "walk_v0:ReachEnvV0": "MyoLegReach",
+    "walk_v0:WalkEnvV0": "MyoWalk",
+    "walk_v0:TerrainEnvV0": "MyoTerrain",
 }
 
 
@@ -208,3 +220,35 @@ def test_hand_set_state_aligns(task_id: str, qpos_edit: dict[int, float]) -> Non
     assert bonus >= 5, task_id
     ours.close()
     ref.close()
+
+
+def test_numpy_exp_f64_is_svml_or_libm() -> None:
+    """The leg tasks' rewards call float64 ``np.exp``; ours reproduces SVML's kernel where the
+    probes find it and calls libm's ``exp`` otherwise, which is right only where numpy's
+    float64 exp then is libm's (numpy's AVX-512F kernel without SVML, a third case, is not
+    reproduced)."""
+    assert numpy_exp_f64_svml() or ufunc_matches_libm("exp", 1e-3, 30.0, signed=True)
+
+
+@pytest.mark.parametrize("task_id", LEG_IDS)
+def test_leg_aligns(task_id: str) -> None:
+    """The legs model is slow: a bounded run with at least one reset. Under random actions
+    the walkers fall (done) within about 40 steps; standing ends by truncation (150 steps)
+    or by the pelvis leaving its target."""
+    _, max_steps, _ = TASKS[task_id]
+    stand = "Stand" in task_id
+    ended = _run(task_id, seed=3, steps=max_steps + 5 if stand else 90)
+    assert sum(ended) >= 1
+
+
+@pytest.mark.parametrize(("task_id", "ours_kwargs", "ref_kwargs"), [
+    # reset_type "random": keyframe 2 or 3 and normal noise (numpy's ziggurat).
+    ("myoLegWalk-v0", {"reset_type": "random"}, {"reset_type": "random"}),
+    # A terrain without variant "fixed" draws its scale at each reset.
+    ("myoFatiLegStairTerrainWalk-v0", {"variant": "", "reset_type": "random"},
+     {"variant": None, "reset_type": "random"}),
+])
+def test_leg_keywords_align(task_id: str, ours_kwargs: dict[str, Any],
+                            ref_kwargs: dict[str, Any]) -> None:
+    assert sum(_run(task_id, seed=5, steps=90, ours_kwargs=ours_kwargs,
+                    ref_kwargs=ref_kwargs)) >= 1

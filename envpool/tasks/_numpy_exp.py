@@ -1,5 +1,5 @@
-"""How the running numpy computes ``np.exp`` on float32: its own vectorized algorithm or libm's
-``expf``.
+"""How the running numpy computes ``np.exp`` on float32 (its own vectorized algorithm or libm's
+``expf``) and on float64 (Intel's SVML or libm's ``exp``: MyoSuite's leg tasks' rewards).
 
 MyoSuite's muscle envs compute ``1.0 / (1.0 + np.exp(-5.0 * (a - 0.5)))`` on a float32 array
 of muscle actions; under NumPy 2's promotion rules (NEP 50) the whole expression stays
@@ -58,7 +58,36 @@ def numpy_exp_f32_simd() -> bool:
     return bool(np.array_equal(whole, simd) and np.array_equal(single, simd))
 
 
+# (x, SVML's np.exp(np.float64(x))): one ulp from the correctly rounded exp(x), which glibc's
+# exp gives.
+_PROBES_F64: tuple[tuple[float, str], ...] = (
+    (-5.258, "0x1.55293fd82b0b0p-8"),
+    (-4.225, "0x1.df3e3322a84a8p-7"),
+    (-3.302, "0x1.2d8b104c1d578p-5"),
+    (-2.651, "0x1.21191ec8a1deep-4"),
+    (-2.52, "0x1.4990033a3652ep-4"),
+    (-0.526, "0x1.2e92d8dd6f38fp-1"),
+    (-0.07, "0x1.dd62b906fa24bp-1"),
+    (0.45, "0x1.917ce84a993b4p+0"),
+)
+
+
+@functools.cache
+def numpy_exp_f64_svml() -> bool:
+    """Whether the running numpy computes float64 ``np.exp`` with SVML's ``__svml_exp8_ha``
+    (``True``: x86-64 with AVX-512, numpy's AVX512_SKX target, and a numpy linked with SVML)
+    rather than libm's ``exp`` (``False``). Asked as one array and as numpy scalars, the
+    ways the envs call it."""
+    x = np.array([p for p, _ in _PROBES_F64], dtype=np.float64)
+    svml = np.array([float.fromhex(v) for _, v in _PROBES_F64], dtype=np.float64)
+    whole = np.exp(x)
+    single = np.array([np.exp(x[i]) for i in range(x.size)], dtype=np.float64)
+    return bool(np.array_equal(whole, svml) and np.array_equal(single, svml))
+
+
 def native_keywords() -> dict[str, bool]:
-    """The native envs' hidden keyword: whether float32 ``np.exp`` follows numpy's vectorized
-    algorithm (libm's ``expf`` where not)."""
-    return {"_numpy_exp_simd": numpy_exp_f32_simd()}
+    """The native envs' hidden keywords: whether float32 ``np.exp`` follows numpy's vectorized
+    algorithm (libm's ``expf`` where not), and whether float64 ``np.exp`` is SVML's (libm's
+    ``exp`` where not)."""
+    return {"_numpy_exp_simd": numpy_exp_f32_simd(),
+            "_numpy_exp_f64_svml": numpy_exp_f64_svml()}

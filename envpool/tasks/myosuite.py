@@ -25,6 +25,7 @@ from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_blas import native_keywords as blas_keywords
 from envpool.tasks._numpy_exp import native_keywords as exp_keywords
+from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
 ASSETS_DIR = package_path("myosuite")
 
@@ -68,8 +69,8 @@ def reach_kwargs(target_reach_range: dict[str, tuple[tuple[float, ...], tuple[fl
 
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
-    """The running numpy's float32 exp (the muscle activation) and order of ``x.dot(y)``
-    (envpool/tasks/_numpy_exp.py, _numpy_blas.py)."""
+    """The running numpy's float32 exp (the muscle activation), float64 exp (the leg tasks'
+    rewards) and order of ``x.dot(y)`` (envpool/tasks/_numpy_exp.py, _numpy_blas.py)."""
     return {**exp_keywords(), "_numpy_dot_fma": blas_keywords()["_numpy_dot_fma"]}
 
 
@@ -217,13 +218,34 @@ _add("myoHandPenTwirlFixed-v0", "MyoPenTwirl", 50, model_path=_PEN, frame_skip=5
 _add("myoHandPenTwirlRandom-v0", "MyoPenTwirl", 50, model_path=_PEN, frame_skip=5,
      randomize=True)
 
+# -- Legs (myobase/walk_v0.py) --------------------------------------------------------------
+
+_LEGS = "simhive/myo_sim/leg/myolegs.xml"
+_add("myoLegStandRandom-v0", "MyoLegReach", 150, model_path=_LEGS, joint_random_range=[-0.2, 0.2],
+     far_th=0.44, **reach_kwargs({"pelvis": ((-0.05, -0.05, 0), (0.05, 0.05, 0))}))
+_WALK_KW = {"model_path": _LEGS, "min_height": 0.8, "max_rot": 0.8, "hip_period": 100,
+            "reset_type": "init", "target_x_vel": 0.0, "target_y_vel": 1.2}
+_add("myoLegWalk-v0", "MyoWalk", 1000, **_WALK_KW)
+_add("myoLegRoughTerrainWalk-v0", "MyoTerrain", 1000, terrain="rough", **_WALK_KW)
+_add("myoLegHillyTerrainWalk-v0", "MyoTerrain", 1000, terrain="hilly", variant="fixed",
+     **_WALK_KW)
+_add("myoLegStairTerrainWalk-v0", "MyoTerrain", 1000, terrain="stairs", variant="fixed",
+     **_WALK_KW)
+
+
+def _prepare_walk(config: dict[str, Any]) -> dict[str, Any]:
+    """_prepare's keywords and numpy's ziggurat tables (reset_type "random" draws normals:
+    envpool/tasks/_numpy_ziggurat.py)."""
+    return {**_prepare(config), **ziggurat_tables()}
+
+
 for _id, (_native, _steps, _kwargs) in TASKS.items():
     for _name in (_id, f"MyoSuite/{_id}"):
         register(
             _name,
             _native,
             max_episode_steps=_steps,
-            prepare=_prepare,
+            prepare=_prepare_walk if _native in ("MyoWalk", "MyoTerrain") else _prepare,
             assets_dir=ASSETS_DIR,
             **_kwargs,
         )

@@ -46,6 +46,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace envpool {
@@ -107,5 +109,67 @@ inline float NumpySigmoidMyo(float a, bool simd) {
   const float denom = 1.0F + e;
   return 1.0F / denom;
 }
+
+// np.exp on float64, as numpy 2.4 computes it (loops_exponent_log.dispatch.c.src). Where the
+// CPU has AVX-512 (numpy's AVX512_SKX target) and numpy links Intel's SVML (its Linux x86-64
+// wheels do), every float64 exp, a single number's included, is SVML's __svml_exp8_ha; on
+// other CPUs it is libm's exp. The two differ in the last bit on about one input in twenty.
+// Which of the two, envpool/tasks/_numpy_exp.py asks numpy (the hidden keyword
+// _numpy_exp_f64_svml).
+//
+// SVML's algorithm, per element (float64 operations, "fma" rounded once, to nearest unless
+// said otherwise), restated from its AVX-512 code:
+//   |x| >= 707.703... (0x1.61da04cbafe44p+9), infinities and NaN leave the vector path for
+//       a scalar one (overflow, underflow to subnormals); here libm's exp answers them;
+//   s = fma(x, log2(e), 1.5 * 2^48 + 1023) rounded toward zero: n = s - (1.5 * 2^48 + 1023)
+//       is x log2(e) truncated to 4 fractional bits, j = the last 4 bits of s;
+//   r = fma(-n, ln2_hi, x); r = fma(-n, ln2_lo, r) (ln 2 split in two doubles);
+//   p = ((c6 r + c5) r^2 + (c4 r + c3)) r^2 + (c2 r + c1), every product-sum one fma;
+//   p = fma(p, r, T_lo[j]); exp(x) = fma(T_hi[j], p, T_hi[j]) * 2^floor(n) (vscalefpd,
+//       one rounding), where T_hi[j] (1 + T_lo[j]) = 2^(j / 16).
+// Checked bit for bit against numpy on 600,000 inputs over [-700, 700].
+inline double NumpyExpF64Svml(double x) {
+  constexpr double kThreshold = 0x1.61da04cbafe44p+9;
+  if (!(std::fabs(x) < kThreshold)) return std::exp(x);
+  constexpr double kLog2E = 0x1.71547652b82fep+0;
+  constexpr double kShifter = 0x1.8000000003ff0p+48;  // 1.5 * 2^48 + 1023
+  constexpr double kLn2Hi = 0x1.62e42fefa39efp-1;
+  constexpr double kLn2Lo = 0x1.abc9e3b39803fp-56;
+  constexpr double kC1 = 0x1.fffffffffff70p-1, kC2 = 0x1.000000000d008p-1;
+  constexpr double kC3 = 0x1.5555553939732p-3, kC4 = 0x1.55557242d68fep-5;
+  constexpr double kC5 = 0x1.1101cbbc265c0p-7, kC6 = 0x1.7411836940c04p-10;
+  static constexpr double kHi[16] = {
+      0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+      0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+      0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+      0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+  static constexpr double kLo[16] = {
+      0x0.0p+0,                0x1.79aa65d837b6dp-54,  -0x1.01b15eaa59348p-55,
+      0x1.68efde3a8a894p-54,   0x1.34d754db0abb6p-55,  0x1.59f48a72a4c6dp-55,
+      0x1.690cebb7aafb0p-56,   0x1.063e1e21c5409p-54,  -0x1.3b3efbf5e2228p-54,
+      -0x1.b32dcb94da51dp-56,  0x1.db72fc1f0eab4p-55,  0x1.1affc2b91ce27p-56,
+      0x1.c1a7792cb3387p-55,   0x1.36eae30af0cb3p-56,  0x1.4a385a63d07a7p-56,
+      -0x1.ff7128fd391f0p-55};
+  // The fma rounded toward zero: rounded to nearest, then one step down where that went
+  // above the exact sum (s > 0; the residual's sign is the exact difference's).
+  double s = std::fma(x, kLog2E, kShifter);
+  if (std::fma(x, kLog2E, kShifter - s) < 0.0) s = std::nextafter(s, 0.0);
+  const double n = s - kShifter;
+  std::uint64_t bits;
+  std::memcpy(&bits, &s, sizeof bits);
+  const int j = static_cast<int>(bits & 15U);
+  double r = std::fma(-n, kLn2Hi, x);
+  r = std::fma(-n, kLn2Lo, r);
+  const double r2 = r * r;
+  const double p56 = std::fma(r, kC6, kC5);
+  const double p34 = std::fma(r, kC4, kC3);
+  const double p12 = std::fma(r, kC2, kC1);
+  double p = std::fma(std::fma(p56, r2, p34), r2, p12);
+  p = std::fma(p, r, kLo[j]);
+  return std::ldexp(std::fma(kHi[j], p, kHi[j]), static_cast<int>(std::floor(n)));
+}
+
+// np.exp(x) for a float64 x: SVML's where `svml`, libm's exp otherwise.
+inline double NumpyExpF64(double x, bool svml) { return svml ? NumpyExpF64Svml(x) : std::exp(x); }
 
 }  // namespace envpool

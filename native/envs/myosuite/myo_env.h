@@ -29,8 +29,9 @@
 //     over the last axis, numpy's add.reduce), and `dense` = np.sum of weight * term in the
 //     order of weighted_reward_keys. The reward is `dense`; `done` terminates.
 //   - Reset: the task's own part first (targets drawn, the model edited, mj_forward), the
-//     fatigue state, then Robot.reset: mj_resetData, qpos = init_qpos, qvel = init_qvel,
-//     mj_forward; then the observation (sensor2sim's mj_forward again).
+//     fatigue state, then Robot.reset: mj_resetData, qpos = init_qpos, qvel = init_qvel
+//     (or the task's reset_qpos / reset_qvel), mj_forward; then the observation
+//     (sensor2sim's mj_forward again).
 //   - Observation: obsdict2obsvec, the obs_keys' values concatenated as float32; `act` is
 //     appended to the keys when the model has muscles and the keys lack it.
 #pragma once
@@ -210,6 +211,7 @@ struct MyoParams : mujoco::ModelParams {
   std::vector<std::string> reward_keys;
   std::vector<double> reward_weights;
   bool numpy_exp_simd = true;
+  bool numpy_exp_f64_svml = false;
   // The model, compiled once per pool, with the muscle condition's edits (sarcopenia).
   void Load() {
     if (assets_dir.empty()) {
@@ -257,6 +259,7 @@ void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_ski
   k.Add("reward_keys", std::vector<std::string>{}, &P::reward_keys);
   k.Add("reward_weights", std::vector<double>{}, &P::reward_weights);
   k.Add("_numpy_exp_simd", true, &P::numpy_exp_simd);
+  k.Add("_numpy_exp_f64_svml", false, &P::numpy_exp_f64_svml);
 }
 
 // The base env. A task implements ResetTask (its draws and edits before Robot.reset),
@@ -273,6 +276,7 @@ class MyoEnv : public mujoco::MujocoEnv {
         mw_(const_cast<mjModel*>(m_)),  // this env's own copy (OwnModel)
         normalize_act_(p.normalize_act),
         numpy_exp_simd_(p.numpy_exp_simd),
+        numpy_exp_f64_svml_(p.numpy_exp_f64_svml),
         fatigue_reset_random_(p.fatigue_reset_random),
         fatigue_reset_vec_(p.fatigue_reset_vec),
         obs_keys_(p.obs_keys.empty() ? std::move(default_obs_keys) : p.obs_keys) {
@@ -323,8 +327,9 @@ class MyoEnv : public mujoco::MujocoEnv {
     if (condition_ == Condition::kFatigue) fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
     // Robot.reset: from the task's start (reset_qpos) or init_qpos.
     mj_resetData(m_, d_);
-    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(), init_qvel_.data());
-    has_reset_qpos_ = false;
+    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
+                has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
+    has_reset_qpos_ = has_reset_qvel_ = false;
     Observe();
   }
 
@@ -426,6 +431,13 @@ class MyoEnv : public mujoco::MujocoEnv {
     reset_qpos_ = std::move(qpos);
     has_reset_qpos_ = true;
   }
+  // The qvel this reset starts from (reset(reset_qvel=...)), instead of init_qvel.
+  void SetResetQvel(std::vector<double> qvel) {
+    reset_qvel_ = std::move(qvel);
+    has_reset_qvel_ = true;
+  }
+  // np.exp of a float64 number, as the running numpy computes it (envs/common/numpy_exp.h).
+  double NumpyExp(double x) const { return NumpyExpF64(x, numpy_exp_f64_svml_); }
   // get_obs_dict(model, data) of this env's data.
   virtual void ObsDict(TermDict& obs) const = 0;
   // get_reward_dict: the named terms, with sparse, solved and done.
@@ -512,7 +524,7 @@ class MyoEnv : public mujoco::MujocoEnv {
     return id;
   }
 
-  bool normalize_act_, numpy_exp_simd_, fatigue_reset_random_;
+  bool normalize_act_, numpy_exp_simd_, numpy_exp_f64_svml_, fatigue_reset_random_;
   std::vector<double> fatigue_reset_vec_;
   std::vector<std::string> obs_keys_;
   std::vector<std::pair<std::string, double>> weights_;
@@ -523,8 +535,8 @@ class MyoEnv : public mujoco::MujocoEnv {
   int n_frames_ = 0;
   std::vector<double> ctrl_;
   std::vector<float> obs_;
-  std::vector<double> reset_qpos_;
-  bool has_reset_qpos_ = false;
+  std::vector<double> reset_qpos_, reset_qvel_;
+  bool has_reset_qpos_ = false, has_reset_qvel_ = false;
 };
 
 }  // namespace envpool::myosuite

@@ -8,6 +8,7 @@
 #include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
+#include "envs/myosuite/walk.h"
 
 namespace envpool::myosuite {
 
@@ -17,6 +18,9 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<KeyTurn>>("MyoKeyTurn"));
   registry.push_back(MakeEntry<PixelObservation<ObjHold>>("MyoObjHold"));
   registry.push_back(MakeEntry<PixelObservation<PenTwirl>>("MyoPenTwirl"));
+  registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
+  registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
+  registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));
 }
 
 }  // namespace envpool::myosuite

@@ -118,7 +118,8 @@ def test_pose_aligns(task_id: str) -> None:
 
 
 # The package's task classes (entry points under myosuite.envs.myo.myobase) and the native env
-# of each. myoArmReach* (ReachEnvV0 with an edit_fn that rebuilds the arm model) is not here.
+# of each. The myoArmReach ids (registered in myoedits, ReachEnvV0 with an edit_fn that edits
+# the arm model) are MyoReach with model_edit="arm_reaching".
 NATIVE_OF_CLASS = {
     "reach_v0:ReachEnvV0": "MyoReach",
     "pose_v0:PoseEnvV0": "MyoPose",
@@ -141,7 +142,7 @@ def test_ids_are_the_packages() -> None:
     for tid, spec in myo_gym.envs.registry.items():
         entry = str(spec.entry_point)
         cls = entry.rsplit(".", 1)[-1]
-        if "myobase" in entry and cls in NATIVE_OF_CLASS and "edit_fn" not in spec.kwargs:
+        if "myobase" in entry and cls in NATIVE_OF_CLASS:
             theirs[tid] = (NATIVE_OF_CLASS[cls], spec.max_episode_steps)
     ours = {tid: (native, steps) for tid, (native, steps, _) in TASKS.items()
             if native in set(NATIVE_OF_CLASS.values())}
@@ -149,7 +150,8 @@ def test_ids_are_the_packages() -> None:
     registered = set(envpool.list_all_envs())
     for tid in ours:
         assert tid in registered and f"MyoSuite/{tid}" in registered
-    for tid in ("myoHandReachRandom-v0", "myoTorsoExoPoseFixed-v0", "motorFingerPoseFixed-v0"):
+    for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
+                "motorFingerPoseFixed-v0"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape

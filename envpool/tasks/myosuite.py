@@ -9,7 +9,8 @@ are ``MyoObjHold`` and ``MyoPenTwirl`` with ``randomize=True``) whose keywords a
 the package's own (``model_path``, ``frame_skip``, ``normalize_act``, ``muscle_condition``,
 ``fatigue_reset_vec``, ``fatigue_reset_random``, ``obs_keys``) or a flat spelling of them:
 ``target_reach_range={site: (low, high)}`` is ``sites``, ``target_low`` and ``target_high``
-(three numbers a site), ``weighted_reward_keys`` is ``reward_keys`` and ``reward_weights``.
+(three numbers a site), ``weighted_reward_keys`` is ``reward_keys`` and ``reward_weights``;
+the arm reaching ids' ``edit_fn`` (edit_fn_arm_reaching) is ``model_edit="arm_reaching"``.
 
 The models are the installed myosuite package's (``assets_dir`` defaults to its folder,
 found without importing it). myosuite 2.12.2 pins mujoco 3.6 and gymnasium < 1.3; install
@@ -37,6 +38,7 @@ _ELBOW_EXO = "envs/myo/assets/elbow/myoelbow_1dof6muscles_1dofexo.xml"
 _KEY_TURN = "envs/myo/assets/hand/myohand_keyturn.xml"
 _HOLD = "envs/myo/assets/hand/myohand_hold.xml"
 _PEN = "envs/myo/assets/hand/myohand_pen.xml"
+_ARM = "simhive/myo_sim/arm/myoarm.xml"
 
 # ReachEnvV0's target_reach_range of each reaching task: site -> (low, high).
 _FINGER_FIXED = {"IFtip": ((0.2, 0.05, 0.2), (0.2, 0.05, 0.2))}
@@ -56,6 +58,9 @@ _HAND_RANDOM = {
     "RFtip": ((-0.188, -0.5630000000000001, 1.435), (-0.10799999999999998, -0.523, 1.455)),
     "LFtip": ((-0.188, -0.548, 1.424), (-0.10799999999999998, -0.508, 1.444)),
 }
+_ARM_FIXED = {"IFtip": ((-0.175, -0.245, 1.405), (-0.175, -0.245, 1.405))}
+# Written by the package as the fixed target -+ (0.175, 0.175, 0.425); these are its sums.
+_ARM_RANDOM = {"IFtip": ((-0.35, -0.42, 0.98), (0.0, -0.07, 1.83))}
 
 
 def reach_kwargs(target_reach_range: dict[str, tuple[tuple[float, ...], tuple[float, ...]]],
@@ -105,6 +110,12 @@ _add("myoHandReachFixed-v0", "MyoReach", 100, model_path=_HAND_POSE, far_th=0.04
      **reach_kwargs(_HAND_FIXED))
 _add("myoHandReachRandom-v0", "MyoReach", 100, model_path=_HAND_POSE, far_th=0.034,
      **reach_kwargs(_HAND_RANDOM))
+# Arm reaching (myoedits/__init__.py): ReachEnvV0 on the arm model as edit_fn_arm_reaching
+# edits it (the digits simplified, the target site added), which model_edit names.
+_add("myoArmReachFixed-v0", "MyoReach", 150, model_path=_ARM, far_th=1.0,
+     model_edit="arm_reaching", **reach_kwargs(_ARM_FIXED))
+_add("myoArmReachRandom-v0", "MyoReach", 150, model_path=_ARM, far_th=1.0,
+     model_edit="arm_reaching", **reach_kwargs(_ARM_RANDOM))
 
 
 

@@ -53,6 +53,7 @@
 #include "envs/common/numpy_exp.h"
 #include "envs/common/numpy_random.h"
 #include "envs/mujoco/mujoco_env.h"
+#include "envs/myosuite/model_edit.h"
 
 namespace envpool::myosuite {
 
@@ -212,7 +213,11 @@ struct MyoParams : mujoco::ModelParams {
   std::vector<double> reward_weights;
   bool numpy_exp_simd = true;
   bool numpy_exp_f64_svml = false;
-  // The model, compiled once per pool, with the muscle condition's edits (sarcopenia).
+  // The package's edit_fn made on the model's spec before compiling (model_edit.h), by
+  // name: "" (none) or "arm_reaching". A task that has one reads it as `model_edit`.
+  std::string model_edit;
+  // The model, compiled once per pool (its spec edited first when model_edit is set), with
+  // the muscle condition's edits (sarcopenia).
   void Load() {
     if (assets_dir.empty()) {
       throw std::invalid_argument(
@@ -229,9 +234,14 @@ struct MyoParams : mujoco::ModelParams {
     }
     if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
     const std::string path = assets_dir + "/" + model_path;
-    char error[1000] = "";
-    mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
-    if (m == nullptr) throw std::runtime_error("MuJoCo could not load " + path + ": " + error);
+    mjModel* m = nullptr;
+    if (model_edit.empty()) {
+      char error[1000] = "";
+      m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+      if (m == nullptr) throw std::runtime_error("MuJoCo could not load " + path + ": " + error);
+    } else {
+      m = LoadEditedModel(path, model_edit);
+    }
     // initializeConditions: a weaker muscle has half the maximum force (gainprm[2]).
     if (muscle_condition == "sarcopenia") {
       for (int i = 0; i < m->nu; ++i) m->actuator_gainprm[i * mjNGAIN + 2] *= 0.5;

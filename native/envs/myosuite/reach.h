@@ -13,6 +13,9 @@
 //     0.0125. reach -d, bonus (d < 2 near_th) + (d < near_th), act_reg -act_mag, penalty
 //     -(d > far_th), sparse -d, solved d < near_th, done d > far_th. Default weights
 //     reach 1, bonus 4, penalty 50.
+//   - The arm reaching ids build their model with an edit_fn (myoedits' edit_fn_arm_reaching:
+//     the digits simplified, the reach target added); `model_edit="arm_reaching"` makes the
+//     same edit on the spec before compiling (model_edit.h).
 #pragma once
 
 #include <cmath>
@@ -51,6 +54,7 @@ class Reach final : public MyoEnv {
     k.Add("target_low", std::vector<double>{0.2, 0.05, 0.2}, &Params::target_low);
     k.Add("target_high", std::vector<double>{0.2, 0.05, 0.2}, &Params::target_high);
     k.Add("far_th", 0.35, &Params::far_th);
+    k.Add("model_edit", std::string(), &Params::model_edit);
     k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }

@@ -49,9 +49,11 @@ def _reference_frames(task_id: str, seed: int, size: int, actions: np.ndarray,
     return np.load(out)
 
 
-# (task, steps): the hand (39 muscles), and the elbow with the exoskeleton, whose resets
-# draw the carried weight's mass and the size of its sphere.
-CASES = [("myoHandPoseRandom-v0", 4), ("myoElbowPose1D6MExoRandom-v0", 4)]
+# (task, steps): the hand (39 muscles), the elbow with the exoskeleton, whose resets draw the
+# carried weight's mass and the size of its sphere, and a reorientation task, whose resets
+# edit the object's shape and color and the success site's color.
+CASES = [("myoHandPoseRandom-v0", 4), ("myoElbowPose1D6MExoRandom-v0", 4),
+         ("myoHandReorient100-v0", 3)]
 
 
 @pytest.mark.parametrize(("task_id", "steps"), CASES)

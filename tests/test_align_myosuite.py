@@ -31,8 +31,9 @@ from myosuite.utils import gym as myo_gym
 from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
+from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_exp import numpy_exp_f64_svml
-from envpool.tasks.myosuite import TASKS
+from envpool.tasks.myosuite import TASKS, reorient_tables
 
 REACH_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoReach")
 # The hand manipulation tasks: key turning, object holding, pen twirling.
@@ -40,6 +41,7 @@ HAND_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                   if native in ("MyoKeyTurn", "MyoObjHold", "MyoPenTwirl"))
 
 
+REORIENT_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoReorient")
 LEG_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                  if native in ("MyoLegReach", "MyoWalk", "MyoTerrain"))
 
@@ -132,6 +134,10 @@ NATIVE_OF_CLASS = {
     "walk_v0:ReachEnvV0": "MyoLegReach",
     "walk_v0:WalkEnvV0": "MyoWalk",
     "walk_v0:TerrainEnvV0": "MyoTerrain",
+    "reorient_sar_v0:Geometries8EnvV0": "MyoReorient",
+    "reorient_sar_v0:Geometries100EnvV0": "MyoReorient",
+    "reorient_sar_v0:InDistribution": "MyoReorient",
+    "reorient_sar_v0:OutofDistribution": "MyoReorient",
 }
 
 
@@ -151,7 +157,7 @@ def test_ids_are_the_packages() -> None:
     for tid in ours:
         assert tid in registered and f"MyoSuite/{tid}" in registered
     for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
-                "motorFingerPoseFixed-v0"):
+                "motorFingerPoseFixed-v0", "myoHandReorient100-v0"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape
@@ -222,6 +228,82 @@ def test_hand_set_state_aligns(task_id: str, qpos_edit: dict[int, float]) -> Non
     assert bonus >= 5, task_id
     ours.close()
     ref.close()
+
+
+@pytest.mark.parametrize("task_id", REORIENT_IDS)
+def test_reorient_aligns(task_id: str) -> None:
+    """Each reset draws a shape (capsule, ellipsoid, cylinder or box), an entry of the class's
+    table and the target's orientation, and edits the model. Random actions drop the object
+    within some 20 to 30 steps: a few terminated episodes, then episodes cut at 12 steps."""
+    assert _run(task_id, seed=3, steps=100)[0] >= 2
+    assert _run(task_id, seed=4, steps=40, max_episode_steps=12)[1] >= 2
+
+
+def _reorient_aligned_hinges(model: Any) -> tuple[float, float]:
+    """The object's hinge angles about x and y (its qpos[26:28]) that point its axis (local z,
+    along which its top and bottom markers lie) along the target's, the target body's
+    body_quat being the one the reset drew."""
+    def rotation(quat: np.ndarray) -> np.ndarray:
+        mat = np.zeros(9)
+        mujoco.mju_quat2Mat(mat, quat)
+        return mat.reshape(3, 3)
+
+    start = rotation(model.body_quat[model.body("Object").id])
+    target = rotation(model.body_quat[model.body("target").id])
+    v = start.T @ target[:, 2]  # Rx(a) Ry(b) e_z = (sin b, -sin a cos b, cos a cos b)
+    return float(np.arctan2(-v[1], v[2])), float(np.arcsin(v[0]))
+
+
+@pytest.mark.parametrize("task_id", ["myoHandReorient8-v0", "myoHandReorient100-v0",
+                                     "myoSarcHandReorientID-v0", "myoHandReorientOOD-v0"])
+def test_reorient_set_state_aligns(task_id: str) -> None:
+    """The object turned along its drawn target mid-episode (random actions do not get there):
+    bonus and solved (and the success site's color) as the package's."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=2)
+    ref = _reference(task_id, 2)
+    ours.reset()
+    ref.reset()
+    rng = np.random.default_rng(2)
+    bonus = solved = 0
+    for t in range(16):
+        if t == 3:
+            state = np.array(ours.get_state(0))
+            state[26:29] = (*_reorient_aligned_hinges(ref.unwrapped.mj_model), 0.0)
+            ours.set_state(0, state)
+            sim = ref.unwrapped.robot.mj_data
+            sim.qpos[:] = state[:ref.unwrapped.mj_model.nq]
+            mujoco.mj_forward(ref.unwrapped.mj_model, sim)
+        action = (rng.uniform(-1, 1, 39) * 0.2).astype(np.float32)
+        obs, rew, term, _, info = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, ref_info = ref.step(action.copy())
+        where = f"{task_id} step {t}"
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+        assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
+        assert bool(term[0]) == bool(ref_term), where
+        assert info["sparse"][0] == ref_info["rwd_sparse"], where
+        assert info["solved"][0] == float(ref_info["solved"]), where
+        bonus += float(np.squeeze(ref_info["rwd_dict"]["bonus"])) != 0
+        solved += bool(ref_info["solved"])
+        if term[0]:
+            break
+    assert bonus >= 2 and solved >= 1, (task_id, bonus, solved)
+    ours.close()
+    ref.close()
+
+
+def test_reorient_tables_are_read_from_the_package(tmp_path: Any) -> None:
+    """The object tables come from the installed package's source (parsed, not imported);
+    another layout is refused with the file's name."""
+    path = package_path("myosuite", "envs/myo/myobase/reorient_sar_v0.py")
+    tables = reorient_tables(path, "Geometries8EnvV0")
+    assert [len(tables[k]) for k in ("_capsule", "_ellipsoid", "_cylinder", "_box")] == [14] * 4
+    assert [len(t) % 7 for t in reorient_tables(path, "InDistribution").values()] == [0] * 4
+    bad = tmp_path / "reorient_sar_v0.py"
+    bad.write_text("class Geometries8EnvV0:\n    def reset(self):\n        caps = {0: 1}\n")
+    with pytest.raises(ValueError, match="reorient_sar_v0.py.*myosuite 2.12.2"):
+        reorient_tables(str(bad), "Geometries8EnvV0")
+    with pytest.raises(ImportError, match="missing.py"):
+        reorient_tables(str(tmp_path / "missing.py"), "Geometries8EnvV0")
 
 
 def test_numpy_exp_f64_is_svml_or_libm() -> None:

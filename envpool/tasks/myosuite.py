@@ -5,7 +5,8 @@ spelling of each.
 
 Each task class of the package is one native env (``MyoReach``, ...; the Random
 subclasses of the object holding and pen twirling tasks, which only add a reset that draws,
-are ``MyoObjHold`` and ``MyoPenTwirl`` with ``randomize=True``) whose keywords are
+are ``MyoObjHold`` and ``MyoPenTwirl`` with ``randomize=True``; the four reorientation
+classes are ``MyoReorient`` with ``objects`` naming the class) whose keywords are
 the package's own (``model_path``, ``frame_skip``, ``normalize_act``, ``muscle_condition``,
 ``fatigue_reset_vec``, ``fatigue_reset_random``, ``obs_keys``) or a flat spelling of them:
 ``target_reach_range={site: (low, high)}`` is ``sites``, ``target_low`` and ``target_high``
@@ -13,13 +14,19 @@ the package's own (``model_path``, ``frame_skip``, ``normalize_act``, ``muscle_c
 the arm reaching ids' ``edit_fn`` (edit_fn_arm_reaching) is ``model_edit="arm_reaching"``.
 
 The models are the installed myosuite package's (``assets_dir`` defaults to its folder,
-found without importing it). myosuite 2.12.2 pins mujoco 3.6 and gymnasium < 1.3; install
-it with ``pip install --no-deps myosuite==2.12.2`` next to this package's mujoco.
+found without importing it), and so are the reorientation tasks' object tables, which the
+package keeps in its Python code: they are read from its ``reorient_sar_v0.py`` with the
+``ast`` module (nothing of the package is imported) when a pool is made. myosuite 2.12.2
+pins mujoco 3.6 and gymnasium < 1.3; install it with ``pip install --no-deps
+myosuite==2.12.2`` next to this package's mujoco.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import math
+import os
 from typing import Any
 
 from envpool.core.registry import register
@@ -250,13 +257,96 @@ def _prepare_walk(config: dict[str, Any]) -> dict[str, Any]:
     return {**_prepare(config), **ziggurat_tables()}
 
 
+# -- Hand reorientation (myobase/reorient_sar_v0.py) -------------------------------------
+
+_SAR = "envs/myo/assets/hand/myohand_sar.xml"
+_REORIENT_SOURCE = "envs/myo/myobase/reorient_sar_v0.py"
+# The tables of a reorientation class's reset (its dicts index -> [size, rgba]) by the native
+# env's hidden keyword: the shapes in the order of MuJoCo's geom types 3 to 6.
+_REORIENT_TABLES = {"_capsule": "caps", "_ellipsoid": "ellips", "_cylinder": "cyl",
+                    "_box": "box"}
+for _task_id, _cls in (("myoHandReorient8-v0", "Geometries8EnvV0"),
+                       ("myoHandReorient100-v0", "Geometries100EnvV0"),
+                       ("myoHandReorientID-v0", "InDistribution"),
+                       ("myoHandReorientOOD-v0", "OutofDistribution")):
+    _add(_task_id, "MyoReorient", 50, model_path=_SAR, frame_skip=5, objects=_cls)
+
+
+@functools.cache
+def reorient_tables(path: str, cls: str) -> dict[str, list[float]]:
+    """The object tables of the reorientation class ``cls`` in the package's
+    ``reorient_sar_v0.py`` at ``path`` (the dict literals its ``reset`` assigns to ``caps``,
+    ``ellips``, ``cyl`` and ``box``): each table flat, seven numbers an entry (the size's
+    three, the rgba's four) in index order."""
+    expected = ("(myosuite 2.12.2's layout expected: pip install --no-deps "
+                "myosuite==2.12.2)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except OSError as e:
+        raise ImportError(f"the MyoSuite reorientation tasks read their object tables from "
+                          f"{path}, which cannot be read ({e}) {expected}") from e
+    literals: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "reset":
+                    for stmt in item.body:
+                        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                                and isinstance(stmt.targets[0], ast.Name)
+                                and isinstance(stmt.value, ast.Dict)):
+                            try:
+                                literals[stmt.targets[0].id] = ast.literal_eval(stmt.value)
+                            except ValueError:
+                                pass  # not a literal: not a table
+    tables = {}
+    for keyword, name in _REORIENT_TABLES.items():
+        table = literals.get(name)
+        if (not isinstance(table, dict) or not table
+                or sorted(table) != list(range(len(table)))):
+            raise ValueError(f"{path}: {cls}.reset has no table {name!r} indexed 0, 1, ... "
+                             f"{expected}")
+        flat: list[float] = []
+        for index in range(len(table)):
+            entry = table[index]
+            if (not isinstance(entry, list) or len(entry) != 2
+                    or [len(part) for part in entry] != [3, 4]
+                    or not all(isinstance(x, (int, float)) for part in entry for x in part)):
+                raise ValueError(f"{path}: {cls}.reset's {name}[{index}] is not [size (3 "
+                                 f"numbers), rgba (4 numbers)] {expected}")
+            flat.extend(float(x) for part in entry for x in part)
+        tables[keyword] = flat
+    return tables
+
+
+def _prepare_reorient(config: dict[str, Any]) -> dict[str, Any]:
+    """_prepare's keywords and the object tables of the class ``objects`` names, read from the
+    package's source (``assets_dir`` is the package's folder)."""
+    if not config["assets_dir"]:
+        raise ImportError("the MyoSuite reorientation tasks read their model and object tables "
+                          "from the myosuite package, which is not installed (pip install "
+                          "--no-deps myosuite==2.12.2)")
+    path = os.path.join(config["assets_dir"], _REORIENT_SOURCE)
+    return {**_prepare(config), **reorient_tables(path, config["objects"])}
+
+
+_PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
+            "MyoReorient": _prepare_reorient}
 for _id, (_native, _steps, _kwargs) in TASKS.items():
     for _name in (_id, f"MyoSuite/{_id}"):
         register(
             _name,
             _native,
             max_episode_steps=_steps,
-            prepare=_prepare_walk if _native in ("MyoWalk", "MyoTerrain") else _prepare,
+            prepare=_PREPARE.get(_native, _prepare),
             assets_dir=ASSETS_DIR,
             **_kwargs,
         )
+
+# The ids whose observations leave the observation space they declare, which is the package's
+# Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
+# muscles' forces (mforce, hundreds of newtons). Checks of observations against their space
+# (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
+# dtype only.
+OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
+                             if _native == "MyoReorient" for name in (_id, f"MyoSuite/{_id}"))

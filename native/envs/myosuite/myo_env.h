@@ -73,6 +73,27 @@ inline double NormLastAxis(const std::vector<double>& x) {
   return NormLastAxis(x.data(), static_cast<int>(x.size()));
 }
 
+// quat_math.euler2quat of one triple: the half angles' sines and cosines (libm's, which numpy's
+// float64 sin and cos of a scalar are), combined in the package's order into (w, x, y, z).
+inline void Euler2Quat(const double euler[3], double quat[4]) {
+  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
+  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
+  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
+  const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
+  quat[0] = cj * cc + sj * ss;
+  quat[3] = cj * sc - sj * cs;
+  quat[2] = -(cj * ss + sj * cc);
+  quat[1] = cj * cs - sj * sc;
+}
+
+// vector_math.calculate_cosine of two 3-vectors: numpy's einsum dot product, (x0 y0 + x2 y2)
+// + x1 y1, over the product of the norms (1 where that product is 0).
+inline double Cosine3(const std::vector<double>& x, const std::vector<double>& y) {
+  double norm_product = NormLastAxis(x) * NormLastAxis(y);
+  if (norm_product == 0) norm_product = 1;
+  return ((x[0] * y[0] + x[2] * y[2]) + x[1] * y[1]) / norm_product;
+}
+
 // Named vectors in insertion order: the package's obs_dict (and, with one number each,
 // its rwd_dict). Few keys, looked up by name; the vectors are reused from step to step, and
 // a reference to one stays valid when more keys are added (a deque).

@@ -26,7 +26,7 @@
 //     solved rot_align > 0.95 and not dropped, done dropped. Default weights pos_align 1,
 //     rot_align 1, act_reg 5, drop 5, bonus 10.
 //
-// numpy's einsum of two 3-vectors adds the products as (x0 y0 + x2 y2) + x1 y1.
+// numpy's einsum of two 3-vectors adds the products as (x0 y0 + x2 y2) + x1 y1 (Cosine3).
 #pragma once
 
 #include <cmath>
@@ -86,16 +86,7 @@ class PenTwirl final : public MyoEnv {
   void ResetTask() override {
     if (!randomize_) return;
     const double euler[3] = {np_random_.Uniform(-1.0, 1.0), np_random_.Uniform(-1.0, 1.0), 0.0};
-    // quat_math.euler2quat.
-    const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-    const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-    const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
-    const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
-    double* quat = mw_->body_quat + 4 * target_;
-    quat[0] = cj * cc + sj * ss;
-    quat[3] = cj * sc - sj * cs;
-    quat[2] = -(cj * ss + sj * cc);
-    quat[1] = cj * cs - sj * sc;
+    Euler2Quat(euler, mw_->body_quat + 4 * target_);
   }
 
   void ObsDict(TermDict& obs) const override {
@@ -131,13 +122,7 @@ class PenTwirl final : public MyoEnv {
 
   void RewardDict(const TermDict& obs, TermDict& rwd) const override {
     const double pos_align = NormLastAxis(obs.At("obj_err_pos"));
-    const std::vector<double>& rot = obs.At("obj_rot");
-    const std::vector<double>& des_rot = obs.At("obj_des_rot");
-    // vector_math.calculate_cosine.
-    double norm_product = NormLastAxis(rot) * NormLastAxis(des_rot);
-    if (norm_product == 0) norm_product = 1;
-    const double rot_align =
-        ((rot[0] * des_rot[0] + rot[2] * des_rot[2]) + rot[1] * des_rot[1]) / norm_product;
+    const double rot_align = Cosine3(obs.At("obj_rot"), obs.At("obj_des_rot"));
     const bool dropped = pos_align > 0.075;
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
     const bool near = pos_align < 0.075;

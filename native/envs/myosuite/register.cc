@@ -8,6 +8,7 @@
 #include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
+#include "envs/myosuite/reorient.h"
 #include "envs/myosuite/walk.h"
 
 namespace envpool::myosuite {
@@ -18,6 +19,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<KeyTurn>>("MyoKeyTurn"));
   registry.push_back(MakeEntry<PixelObservation<ObjHold>>("MyoObjHold"));
   registry.push_back(MakeEntry<PixelObservation<PenTwirl>>("MyoPenTwirl"));
+  registry.push_back(MakeEntry<PixelObservation<Reorient>>("MyoReorient"));
   registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
   registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
   registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));

@@ -573,8 +573,10 @@ for _id, (_native, _steps, _kwargs) in TASKS.items():
 
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
-# muscles' forces (mforce, hundreds of newtons). Checks of observations against their space
-# (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
+# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
+# unscaled (qv, over 10 rad/s within a few random steps). Checks of observations against their
+# space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
 # dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native == "MyoReorient" for name in (_id, f"MyoSuite/{_id}"))
+                             if _native in ("MyoReorient", "MyoTrack")
+                             for name in (_id, f"MyoSuite/{_id}"))

@@ -112,13 +112,7 @@ class Track final : public MyoEnv {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       if (object_name.empty()) throw std::invalid_argument("MyoTrack needs an object_name");
-      if (assets_dir.empty()) {
-        throw std::invalid_argument(
-            "assets_dir is empty: MyoSuite's models come with the myosuite package "
-            "(pip install --no-deps myosuite==2.12.2)");
-      }
-      mjModel* m = LoadObjectModel(assets_dir + "/" + model_path, object_name);
-      model = mujoco::ModelPtr(m, mujoco::ModelDeleter());
+      Load([this](const std::string& path) { return LoadObjectModel(path, object_name); });
     }
     // The reference's source, which the prepare hook reads: a motion file of the package's
     // envs/myo/myodm/data, or (no motion) the inline reference "fixed" or "random".

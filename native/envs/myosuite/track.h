@@ -22,7 +22,7 @@
 // (quat_math.quat2euler, computed there with numpy, as the package computes them).
 //
 // What the package does, restated:
-//   - Construction: the body "geom" named "body" is made invisible (rgba alpha 0). The lift
+//   - Construction: the geom "body" (the skeleton) is made invisible (alpha 0). The lift
 //     height is the object body's xipos z at qpos0 plus 0.02. init_qpos is the reference's
 //     start: the robot's joints, the object's three slide joints, and its three hinge joints
 //     (the last three numbers) the Euler angles of its start quaternion. The construction

@@ -33,7 +33,7 @@ from numerics import ufunc_matches_libm  # tests/numerics.py
 import envpool
 from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_exp import numpy_exp_f64_svml
-from envpool.tasks.myosuite import TASKS, reorient_tables
+from envpool.tasks.myosuite import TASKS, reorient_tables, track_reference
 
 REACH_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoReach")
 # The hand manipulation tasks: key turning, object holding, pen twirling.
@@ -138,6 +138,7 @@ NATIVE_OF_CLASS = {
     "reorient_sar_v0:Geometries100EnvV0": "MyoReorient",
     "reorient_sar_v0:InDistribution": "MyoReorient",
     "reorient_sar_v0:OutofDistribution": "MyoReorient",
+    "myodm_v0:TrackEnv": "MyoTrack",
 }
 
 
@@ -148,7 +149,7 @@ def test_ids_are_the_packages() -> None:
     for tid, spec in myo_gym.envs.registry.items():
         entry = str(spec.entry_point)
         cls = entry.rsplit(".", 1)[-1]
-        if "myobase" in entry and cls in NATIVE_OF_CLASS:
+        if ("myobase" in entry or "myodm" in entry) and cls in NATIVE_OF_CLASS:
             theirs[tid] = (NATIVE_OF_CLASS[cls], spec.max_episode_steps)
     ours = {tid: (native, steps) for tid, (native, steps, _) in TASKS.items()
             if native in set(NATIVE_OF_CLASS.values())}
@@ -157,7 +158,8 @@ def test_ids_are_the_packages() -> None:
     for tid in ours:
         assert tid in registered and f"MyoSuite/{tid}" in registered
     for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
-                "motorFingerPoseFixed-v0", "myoHandReorient100-v0"):
+                "motorFingerPoseFixed-v0", "myoHandReorient100-v0", "MyoHandMugDrink3-v0",
+                "MyoHandMugRandom-v0"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape
@@ -304,6 +306,53 @@ def test_reorient_tables_are_read_from_the_package(tmp_path: Any) -> None:
         reorient_tables(str(bad), "Geometries8EnvV0")
     with pytest.raises(ImportError, match="missing.py"):
         reorient_tables(str(tmp_path / "missing.py"), "Geometries8EnvV0")
+
+
+# A sample of the MyoDM tracking ids (all on one native env, MyoTrack): motions of several
+# objects (PiggybankUse and StampStamp run to the 75-step limit with these actions;
+# PhoneLift, ElephantLift and CylindermediumLift outlive their motions, whose last frame
+# holds; PiggybankPass is registered with the wineglass), Fixed targets (Coffeemug has no
+# motion of its own) and Random ones (a target drawn at every observation).
+TRACK_IDS = ["MyoHandPiggybankUse-v0", "MyoHandStampStamp-v0", "MyoHandPhoneLift-v0",
+             "MyoHandElephantLift-v0", "MyoHandCylindermediumLift-v0", "MyoHandPiggybankPass-v0",
+             "MyoHandKnifeChop-v0", "MyoHandCoffeemugFixed-v0", "MyoHandAirplaneFixed-v0",
+             "MyoHandLightbulbRandom-v0", "MyoHandTrainRandom-v0", "MyoHandHandRandom-v0"]
+
+
+@pytest.mark.parametrize("task_id", TRACK_IDS)
+def test_track_aligns(task_id: str) -> None:
+    """Random actions lose the object (termination) within some 5 to 75 steps: episodes to
+    their end or the time limit, then, with another seed, episodes cut at 12 steps. In
+    float64 the reward's object term is within some 1e-14 of the package's (the object's
+    quaternion by mju_mat2Quat, not LAPACK's eigenvectors; the C library's atan2, not numpy's
+    SVML one on AVX-512 CPUs), which the pool's float32 reward does not show."""
+    _, max_steps, _ = TASKS[task_id]
+    terminated, truncated = _run(task_id, seed=3, steps=2 * max_steps + 5)
+    assert terminated + truncated >= 1
+    if task_id in ("MyoHandPiggybankUse-v0", "MyoHandStampStamp-v0"):
+        assert truncated >= 1, task_id
+    assert sum(_run(task_id, seed=5, steps=40, max_episode_steps=12)) >= 2
+
+
+def test_track_references_are_read_from_the_package(tmp_path: Any) -> None:
+    """The motions are the installed package's files (np.load at pool creation); a missing
+    one is refused with its name. The inline references: one row (Fixed), two (Random)."""
+    path = package_path("myosuite", "envs/myo/myodm/data/MyoHand_phone_lift.npz")
+    ref = track_reference(path)
+    assert ref["_robot_dim"] == 29 and len(ref["_ref_time"]) == 47
+    assert len(ref["_ref_robot"]) == 47 * 29 and len(ref["_ref_object"]) == 47 * 7
+    assert ref["_ref_robot_vel"] == [] and len(ref["_init_qpos_head"]) == 35
+    assert len(track_reference("fixed")["_ref_object"]) == 7
+    assert len(track_reference("random")["_ref_robot_vel"]) == 2 * 29
+    with pytest.raises(ImportError, match="missing.npz"):
+        track_reference(str(tmp_path / "missing.npz"))
+    ours = envpool.make_gymnasium("MyoHandPhoneLift-v0", num_envs=1)
+    ref_env = _reference("MyoHandPhoneLift-v0", 0)
+    np.testing.assert_array_equal(
+        np.asarray(ref["_init_qpos_head"])[[*range(32), 32, 33, 34]],
+        ref_env.unwrapped.init_qpos)
+    ours.close()
+    ref_env.close()
 
 
 def test_numpy_exp_f64_is_svml_or_libm() -> None:

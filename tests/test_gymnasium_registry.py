@@ -39,8 +39,8 @@ RNG = np.random.default_rng(0)
 # through make_vec.
 FIRST_OF_NATIVE = {get_task(i).native_env: i for i in reversed(IDS)}
 SINGLE_IDS = set(FIRST_OF_NATIVE.values())
-# MyoSuite's reorientation ids declare the package's observation space, which their
-# observations leave (envpool/tasks/myosuite.py): checked for shape and dtype only.
+# MyoSuite's reorientation and MyoDM tracking ids declare the package's observation space,
+# which their observations leave (envpool/tasks/myosuite.py): checked for shape and dtype only.
 BEYOND_SPACE = OBS_BEYOND_SPACE
 
 

@@ -29,6 +29,8 @@ import math
 import os
 from typing import Any
 
+import numpy as np
+
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_blas import native_keywords as blas_keywords
@@ -330,8 +332,234 @@ def _prepare_reorient(config: dict[str, Any]) -> dict[str, Any]:
     return {**_prepare(config), **reorient_tables(path, config["objects"])}
 
 
+# -- Object tracking (myodm/myodm_v0.py, MyoDM) ------------------------------------------
+
+_OBJECT = "envs/myo/assets/hand/myohand_object.xml"
+_MOTIONS = "envs/myo/myodm/data"
+# The package's MyoHand_task_spec: id, object, motion file (of the package's myodm/data).
+_TRACK_MOTIONS = (
+    ("MyoHandAirplaneFly-v0", "airplane", "MyoHand_airplane_fly1.npz"),
+    ("MyoHandAirplaneLift-v0", "airplane", "MyoHand_airplane_lift.npz"),
+    ("MyoHandAirplanePass-v0", "airplane", "MyoHand_airplane_pass1.npz"),
+    ("MyoHandAlarmclockLift-v0", "alarmclock", "MyoHand_alarmclock_lift.npz"),
+    ("MyoHandAlarmclockSee-v0", "alarmclock", "MyoHand_alarmclock_see1.npz"),
+    ("MyoHandAppleLift-v0", "apple", "MyoHand_apple_lift.npz"),
+    ("MyoHandApplePass-v0", "apple", "MyoHand_apple_pass1.npz"),
+    ("MyoHandBananaPass-v0", "banana", "MyoHand_banana_pass1.npz"),
+    ("MyoHandCupDrink-v0", "cup", "MyoHand_cup_drink1.npz"),
+    ("MyoHandCupPass-v0", "cup", "MyoHand_cup_pass1.npz"),
+    ("MyoHandCupPour-v0", "cup", "MyoHand_cup_pour1.npz"),
+    ("MyoHandDuckInspect-v0", "duck", "MyoHand_duck_inspect1.npz"),
+    ("MyoHandDuckLift-v0", "duck", "MyoHand_duck_lift.npz"),
+    ("MyoHandElephantLift-v0", "elephant", "MyoHand_elephant_lift.npz"),
+    ("MyoHandElephantPass-v0", "elephant", "MyoHand_elephant_pass1.npz"),
+    ("MyoHandFlashlightLift-v0", "flashlight", "MyoHand_flashlight_lift.npz"),
+    ("MyoHandFlashlight1On-v0", "flashlight", "MyoHand_flashlight_on1.npz"),
+    ("MyoHandFlashlight2On-v0", "flashlight", "MyoHand_flashlight_on2.npz"),
+    ("MyoHandHammerUse-v0", "hammer", "MyoHand_hammer_use1.npz"),
+    ("MyoHandMouseLift-v0", "mouse", "MyoHand_mouse_lift.npz"),
+    ("MyoHandMugDrink3-v0", "mug", "MyoHand_mug_drink3.npz"),
+    ("MyoHandScissorsUse-v0", "scissors", "MyoHand_scissors_use1.npz"),
+    ("MyoHandSpheremediumLift-v0", "spheremedium", "MyoHand_spheremedium_lift.npz"),
+    ("MyoHandStampStamp-v0", "stamp", "MyoHand_stamp_stamp1.npz"),
+    ("MyoHandStanfordbunnyInspect-v0", "stanfordbunny", "MyoHand_stanfordbunny_inspect1.npz"),
+    ("MyoHandStaplerLift-v0", "stapler", "MyoHand_stapler_lift.npz"),
+    ("MyoHandToothpasteLift-v0", "toothpaste", "MyoHand_toothpaste_lift.npz"),
+    ("MyoHandToruslargeInspect-v0", "toruslarge", "MyoHand_toruslarge_inspect1.npz"),
+    ("MyoHandTrainPlay-v0", "train", "MyoHand_train_play1.npz"),
+    ("MyoHandWatchLift-v0", "watch", "MyoHand_watch_lift.npz"),
+    ("MyoHandWaterbottleShake-v0", "waterbottle", "MyoHand_waterbottle_shake1.npz"),
+    ("MyoHandWineglassDrink2-v0", "wineglass", "MyoHand_wineglass_drink2.npz"),
+    ("MyoHandWineglassLift-v0", "wineglass", "MyoHand_wineglass_lift.npz"),
+    ("MyoHandStampLift-v0", "stamp", "MyoHand_stamp_lift.npz"),
+    ("MyoHandStaplerStaple1-v0", "stapler", "MyoHand_stapler_staple1.npz"),
+    ("MyoHandStaplerStaple2-v0", "stapler", "MyoHand_stapler_staple2.npz"),
+    ("MyoHandTeapotPour2-v0", "teapot", "MyoHand_teapot_pour2.npz"),
+    ("MyoHandToothbrushBrush1-v0", "toothbrush", "MyoHand_toothbrush_brush1.npz"),
+    ("MyoHandBowlDrink2-v0", "bowl", "MyoHand_bowl_drink2.npz"),
+    ("MyoHandBowlPass-v0", "bowl", "MyoHand_bowl_pass1.npz"),
+    ("MyoHandToothpasteSqueeze1-v0", "toothpaste", "MyoHand_toothpaste_squeeze1.npz"),
+    ("MyoHandToruslargeLift-v0", "toruslarge", "MyoHand_toruslarge_lift.npz"),
+    ("MyoHandTorusmediumLift-v0", "torusmedium", "MyoHand_torusmedium_lift.npz"),
+    ("MyoHandCubesmallPass-v0", "cubesmall", "MyoHand_cubesmall_pass1.npz"),
+    ("MyoHandTorussmallLift-v0", "torussmall", "MyoHand_torussmall_lift.npz"),
+    ("MyoHandMugLift-v0", "mug", "MyoHand_mug_lift.npz"),
+    ("MyoHandTorussmallPass-v0", "torussmall", "MyoHand_torussmall_pass1.npz"),
+    ("MyoHandPhoneLift-v0", "phone", "MyoHand_phone_lift.npz"),
+    ("MyoHandCylindermediumLift-v0", "cylindermedium", "MyoHand_cylindermedium_lift.npz"),
+    ("MyoHandWatchPass-v0", "watch", "MyoHand_watch_pass1.npz"),
+    ("MyoHandCylindersmallInspect-v0", "cylindersmall", "MyoHand_cylindersmall_inspect1.npz"),
+    ("MyoHandCylindersmallPass-v0", "cylindersmall", "MyoHand_cylindersmall_pass1.npz"),
+    ("MyoHandPyramidsmallInspect-v0", "pyramidsmall", "MyoHand_pyramidsmall_inspect1.npz"),
+    ("MyoHandWineglassToast1-v0", "wineglass", "MyoHand_wineglass_toast1.npz"),
+    ("MyoHandSpheresmallInspect-v0", "spheresmall", "MyoHand_spheresmall_inspect1.npz"),
+    ("MyoHandSpheresmallLift-v0", "spheresmall", "MyoHand_spheresmall_lift.npz"),
+    ("MyoHandSpheresmallPass-v0", "spheresmall", "MyoHand_spheresmall_pass1.npz"),
+    ("MyoHandAlarmclockPass-v0", "alarmclock", "MyoHand_alarmclock_pass1.npz"),
+    ("MyoHandBinocularsPass-v0", "binoculars", "MyoHand_binoculars_pass1.npz"),
+    ("MyoHandDuckPass-v0", "duck", "MyoHand_duck_pass1.npz"),
+    ("MyoHandEyeglassesPass-v0", "eyeglasses", "MyoHand_eyeglasses_pass1.npz"),
+    ("MyoHandFlashlightPass-v0", "flashlight", "MyoHand_flashlight_pass1.npz"),
+    ("MyoHandFlutePass-v0", "flute", "MyoHand_flute_pass1.npz"),
+    ("MyoHandHammerPass-v0", "hammer", "MyoHand_hammer_pass1.npz"),
+    ("MyoHandHandInspect-v0", "hand", "MyoHand_hand_inspect1.npz"),
+    ("MyoHandHeadphonesPass-v0", "headphones", "MyoHand_headphones_pass1.npz"),
+    ("MyoHandKnifeChop-v0", "knife", "MyoHand_knife_chop1.npz"),
+    ("MyoHandLightbulbPass-v0", "lightbulb", "MyoHand_lightbulb_pass1.npz"),
+    ("MyoHandMouseUse-v0", "mouse", "MyoHand_mouse_use1.npz"),
+    ("MyoHandPiggybankUse-v0", "piggybank", "MyoHand_piggybank_use1.npz"),
+    ("MyoHandToothbrushLift-v0", "toothbrush", "MyoHand_toothbrush_lift.npz"),
+    ("MyoHandWaterbottleLift-v0", "waterbottle", "MyoHand_waterbottle_lift.npz"),
+    ("MyoHandWineglassPass-v0", "wineglass", "MyoHand_wineglass_pass1.npz"),
+    ("MyoHandStanfordbunnyPass-v0", "stanfordbunny", "MyoHand_stanfordbunny_pass1.npz"),
+    ("MyoHandCameraPass-v0", "camera", "MyoHand_camera_pass1.npz"),
+    ("MyoHandCubelargePass-v0", "cubelarge", "MyoHand_cubelarge_pass1.npz"),
+    ("MyoHandCubemediumLInspect-v0", "cubemedium", "MyoHand_cubemedium_inspect1.npz"),
+    ("MyoHandMousePass-v0", "mouse", "MyoHand_mouse_pass1.npz"),
+    ("MyoHandCubesmallLift-v0", "cubesmall", "MyoHand_cubesmall_lift.npz"),
+    ("MyoHandTorusmediumPass-v0", "torusmedium", "MyoHand_torusmedium_pass1.npz"),
+    ("MyoHandMugPass-v0", "mug", "MyoHand_mug_pass1.npz"),
+    ("MyoHandPiggybankPass-v0", "wineglass", "MyoHand_piggybank_pass1.npz"),
+    ("MyoHandCylindermediumPass-v0", "cylindermedium", "MyoHand_cylindermedium_pass1.npz"),
+    ("MyoHandPyramidlargePass-v0", "pyramidlarge", "MyoHand_pyramidlarge_pass1.npz"),
+    ("MyoHandWaterbottlePass-v0", "waterbottle", "MyoHand_waterbottle_pass1.npz"),
+    ("MyoHandPyramidmediumPass-v0", "pyramidmedium", "MyoHand_pyramidmedium_pass1.npz"),
+    ("MyoHandSpherelargePass-v0", "spherelarge", "MyoHand_spherelarge_pass1.npz"),
+    ("MyoHandSpheremediumInspect-v0", "spheremedium", "MyoHand_spheremedium_inspect1.npz"),
+    ("MyoHandCylinderlargeInspect-v0", "cylinderlarge", "MyoHand_cylinderlarge_inspect1.npz"),
+    ("MyoHandGamecontrollerPass-v0", "gamecontroller", "MyoHand_gamecontroller_pass1.npz"),
+)
+for _task_id, _object, _motion in _TRACK_MOTIONS:
+    _add(_task_id, "MyoTrack", 75, model_path=_OBJECT, object_name=_object, motion=_motion)
+_TRACK_OBJECTS = (
+    "airplane", "alarmclock", "apple", "banana", "binoculars", "bowl", "camera", "coffeemug",
+    "cubelarge", "cubemedium", "cubesmall", "cup", "cylinderlarge", "cylindermedium",
+    "cylindersmall", "duck", "elephant", "eyeglasses", "flashlight", "flute", "gamecontroller",
+    "hammer", "hand", "headphones", "knife", "lightbulb", "mouse", "mug", "phone", "piggybank",
+    "pyramidlarge", "pyramidmedium", "pyramidsmall", "scissors", "spherelarge", "spheremedium",
+    "spheresmall", "stamp", "stanfordbunny", "stapler", "teapot", "toothbrush", "toothpaste",
+    "toruslarge", "torusmedium", "torussmall", "train", "watch", "waterbottle", "wineglass",
+)
+for _object in _TRACK_OBJECTS:
+    for _kind in ("Fixed", "Random"):
+        _add(f"MyoHand{_object.title()}{_kind}-v0", "MyoTrack", 50, model_path=_OBJECT,
+             object_name=_object, reference=_kind.lower())
+
+# The inline references of the Fixed and Random ids, as the package's registration writes
+# them (29 hand joints): time, robot, robot_vel, object_init, object (rows).
+_TRACK_INLINE = {
+    "fixed": {"time": (0.0, 4.0), "robot": np.zeros((1, 29)), "robot_vel": np.zeros((1, 29)),
+              "object_init": np.array((-.2, -.2, 0.1, 1.0, 0.0, 0.0, 0.0)),
+              "object": np.reshape(np.array((.2, .2, 0.1, 1.0, 0.0, 0.0, 0.1)), (1, 7))},
+    "random": {"time": (0.0, 4.0), "robot": np.zeros((2, 29)), "robot_vel": np.zeros((2, 29)),
+               "object_init": np.array((0.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0)),
+               "object": np.array([[-.2, -.2, 0.1, 1.0, 0.0, 0.0, -1.0],
+                                   [0.2, 0.2, 0.1, 1.0, 0.0, 0.0, 1.0]])},
+}
+
+
+def _euler2quat(euler: np.ndarray) -> np.ndarray:
+    """quat_math.euler2quat of one triple, with numpy's functions (as the package)."""
+    ai, aj, ak = euler[2] / 2, -euler[1] / 2, euler[0] / 2
+    si, sj, sk = np.sin(ai), np.sin(aj), np.sin(ak)
+    ci, cj, ck = np.cos(ai), np.cos(aj), np.cos(ak)
+    cc, cs = ci * ck, ci * sk
+    sc, ss = si * ck, si * sk
+    quat = np.empty(4)
+    quat[0] = cj * cc + sj * ss
+    quat[3] = cj * sc - sj * cs
+    quat[2] = -(cj * ss + sj * cc)
+    quat[1] = cj * cs - sj * sc
+    return quat
+
+
+def _quat2euler(quat: np.ndarray) -> np.ndarray:
+    """quat_math.quat2euler (quat2mat, then mat2euler) of one quaternion, with numpy's
+    functions and in the package's order of operations (numpy's arctan2 is not the C
+    library's everywhere, so this runs here rather than in C++)."""
+    eps = np.finfo(np.float64).eps
+    quat = np.asarray(quat, dtype=np.float64)
+    w, x, y, z = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
+    nq = np.sum(quat * quat, axis=-1)
+    s = 2.0 / nq
+    xs, ys, zs = x * s, y * s, z * s
+    wx, wy, wz = w * xs, w * ys, w * zs
+    xx, xy, xz = x * xs, x * ys, x * zs
+    yy, yz, zz = y * ys, y * zs, z * zs
+    mat = np.empty((3, 3))
+    mat[0, 0] = 1.0 - (yy + zz)
+    mat[0, 1] = xy - wz
+    mat[0, 2] = xz + wy
+    mat[1, 0] = xy + wz
+    mat[1, 1] = 1.0 - (xx + zz)
+    mat[1, 2] = yz - wx
+    mat[2, 0] = xz - wy
+    mat[2, 1] = yz + wx
+    mat[2, 2] = 1.0 - (xx + yy)
+    mat = np.where((nq > eps)[..., np.newaxis, np.newaxis], mat, np.eye(3))
+    cy = np.sqrt(mat[..., 2, 2] * mat[..., 2, 2] + mat[..., 1, 2] * mat[..., 1, 2])
+    condition = cy > eps * 4.0
+    euler = np.empty(3)
+    euler[..., 2] = np.where(condition, -np.arctan2(mat[..., 0, 1], mat[..., 0, 0]),
+                             -np.arctan2(-mat[..., 1, 0], mat[..., 1, 1]))
+    euler[..., 1] = np.where(condition, -np.arctan2(-mat[..., 0, 2], cy),
+                             -np.arctan2(-mat[..., 0, 2], cy))
+    euler[..., 0] = np.where(condition, -np.arctan2(mat[..., 1, 2], mat[..., 2, 2]), 0.0)
+    return euler
+
+
+@functools.cache
+def track_reference(source: str) -> dict[str, Any]:
+    """The hidden keywords of a MyoTrack reference: ``source`` is a motion file's path (an
+    npz of the package) or "fixed" / "random" (the inline references). What ReferenceMotion
+    makes of it: the times rounded to 4 decimals; robot_init the first robot row and
+    object_init the first object row unless given, a 6-number object_init (position, Euler
+    angles) turned into position and quaternion; the start qpos's head (robot_init, the
+    object's position, the Euler angles of its quaternion)."""
+    if source in _TRACK_INLINE:
+        ref = dict(_TRACK_INLINE[source])
+    else:
+        try:
+            with np.load(source) as data:
+                ref = {k: np.asarray(v) for k, v in data.items()}
+        except OSError as e:
+            raise ImportError(f"the MyoDM tracking tasks read their motion from {source}, "
+                              f"which cannot be read ({e}) (myosuite 2.12.2's motion files "
+                              "expected: pip install --no-deps myosuite==2.12.2)") from e
+    robot, obj = np.asarray(ref["robot"]), np.asarray(ref["object"])
+    robot_init = np.asarray(ref["robot_init"]) if "robot_init" in ref else robot[0]
+    object_init = np.asarray(ref["object_init"]) if "object_init" in ref else obj[0]
+    if object_init.shape[0] == 6 and obj.shape[1] == 7:
+        object_init = np.concatenate([object_init[:3], _euler2quat(object_init[3:])])
+    robot_vel = ref.get("robot_vel")
+    head = [*robot_init.tolist(), *object_init[:3].tolist(),
+            *_quat2euler(object_init[3:]).tolist()]
+    return {
+        "_ref_time": np.around(np.asarray(ref["time"]), 4).tolist(),
+        "_ref_robot": robot.ravel().tolist(),
+        "_ref_robot_vel": [] if robot_vel is None else np.asarray(robot_vel).ravel().tolist(),
+        "_ref_object": obj.ravel().tolist(),
+        "_robot_dim": int(robot.shape[1]),
+        "_init_qpos_head": head,
+    }
+
+
+def _prepare_track(config: dict[str, Any]) -> dict[str, Any]:
+    """_prepare's keywords and the reference (``motion``: a motion file of the package's
+    myodm/data, read here; else ``reference``: "fixed" or "random")."""
+    if not config["assets_dir"]:
+        raise ImportError("the MyoDM tracking tasks read their model and motions from the "
+                          "myosuite package, which is not installed (pip install --no-deps "
+                          "myosuite==2.12.2)")
+    motion = config.get("motion") or ""
+    source = (os.path.join(config["assets_dir"], _MOTIONS, motion) if motion
+              else config.get("reference") or "fixed")
+    return {**_prepare(config), **track_reference(source)}
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
-            "MyoReorient": _prepare_reorient}
+            "MyoReorient": _prepare_reorient,
+            "MyoTrack": _prepare_track}
 for _id, (_native, _steps, _kwargs) in TASKS.items():
     for _name in (_id, f"MyoSuite/{_id}"):
         register(
@@ -345,8 +573,10 @@ for _id, (_native, _steps, _kwargs) in TASKS.items():
 
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
-# muscles' forces (mforce, hundreds of newtons). Checks of observations against their space
-# (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
+# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
+# unscaled (qv, over 10 rad/s within a few random steps). Checks of observations against their
+# space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
 # dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native == "MyoReorient" for name in (_id, f"MyoSuite/{_id}"))
+                             if _native in ("MyoReorient", "MyoTrack")
+                             for name in (_id, f"MyoSuite/{_id}"))

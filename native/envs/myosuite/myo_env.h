@@ -42,6 +42,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -237,9 +238,10 @@ struct MyoParams : mujoco::ModelParams {
   // The package's edit_fn made on the model's spec before compiling (model_edit.h), by
   // name: "" (none) or "arm_reaching". A task that has one reads it as `model_edit`.
   std::string model_edit;
-  // The model, compiled once per pool (its spec edited first when model_edit is set), with
-  // the muscle condition's edits (sarcopenia).
-  void Load() {
+  // The model, compiled once per pool (its spec edited first when model_edit is set, or by
+  // `loader` from the XML's path when given: a task that edits the XML's text), with the
+  // muscle condition's edits (sarcopenia).
+  void Load(const std::function<mjModel*(const std::string&)>& loader = nullptr) {
     if (assets_dir.empty()) {
       throw std::invalid_argument(
           "assets_dir is empty: MyoSuite's models come with the myosuite package "
@@ -256,7 +258,9 @@ struct MyoParams : mujoco::ModelParams {
     if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
     const std::string path = assets_dir + "/" + model_path;
     mjModel* m = nullptr;
-    if (model_edit.empty()) {
+    if (loader) {
+      m = loader(path);
+    } else if (model_edit.empty()) {
       char error[1000] = "";
       m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
       if (m == nullptr) throw std::runtime_error("MuJoCo could not load " + path + ": " + error);

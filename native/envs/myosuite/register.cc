@@ -9,6 +9,7 @@
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
 #include "envs/myosuite/reorient.h"
+#include "envs/myosuite/track.h"
 #include "envs/myosuite/walk.h"
 
 namespace envpool::myosuite {
@@ -20,6 +21,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<ObjHold>>("MyoObjHold"));
   registry.push_back(MakeEntry<PixelObservation<PenTwirl>>("MyoPenTwirl"));
   registry.push_back(MakeEntry<PixelObservation<Reorient>>("MyoReorient"));
+  registry.push_back(MakeEntry<PixelObservation<Track>>("MyoTrack"));
   registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
   registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
   registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));

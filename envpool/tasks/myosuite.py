@@ -1,5 +1,5 @@
 """MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2, its ``myobase``
-tasks): the package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants
+tasks and MyoChallenge's die reorientation): the package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants
 ``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>``
 spelling of each.
 
@@ -328,6 +328,18 @@ def _prepare_reorient(config: dict[str, Any]) -> dict[str, Any]:
                           "--no-deps myosuite==2.12.2)")
     path = os.path.join(config["assets_dir"], _REORIENT_SOURCE)
     return {**_prepare(config), **reorient_tables(path, config["objects"])}
+
+
+# -- MyoChallenge 2022: die reorientation (myochallenge/reorient_v0.py) -------------------
+
+_DIE = "envs/myo/assets/hand/myohand_die.xml"
+_add("myoChallengeDieReorientDemo-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, pos_th=math.inf, goal_pos=[0.0, 0.0], goal_rot=[-0.785, 0.785])
+_add("myoChallengeDieReorientP1-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, goal_pos=[-0.010, 0.010], goal_rot=[-1.57, 1.57])
+_add("myoChallengeDieReorientP2-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, goal_pos=[-0.020, 0.020], goal_rot=[-3.14, 3.14], obj_size_change=0.007,
+     obj_mass_range=[0.050, 0.250], obj_friction_change=[0.2, 0.001, 0.00002])
 
 
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,

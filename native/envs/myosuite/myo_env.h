@@ -174,9 +174,11 @@ class CumulativeFatigue {
     }
   }
 
-  // compute_act(act): the target load is the muscles' (float32) actions; returns the active
-  // fractions (float64), which the caller stores back into its float32 actions.
-  void ComputeAct(const float* target, double* out) {
+  // compute_act(act): the target load is the muscles' actions (float32 from a step; float64
+  // in the construction step); returns the active fractions (float64), which the caller
+  // stores back into its actions.
+  template <class T>
+  void ComputeAct(const T* target, double* out) {
     for (std::size_t i = 0; i < Size(); ++i) {
       const double tl = static_cast<double>(target[i]);
       const double ma = ma_[i], mr = mr_[i], mf = mf_[i];
@@ -350,12 +352,15 @@ class MyoEnv : public mujoco::MujocoEnv {
   void Seed(std::uint64_t seed) override {
     np_random_.Seed(seed);
     fatigue_.Seed(seed);
+    if (keep_fatigue_ && condition_ == Condition::kFatigue) ConstructionFatigue();
   }
 
   void Reset(Rng& /*rng*/) override {
     ResetTask();
     // BaseV0.reset: the fatigue state.
-    if (condition_ == Condition::kFatigue) fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
+    if (condition_ == Condition::kFatigue && !keep_fatigue_) {
+      fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
+    }
     // Robot.reset: from the task's start (reset_qpos) or init_qpos.
     mj_resetData(m_, d_);
     SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
@@ -457,6 +462,13 @@ class MyoEnv : public mujoco::MujocoEnv {
  protected:
   // The task's reset before Robot.reset (ReachEnvV0.reset's generate_target_pose, ...).
   virtual void ResetTask() {}
+  // For the tasks whose reset calls BaseV0.reset(reset_qpos, reset_qvel) positionally
+  // (MyoChallenge's ReorientEnvV0): reset_qpos (None) lands in its fatigue_reset, so the
+  // fatigue state is never reset. It starts as the construction step left it (_setup's
+  // step with float64 zero actions: sigmoid(0) with float64 np.exp, then compute_act from
+  // the fresh state) and carries over from episode to episode. A seed (a new env) starts it
+  // there again.
+  void KeepFatigueAcrossResets() { keep_fatigue_ = true; }
   // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.
   void SetResetQpos(std::vector<double> qpos) {
     reset_qpos_ = std::move(qpos);
@@ -547,6 +559,21 @@ class MyoEnv : public mujoco::MujocoEnv {
     opt.flags[mjVIS_ACTIVATION] = 1;
   }
 
+  // The fatigue state the construction step leaves (see KeepFatigueAcrossResets).
+  void ConstructionFatigue() {
+    fatigue_.Reset({}, false);
+    std::vector<double> target;
+    for (int i = 0; i < m_->nu; ++i) {
+      if (!muscle_[i]) continue;
+      // 1.0 / (1.0 + np.exp(-5.0 * (0.0 - 0.5))) in float64 with normalize_act, else 0.
+      target.push_back(m_->na > 0 && normalize_act_
+                           ? 1.0 / (1.0 + NumpyExp(-5.0 * (0.0 - 0.5)))
+                           : 0.0);
+    }
+    std::vector<double> active(target.size());
+    fatigue_.ComputeAct(target.data(), active.data());
+  }
+
   int NamedId(mjtObj type, const char* what, const char* name) const {
     const int id = mj_name2id(m_, type, name);
     if (id < 0) {
@@ -560,6 +587,7 @@ class MyoEnv : public mujoco::MujocoEnv {
   std::vector<std::string> obs_keys_;
   std::vector<std::pair<std::string, double>> weights_;
   Condition condition_ = Condition::kNormal;
+  bool keep_fatigue_ = false;
   std::vector<bool> muscle_;
   CumulativeFatigue fatigue_;
   int epl_ = -1, eip_ = -1;

@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
 #include "envs/myosuite/pen_twirl.h"
@@ -23,6 +24,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
   registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
   registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));
+  registry.push_back(
+      MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
 }
 
 }  // namespace envpool::myosuite

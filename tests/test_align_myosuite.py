@@ -145,6 +145,7 @@ NATIVE_OF_CLASS = {
     "reorient_sar_v0:OutofDistribution": "MyoReorient",
     # myochallenge/ (MyoChallenge): the classes ported so far.
     "reorient_v0:ReorientEnvV0": "MyoChallengeDieReorient",
+    "relocate_v0:RelocateEnvV0": "MyoChallengeRelocate",
 }
 
 
@@ -165,7 +166,7 @@ def test_ids_are_the_packages() -> None:
         assert tid in registered and f"MyoSuite/{tid}" in registered
     for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
                 "motorFingerPoseFixed-v0", "myoHandReorient100-v0",
-                "myoChallengeDieReorientP2-v0"):
+                "myoChallengeDieReorientP2-v0", "myoChallengeRelocateP2eval-v0"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape
@@ -269,6 +270,26 @@ def test_die_reorient_aligns(task_id: str) -> None:
         assert _run(task_id, seed=5, steps=45, max_episode_steps=20, sparse_rtol=rtol)[1] >= 1
     else:
         assert sum(_run(task_id, seed=3, steps=70, max_episode_steps=20, sparse_rtol=rtol)) >= 3
+
+
+RELOCATE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                      if native == "MyoChallengeRelocate")
+
+
+@pytest.mark.parametrize("task_id", RELOCATE_IDS)
+def test_relocate_aligns(task_id: str) -> None:
+    """MyoChallenge's object relocation (P1, P2, P2eval and their variants): each reset draws
+    the target's pose (a mocap body, which the package's observed copy keeps where the XML has
+    it) and (P2, P2eval) the object's place, shapes, sizes, colors, friction and mass, and is
+    redone while the reset state has contacts (some 10 to 25% of P2's resets), returning the
+    first attempt's observation. Episodes cut at 10 steps (and, for a base id, one to its time
+    limit or its drop). The float64 ``sparse``: as test_die_reorient_aligns says."""
+    rtol = 0.0 if arctan2_matches_libm() else 1e-13
+    if _variant(task_id):
+        assert _run(task_id, seed=5, steps=40, max_episode_steps=10, sparse_rtol=rtol)[1] >= 3
+    else:
+        assert _run(task_id, seed=3, steps=60, max_episode_steps=10, sparse_rtol=rtol)[1] >= 5
+        assert sum(_run(task_id, seed=4, steps=150, sparse_rtol=rtol)) >= 1
 
 
 def _reorient_aligned_hinges(model: Any) -> tuple[float, float]:

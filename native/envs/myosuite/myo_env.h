@@ -356,17 +356,16 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    ResetTask();
-    // BaseV0.reset: the fatigue state.
-    if (condition_ == Condition::kFatigue && !keep_fatigue_) {
-      fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
-    }
-    // Robot.reset: from the task's start (reset_qpos) or init_qpos.
-    mj_resetData(m_, d_);
-    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
-                has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
-    has_reset_qpos_ = has_reset_qvel_ = false;
-    Observe();
+    ResetOnce();
+    if (!ResetAgain()) return;
+    // A task whose reset redoes itself (RelocateEnvV0: while the reset state has contacts,
+    // reset again, with new draws) returns the first attempt's observation, as the package's
+    // recursion does.
+    const std::vector<float> first = obs_;
+    do {
+      ResetOnce();
+    } while (ResetAgain());
+    obs_ = first;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -469,6 +468,8 @@ class MyoEnv : public mujoco::MujocoEnv {
   // the fresh state) and carries over from episode to episode. A seed (a new env) starts it
   // there again.
   void KeepFatigueAcrossResets() { keep_fatigue_ = true; }
+  // After a reset: whether the task resets again (see Reset).
+  virtual bool ResetAgain() const { return false; }
   // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.
   void SetResetQpos(std::vector<double> qpos) {
     reset_qpos_ = std::move(qpos);
@@ -557,6 +558,21 @@ class MyoEnv : public mujoco::MujocoEnv {
   void SceneOptions(mjvOption& opt) const override {
     opt.flags[mjVIS_ACTUATOR] = 1;
     opt.flags[mjVIS_ACTIVATION] = 1;
+  }
+
+  // One reset: the task's, the fatigue state's, Robot.reset's, the observation.
+  void ResetOnce() {
+    ResetTask();
+    // BaseV0.reset: the fatigue state.
+    if (condition_ == Condition::kFatigue && !keep_fatigue_) {
+      fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
+    }
+    // Robot.reset: from the task's start (reset_qpos) or init_qpos.
+    mj_resetData(m_, d_);
+    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
+                has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
+    has_reset_qpos_ = has_reset_qvel_ = false;
+    Observe();
   }
 
   // The fatigue state the construction step leaves (see KeepFatigueAcrossResets).

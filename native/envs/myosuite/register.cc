@@ -9,6 +9,7 @@
 #include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
+#include "envs/myosuite/relocate.h"
 #include "envs/myosuite/reorient.h"
 #include "envs/myosuite/walk.h"
 
@@ -26,6 +27,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));
   registry.push_back(
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
+  registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
 }
 
 }  // namespace envpool::myosuite

@@ -146,6 +146,7 @@ NATIVE_OF_CLASS = {
     # myochallenge/ (MyoChallenge): the classes ported so far.
     "reorient_v0:ReorientEnvV0": "MyoChallengeDieReorient",
     "relocate_v0:RelocateEnvV0": "MyoChallengeRelocate",
+    "baoding_v1:BaodingEnvV1": "MyoChallengeBaoding",
 }
 
 
@@ -166,7 +167,8 @@ def test_ids_are_the_packages() -> None:
         assert tid in registered and f"MyoSuite/{tid}" in registered
     for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
                 "motorFingerPoseFixed-v0", "myoHandReorient100-v0",
-                "myoChallengeDieReorientP2-v0", "myoChallengeRelocateP2eval-v0"):
+                "myoChallengeDieReorientP2-v0", "myoChallengeRelocateP2eval-v0",
+                "myoChallengeBaodingP2-v1"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape
@@ -290,6 +292,24 @@ def test_relocate_aligns(task_id: str) -> None:
     else:
         assert _run(task_id, seed=3, steps=60, max_episode_steps=10, sparse_rtol=rtol)[1] >= 5
         assert sum(_run(task_id, seed=4, steps=150, sparse_rtol=rtol)) >= 1
+
+
+BAODING_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                     if native == "MyoChallengeBaoding")
+
+
+@pytest.mark.parametrize("task_id", BAODING_IDS)
+def test_baoding_aligns(task_id: str) -> None:
+    """MyoChallenge's Baoding balls (P1, P2 and their variants): the targets go round their
+    ellipse step by step (site_pos edits that the next reset's observation still sees, the
+    construction step's for the first); P2 draws the task, the starting angle, the period and
+    the balls' mass, friction and size at each reset. Random actions drop a ball within some
+    15 steps: several terminated episodes, and episodes cut at 8 steps."""
+    if _variant(task_id):
+        assert _run(task_id, seed=5, steps=30, max_episode_steps=8)[1] >= 2
+    else:
+        assert _run(task_id, seed=3, steps=80)[0] >= 3
+        assert _run(task_id, seed=4, steps=30, max_episode_steps=8)[1] >= 2
 
 
 def _reorient_aligned_hinges(model: Any) -> tuple[float, float]:

@@ -1,8 +1,7 @@
 """MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2, its ``myobase``
-tasks, MyoChallenge's die reorientation and object relocation): the package's ids
-(``myoFingerReachFixed-v0``, its muscle-condition variants
-``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>``
-spelling of each.
+tasks, MyoChallenge's die reorientation, object relocation and Baoding balls): the
+package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants ``myoSarc...``,
+``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>`` spelling of each.
 
 Each task class of the package is one native env (``MyoReach``, ...; the Random
 subclasses of the object holding and pen twirling tasks, which only add a reset that draws,
@@ -380,6 +379,17 @@ _add("myoChallengeRelocateP2eval-v0", "MyoChallengeRelocate", 150, **_RELOCATE_K
                        obj_geom={"high": [.025, .025, .035], "low": [.015, 0.015, 0.015]},
                        obj_mass={"high": 0.300, "low": 0.050},
                        obj_friction=_RELOCATE_FRICTION))
+
+
+# -- MyoChallenge 2022: Baoding balls (myochallenge/baoding_v1.py) --------------------------
+
+_BAODING = "envs/myo/assets/hand/myohand_baoding.xml"
+_add("myoChallengeBaodingP1-v1", "MyoChallengeBaoding", 200, model_path=_BAODING,
+     goal_time_period=[5.0, 5.0], goal_xrange=[0.025, 0.025], goal_yrange=[0.028, 0.028])
+_add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING,
+     goal_time_period=[4.0, 6.0], goal_xrange=[0.020, 0.030], goal_yrange=[0.022, 0.032],
+     obj_size_range=[0.018, 0.024], obj_mass_range=[0.030, 0.300],
+     obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
 
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,

@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/myosuite/baoding.h"
 #include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
@@ -28,6 +29,7 @@ void Register(Registry& registry) {
   registry.push_back(
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
   registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
+  registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
 }
 
 }  // namespace envpool::myosuite

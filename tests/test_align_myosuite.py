@@ -312,6 +312,37 @@ def test_baoding_aligns(task_id: str) -> None:
         assert _run(task_id, seed=4, steps=30, max_episode_steps=8)[1] >= 2
 
 
+@pytest.mark.parametrize("task_id", ["myoFatiChallengeDieReorientP2-v0",
+                                     "myoChallengeRelocateP2-v0", "myoChallengeBaodingP2-v1"])
+def test_challenge_reseed_aligns(task_id: str) -> None:
+    """reset(seed=s) after some steps is the package's env made anew with seed s: the die's
+    geoms back where the XML has them (its resets move them from where they are), the fatigue
+    state the construction step leaves (the die's resets keep it), the Baoding construction's
+    draws and targets."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=3)
+    ours.reset()
+    rng = np.random.default_rng(0)
+    low, high = ours.single_action_space.low, ours.single_action_space.high
+    for _ in range(7):
+        ours.step(rng.uniform(low, high).astype(np.float32)[None])
+    obs, _ = ours.reset(seed=7)
+    ref = _reference(task_id, 7)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(12):
+        action = rng.uniform(low, high).astype(np.float32)
+        obs, rew, term, trunc, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} step {t}")
+        assert rew[0] == np.float32(ref_rew) and bool(term[0]) == bool(ref_term)
+        if term[0] or trunc[0]:
+            obs, _ = ours.reset()
+            ref_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], ref_obs)
+    ours.close()
+    ref.close()
+
+
 def _reorient_aligned_hinges(model: Any) -> tuple[float, float]:
     """The object's hinge angles about x and y (its qpos[26:28]) that point its axis (local z,
     along which its top and bottom markers lie) along the target's, the target body's

@@ -42,7 +42,9 @@
 // sparse), may differ in their last bits (tests/test_align_myosuite.py tells).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -130,6 +132,13 @@ class DieReorient final : public MyoEnv {
     for (int i = 0; i + 7 < m_->nq; ++i) init_qpos_[i] *= 0;
     init_qpos_[0] = -1.5;
     KeepFatigueAcrossResets();
+  }
+
+  // A new env: the die's geoms where the XML has them (each reset moves them from where they
+  // are).
+  void Seed(std::uint64_t seed) override {
+    MyoEnv::Seed(seed);
+    std::copy(object_default_pos_.begin(), object_default_pos_.end(), mw_->geom_pos + 3 * gid0_);
   }
 
  protected:

@@ -132,6 +132,7 @@ class DieReorient final : public MyoEnv {
     for (int i = 0; i + 7 < m_->nq; ++i) init_qpos_[i] *= 0;
     init_qpos_[0] = -1.5;
     KeepFatigueAcrossResets();
+    ConstructionStep();
   }
 
   // A new env: the die's geoms where the XML has them (each reset moves them from where they

@@ -468,6 +468,49 @@ class MyoEnv : public mujoco::MujocoEnv {
   // the fresh state) and carries over from episode to episode. A seed (a new env) starts it
   // there again.
   void KeepFatigueAcrossResets() { keep_fatigue_ = true; }
+  // The package's construction step (MujocoEnv._setup's step with float64 zero actions, from
+  // the model's initial state), for what it leaves in the model: the colors and sizes a
+  // task's reward dict sets, which the first reset's frame shows. Its state is not kept (a
+  // reset starts anew; the fatigue state: see KeepFatigueAcrossResets).
+  void ConstructionStep() {
+    mj_resetData(m_, d_);
+    mj_forward(m_, d_);
+    CumulativeFatigue fatigue = fatigue_;
+    fatigue.Reset({}, false);
+    std::vector<double> muscle_a(m_->nu, 0.0), target;
+    const bool sigmoid = m_->na > 0 && normalize_act_;
+    for (int i = 0; i < m_->nu; ++i) {
+      if (sigmoid && muscle_[i]) muscle_a[i] = 1.0 / (1.0 + NumpyExp(-5.0 * (0.0 - 0.5)));
+      if (muscle_[i]) target.push_back(muscle_a[i]);
+    }
+    if (condition_ == Condition::kFatigue) {
+      std::vector<double> active(target.size());
+      fatigue.ComputeAct(target.data(), active.data());
+      std::size_t k = 0;
+      for (int i = 0; i < m_->nu; ++i) {
+        if (muscle_[i]) muscle_a[i] = active[k++];
+      }
+    } else if (condition_ == Condition::kReafferentation) {
+      muscle_a[epl_] = muscle_a[eip_];
+      muscle_a[eip_] = 0.0;
+    }
+    for (int i = 0; i < m_->nu; ++i) {
+      if (!sigmoid && normalize_act_) {
+        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
+        d_->ctrl[i] = (0.0 + lo + hi) / 2.0 + muscle_a[i] * (hi - lo) / 2.0;
+      } else {
+        d_->ctrl[i] = muscle_a[i];
+      }
+    }
+    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+    mj_forward(m_, d_);
+    Observe();
+    TermDict rwd;
+    RewardDict(obs_dict_, rwd);
+    mj_resetData(m_, d_);
+    mj_forward(m_, d_);
+  }
+
   // After a reset: whether the task resets again (see Reset).
   virtual bool ResetAgain() const { return false; }
   // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.

@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -143,6 +144,21 @@ class Relocate final : public MyoEnv {
     if (!p.qpos_noise_range.empty() && m_->njnt != m_->nq) {
       throw std::invalid_argument("qpos_noise_range needs one qpos number a joint");
     }
+    ConstructionStep();
+  }
+
+  // The package draws its observed copy, where the target is at the XML's pose: drawn so
+  // here (the sim's mocap pose put back after; the next mj_step recomputes what the frame's
+  // mj_forward changed).
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    const int n = m_->nmocap;
+    std::vector<double> pos(d_->mocap_pos, d_->mocap_pos + 3 * n);
+    std::vector<double> quat(d_->mocap_quat, d_->mocap_quat + 4 * n);
+    std::copy(od_->mocap_pos, od_->mocap_pos + 3 * n, d_->mocap_pos);
+    std::copy(od_->mocap_quat, od_->mocap_quat + 4 * n, d_->mocap_quat);
+    MyoEnv::Render(width, height, camera_id, out);
+    std::copy(pos.begin(), pos.end(), d_->mocap_pos);
+    std::copy(quat.begin(), quat.end(), d_->mocap_quat);
   }
 
  protected:

@@ -28,7 +28,7 @@ import mujoco
 import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
-from numerics import ufunc_matches_libm  # tests/numerics.py
+from numerics import arctan2_matches_libm, ufunc_matches_libm  # tests/numerics.py
 
 import envpool
 from envpool.tasks._installed import package_path
@@ -52,12 +52,13 @@ def _reference(task_id: str, seed: int, **kwargs: Any) -> Any:
 
 def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
          max_episode_steps: int | None = None, ours_kwargs: dict[str, Any] | None = None,
-         ref_kwargs: dict[str, Any] | None = None) -> tuple[int, int]:
+         ref_kwargs: dict[str, Any] | None = None, sparse_rtol: float = 0.0) -> tuple[int, int]:
     """Steps ours and the reference with the same random float32 actions (under the same time
     limit: the registered one or ``max_episode_steps``), resetting both when an episode ends
     (and every ``reset_every`` steps, if given: mid-episode resets); returns the numbers of
     episodes that terminated and that were truncated. ``ours_kwargs`` / ``ref_kwargs``: other
-    keywords of each side."""
+    keywords of each side. ``sparse_rtol``: the info's ``sparse`` within that relative
+    tolerance instead of bitwise (numpy's float64 arctan2 in it is not the C library's)."""
     limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit, **(ours_kwargs or {}))
     ref = _reference(task_id, seed, **limit, **(ref_kwargs or {}))
@@ -77,7 +78,11 @@ def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
         assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
         assert bool(term[0]) == bool(ref_term), where
         assert bool(trunc[0]) == bool(ref_trunc), where
-        assert info["sparse"][0] == ref_info["rwd_sparse"], where
+        if sparse_rtol:
+            np.testing.assert_allclose(info["sparse"][0], ref_info["rwd_sparse"],
+                                       rtol=sparse_rtol, atol=0, err_msg=where)
+        else:
+            assert info["sparse"][0] == ref_info["rwd_sparse"], where
         assert info["solved"][0] == float(ref_info["solved"]), where
         terminated += bool(term[0])
         truncated += bool(trunc[0] and not term[0])
@@ -139,6 +144,10 @@ NATIVE_OF_CLASS = {
     "reorient_sar_v0:InDistribution": "MyoReorient",
     "reorient_sar_v0:OutofDistribution": "MyoReorient",
     "myodm_v0:TrackEnv": "MyoTrack",
+    # myochallenge/ (MyoChallenge): the classes ported so far.
+    "reorient_v0:ReorientEnvV0": "MyoChallengeDieReorient",
+    "relocate_v0:RelocateEnvV0": "MyoChallengeRelocate",
+    "baoding_v1:BaodingEnvV1": "MyoChallengeBaoding",
 }
 
 
@@ -149,7 +158,8 @@ def test_ids_are_the_packages() -> None:
     for tid, spec in myo_gym.envs.registry.items():
         entry = str(spec.entry_point)
         cls = entry.rsplit(".", 1)[-1]
-        if ("myobase" in entry or "myodm" in entry) and cls in NATIVE_OF_CLASS:
+        if ("myobase" in entry or "myodm" in entry or "myochallenge" in entry) and (
+                cls in NATIVE_OF_CLASS):
             theirs[tid] = (NATIVE_OF_CLASS[cls], spec.max_episode_steps)
     ours = {tid: (native, steps) for tid, (native, steps, _) in TASKS.items()
             if native in set(NATIVE_OF_CLASS.values())}
@@ -159,7 +169,8 @@ def test_ids_are_the_packages() -> None:
         assert tid in registered and f"MyoSuite/{tid}" in registered
     for tid in ("myoHandReachRandom-v0", "myoArmReachRandom-v0", "myoTorsoExoPoseFixed-v0",
                 "motorFingerPoseFixed-v0", "myoHandReorient100-v0", "MyoHandMugDrink3-v0",
-                "MyoHandMugRandom-v0"):
+                "MyoHandMugRandom-v0", "myoChallengeDieReorientP2-v0",
+                "myoChallengeRelocateP2eval-v0", "myoChallengeBaodingP2-v1"):
         spec = envpool.make_spec(tid)
         ref = myo_gym.make(tid)
         assert spec.observation_space.shape == ref.observation_space.shape
@@ -239,6 +250,99 @@ def test_reorient_aligns(task_id: str) -> None:
     within some 20 to 30 steps: a few terminated episodes, then episodes cut at 12 steps."""
     assert _run(task_id, seed=3, steps=100)[0] >= 2
     assert _run(task_id, seed=4, steps=40, max_episode_steps=12)[1] >= 2
+
+
+DIE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                 if native == "MyoChallengeDieReorient")
+
+
+@pytest.mark.parametrize("task_id", DIE_IDS)
+def test_die_reorient_aligns(task_id: str) -> None:
+    """MyoChallenge's die reorientation (Demo, P1, P2 and their variants): each reset moves and
+    turns the target, and (P2) changes the die's friction, mass and size in the model. Random
+    actions drop the die (termination) within some 30 to 60 steps: episodes cut at 20 steps,
+    a few terminated. The fatigue variants' state is never reset by the package's reset (it
+    carries over from episode to episode), here too.
+
+    The Euler angles (quat_math.mat2euler) call numpy's float64 arctan2, which on AVX-512 CPUs
+    is SVML's kernel, not the C library's atan2 that ours calls: there the float64 ``sparse``
+    (computed from those angles) may differ in its last bits and is held to 1e-13 relative,
+    everything else bitwise (the float32 observation and reward; with the reference's arctan2
+    replaced by math.atan2 the sparse is bitwise too)."""
+    rtol = 0.0 if arctan2_matches_libm() else 1e-13
+    if _variant(task_id):
+        assert _run(task_id, seed=5, steps=45, max_episode_steps=20, sparse_rtol=rtol)[1] >= 1
+    else:
+        assert sum(_run(task_id, seed=3, steps=70, max_episode_steps=20, sparse_rtol=rtol)) >= 3
+
+
+RELOCATE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                      if native == "MyoChallengeRelocate")
+
+
+@pytest.mark.parametrize("task_id", RELOCATE_IDS)
+def test_relocate_aligns(task_id: str) -> None:
+    """MyoChallenge's object relocation (P1, P2, P2eval and their variants): each reset draws
+    the target's pose (a mocap body, which the package's observed copy keeps where the XML has
+    it) and (P2, P2eval) the object's place, shapes, sizes, colors, friction and mass, and is
+    redone while the reset state has contacts (some 10 to 25% of P2's resets), returning the
+    first attempt's observation. Episodes cut at 10 steps (and, for a base id, one to its time
+    limit or its drop). The float64 ``sparse``: as test_die_reorient_aligns says."""
+    rtol = 0.0 if arctan2_matches_libm() else 1e-13
+    if _variant(task_id):
+        assert _run(task_id, seed=5, steps=40, max_episode_steps=10, sparse_rtol=rtol)[1] >= 3
+    else:
+        assert _run(task_id, seed=3, steps=60, max_episode_steps=10, sparse_rtol=rtol)[1] >= 5
+        assert sum(_run(task_id, seed=4, steps=150, sparse_rtol=rtol)) >= 1
+
+
+BAODING_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                     if native == "MyoChallengeBaoding")
+
+
+@pytest.mark.parametrize("task_id", BAODING_IDS)
+def test_baoding_aligns(task_id: str) -> None:
+    """MyoChallenge's Baoding balls (P1, P2 and their variants): the targets go round their
+    ellipse step by step (site_pos edits that the next reset's observation still sees, the
+    construction step's for the first); P2 draws the task, the starting angle, the period and
+    the balls' mass, friction and size at each reset. Random actions drop a ball within some
+    15 steps: several terminated episodes, and episodes cut at 8 steps."""
+    if _variant(task_id):
+        assert _run(task_id, seed=5, steps=30, max_episode_steps=8)[1] >= 2
+    else:
+        assert _run(task_id, seed=3, steps=80)[0] >= 3
+        assert _run(task_id, seed=4, steps=30, max_episode_steps=8)[1] >= 2
+
+
+@pytest.mark.parametrize("task_id", ["myoFatiChallengeDieReorientP2-v0",
+                                     "myoChallengeRelocateP2-v0", "myoChallengeBaodingP2-v1"])
+def test_challenge_reseed_aligns(task_id: str) -> None:
+    """reset(seed=s) after some steps is the package's env made anew with seed s: the die's
+    geoms back where the XML has them (its resets move them from where they are), the fatigue
+    state the construction step leaves (the die's resets keep it), the Baoding construction's
+    draws and targets."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=3)
+    ours.reset()
+    rng = np.random.default_rng(0)
+    low, high = ours.single_action_space.low, ours.single_action_space.high
+    for _ in range(7):
+        ours.step(rng.uniform(low, high).astype(np.float32)[None])
+    obs, _ = ours.reset(seed=7)
+    ref = _reference(task_id, 7)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(12):
+        action = rng.uniform(low, high).astype(np.float32)
+        obs, rew, term, trunc, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} step {t}")
+        assert rew[0] == np.float32(ref_rew) and bool(term[0]) == bool(ref_term)
+        if term[0] or trunc[0]:
+            obs, _ = ours.reset()
+            ref_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], ref_obs)
+    ours.close()
+    ref.close()
 
 
 def _reorient_aligned_hinges(model: Any) -> tuple[float, float]:

@@ -53,10 +53,13 @@ def _reference_frames(task_id: str, seed: int, size: int, actions: np.ndarray,
 # the carried weight's mass and the size of its sphere, the arm as the package's edit_fn
 # edits it (model_edit="arm_reaching": the new phalanges' meshes, the tip and target sites),
 # and a reorientation task, whose resets edit the object's shape and color and the success
-# site's color. The episodes here do not end within the steps (the pool would reset at the
-# next step).
+# site's color; MyoChallenge's die (its resets edit the die and the target; the first frame
+# shows the success site as the package's construction step colored it) and Baoding balls
+# (the targets that the steps move). The episodes here do not end within the steps (the
+# pool would reset at the next step).
 CASES = [("myoHandPoseRandom-v0", 4), ("myoElbowPose1D6MExoRandom-v0", 4),
-         ("myoArmReachFixed-v0", 4), ("myoHandReorient100-v0", 3)]
+         ("myoArmReachFixed-v0", 4), ("myoHandReorient100-v0", 3),
+         ("myoChallengeDieReorientP2-v0", 3), ("myoChallengeBaodingP2-v1", 3)]
 
 
 @pytest.mark.parametrize(("task_id", "steps"), CASES)

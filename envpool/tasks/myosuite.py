@@ -1,7 +1,7 @@
 """MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2, its ``myobase``
-tasks): the package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants
-``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>``
-spelling of each.
+tasks, MyoChallenge's die reorientation, object relocation and Baoding balls): the
+package's ids (``myoFingerReachFixed-v0``, its muscle-condition variants ``myoSarc...``,
+``myoFati...``, ``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>`` spelling of each.
 
 Each task class of the package is one native env (``MyoReach``, ...; the Random
 subclasses of the object holding and pen twirling tasks, which only add a reset that draws,
@@ -555,6 +555,68 @@ def _prepare_track(config: dict[str, Any]) -> dict[str, Any]:
     source = (os.path.join(config["assets_dir"], _MOTIONS, motion) if motion
               else config.get("reference") or "fixed")
     return {**_prepare(config), **track_reference(source)}
+
+
+# -- MyoChallenge 2022: die reorientation (myochallenge/reorient_v0.py) -------------------
+
+_DIE = "envs/myo/assets/hand/myohand_die.xml"
+_add("myoChallengeDieReorientDemo-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, pos_th=math.inf, goal_pos=[0.0, 0.0], goal_rot=[-0.785, 0.785])
+_add("myoChallengeDieReorientP1-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, goal_pos=[-0.010, 0.010], goal_rot=[-1.57, 1.57])
+_add("myoChallengeDieReorientP2-v0", "MyoChallengeDieReorient", 150, model_path=_DIE,
+     frame_skip=5, goal_pos=[-0.020, 0.020], goal_rot=[-3.14, 3.14], obj_size_change=0.007,
+     obj_mass_range=[0.050, 0.250], obj_friction_change=[0.2, 0.001, 0.00002])
+
+
+# -- MyoChallenge 2023: object relocation (myochallenge/relocate_v0.py) -------------------
+
+
+def relocate_kwargs(**ranges: dict[str, Any]) -> dict[str, Any]:
+    """The native keywords of RelocateEnvV0's range dicts ({"low": ..., "high": ...}):
+    ``<name>_low`` and ``<name>_high`` (lists)."""
+    flat: dict[str, Any] = {}
+    for name, bounds in ranges.items():
+        for side in ("low", "high"):
+            value = bounds[side]
+            flat[f"{name}_{side}"] = ([float(x) for x in value] if isinstance(value, (list, tuple))
+                                      else [float(value)])
+    return flat
+
+
+_RELOCATE = "envs/myo/assets/arm/myoarm_relocate.xml"
+_RELOCATE_KW = {"model_path": _RELOCATE, "frame_skip": 5, "pos_th": 0.1, "rot_th": math.inf}
+_add("myoChallengeRelocateP1-v0", "MyoChallengeRelocate", 150, **_RELOCATE_KW,
+     **relocate_kwargs(target_xyz={"high": [0.2, -.1, 0.9], "low": [0.0, -.35, 0.9]},
+                       target_rxryrz={"high": [0.0, 0.0, 0.0], "low": [0.0, 0.0, 0.0]}))
+_RELOCATE_FRICTION = {"high": [1.2, 0.006, 0.00012], "low": [0.8, 0.004, 0.00008]}
+_add("myoChallengeRelocateP2-v0", "MyoChallengeRelocate", 150, **_RELOCATE_KW,
+     qpos_noise_range=[0.01],
+     **relocate_kwargs(target_xyz={"high": [0.3, -.1, 1.05], "low": [0.0, -.45, 0.9]},
+                       target_rxryrz={"high": [0.2, 0.2, 0.2], "low": [-.2, -.2, -.2]},
+                       obj_xyz={"high": [0.1, -.15, 1.0], "low": [-0.1, -.35, 1.0]},
+                       obj_geom={"high": [.025, .025, .025], "low": [.015, 0.015, 0.015]},
+                       obj_mass={"high": 0.200, "low": 0.050},
+                       obj_friction=_RELOCATE_FRICTION))
+_add("myoChallengeRelocateP2eval-v0", "MyoChallengeRelocate", 150, **_RELOCATE_KW,
+     qpos_noise_range=[0.015],
+     **relocate_kwargs(target_xyz={"high": [0.4, -.1, 1.1], "low": [-.5, -.5, .9]},
+                       target_rxryrz={"high": [.3, .3, .3], "low": [-.3, -.3, -.3]},
+                       obj_xyz={"high": [0.15, -.10, 1.0], "low": [-0.20, -.40, 1.0]},
+                       obj_geom={"high": [.025, .025, .035], "low": [.015, 0.015, 0.015]},
+                       obj_mass={"high": 0.300, "low": 0.050},
+                       obj_friction=_RELOCATE_FRICTION))
+
+
+# -- MyoChallenge 2022: Baoding balls (myochallenge/baoding_v1.py) --------------------------
+
+_BAODING = "envs/myo/assets/hand/myohand_baoding.xml"
+_add("myoChallengeBaodingP1-v1", "MyoChallengeBaoding", 200, model_path=_BAODING,
+     goal_time_period=[5.0, 5.0], goal_xrange=[0.025, 0.025], goal_yrange=[0.028, 0.028])
+_add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING,
+     goal_time_period=[4.0, 6.0], goal_xrange=[0.020, 0.030], goal_yrange=[0.022, 0.032],
+     obj_size_range=[0.018, 0.024], obj_mass_range=[0.030, 0.300],
+     obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
 
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,

@@ -175,9 +175,11 @@ class CumulativeFatigue {
     }
   }
 
-  // compute_act(act): the target load is the muscles' (float32) actions; returns the active
-  // fractions (float64), which the caller stores back into its float32 actions.
-  void ComputeAct(const float* target, double* out) {
+  // compute_act(act): the target load is the muscles' actions (float32 from a step; float64
+  // in the construction step); returns the active fractions (float64), which the caller
+  // stores back into its actions.
+  template <class T>
+  void ComputeAct(const T* target, double* out) {
     for (std::size_t i = 0; i < Size(); ++i) {
       const double tl = static_cast<double>(target[i]);
       const double ma = ma_[i], mr = mr_[i], mf = mf_[i];
@@ -354,18 +356,20 @@ class MyoEnv : public mujoco::MujocoEnv {
   void Seed(std::uint64_t seed) override {
     np_random_.Seed(seed);
     fatigue_.Seed(seed);
+    if (keep_fatigue_ && condition_ == Condition::kFatigue) ConstructionFatigue();
   }
 
   void Reset(Rng& /*rng*/) override {
-    ResetTask();
-    // BaseV0.reset: the fatigue state.
-    if (condition_ == Condition::kFatigue) fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
-    // Robot.reset: from the task's start (reset_qpos) or init_qpos.
-    mj_resetData(m_, d_);
-    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
-                has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
-    has_reset_qpos_ = has_reset_qvel_ = false;
-    Observe();
+    ResetOnce();
+    if (!ResetAgain()) return;
+    // A task whose reset redoes itself (RelocateEnvV0: while the reset state has contacts,
+    // reset again, with new draws) returns the first attempt's observation, as the package's
+    // recursion does.
+    const std::vector<float> first = obs_;
+    do {
+      ResetOnce();
+    } while (ResetAgain());
+    obs_ = first;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -461,6 +465,58 @@ class MyoEnv : public mujoco::MujocoEnv {
  protected:
   // The task's reset before Robot.reset (ReachEnvV0.reset's generate_target_pose, ...).
   virtual void ResetTask() {}
+  // For the tasks whose reset calls BaseV0.reset(reset_qpos, reset_qvel) positionally
+  // (MyoChallenge's ReorientEnvV0): reset_qpos (None) lands in its fatigue_reset, so the
+  // fatigue state is never reset. It starts as the construction step left it (_setup's
+  // step with float64 zero actions: sigmoid(0) with float64 np.exp, then compute_act from
+  // the fresh state) and carries over from episode to episode. A seed (a new env) starts it
+  // there again.
+  void KeepFatigueAcrossResets() { keep_fatigue_ = true; }
+  // The package's construction step (MujocoEnv._setup's step with float64 zero actions, from
+  // the model's initial state), for what it leaves in the model: the colors and sizes a
+  // task's reward dict sets, which the first reset's frame shows. Its state is not kept (a
+  // reset starts anew; the fatigue state: see KeepFatigueAcrossResets).
+  void ConstructionStep() {
+    mj_resetData(m_, d_);
+    mj_forward(m_, d_);
+    CumulativeFatigue fatigue = fatigue_;
+    fatigue.Reset({}, false);
+    std::vector<double> muscle_a(m_->nu, 0.0), target;
+    const bool sigmoid = m_->na > 0 && normalize_act_;
+    for (int i = 0; i < m_->nu; ++i) {
+      if (sigmoid && muscle_[i]) muscle_a[i] = 1.0 / (1.0 + NumpyExp(-5.0 * (0.0 - 0.5)));
+      if (muscle_[i]) target.push_back(muscle_a[i]);
+    }
+    if (condition_ == Condition::kFatigue) {
+      std::vector<double> active(target.size());
+      fatigue.ComputeAct(target.data(), active.data());
+      std::size_t k = 0;
+      for (int i = 0; i < m_->nu; ++i) {
+        if (muscle_[i]) muscle_a[i] = active[k++];
+      }
+    } else if (condition_ == Condition::kReafferentation) {
+      muscle_a[epl_] = muscle_a[eip_];
+      muscle_a[eip_] = 0.0;
+    }
+    for (int i = 0; i < m_->nu; ++i) {
+      if (!sigmoid && normalize_act_) {
+        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
+        d_->ctrl[i] = (0.0 + lo + hi) / 2.0 + muscle_a[i] * (hi - lo) / 2.0;
+      } else {
+        d_->ctrl[i] = muscle_a[i];
+      }
+    }
+    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+    mj_forward(m_, d_);
+    Observe();
+    TermDict rwd;
+    RewardDict(obs_dict_, rwd);
+    mj_resetData(m_, d_);
+    mj_forward(m_, d_);
+  }
+
+  // After a reset: whether the task resets again (see Reset).
+  virtual bool ResetAgain() const { return false; }
   // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.
   void SetResetQpos(std::vector<double> qpos) {
     reset_qpos_ = std::move(qpos);
@@ -551,6 +607,36 @@ class MyoEnv : public mujoco::MujocoEnv {
     opt.flags[mjVIS_ACTIVATION] = 1;
   }
 
+  // One reset: the task's, the fatigue state's, Robot.reset's, the observation.
+  void ResetOnce() {
+    ResetTask();
+    // BaseV0.reset: the fatigue state.
+    if (condition_ == Condition::kFatigue && !keep_fatigue_) {
+      fatigue_.Reset(fatigue_reset_vec_, fatigue_reset_random_);
+    }
+    // Robot.reset: from the task's start (reset_qpos) or init_qpos.
+    mj_resetData(m_, d_);
+    SetQposQvel(has_reset_qpos_ ? reset_qpos_.data() : init_qpos_.data(),
+                has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
+    has_reset_qpos_ = has_reset_qvel_ = false;
+    Observe();
+  }
+
+  // The fatigue state the construction step leaves (see KeepFatigueAcrossResets).
+  void ConstructionFatigue() {
+    fatigue_.Reset({}, false);
+    std::vector<double> target;
+    for (int i = 0; i < m_->nu; ++i) {
+      if (!muscle_[i]) continue;
+      // 1.0 / (1.0 + np.exp(-5.0 * (0.0 - 0.5))) in float64 with normalize_act, else 0.
+      target.push_back(m_->na > 0 && normalize_act_
+                           ? 1.0 / (1.0 + NumpyExp(-5.0 * (0.0 - 0.5)))
+                           : 0.0);
+    }
+    std::vector<double> active(target.size());
+    fatigue_.ComputeAct(target.data(), active.data());
+  }
+
   int NamedId(mjtObj type, const char* what, const char* name) const {
     const int id = mj_name2id(m_, type, name);
     if (id < 0) {
@@ -564,6 +650,7 @@ class MyoEnv : public mujoco::MujocoEnv {
   std::vector<std::string> obs_keys_;
   std::vector<std::pair<std::string, double>> weights_;
   Condition condition_ = Condition::kNormal;
+  bool keep_fatigue_ = false;
   std::vector<bool> muscle_;
   CumulativeFatigue fatigue_;
   int epl_ = -1, eip_ = -1;

@@ -3,11 +3,14 @@
 
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
+#include "envs/myosuite/baoding.h"
+#include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
 #include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
+#include "envs/myosuite/relocate.h"
 #include "envs/myosuite/reorient.h"
 #include "envs/myosuite/track.h"
 #include "envs/myosuite/walk.h"
@@ -25,6 +28,10 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<LegReach>>("MyoLegReach"));
   registry.push_back(MakeEntry<PixelObservation<Walk>>("MyoWalk"));
   registry.push_back(MakeEntry<PixelObservation<Terrain>>("MyoTerrain"));
+  registry.push_back(
+      MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
+  registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
+  registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
 }
 
 }  // namespace envpool::myosuite

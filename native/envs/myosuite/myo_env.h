@@ -552,6 +552,59 @@ class MyoEnv : public mujoco::MujocoEnv {
   int SiteId(const char* name) const { return NamedId(mjOBJ_SITE, "site", name); }
   int BodyId(const char* name) const { return NamedId(mjOBJ_BODY, "body", name); }
 
+  // The reaching tasks' obs_dict entries (ReachEnvV0 of myobase and of walk_v0): tip_pos
+  // (the sites' xpos), target_pos (their targets' xpos), reach_err = target_pos - tip_pos.
+  void ReachObs(TermDict& obs) const {
+    std::vector<double>& tip = obs["tip_pos"];
+    std::vector<double>& target = obs["target_pos"];
+    tip.clear();
+    target.clear();
+    for (std::size_t s = 0; s < tip_sids_.size(); ++s) {
+      tip.insert(tip.end(), d_->site_xpos + 3 * tip_sids_[s], d_->site_xpos + 3 * tip_sids_[s] + 3);
+      target.insert(target.end(), d_->site_xpos + 3 * target_sids_[s],
+                    d_->site_xpos + 3 * target_sids_[s] + 3);
+    }
+    std::vector<double>& err = obs["reach_err"];
+    err.resize(tip.size());
+    for (std::size_t i = 0; i < tip.size(); ++i) err[i] = target[i] - tip[i];
+  }
+
+  // The in-hand object tasks' obs_dict entries (pen_v0 and reorient_sar_v0), but act: time,
+  // hand_jnt (qpos but the object's free joint, the last six), obj_pos (body `obj`'s xpos),
+  // obj_des_pos (site `goal`'s xpos), obj_vel (the object's six qvel * dt), obj_rot ((top -
+  // bottom) / length, of the object's two markers' positions), obj_des_rot (the same of the
+  // target's), obj_err_pos and obj_err_rot (the differences).
+  void ObjectObs(TermDict& obs, int obj, int goal, const double* top, const double* bottom,
+                 double length, const double* tar_top, const double* tar_bottom,
+                 double tar_length) const {
+    const int n = m_->nq - 6;
+    obs["time"].assign(1, d_->time);
+    obs["hand_jnt"].assign(d_->qpos, d_->qpos + n);
+    std::vector<double>& pos = obs["obj_pos"];
+    pos.assign(d_->xpos + 3 * obj, d_->xpos + 3 * obj + 3);
+    std::vector<double>& des_pos = obs["obj_des_pos"];
+    des_pos.assign(d_->site_xpos + 3 * goal, d_->site_xpos + 3 * goal + 3);
+    std::vector<double>& vel = obs["obj_vel"];
+    vel.resize(6);
+    for (int i = 0; i < 6; ++i) vel[i] = d_->qvel[m_->nv - 6 + i] * dt_;
+    std::vector<double>& rot = obs["obj_rot"];
+    std::vector<double>& des_rot = obs["obj_des_rot"];
+    rot.resize(3);
+    des_rot.resize(3);
+    for (int k = 0; k < 3; ++k) {
+      rot[k] = (top[k] - bottom[k]) / length;
+      des_rot[k] = (tar_top[k] - tar_bottom[k]) / tar_length;
+    }
+    std::vector<double>& err_pos = obs["obj_err_pos"];
+    std::vector<double>& err_rot = obs["obj_err_rot"];
+    err_pos.resize(3);
+    err_rot.resize(3);
+    for (int k = 0; k < 3; ++k) {
+      err_pos[k] = pos[k] - des_pos[k];
+      err_rot[k] = rot[k] - des_rot[k];
+    }
+  }
+
   // The common obs_dict entries: time, qpos, qvel * dt, act.
   void ObsBase(TermDict& obs) const {
     obs["time"].assign(1, d_->time);

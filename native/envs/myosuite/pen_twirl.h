@@ -90,33 +90,9 @@ class PenTwirl final : public MyoEnv {
   }
 
   void ObsDict(TermDict& obs) const override {
-    const int n = m_->nq - 6;  // the hand's joints; the pen's six are the last
-    obs["time"].assign(1, d_->time);
-    obs["hand_jnt"].assign(d_->qpos, d_->qpos + n);
-    std::vector<double>& pos = obs["obj_pos"];
-    pos.assign(d_->xpos + 3 * obj_, d_->xpos + 3 * obj_ + 3);
-    std::vector<double>& des_pos = obs["obj_des_pos"];
-    des_pos.assign(d_->site_xpos + 3 * eps_ball_, d_->site_xpos + 3 * eps_ball_ + 3);
-    std::vector<double>& vel = obs["obj_vel"];
-    vel.resize(6);
-    for (int i = 0; i < 6; ++i) vel[i] = d_->qvel[m_->nv - 6 + i] * dt_;
-    std::vector<double>& rot = obs["obj_rot"];
-    std::vector<double>& des_rot = obs["obj_des_rot"];
-    rot.resize(3);
-    des_rot.resize(3);
-    for (int k = 0; k < 3; ++k) {
-      rot[k] = (d_->site_xpos[3 * obj_top_ + k] - d_->site_xpos[3 * obj_bottom_ + k]) / pen_length_;
-      des_rot[k] =
-          (d_->site_xpos[3 * tar_top_ + k] - d_->site_xpos[3 * tar_bottom_ + k]) / tar_length_;
-    }
-    std::vector<double>& err_pos = obs["obj_err_pos"];
-    std::vector<double>& err_rot = obs["obj_err_rot"];
-    err_pos.resize(3);
-    err_rot.resize(3);
-    for (int k = 0; k < 3; ++k) {
-      err_pos[k] = pos[k] - des_pos[k];
-      err_rot[k] = rot[k] - des_rot[k];
-    }
+    const double* x = d_->site_xpos;
+    ObjectObs(obs, obj_, eps_ball_, x + 3 * obj_top_, x + 3 * obj_bottom_, pen_length_,
+              x + 3 * tar_top_, x + 3 * tar_bottom_, tar_length_);
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 

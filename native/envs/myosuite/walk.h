@@ -186,18 +186,7 @@ class LegReach final : public MyoEnv {
 
   void ObsDict(TermDict& obs) const override {
     ObsBase(obs);
-    std::vector<double>& tip = obs["tip_pos"];
-    std::vector<double>& target = obs["target_pos"];
-    tip.clear();
-    target.clear();
-    for (std::size_t s = 0; s < tip_sids_.size(); ++s) {
-      tip.insert(tip.end(), d_->site_xpos + 3 * tip_sids_[s], d_->site_xpos + 3 * tip_sids_[s] + 3);
-      target.insert(target.end(), d_->site_xpos + 3 * target_sids_[s],
-                    d_->site_xpos + 3 * target_sids_[s] + 3);
-    }
-    std::vector<double>& err = obs["reach_err"];
-    err.resize(tip.size());
-    for (std::size_t i = 0; i < tip.size(); ++i) err[i] = target[i] - tip[i];
+    ReachObs(obs);
   }
 
   void RewardDict(const TermDict& obs, TermDict& rwd) const override {

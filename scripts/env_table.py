@@ -192,6 +192,7 @@ def page() -> str:
         title = FAMILY_TITLES.get(name, name)
         n_covered = sum(1 for t in members if covering[t])
         out.append(f"| [{title}](#{name.replace('_', '-')}) | {len(members)} | {n_covered} |")
+    spaces: dict[tuple[str, str, str], tuple[str, str]] = {}
     for name, members in by_family.items():
         title = FAMILY_TITLES.get(name, name)
         out += ["", f"## {title} {{#{name.replace('_', '-')}}}", ""]
@@ -201,11 +202,17 @@ def page() -> str:
                 "|---|---|---|---|---:|---|"]
         for task_id in members:
             task = registry.get_task(task_id)
-            try:
-                spec = envpool.make_spec(task_id)
-                obs, act = _space(spec.observation_space), _space(spec.action_space)
-            except ValueError as e:  # ids that need a keyword (a scenario file) to exist
-                obs = act = f"set by the keywords ({str(e).split(':')[0]})"
+            # Ids registered with the same native env and keywords (sail-sg EnvPool's
+            # spellings of an id: MyoSuite/<id>) have the same spaces: made once.
+            key = (task.native_env, repr(sorted(task.env_kwargs.items())),
+                   task.prepare.__qualname__ if task.prepare else "")
+            if key not in spaces:
+                try:
+                    spec = envpool.make_spec(task_id)
+                    spaces[key] = (_space(spec.observation_space), _space(spec.action_space))
+                except ValueError as e:  # ids that need a keyword (a scenario file) to exist
+                    spaces[key] = (f"set by the keywords ({str(e).split(':')[0]})",) * 2
+            obs, act = spaces[key]
             aligned = ", ".join(f"`{n}`" for n in sorted(t.name for t in covering[task_id]))
             steps = task.max_episode_steps or "-"
             out.append(f"| {task_id} | {task.native_env} | {obs} | {act} | {steps} "

@@ -100,8 +100,12 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
     # How often an env comes back is the threads' timing: on a loaded 2-core machine 30
     # rounds gave one env as few as 5 of them (CI failed on 8), and 60 rounds (the fewest
     # for any env in 40 loaded runs: 19) once gave one env 6 (an AVX-512 EPYC, the suite on
-    # both cores), so 200 rounds to give every env 10 steps, past a reset, in both.
-    rounds = 200
+    # both cores), so 200 rounds to give every env 10 steps, past a reset, in both. The
+    # jitted scan runs its rounds in a few milliseconds: a worker descheduled that long
+    # while it holds an env's step (the suite on both cores) left that env 7 of them
+    # (2026-11-27), so the scan runs 1000 rounds (each env's trajectory is the same whatever
+    # the order; the two runs' first steps of each env are compared).
+    rounds = {True: 1000, False: 200}
 
     def run(xla: bool) -> dict[int, list[tuple[np.ndarray, ...]]]:
         env = envpool.make_gym(task_id, num_envs=6, batch_size=3, num_threads=2, seed=1,
@@ -115,18 +119,18 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
                 h = send(h, _policy(jnp, task_id, info["env_id"]), info["env_id"])
                 return h, (info["env_id"], obs, reward, terminated, truncated)
 
-            _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=rounds))(handle)
+            _, out = jax.jit(lambda h: jax.lax.scan(body, h, None, length=rounds[xla]))(handle)
             ids, *rows = (np.asarray(x) for x in out)
         else:
             steps = []
-            for _ in range(rounds):
+            for _ in range(rounds[xla]):
                 obs, reward, terminated, truncated, info = env.recv()
                 env.send(_policy(np, task_id, info["env_id"]), info["env_id"])
                 steps.append((info["env_id"], obs, reward, terminated, truncated))
             ids, *rows = (np.array(x) for x in zip(*steps, strict=True))
         env.close()
         per_env: dict[int, list[tuple[np.ndarray, ...]]] = {}
-        for t in range(rounds):
+        for t in range(rounds[xla]):
             for k, e in enumerate(ids[t]):
                 per_env.setdefault(int(e), []).append(tuple(r[t, k] for r in rows))
         return per_env

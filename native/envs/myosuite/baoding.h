@@ -56,7 +56,6 @@ class Baoding final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       if (goal_time_period.size() != 2 || goal_xrange.size() != 2 || goal_yrange.size() != 2 ||
           (!obj_size_range.empty() && obj_size_range.size() != 2) ||
           (!obj_mass_range.empty() && obj_mass_range.size() != 2) ||
@@ -88,7 +87,6 @@ class Baoding final : public MyoEnv {
     k.Add("obj_mass_range", std::vector<double>{}, &Params::obj_mass_range);
     k.Add("obj_friction_change", std::vector<double>{}, &Params::obj_friction_change);
     k.Add("task_choice", std::string("fixed"), &Params::task_choice);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

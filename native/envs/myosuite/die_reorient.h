@@ -60,7 +60,6 @@ class DieReorient final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       if (goal_pos.size() != 2 || goal_rot.size() != 2 || obj_mass_range.size() != 2 ||
           obj_friction_change.size() != 3) {
         throw std::invalid_argument("goal_pos, goal_rot and obj_mass_range need two numbers, "
@@ -85,7 +84,6 @@ class DieReorient final : public MyoEnv {
     k.Add("pos_th", 0.025, &Params::pos_th);
     k.Add("rot_th", 0.262, &Params::rot_th);
     k.Add("drop_th", 0.200, &Params::drop_th);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -37,7 +37,6 @@ class KeyTurn final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       Load();
     }
     double goal_th = 3.14;
@@ -49,7 +48,6 @@ class KeyTurn final : public MyoEnv {
     AddMyoKeywords(k, "envs/myo/assets/hand/myohand_keyturn.xml", 10);
     k.Add("goal_th", 3.14, &Params::goal_th);
     k.Add("key_init_range", Range{0.0, 0.0}, &Params::key_init_range);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -244,6 +244,7 @@ struct MyoParams : mujoco::ModelParams {
   // `loader` from the XML's path when given: a task that edits the XML's text), with the
   // muscle condition's edits (sarcopenia).
   void Load(const std::function<mjModel*(const std::string&)>& loader = nullptr) {
+    blas.dot_fma = numpy_dot_fma;  // np.linalg.norm without an axis (numpy_blas.h)
     if (assets_dir.empty()) {
       throw std::invalid_argument(
           "assets_dir is empty: MyoSuite's models come with the myosuite package "
@@ -296,6 +297,7 @@ void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_ski
   k.Add("reward_keys", std::vector<std::string>{}, &P::reward_keys);
   k.Add("reward_weights", std::vector<double>{}, &P::reward_weights);
   k.Add("_numpy_exp_simd", true, &P::numpy_exp_simd);
+  k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
   k.Add("_numpy_exp_f64_svml", false, &P::numpy_exp_f64_svml);
 }
 

@@ -34,7 +34,6 @@ class ObjHold final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       Load();
     }
     bool randomize = false;
@@ -44,7 +43,6 @@ class ObjHold final : public MyoEnv {
     Keywords<Params> k;
     AddMyoKeywords(k, "envs/myo/assets/hand/myohand_hold.xml", 10);
     k.Add("randomize", false, &Params::randomize);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -37,7 +37,6 @@ class Pose final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       if (target_type != "generate" && target_type != "fixed") {
         throw std::invalid_argument("target_type must be 'generate' or 'fixed', got '" +
                                     target_type + "'");
@@ -81,7 +80,6 @@ class Pose final : public MyoEnv {
     k.Add("far_th", 4 * M_PI / 2, &Params::far_th);
     k.Add("weight_bodyname", std::string(), &Params::weight_bodyname);
     k.Add("weight_range", Range{0.0, 0.0}, &Params::weight_range);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -34,7 +34,6 @@ class Reach final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       if (sites.empty() || target_low.size() != 3 * sites.size() ||
           target_high.size() != 3 * sites.size()) {
         throw std::invalid_argument(
@@ -55,7 +54,6 @@ class Reach final : public MyoEnv {
     k.Add("target_high", std::vector<double>{0.2, 0.05, 0.2}, &Params::target_high);
     k.Add("far_th", 0.35, &Params::far_th);
     k.Add("model_edit", std::string(), &Params::model_edit);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

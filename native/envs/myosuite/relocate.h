@@ -66,7 +66,6 @@ class Relocate final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       auto check = [](const std::vector<double>& low, const std::vector<double>& high,
                       std::size_t n, bool optional, const char* name) {
         if ((optional && low.empty() && high.empty()) || (low.size() == n && high.size() == n)) {
@@ -114,7 +113,6 @@ class Relocate final : public MyoEnv {
     k.Add("pos_th", 0.025, &Params::pos_th);
     k.Add("rot_th", 0.262, &Params::rot_th);
     k.Add("drop_th", 0.50, &Params::drop_th);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

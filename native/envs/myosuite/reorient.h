@@ -64,7 +64,6 @@ class Reorient final : public MyoEnv {
   struct Params : MyoParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      blas.dot_fma = numpy_dot_fma;
       Load();
     }
     std::string objects;
@@ -76,7 +75,6 @@ class Reorient final : public MyoEnv {
     Keywords<Params> k;
     AddMyoKeywords(k, "envs/myo/assets/hand/myohand_sar.xml", 5);
     k.Add("objects", std::string("Geometries8EnvV0"), &Params::objects);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     k.Add("_capsule", std::vector<double>{}, &Params::capsule);
     k.Add("_ellipsoid", std::vector<double>{}, &Params::ellipsoid);
     k.Add("_cylinder", std::vector<double>{}, &Params::cylinder);

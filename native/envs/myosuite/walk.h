@@ -136,7 +136,6 @@ class LegReach final : public MyoEnv {
     k.Add("target_high", std::vector<double>{0.05, 0.05, 0.0}, &Params::target_high);
     k.Add("joint_random_range", Range{0.0, 0.0}, &Params::joint_random_range);
     k.Add("far_th", 0.35, &Params::far_th);
-    k.Add("_numpy_dot_fma", true, &Params::numpy_dot_fma);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -256,7 +255,6 @@ void AddWalkKeywords(Keywords<P>& k) {
   k.Add("target_x_vel", 0.0, &P::target_x_vel);
   k.Add("target_y_vel", 1.2, &P::target_y_vel);
   k.Add("target_rot", std::vector<double>{}, &P::target_rot);
-  k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
   k.Add("_ziggurat_ki", std::vector<double>{}, &P::ziggurat_ki);
   k.Add("_ziggurat_wi", std::vector<double>{}, &P::ziggurat_wi);
   k.Add("_ziggurat_fi", std::vector<double>{}, &P::ziggurat_fi);

@@ -120,6 +120,11 @@ def expand_seeds(seed: Any, env_ids: Sequence[int] | np.ndarray) -> list[int]:
     return seeds
 
 
+class RenderNotImplementedError(ValueError, RuntimeError):
+    """``render_mode`` for a task whose env draws no frames: a ValueError (a keyword the task
+    cannot take), and a RuntimeError ("render not implemented") as sail-sg EnvPool raises."""
+
+
 def _check_render(task_id: str, task: TaskSpec, factory: Any,
                   pool: dict[str, Any]) -> tuple[int, int, float]:
     """Checks the render keywords; the frame (height, width, fps) the env draws."""
@@ -135,9 +140,10 @@ def _check_render(task_id: str, task: TaskSpec, factory: Any,
     frame = factory.render_size(pool["render_width"], pool["render_height"],
                                 pool["render_camera_id"])
     if frame is None:
-        raise ValueError(f"{task_id} (native env {task.native_env!r}) does not render yet: "
-                         "render_mode must be None (docs/api.md, Rendering, lists the families "
-                         "that draw frames)")
+        raise RenderNotImplementedError(
+            f"{task_id} (native env {task.native_env!r}) does not render yet (render not "
+            "implemented): render_mode must be None (docs/api.md, Rendering, lists the "
+            "families that draw frames)")
     height, width, fps = frame
     return int(height), int(width), float(fps)
 

@@ -6,6 +6,7 @@ from envpool.tasks import (  # noqa: F401
     box2d,
     classic_control,
     dm_control,
+    gfootball,
     metaworld,
     minigrid,
     mujoco,

@@ -19,6 +19,7 @@
 #include "envs/classic_control/register.h"
 #include "envs/common/numpy_random.h"
 #include "envs/dm_control/register.h"
+#include "envs/gfootball/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
 #include "envs/minigrid/register.h"
@@ -40,6 +41,7 @@ Registry BuildRegistry() {
   box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
+  gfootball::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
   minigrid::Register(registry);
@@ -63,6 +65,8 @@ PYBIND11_MODULE(_native, m) {
   bindings::DefinePoolModule(m, BuildRegistry());
 
   m.attr("vizdoom_missing") = vizdoom_envs::MissingReason();
+  m.attr("gfootball_missing") = gfootball::MissingReason();
+  m.attr("gfootball_build_dir") = gfootball::BuildDir();
 
   // For the tests only (compared with numpy.random.SeedSequence): the words
   // of SeedSequence(seed).generate_state(n_words) that the Atari envs derive

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run build_ale.py, build_vizdoom.py, build_box2d.py and find_mujoco.py side by side, for
+"""Run build_ale.py, build_vizdoom.py, build_box2d.py, build_gfootball.py and find_mujoco.py
+side by side, for
 CMake's configure step.
 
 The builds are independent, and none keeps both cores busy all the time: the controller
@@ -11,13 +12,13 @@ them too.
 
 Writes a CMake script (``--cmake-out``) that sets, for each part asked for,
 ``<NAME>_RESULT`` (the builder's exit status), ``<NAME>_PREFIX`` (the prefix it printed on
-its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE, VIZDOOM, BOX2D
-or MUJOCO;
+its last line) and ``<NAME>_ERROR`` (the end of its stderr), NAME being ALE, VIZDOOM, BOX2D,
+GFOOTBALL or MUJOCO;
 the builders' stderr is also passed through as it comes, so ``pip install -v`` shows their
 progress.
 
 Usage: build_third_party.py --cxx /usr/bin/c++ --cmake-out FILE
-       [--ale VERSION] [--vizdoom VERSION] [--box2d VERSION]
+       [--ale VERSION] [--vizdoom VERSION] [--box2d VERSION] [--gfootball VERSION]
        [--mujoco REQUIREMENT [--mujoco-search DIR ...]]
 """
 
@@ -68,6 +69,7 @@ def main() -> None:
     ap.add_argument("--ale", metavar="VERSION")
     ap.add_argument("--vizdoom", metavar="VERSION")
     ap.add_argument("--box2d", metavar="VERSION")
+    ap.add_argument("--gfootball", metavar="VERSION")
     ap.add_argument("--mujoco", metavar="REQUIREMENT")
     ap.add_argument("--mujoco-search", nargs="*", default=[], metavar="DIR")
     a = ap.parse_args()
@@ -75,6 +77,8 @@ def main() -> None:
         ("ALE", "build_ale.py", a.ale and ["--version", a.ale, "--cxx", a.cxx]),
         ("VIZDOOM", "build_vizdoom.py", a.vizdoom and ["--version", a.vizdoom, "--cxx", a.cxx]),
         ("BOX2D", "build_box2d.py", a.box2d and ["--version", a.box2d, "--cxx", a.cxx]),
+        ("GFOOTBALL", "build_gfootball.py",
+         a.gfootball and ["--version", a.gfootball, "--cxx", a.cxx]),
         ("MUJOCO", "find_mujoco.py",
          a.mujoco and ["--requirement", a.mujoco, "--search", *a.mujoco_search])) if args]
     results: dict[str, tuple[int, str, str]] = {}

@@ -180,3 +180,31 @@ def test_registry_matches_the_package() -> None:
         assert spec.max_episode_steps is None
         assert spec.observation_space.shape == (72, 96, 4)
         assert spec.action_space.n == 19
+
+
+def rollout(task_id: str, seed: int, steps: int, **kwargs: Any) -> list[np.ndarray]:
+    env = envpool.make_gymnasium(task_id, num_envs=4, seed=seed, **kwargs)
+    rng = np.random.default_rng(0)
+    out = []
+    try:
+        obs, info = env.reset()
+        out += [obs, info["engine_seed"]]
+        for _ in range(steps):
+            obs, reward, term, trunc, info = env.step(rng.integers(0, 19, 4).astype(np.int32))
+            out += [obs, reward, term, trunc, info["score"], info["steps_left"]]
+    finally:
+        env.close()
+    return out
+
+
+def test_a_run_is_the_same_whatever_the_threads_and_the_engines_reused() -> None:
+    # The engines of closed envs are reused by the next ones (as the package does): a pool
+    # made after another was closed, on one thread or four, steps exactly as the first.
+    task = "gfootball/academy_run_to_score-v1"
+    first = rollout(task, seed=21, steps=60, num_threads=1)
+    again = rollout(task, seed=21, steps=60, num_threads=4)
+    assert len(first) == len(again)
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    other = rollout(task, seed=22, steps=0)
+    assert not np.array_equal(other[1], first[1])  # another seed, other engine seeds

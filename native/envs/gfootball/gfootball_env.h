@@ -174,7 +174,18 @@ class Gfootball final : public Env {
   Gfootball(const Gfootball&) = delete;
   Gfootball& operator=(const Gfootball&) = delete;
 
+  ~Gfootball() override {
+    // An engine that threw (a fatal engine error) is not reused.
+    if (engine_ && !failed_) {
+      std::lock_guard<std::mutex> lock(EngineMutex());
+      IdleEngines().push_back(std::move(engine_));
+    } else if (engine_) {
+      static_cast<void>(engine_.release());  // no teardown to run: left as it is
+    }
+  }
+
   void Reset(Rng& rng) override {
+    failed_ = true;
     if (!engine_) {
       Start();
       episode_number_ = 1;  // the package's constructor resets into episode 1
@@ -182,9 +193,20 @@ class Gfootball final : public Env {
     }
     ++episode_number_;
     NewEpisode(rng);
+    failed_ = false;
   }
 
-  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+  StepOutcome Step(const ActionView& action, Rng& rng) override {
+    failed_ = true;
+    StepOutcome out = Play(action, rng);
+    failed_ = false;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override { WriteRow(slot); }
+
+ private:
+  StepOutcome Play(const ActionView& action, Rng& /*rng*/) {
     SetGame(engine_.get());
     Action backend = kDefaultActionSet[static_cast<std::size_t>(action.Scalar<std::int32_t>())];
     // football_env_core.py: a game held in a set piece for 20 steps gets a short pass,
@@ -240,7 +262,7 @@ class Gfootball final : public Env {
     return out;
   }
 
-  void Write(const Slot& slot) const override {
+  void WriteRow(const Slot& slot) const {
     std::uint8_t* map = slot.Obs<std::uint8_t>(0);
     std::memset(map, 0, static_cast<std::size_t>(kMapHeight) * kMapWidth * kMapLayers);
     for (const PlayerInfo& p : info_.left_team) Mark(map, 0, p.player_position);
@@ -261,7 +283,6 @@ class Gfootball final : public Env {
     *slot.Info<std::int32_t>(6) = episode_number_;
   }
 
- private:
   // football_env_core.py's _retrieve_observation: the engine's state, and whether the
   // ball is in play.
   bool Observe() {
@@ -287,11 +308,30 @@ class Gfootball final : public Env {
     map[(static_cast<std::size_t>(y) * kMapWidth + x) * kMapLayers + layer] = 255;
   }
 
-  // Starting a game initialises SDL_ttf (process-wide state) and reads the engine's data;
-  // one engine starts at a time.
+  // The engine of a closed env is kept for the next env (as the package keeps them in
+  // football_env_core.py's _unused_engines): the engine has no teardown, and a started one
+  // holds some 56 MB. Starting a game initialises SDL_ttf (process-wide state), so one
+  // engine starts at a time.
+  static std::mutex& EngineMutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static std::vector<std::unique_ptr<GameEnv>>& IdleEngines() {
+    static std::vector<std::unique_ptr<GameEnv>> engines;
+    return engines;
+  }
+
   void Start() {
-    static std::mutex start_mutex;
-    std::lock_guard<std::mutex> lock(start_mutex);
+    std::lock_guard<std::mutex> lock(EngineMutex());
+    auto& idle = IdleEngines();
+    for (auto it = idle.begin(); it != idle.end(); ++it) {
+      if ((*it)->game_config.data_dir == params_.data_dir) {
+        engine_ = std::move(*it);
+        idle.erase(it);
+        engine_->game_config.physics_steps_per_frame = params_.physics_steps_per_frame;
+        return;
+      }
+    }
     engine_ = std::make_unique<GameEnv>();
     engine_->game_config.render = false;
     engine_->game_config.physics_steps_per_frame = params_.physics_steps_per_frame;
@@ -354,6 +394,7 @@ class Gfootball final : public Env {
   int previous_score_diff_ = 0;
   int previous_game_mode_ = -1;
   int previous_ball_owned_team_ = -1;
+  bool failed_ = false;  // a Reset or Step threw: the engine is not reused
 };
 
 }  // namespace envpool::gfootball

@@ -1,8 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid robotics metaworld myosuite``, one or several), its task (``--task`` overrides
-the family's default) and each ``num_envs`` = n:
+vizdoom box2d minigrid robotics metaworld myosuite gfootball``, one or several), its task
+(``--task`` overrides the family's default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import gymnasium
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _runners as R  # noqa: E402
@@ -130,6 +131,39 @@ def _myosuite_make(task: str) -> gymnasium.Env:
 
 def _myosuite_reference(task: str) -> Callable[[], gymnasium.Env]:
     return functools.partial(_myosuite_make, task)
+
+
+class GfootballEnv(gymnasium.Env):
+    """The gfootball package's env for one scenario as its ``create_environment(env_name,
+    representation="extracted", stacked=False)`` gives it (its FootballEnv and the Super Mini
+    Map of generate_smm, one agent), under gymnasium's API for the vector envs (the package's
+    own wrappers speak the old gym API)."""
+
+    observation_space = gymnasium.spaces.Box(0, 255, (72, 96, 4), np.uint8)
+    action_space = gymnasium.spaces.Discrete(19)
+
+    def __init__(self, task: str) -> None:
+        from gfootball.env import config, football_env, observation_preprocessing
+
+        self._smm = observation_preprocessing.generate_smm
+        self._env = football_env.FootballEnv(config.Config({"level": task[len("gfootball/"):-3]}))
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        return self._smm(self._env.reset())[0], {}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, done, _ = self._env.step([int(action)])
+        truncated = bool(done and obs[0]["steps_left"] <= 0)
+        return self._smm(obs)[0], float(reward[0]), bool(done) and not truncated, truncated, {}
+
+    def close(self) -> None:
+        self._env.close()
+
+
+def _gfootball_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(GfootballEnv, task)
 
 
 def _metaworld_tasks(task: str, n: int) -> list[str]:
@@ -235,6 +269,11 @@ FAMILIES: dict[str, Family] = {
                        "myosuite's gym.make(task) (its registry)",
                        lambda task, seed: R.single_env_runner(_myosuite_make(task), seed),
                        "one myosuite env, plain loop", versions=("myosuite", "mujoco")),
+    "gfootball": Family("gfootball/11_vs_11_stochastic-v1", (1, 8), _gfootball_reference,
+                        "the gfootball package's FootballEnv + generate_smm (its "
+                        "representation='extracted'), under gymnasium's API",
+                        lambda task, seed: R.single_env_runner(GfootballEnv(task), seed),
+                        "one gfootball env, plain loop", versions=("gfootball",)),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")

@@ -204,7 +204,16 @@ def test_a_run_is_the_same_whatever_the_threads_and_the_engines_reused() -> None
     first = rollout(task, seed=21, steps=60, num_threads=1)
     again = rollout(task, seed=21, steps=60, num_threads=4)
     assert len(first) == len(again)
-    for a, b in zip(first, again):
+    for a, b in zip(first, again, strict=True):
         np.testing.assert_array_equal(a, b)
     other = rollout(task, seed=22, steps=0)
     assert not np.array_equal(other[1], first[1])  # another seed, other engine seeds
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("task_id", LONG)
+def test_whole_games_nightly(task_id: str) -> None:
+    # The long scenarios to the end of their game (3000 steps; 500 for 1_vs_1_easy) and into
+    # the next episode, whose line-ups swap sides.
+    assert run_aligned(task_id, seed=13, steps=3100, episodes=1) == 1

@@ -95,13 +95,18 @@ def log(msg: str) -> None:
     print(f"[build_gfootball] {msg}", file=sys.stderr, flush=True)
 
 
+def object_name(rel: str) -> str:
+    """The object file's name of the source ``rel`` (a path under the engine's src/)."""
+    return rel.replace(os.sep, "_")[:-4] + ".o"
+
+
 def compiler_hash(cxx: str, version: str) -> str:
     try:
         out = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         out = cxx
     compiler = os.path.realpath(shutil.which(cxx) or cxx)
-    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{PATCHES}\nv1"
+    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{PATCHES}\nv2"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -239,7 +244,7 @@ def build(version: str, cxx: str, prefix: str) -> None:
         os.makedirs(objdir)
 
         def compile_one(path: str) -> str:
-            obj = os.path.join(objdir, os.path.relpath(path, src).replace(os.sep, "_")[:-4] + ".o")
+            obj = os.path.join(objdir, object_name(os.path.relpath(path, src)))
             r = subprocess.run([cxx, *FLAGS, *cflags, f"-I{src}", f"-I{os.path.join(src, 'cmake')}",
                                 "-c", path, "-o", obj], capture_output=True, text=True)
             if r.returncode:
@@ -258,6 +263,11 @@ def build(version: str, cxx: str, prefix: str) -> None:
             dest = os.path.join(staging, "include", os.path.relpath(header, src))
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copy2(header, dest)
+        # The objects too, for scripts/build_gfootball_reference.py (the package's own
+        # engine module for the tests: these objects, the unpatched files and its binding).
+        os.makedirs(os.path.join(staging, "obj"))
+        for obj in objects:
+            shutil.copy2(obj, os.path.join(staging, "obj"))
         shutil.copytree(os.path.join(root, ENGINE, "data"), os.path.join(staging, "data"))
         os.makedirs(os.path.join(staging, "fonts"))
         for font in glob.glob(os.path.join(root, "third_party", "fonts", "*")):

@@ -7,6 +7,7 @@ read from the env, never hard-coded, so a mismatch in the space contract shows.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import dm_env
@@ -75,6 +76,26 @@ def test_async_send_recv_loop() -> None:
     assert seen == set(range(num_envs))
 
 
+def _gym_spaces() -> Any:
+    try:
+        import gym.spaces
+    except ImportError:
+        return gymnasium.spaces
+    return gym.spaces
+
+
+def test_gym_flavour_spaces_without_gym(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where gym cannot be imported, the gym flavour keeps gymnasium's spaces.
+    monkeypatch.setitem(sys.modules, "gym", None)
+    monkeypatch.setitem(sys.modules, "gym.spaces", None)
+    envs = envpool.make("Breakout-v5", env_type="gym", num_envs=2)
+    try:
+        assert type(envs.action_space) is gymnasium.spaces.Discrete
+        assert type(envs.observation_space) is gymnasium.spaces.Box
+    finally:
+        envs.close()
+
+
 def test_cleanrl_gym_idiom() -> None:
     """CleanRL's ``ppo_atari_envpool.py``: attributes set on the pool, its own wrapper."""
     envs = envpool.make("Breakout-v5", env_type="gym", num_envs=4, episodic_life=True,
@@ -82,7 +103,9 @@ def test_cleanrl_gym_idiom() -> None:
     envs.num_envs = 4
     envs.single_action_space = envs.action_space
     envs.single_observation_space = envs.observation_space
-    assert isinstance(envs.action_space, gymnasium.spaces.Discrete)
+    # The gym flavour's spaces are gym's where gym is installed (sail-sg EnvPool's), else
+    # gymnasium's (test_gym_flavour_spaces_without_gym).
+    assert isinstance(envs.action_space, _gym_spaces().Discrete)
     next_obs, _ = envs.reset()
     assert next_obs.shape == (envs.num_envs, *envs.single_observation_space.shape)
     action = np.array([envs.single_action_space.sample() for _ in range(envs.num_envs)])

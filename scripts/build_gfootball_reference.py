@@ -46,9 +46,17 @@ VERSION = "2.10.2"
 
 def main() -> None:
     cxx = os.environ.get("CXX", "c++")
+    # The engine the installed envpool was built with (its objects are beside it), else a
+    # build of it.
     prefix = subprocess.run(
-        [sys.executable, os.path.join(THIRD_PARTY, "build_gfootball.py"), "--version", VERSION,
-         "--cxx", cxx], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        [sys.executable, "-c", "import envpool._native as n; print(n.gfootball_build_dir)"],
+        capture_output=True, text=True).stdout.strip()
+    if not prefix or not glob.glob(os.path.join(prefix, "obj", "*.o")):
+        prefix = subprocess.run(
+            [sys.executable, os.path.join(THIRD_PARTY, "build_gfootball.py"), "--version",
+             VERSION, "--cxx", cxx], check=True, capture_output=True,
+            text=True).stdout.strip().splitlines()[-1]
+    print(f"[gfootball reference] the engine's objects: {prefix}", flush=True)
     cflags, libs = build_gfootball.system_flags()
     py = f"{sys.version_info.major}{sys.version_info.minor}"
     with tempfile.TemporaryDirectory(prefix="envpool-gfootball-ref-") as tmp:

@@ -106,7 +106,9 @@ def compiler_hash(cxx: str, version: str) -> str:
     except (OSError, subprocess.CalledProcessError):
         out = cxx
     compiler = os.path.realpath(shutil.which(cxx) or cxx)
-    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{PATCHES}\nv2"
+    # The version text without the name it was called by (c++, g++: the same compiler).
+    out = out.split(" ", 1)[-1]
+    key = f"{version}\n{compiler}\n{out}\n{' '.join(FLAGS)}\n{PATCHES}\nv3"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -239,20 +241,50 @@ def build(version: str, cxx: str, prefix: str) -> None:
         patch_sources(src)
         sources = sorted(p for p in glob.glob(os.path.join(src, "**", "*.cpp"), recursive=True)
                          if os.path.relpath(p, src) not in SKIP)
-        log(f"compiling {len(sources)} files")
         objdir = os.path.join(tmp, "obj")
         os.makedirs(objdir)
+        include = [f"-I{src}", f"-I{os.path.join(src, 'cmake')}"]
 
         def compile_one(path: str) -> str:
             obj = os.path.join(objdir, object_name(os.path.relpath(path, src)))
-            r = subprocess.run([cxx, *FLAGS, *cflags, f"-I{src}", f"-I{os.path.join(src, 'cmake')}",
-                                "-c", path, "-o", obj], capture_output=True, text=True)
+            r = subprocess.run([cxx, *FLAGS, *cflags, *include, "-c", path, "-o", obj],
+                               capture_output=True, text=True)
             if r.returncode:
                 raise RuntimeError(f"compiling {path} failed:\n{r.stderr[-3000:]}")
             return obj
 
+        # The files that envpool patches alone (scripts/build_gfootball_reference.py replaces
+        # their objects), the others in unity units of a folder each: each file alone parses
+        # the same Boost headers again. A unit whose files clash (names defined in two of
+        # them) compiles file by file.
+        alone = [os.path.join(src, rel) for rel in sorted({r for r, _, _ in PATCHES})]
+        groups: dict[str, list[str]] = {}
+        for path in sources:
+            if path not in alone:
+                folder = os.path.dirname(os.path.relpath(path, src)).replace(os.sep, "_")
+                groups.setdefault(folder or "top", []).append(path)
+
+        def compile_unit(item: tuple[str, list[str]]) -> list[str]:
+            name, paths = item
+            unit = os.path.join(tmp, f"unity_{name}.cpp")
+            with open(unit, "w") as f:
+                f.writelines(f'#include "{p}"\n' for p in paths)
+            obj = os.path.join(objdir, f"unity_{name}.o")
+            r = subprocess.run([cxx, *FLAGS, *cflags, *include, "-c", unit, "-o", obj],
+                               capture_output=True, text=True)
+            if r.returncode:  # names clash between its files: each alone
+                return [compile_one(p) for p in paths]
+            return [obj]
+
+        work = [(n, g) for n, g in groups.items()] + [("", [p]) for p in alone]
+        work.sort(key=lambda item: -sum(os.path.getsize(p) for p in item[1]))
+        log(f"compiling {len(sources)} files in {len(groups)} units and {len(alone)} alone")
+
+        def run(item: tuple[str, list[str]]) -> list[str]:
+            return compile_unit(item) if item[0] else [compile_one(item[1][0])]
+
         with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-            objects = list(pool.map(compile_one, sources))
+            objects = [o for objs in pool.map(run, work) for o in objs]
         staging = prefix + ".partial"
         shutil.rmtree(staging, ignore_errors=True)
         os.makedirs(os.path.join(staging, "lib"))

@@ -57,12 +57,15 @@ SCENARIOS: dict[str, int] = {
 
 def engine_dir() -> str:
     """The folder of the engine's data (``data/``, ``fonts/``, ``scenarios.json``): the
-    installed package's copy, else the build's (a build used in place); "" without an
-    engine."""
-    installed = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                             "gfootball_data")
-    if os.path.isfile(os.path.join(installed, "scenarios.json")):
-        return installed
+    installed package's copy, else the build's (a build used in place,
+    scripts/dev_build.sh); "" without an engine."""
+    # Beside the extension module: the wheel's envpool/, or an editable install's
+    # site-packages/envpool/ (where the package's own folder is the checkout).
+    for folder in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   os.path.dirname(os.path.abspath(str(getattr(_native, "__file__", ""))))):
+        installed = os.path.join(folder, "gfootball_data")
+        if os.path.isfile(os.path.join(installed, "scenarios.json")):
+            return installed
     built = str(getattr(_native, "gfootball_build_dir", ""))
     return built if built and os.path.isfile(os.path.join(built, "scenarios.json")) else ""
 

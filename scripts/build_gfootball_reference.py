@@ -84,8 +84,14 @@ def main() -> None:
             objects.append(obj)
         module = os.path.join(engine, "lib", "prebuilt_gameplayfootball.so")
         os.makedirs(os.path.dirname(module), exist_ok=True)
-        subprocess.run([cxx, "-shared", "-o", module, *objects, *libs,
-                        f"-lboost_python{py}"], check=True)
+        link = subprocess.run([cxx, "-shared", "-o", module, *objects, *libs,
+                               f"-lboost_python{py}"], capture_output=True, text=True)
+        if link.returncode:
+            raise SystemExit(
+                f"linking the package's engine module failed; it needs Boost.Python for Python "
+                f"{sys.version_info.major}.{sys.version_info.minor} (libboost_python{py}: "
+                "Debian / Ubuntu's libboost-python-dev has it for the system's Python "
+                f"only):\n{link.stderr[-2000:]}")
         env = dict(os.environ, GFOOTBALL_USE_PREBUILT_SO="1")
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                         "--no-build-isolation", root], check=True, env=env)

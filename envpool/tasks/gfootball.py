@@ -55,6 +55,7 @@ SCENARIOS: dict[str, int] = {
 }
 
 
+@functools.lru_cache(maxsize=1)
 def engine_dir() -> str:
     """The folder of the engine's data (``data/``, ``fonts/``, ``scenarios.json``): the
     installed package's copy, else the build's (a build used in place,
@@ -82,19 +83,18 @@ def recorded_scenarios() -> dict[str, Any]:
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     """The engine's data folder and the scenario, as the native env's hidden keywords."""
-    missing = str(getattr(_native, "gfootball_missing", "")) or (
-        "" if engine_dir() else "the gfootball engine's data is missing (reinstall envpool)")
+    missing = str(getattr(_native, "gfootball_missing", ""))
     if missing:
         raise RuntimeError(missing)
     name = config["env_name"]
-    scenarios = recorded_scenarios()
+    scenarios = recorded_scenarios()  # (raises where the engine's data is missing)
     if name not in scenarios:
         raise ValueError(f"unknown gfootball scenario {name!r}; known: "
                          f"{', '.join(sorted(scenarios))}")
     even, odd = scenarios[name]["even"], scenarios[name]["odd"]
-    keys = sorted(set(even["values"]) | set(odd["values"]))
     if set(even["values"]) != set(odd["values"]):
         raise ValueError(f"gfootball scenario {name!r} sets different fields by episode parity")
+    keys = sorted(even["values"])
     return {
         "_data_dir": os.path.join(engine_dir(), "data"),
         "_game_duration": int(even["values"].get("game_duration", 3000)),

@@ -107,12 +107,36 @@ inline void SetScenarioField(ScenarioConfig& cfg, const std::string& key, double
   }
 }
 
-// One episode parity's scenario, as recorded from the package's scenario file.
-struct Scenario {
-  std::vector<double> config;   // values of Params::config_keys
-  std::vector<double> ball;     // x, y
-  std::vector<double> players;  // 6 per player
-};
+// One episode parity's scenario, as the package's scenario_builder.py builds it from
+// what its scenario file set (recorded in the hidden keywords: the config fields by name
+// over the engine's defaults, the ball, and 6 numbers per player: team, x, y, role, lazy,
+// controllable), with a goalkeeper added to an empty team (_FakePlayersForEmptyTeam) and
+// one agent on the left team. Built once per pool; each episode starts from a copy.
+inline boost::shared_ptr<const ScenarioConfig> BuildScenario(
+    const std::vector<std::string>& keys, const std::vector<double>& values,
+    const std::vector<double>& ball, const std::vector<double>& players) {
+  if (values.size() != keys.size() || ball.size() != 2 || players.size() % 6 != 0) {
+    throw std::invalid_argument("gfootball: malformed scenario keywords");
+  }
+  const auto cfg = ScenarioConfig::make();
+  for (std::size_t i = 0; i < keys.size(); ++i) SetScenarioField(*cfg, keys[i], values[i]);
+  cfg->ball_position.coords[0] = static_cast<float>(ball[0]);
+  cfg->ball_position.coords[1] = static_cast<float>(ball[1]);
+  for (std::size_t i = 0; i < players.size(); i += 6) {
+    (players[i] == 0.0 ? cfg->left_team : cfg->right_team)
+        .push_back(FormationEntry(static_cast<float>(players[i + 1]),
+                                  static_cast<float>(players[i + 2]),
+                                  static_cast<e_PlayerRole>(static_cast<int>(players[i + 3])),
+                                  players[i + 4] != 0.0, players[i + 5] != 0.0));
+  }
+  for (auto* team : {&cfg->left_team, &cfg->right_team}) {
+    if (team->empty()) team->push_back(FormationEntry(-1.0f, 0.42f, e_PlayerRole_GK, true, true));
+  }
+  cfg->real_time = false;
+  cfg->left_agents = 1;
+  cfg->right_agents = 0;
+  return cfg;
+}
 
 class Gfootball final : public Env {
  public:
@@ -121,33 +145,21 @@ class Gfootball final : public Env {
         : physics_steps_per_frame(static_cast<int>(config.GetInt("physics_steps_per_frame"))),
           data_dir(config.GetString("_data_dir")),
           game_duration(static_cast<int>(config.GetInt("_game_duration"))),
-          config_keys(config.GetStrings("_config_keys")),
-          even{config.GetDoubles("_config_even"), config.GetDoubles("_ball_even"),
-               config.GetDoubles("_players_even")},
-          odd{config.GetDoubles("_config_odd"), config.GetDoubles("_ball_odd"),
-              config.GetDoubles("_players_odd")} {
+          even(BuildScenario(config.GetStrings("_config_keys"), config.GetDoubles("_config_even"),
+                             config.GetDoubles("_ball_even"), config.GetDoubles("_players_even"))),
+          odd(BuildScenario(config.GetStrings("_config_keys"), config.GetDoubles("_config_odd"),
+                            config.GetDoubles("_ball_odd"), config.GetDoubles("_players_odd"))) {
       if (physics_steps_per_frame < 1) {
         throw std::invalid_argument("physics_steps_per_frame must be at least 1");
       }
       if (data_dir.empty()) {
         throw std::invalid_argument("gfootball: no engine data folder (_data_dir)");
       }
-      for (const Scenario* s : {&even, &odd}) {
-        if (s->config.size() != config_keys.size() || s->ball.size() != 2 ||
-            s->players.size() % 6 != 0) {
-          throw std::invalid_argument("gfootball: malformed scenario keywords");
-        }
-        const auto probe = ScenarioConfig::make();  // a boost::shared_ptr
-        for (std::size_t i = 0; i < config_keys.size(); ++i) {
-          SetScenarioField(*probe, config_keys[i], s->config[i]);
-        }
-      }
     }
     int physics_steps_per_frame;
     std::string data_dir;
     int game_duration;
-    std::vector<std::string> config_keys;
-    Scenario even, odd;
+    boost::shared_ptr<const ScenarioConfig> even, odd;  // by episode number's parity
   };
 
   static Config Defaults() { return GfootballDefaults(); }
@@ -203,7 +215,26 @@ class Gfootball final : public Env {
     return out;
   }
 
-  void Write(const Slot& slot) const override { WriteRow(slot); }
+  void Write(const Slot& slot) const override {
+    std::uint8_t* map = slot.Obs<std::uint8_t>(0);
+    std::memset(map, 0, static_cast<std::size_t>(kMapHeight) * kMapWidth * kMapLayers);
+    for (const PlayerInfo& p : info_.left_team) Mark(map, 0, p.player_position);
+    for (const PlayerInfo& p : info_.right_team) Mark(map, 1, p.player_position);
+    Mark(map, 2, info_.ball_position);
+    const int active = ControlledPlayer();
+    if (active >= 0 && active < static_cast<int>(info_.left_team.size())) {
+      Mark(map, 3, info_.left_team[static_cast<std::size_t>(active)].player_position);
+    }
+    std::int32_t* score = slot.Info<std::int32_t>(0);
+    score[0] = info_.left_goals;
+    score[1] = info_.right_goals;
+    *slot.Info<std::int32_t>(1) = static_cast<std::int32_t>(info_.game_mode);
+    *slot.Info<std::int32_t>(2) = info_.ball_owned_team;
+    *slot.Info<std::int32_t>(3) = info_.ball_owned_player;
+    *slot.Info<std::int32_t>(4) = params_.game_duration - info_.step;
+    *slot.Info<std::int64_t>(5) = static_cast<std::int64_t>(engine_seed_);
+    *slot.Info<std::int32_t>(6) = episode_number_;
+  }
 
  private:
   StepOutcome Play(const ActionView& action, Rng& /*rng*/) {
@@ -260,27 +291,6 @@ class Gfootball final : public Env {
     out.truncated = info_.step >= params_.game_duration;
     out.terminated = done && !out.truncated;
     return out;
-  }
-
-  void WriteRow(const Slot& slot) const {
-    std::uint8_t* map = slot.Obs<std::uint8_t>(0);
-    std::memset(map, 0, static_cast<std::size_t>(kMapHeight) * kMapWidth * kMapLayers);
-    for (const PlayerInfo& p : info_.left_team) Mark(map, 0, p.player_position);
-    for (const PlayerInfo& p : info_.right_team) Mark(map, 1, p.player_position);
-    Mark(map, 2, info_.ball_position);
-    const int active = ControlledPlayer();
-    if (active >= 0 && active < static_cast<int>(info_.left_team.size())) {
-      Mark(map, 3, info_.left_team[static_cast<std::size_t>(active)].player_position);
-    }
-    std::int32_t* score = slot.Info<std::int32_t>(0);
-    score[0] = info_.left_goals;
-    score[1] = info_.right_goals;
-    *slot.Info<std::int32_t>(1) = static_cast<std::int32_t>(info_.game_mode);
-    *slot.Info<std::int32_t>(2) = info_.ball_owned_team;
-    *slot.Info<std::int32_t>(3) = info_.ball_owned_player;
-    *slot.Info<std::int32_t>(4) = params_.game_duration - info_.step;
-    *slot.Info<std::int64_t>(5) = static_cast<std::int64_t>(engine_seed_);
-    *slot.Info<std::int32_t>(6) = episode_number_;
   }
 
   // football_env_core.py's _retrieve_observation: the engine's state, and whether the
@@ -342,34 +352,7 @@ class Gfootball final : public Env {
   // football_env_core.py's reset for the current episode number.
   void NewEpisode(Rng& rng) {
     engine_seed_ = static_cast<unsigned int>(rng.Integer(0, 2000000001));
-    const Scenario& s = episode_number_ % 2 == 0 ? params_.even : params_.odd;
-    const auto holder = ScenarioConfig::make();
-    ScenarioConfig& cfg = *holder;
-    for (std::size_t i = 0; i < params_.config_keys.size(); ++i) {
-      SetScenarioField(cfg, params_.config_keys[i], s.config[i]);
-    }
-    cfg.ball_position.coords[0] = static_cast<float>(s.ball[0]);
-    cfg.ball_position.coords[1] = static_cast<float>(s.ball[1]);
-    bool any[2] = {false, false};
-    for (std::size_t i = 0; i + 5 < s.players.size(); i += 6) {
-      const FormationEntry player(static_cast<float>(s.players[i + 1]),
-                                  static_cast<float>(s.players[i + 2]),
-                                  static_cast<e_PlayerRole>(static_cast<int>(s.players[i + 3])),
-                                  s.players[i + 4] != 0.0, s.players[i + 5] != 0.0);
-      const int team = static_cast<int>(s.players[i]);
-      (team == 0 ? cfg.left_team : cfg.right_team).push_back(player);
-      any[team == 0 ? 0 : 1] = true;
-    }
-    // scenario_builder.py's _FakePlayersForEmptyTeam.
-    for (int team = 0; team < 2; ++team) {
-      if (!any[team]) {
-        (team == 0 ? cfg.left_team : cfg.right_team)
-            .push_back(FormationEntry(-1.0f, 0.42f, e_PlayerRole_GK, true, true));
-      }
-    }
-    cfg.real_time = false;
-    cfg.left_agents = 1;
-    cfg.right_agents = 0;
+    ScenarioConfig cfg = *(episode_number_ % 2 == 0 ? params_.even : params_.odd);
     if (!cfg.deterministic) {
       cfg.game_engine_random_seed = engine_seed_;
       cfg.reverse_team_processing = engine_seed_ % 2 != 0;

@@ -31,7 +31,6 @@ import os
 import subprocess
 import sys
 import sysconfig
-import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,11 +61,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-gfootball-ref-") as tmp:
         sdist = os.environ.get("ENVPOOL_GFOOTBALL_SDIST") or pip_fetch.download(
             ["--no-binary=gfootball", f"gfootball=={VERSION}"], tmp, f"gfootball-{VERSION}.tar.gz")
-        with tarfile.open(sdist) as tar:
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, filter="data")
-            else:
-                tar.extractall(tmp)
+        pip_fetch.unpack(sdist, tmp)
         root = glob.glob(os.path.join(tmp, f"gfootball-{VERSION}"))[0]
         engine = os.path.join(root, build_gfootball.ENGINE)
         src = os.path.join(engine, "src")

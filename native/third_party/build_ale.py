@@ -24,7 +24,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 import pip_fetch  # native/third_party/pip_fetch.py
@@ -92,11 +91,7 @@ def build(version: str, cxx: str, prefix: str, jobs: int) -> None:
         sdist = os.environ.get("ENVPOOL_ALE_SDIST") or pip_fetch.download(
             ["--no-binary=ale-py", f"ale-py=={version}"], tmp, f"ale_py-{version}.tar.gz")
         log(f"extracting {sdist}")
-        with tarfile.open(sdist) as tar:
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, filter="data")
-            else:
-                tar.extractall(tmp)
+        pip_fetch.unpack(sdist, tmp)
         src = os.path.join(tmp, f"ale_py-{version}")
         patch_phosphor_blend(os.path.join(src, "src", "ale"))
         # Build without interprocedural optimisation: LTO objects in libale.a would

@@ -47,7 +47,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 import pip_fetch  # native/third_party/pip_fetch.py
@@ -113,12 +112,7 @@ def build(version: str, cxx: str, prefix: str) -> None:
         sdist = os.environ.get("ENVPOOL_BOX2D_SDIST") or pip_fetch.download(
             ["--no-binary=box2d-py", f"box2d-py=={version}"], tmp, f"box2d*py-{version}.tar.gz")
         log(f"extracting {sdist}")
-        with tarfile.open(sdist) as tar:
-            members = [m for m in tar.getmembers() if "/Box2D/" in m.name]
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, members=members, filter="data")
-            else:
-                tar.extractall(tmp, members=members)
+        pip_fetch.unpack(sdist, tmp, lambda name: "/Box2D/" in name)
         roots = glob.glob(os.path.join(tmp, "*", "Box2D", "Common", "b2Settings.h"))
         if len(roots) != 1:
             raise RuntimeError(f"{sdist}: no Box2D/Common/b2Settings.h")

@@ -56,7 +56,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 import pip_fetch  # native/third_party/pip_fetch.py
@@ -224,15 +223,10 @@ def build(version: str, cxx: str, prefix: str) -> None:
         sdist = os.environ.get("ENVPOOL_GFOOTBALL_SDIST") or pip_fetch.download(
             ["--no-binary=gfootball", f"gfootball=={version}"], tmp, f"gfootball-{version}.tar.gz")
         log(f"extracting {sdist}")
-        with tarfile.open(sdist) as tar:
-            members = [m for m in tar.getmembers()
-                       if f"/{ENGINE}/src/" in m.name or f"/{ENGINE}/data/" in m.name
-                       or "/third_party/fonts/" in m.name or "/gfootball/scenarios/" in m.name
-                       or m.name.endswith(("/LICENSE", f"/{ENGINE}/LICENSE"))]
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, members=members, filter="data")
-            else:
-                tar.extractall(tmp, members=members)
+        pip_fetch.unpack(sdist, tmp, lambda name: (
+            f"/{ENGINE}/src/" in name or f"/{ENGINE}/data/" in name
+            or "/third_party/fonts/" in name or "/gfootball/scenarios/" in name
+            or name.endswith("/LICENSE")))
         roots = glob.glob(os.path.join(tmp, "gfootball-*", ENGINE, "src", "game_env.cpp"))
         if len(roots) != 1:
             raise RuntimeError(f"{sdist}: no {ENGINE}/src/game_env.cpp")

@@ -32,7 +32,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import zipfile
 
@@ -95,17 +94,12 @@ def build(version: str, cxx: str, prefix: str) -> None:
             ["--no-binary=vizdoom", f"vizdoom=={version}"], tmp, f"vizdoom-{version}.tar.gz")
         log(f"extracting the controller sources from {sdist}")
         root = f"vizdoom-{version}/"
-        with tarfile.open(sdist) as tar:
-            # Not the bundled Boost.Process (src/lib/boost): the controller's
-            # quoted #include "boost/process.hpp" must fall through to the shim.
-            members = [m for m in tar.getmembers()
-                       if (m.name.startswith((root + "src/lib/", root + "include/"))
-                           and not m.name.startswith(root + "src/lib/boost/"))
-                       or m.name == root + "src/vizdoom/src/viz_doom_classes.h"]
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, members=members, filter="data")
-            else:
-                tar.extractall(tmp, members=members)
+        # Not the bundled Boost.Process (src/lib/boost): the controller's
+        # quoted #include "boost/process.hpp" must fall through to the shim.
+        pip_fetch.unpack(sdist, tmp, lambda name: (
+            name.startswith((root + "src/lib/", root + "include/"))
+            and not name.startswith(root + "src/lib/boost/"))
+            or name == root + "src/vizdoom/src/viz_doom_classes.h")
         src = os.path.join(tmp, root)
         boost_whl = os.environ.get("ENVPOOL_BOOST_HEADERS_WHEEL") or pip_fetch.download(
             [BOOST_HEADERS], tmp, "boost_headers-*.whl")

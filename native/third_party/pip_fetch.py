@@ -1,5 +1,5 @@
 """Fetch one distribution file (an sdist, a wheel) through pip, as the user's pip is set up
-(index, mirrors, proxies), for build_ale.py and build_vizdoom.py."""
+(index, mirrors, proxies), and unpack an sdist, for the build_*.py scripts."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
+from collections.abc import Callable
 
 
 def download(args: list[str], dest: str, pattern: str) -> str:
@@ -35,3 +37,14 @@ def download(args: list[str], dest: str, pattern: str) -> str:
                 return found[0]
             errors.append(f"{' '.join(pip + isolation)}: {r.stderr.strip()[-500:]}")
     raise SystemExit(f"could not download {' '.join(args)}:\n" + "\n".join(errors))
+
+
+def unpack(sdist: str, dest: str, keep: Callable[[str], bool] | None = None) -> None:
+    """Extracts the tar archive ``sdist`` into ``dest``: the members whose name ``keep``
+    accepts (all without it), through tarfile's "data" filter where this Python has it."""
+    with tarfile.open(sdist) as tar:
+        members = [m for m in tar.getmembers() if keep is None or keep(m.name)]
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, members=members, filter="data")
+        else:
+            tar.extractall(dest, members=members)

@@ -42,6 +42,7 @@ INFO_KEYS = ("game_mode", "ball_owned_team", "ball_owned_player", "steps_left")
 # first STEPS_LONG steps (a few set pieces and possession changes); the nightly run whole
 # games.
 STEPS_LONG = int(os.environ.get("ENVPOOL_GFOOTBALL_ALIGN_STEPS", "150"))
+STEPS_IDLE = 400
 
 
 class Reference:
@@ -72,6 +73,10 @@ class Reference:
         assert reward.shape == (1,)
         return obs[0], float(reward[0]), bool(done)
 
+    def waiting(self) -> int:
+        """The package's count of steps the game has waited in a set piece."""
+        return int(self.env._env._env.waiting_for_game_count)
+
     def close(self) -> None:
         self.env.close()
 
@@ -89,9 +94,11 @@ def assert_same(obs: np.ndarray, info: dict[str, Any], i: int, ref: dict[str, An
 
 
 def run_aligned(task_id: str, seed: int, steps: int, num_envs: int = 1,
-                episodes: int | None = None) -> int:
-    """Steps a pool and one reference per env with the same random actions; the number of
-    episode ends seen."""
+                episodes: int | None = None, idle: float = 0.0,
+                waited: list[int] | None = None) -> int:
+    """Steps a pool and one reference per env with the same random actions (idle, action
+    0, with probability ``idle``); the number of episode ends seen. ``waited`` collects the
+    reference's set-piece wait counts after each step."""
     name = task_id.split("/")[1][:-3]
     env = envpool.make_gymnasium(task_id, num_envs=num_envs, seed=seed)
     rng = np.random.default_rng(seed)
@@ -105,6 +112,7 @@ def run_aligned(task_id: str, seed: int, steps: int, num_envs: int = 1,
         done = np.zeros(num_envs, bool)
         for t in range(steps):
             actions = rng.integers(0, 19, num_envs).astype(np.int32)
+            actions[rng.random(num_envs) < idle] = 0
             obs, reward, term, trunc, info = env.step(actions)
             for i, ref in enumerate(refs):
                 where = f"{task_id} seed {seed} env {i} step {t}"
@@ -120,6 +128,8 @@ def run_aligned(task_id: str, seed: int, steps: int, num_envs: int = 1,
                     assert (bool(term[i]), bool(trunc[i])) == (ref_done and not ref_trunc,
                                                                ref_trunc), where
                 assert_same(obs, info, i, ref_obs, where)
+                if waited is not None:
+                    waited.append(ref.waiting())
             done = term | trunc
             ends += int(done.sum())
             if episodes is not None and ends >= episodes:
@@ -158,6 +168,16 @@ def test_1_vs_1_easy_runs_to_its_duration_and_swaps_sides() -> None:
     # 500 steps: the time limit (truncated, as the package's done at its duration), the
     # reset into episode 3 (odd: the scenario swaps its two line-ups) and on into it.
     assert run_aligned("gfootball/1_vs_1_easy-v1", seed=11, steps=560) >= 1
+
+
+def test_a_game_held_in_a_set_piece_is_restarted_as_the_package_does() -> None:
+    # An agent that mostly idles holds a set piece: at 20 steps of waiting the package
+    # plays a short pass for it, then idles (football_env_core.py). Random actions rarely
+    # wait that long; this run does (the reference's count is checked to get there).
+    waited: list[int] = []
+    run_aligned("gfootball/11_vs_11_stochastic-v1", seed=1, steps=STEPS_IDLE, idle=0.9,
+                waited=waited)
+    assert max(waited) > 20
 
 
 def test_several_envs_in_threads_align() -> None:

@@ -10,17 +10,26 @@ import importlib as _importlib
 
 
 def _import_native() -> None:
-    """Imports ``envpool._native``. The extension finds ``libmujoco.so.<version>`` through
-    its RUNPATH: the ``mujoco`` package beside an installed envpool. Where it lies elsewhere
-    (an extension copied into a source checkout), the ``mujoco`` package loads that library
-    first, and the extension then finds it loaded."""
-    try:
-        _importlib.import_module("envpool._native")
-    except ImportError as error:
-        if "libmujoco" not in str(error):
-            raise
-        _importlib.import_module("mujoco")
-        _importlib.import_module("envpool._native")
+    """Imports ``envpool._native`` after loading MuJoCo's library. The extension does not link
+    ``libmujoco`` (so that the manylinux wheel names no library outside the policy): it takes
+    the one of the installed ``mujoco`` package (``mujoco/libmujoco.so.<version>``), loaded here
+    into the process's global scope, where its MuJoCo calls bind and where the ``mujoco``
+    package finds it loaded too. The extension refuses a MuJoCo other than the one it was
+    compiled against."""
+    import ctypes
+    import glob
+    import importlib.util
+    import os
+
+    spec = importlib.util.find_spec("mujoco")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    libraries = sorted(p for f in folders for p in glob.glob(os.path.join(f, "libmujoco.so.*")))
+    if not libraries:
+        raise ImportError("envpool needs MuJoCo's library from the mujoco package, which is not "
+                          "installed (or has no libmujoco.so.*): pip install envpool-ng "
+                          "installs the mujoco it is built against")
+    ctypes.CDLL(libraries[-1], mode=ctypes.RTLD_GLOBAL)
+    _importlib.import_module("envpool._native")
 
 
 _import_native()
@@ -32,10 +41,9 @@ from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool.core.per_env import Uniform  # noqa: E402
 from envpool.core.pool import EnvPoolBase as EnvPool  # noqa: E402
 from envpool.core.registry import list_all_envs, register  # noqa: E402
+from envpool.core.sdk import VERSION as __version__  # noqa: E402, F401
 from envpool.core.sdk import get_cmake_dir, get_include, load_env_plugins  # noqa: E402
 from envpool.core.spec import EnvSpec  # noqa: E402
-
-__version__ = "0.1.0"
 
 __all__ = [
     # sail-sg EnvPool's public classes, in its order

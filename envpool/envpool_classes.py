@@ -44,9 +44,9 @@ _ENVPOOL_NAMES: dict[str, dict[str, str]] = {"Atari": {"game": "task"}}
 
 
 def _native_tasks() -> dict[str, TaskSpec]:
-    from envpool import _native
+    from envpool.core.sdk import OWN_MODULES
 
-    return {i: t for i, t in all_tasks().items() if t.native_module is _native}
+    return {i: t for i, t in all_tasks().items() if t.native_module.__name__ in OWN_MODULES}
 
 
 def spec_class_names() -> dict[str, str]:

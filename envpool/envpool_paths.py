@@ -85,10 +85,11 @@ class EnvRegistry:
     @property
     def specs(self) -> dict[str, tuple[str, str, dict[str, Any]]]:
         from envpool.core.registry import all_tasks
+        from envpool.core.sdk import OWN_MODULES
 
         return {task_id: (family_of(task.native_env), spec_class_name(task.native_env), {})
-                for task_id, task in all_tasks().items() if task.native_module.__name__
-                == "envpool._native"}
+                for task_id, task in all_tasks().items()
+                if task.native_module.__name__ in OWN_MODULES}
 
     @staticmethod
     def list_all_envs() -> list[str]:

@@ -48,7 +48,7 @@ def main() -> None:
     # The engine the installed envpool was built with (its objects are beside it), else a
     # build of it.
     prefix = subprocess.run(
-        [sys.executable, "-c", "import envpool._native as n; print(n.gfootball_build_dir)"],
+        [sys.executable, "-c", "import envpool._gfootball as n; print(n.build_dir)"],
         capture_output=True, text=True).stdout.strip()
     if not prefix or not glob.glob(os.path.join(prefix, "obj", "*.o")):
         prefix = subprocess.run(

@@ -34,7 +34,7 @@ from gfootball.env import (
 )
 
 import envpool
-from envpool import _native
+from envpool import _gfootball
 from envpool.tasks import gfootball as tasks
 
 INFO_KEYS = ("game_mode", "ball_owned_team", "ball_owned_player", "steps_left")
@@ -148,10 +148,11 @@ LONG = sorted(t for t in envpool.list_all_envs()
 
 
 def test_the_engine_was_built() -> None:
-    assert _native.gfootball_missing == ""
+    assert _gfootball.missing == ""
     assert tasks.engine_dir()
 
 
+@pytest.mark.sweep(extra=1)
 @pytest.mark.parametrize("task_id", ACADEMY)
 def test_academy_scenarios_align_over_episodes(task_id: str) -> None:
     # The academy scenarios end on a goal, on the ball leaving play or on a change of
@@ -159,6 +160,7 @@ def test_academy_scenarios_align_over_episodes(task_id: str) -> None:
     assert run_aligned(task_id, seed=3, steps=1300, episodes=3) == 3
 
 
+@pytest.mark.sweep(extra=1)
 @pytest.mark.parametrize("task_id", LONG)
 def test_game_scenarios_align(task_id: str) -> None:
     run_aligned(task_id, seed=5, steps=STEPS_LONG)

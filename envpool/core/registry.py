@@ -140,7 +140,8 @@ def get_task(task_id: str) -> TaskSpec:
         close = difflib.get_close_matches(task_id, _TASKS, n=5)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         failed = plugin_failures()
-        plugins = f" Env plugins that failed to load: {'; '.join(failed)}" if failed else ""
+        plugins = (f" Env modules or plugins that failed to load: {'; '.join(failed)}"
+                   if failed else "")
         raise ValueError(
             f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists all "
             f"{len(_TASKS)} ids.{plugins}"

@@ -17,6 +17,10 @@ from types import ModuleType
 VERSION = "0.1.0"
 SDK_ABI = 5
 
+# envpool's own native modules (the rest are env plugins built with the SDK): every family but
+# two in _native, the Atari envs in _atari (the ALE, GPL-2.0-only), gfootball in _gfootball.
+OWN_MODULES = ("envpool._native", "envpool._atari", "envpool._gfootball")
+
 # What a native module must define (bindings/pool_module.h's DefinePoolModule).
 _MODULE_SURFACE = ("Pool", "ResetNeeded", "env_names", "default_config", "factory", "spec",
                    "render_size")
@@ -93,6 +97,20 @@ def load_env_plugins() -> None:
             warnings.warn(f"envpool: the env plugin {failure}", RuntimeWarning, stacklevel=2)
 
 
+def report_module_failure(what: str, error: Exception) -> None:
+    """Records that one of envpool's own native modules (``envpool._atari``, ...) could not be
+    imported, so that the error for one of its task ids says why. A module left out of the
+    build (ModuleNotFoundError) is recorded silently; one that exists but does not load
+    also warns."""
+    import warnings
+
+    _PLUGIN_FAILURES.append(f"{what}: {type(error).__name__}: {error}")
+    if not isinstance(error, ModuleNotFoundError):
+        warnings.warn(f"envpool: {what} could not be loaded: {error}", RuntimeWarning,
+                      stacklevel=3)
+
+
 def plugin_failures() -> list[str]:
-    """The env plugins that failed to load, as ``name (value): error``."""
+    """The env plugins (and envpool's own native modules) that failed to load, as
+    ``name (value): error``."""
     return list(_PLUGIN_FAILURES)

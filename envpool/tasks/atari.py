@@ -1,10 +1,11 @@
 """Atari task ids: ``<Game>-v5`` for every single-player game of ale-py (EnvPool's naming).
 
-One native env, ``Atari``, serves every game: ``game`` names the ROM and
-``rom_path`` points at it inside the installed ``ale_py`` package
-(``ale_py/roms/<game>.bin``, found without importing ale_py). The C++ side
-builds against the ALE library of the same ale-py version (see
-native/third_party/build_ale.py).
+One native env, ``Atari`` of the module ``envpool._atari``, serves every game: ``game``
+names the ROM and ``rom_path`` points at it inside the installed ``ale_py`` package
+(``ale_py/roms/<game>.bin``, found without importing ale_py). The module links the ALE
+library of the same ale-py version (native/third_party/build_ale.py); it is a module of its
+own because the ALE is GPL-2.0-only (NOTICE), and an envpool built without it
+(``-DENVPOOL_WITH_ATARI=OFF``) has no Atari ids.
 
 Defaults are EnvPool's: frame_skip=4 (max-pool of the last two frames),
 noop_max=30, episodic_life=False, zero_discount_on_life_loss=False,
@@ -18,7 +19,14 @@ from __future__ import annotations
 import os
 
 from envpool.core.registry import register
+from envpool.core.sdk import report_module_failure
 from envpool.tasks._installed import package_path
+
+try:
+    from envpool import _atari
+except ImportError as _error:  # built with -DENVPOOL_WITH_ATARI=OFF, or it cannot load
+    _atari = None
+    report_module_failure("envpool._atari (the Atari ids)", _error)
 
 # The ROMs of ale-py 0.12.1 (the pinned version), used when ale_py is not
 # installed so that the ids exist and making one explains what is missing.
@@ -78,11 +86,12 @@ PER_ENV_KWARGS = ("repeat_action_probability", "mode", "difficulty", "noop_max",
 # exist, the same env, so EnvPool scripts run unchanged.
 ENVPOOL_SPELLINGS = {"TicTacToe3D": "TicTacToe3d"}
 
-for _name, _rom in GAMES.items():
+for _name, _rom in GAMES.items() if _atari is not None else ():
     for _id in dict.fromkeys((_name, ENVPOOL_SPELLINGS.get(_name, _name))):
         register(
             f"{_id}-v5",
             "Atari",
+            module=_atari,
             max_episode_steps=27000,
             per_env_kwargs=PER_ENV_KWARGS,
             game=_rom,

@@ -32,7 +32,8 @@ def _car_racing_font(config: dict[str, Any]) -> dict[str, Any]:
     font = package_path("pygame", "freesansbold.ttf")
     if not font or not os.path.isfile(font):
         raise ImportError("CarRacing draws gymnasium's reward text in pygame's default font "
-                          "(freesansbold.ttf): install pygame-ce (pip install 'gymnasium[box2d]')")
+                          "(freesansbold.ttf), read from the installed pygame: pip install "
+                          "'envpool-ng[box2d]' (it installs pygame-ce)")
     return {"_font": font}
 
 

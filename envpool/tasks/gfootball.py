@@ -1,17 +1,25 @@
 """Google Research Football task ids: sail-sg EnvPool's ``gfootball/<scenario>-v1``.
 
-One native env, ``Gfootball`` (native/envs/gfootball/gfootball_env.h), serves every scenario of
-the ``gfootball`` package (2.10.2): the package's game engine, built from its sdist with envpool
-(native/third_party/build_gfootball.py, which needs the system's SDL 2, EGL / OpenGL and
-Boost), with the package's Python layer restated in C++. The observation is the package's
-Super Mini Map (``representation="extracted"``, one frame), the reward its ``"scoring"``
-reward, the actions its default set of 19, one agent on the left team.
+One native env, ``Gfootball`` of the module ``envpool._gfootball``
+(native/envs/gfootball/gfootball_env.h), serves every scenario of the ``gfootball`` package
+(2.10.2): the package's game engine, built from its sdist with envpool
+(native/third_party/build_gfootball.py, which needs the system's SDL 2, EGL and Boost headers),
+with the package's Python layer restated in C++. The observation is the package's Super Mini
+Map (``representation="extracted"``, one frame), the reward its ``"scoring"`` reward, the
+actions its default set of 19, one agent on the left team.
 
-The scenarios come from the package's scenario files, recorded when the engine was built
-(``scenarios.json`` beside the engine's data: in the installed package's
-``envpool/gfootball_data``, or in the build's cache for a build used in place). The ids and
-their durations (the scenarios' ``game_duration``) are listed here, so that the ids exist
-where the engine was not built; making one there says what is missing.
+What the engine needs at run time, besides the module:
+
+* its data (``data/``, ``fonts/`` and ``scenarios.json``: each scenario of the package's
+  scenario files, recorded from the sdist): the ``envpool-ng-gfootball-data`` package, which
+  the ``gfootball`` extra installs; a source build also installs them beside the module
+  (``envpool/gfootball_data``), and a build used in place reads them from its cache;
+* SDL 2, SDL_ttf and SDL_gfx (it opens its font and builds surfaces when a game starts), which
+  the module loads when the first env is made: from the ``pysdl2-dll`` package (the
+  ``gfootball`` extra) or from the system.
+
+Making an env without either says what to install. The ids and their durations (the scenarios'
+``game_duration``) are listed here, so that the ids exist wherever the engine is missing.
 
 The episode's time limit is the scenario's own clock, as in the package: it is truncated when
 the engine's step count reaches the duration (``info["steps_left"]`` 0), which counts from
@@ -23,12 +31,19 @@ pool time limit (``max_episode_steps`` None, which a user may still set).
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import os
 from typing import Any
 
-from envpool import _native
 from envpool.core.registry import register
+from envpool.core.sdk import report_module_failure
+
+try:
+    from envpool import _gfootball
+except ImportError as _error:  # (it links Boost.Filesystem, which a source build takes from
+    _gfootball = None          # the system: the gfootball ids are absent where it is gone)
+    report_module_failure("envpool._gfootball (the gfootball ids)", _error)
 
 GFOOTBALL_VERSION = "2.10.2"
 
@@ -55,20 +70,39 @@ SCENARIOS: dict[str, int] = {
 }
 
 
+DATA_PACKAGE = "envpool_gfootball_data"  # the envpool-ng-gfootball-data distribution
+INSTALL_HINT = "pip install 'envpool-ng[gfootball]'"
+
+
+def _package_dir(name: str) -> str:
+    """The folder of the installed package ``name`` (without importing it), or ""."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return list(spec.submodule_search_locations)[0]
+
+
 @functools.lru_cache(maxsize=1)
 def engine_dir() -> str:
     """The folder of the engine's data (``data/``, ``fonts/``, ``scenarios.json``): the
-    installed package's copy, else the build's (a build used in place,
-    scripts/dev_build.sh); "" without an engine."""
-    # Beside the extension module: the wheel's envpool/, or an editable install's
-    # site-packages/envpool/ (where the package's own folder is the checkout).
-    for folder in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                   os.path.dirname(os.path.abspath(str(getattr(_native, "__file__", ""))))):
-        installed = os.path.join(folder, "gfootball_data")
-        if os.path.isfile(os.path.join(installed, "scenarios.json")):
-            return installed
-    built = str(getattr(_native, "gfootball_build_dir", ""))
-    return built if built and os.path.isfile(os.path.join(built, "scenarios.json")) else ""
+    envpool-ng-gfootball-data package, else the copy a source build installed beside the
+    module (``envpool/gfootball_data``, in site-packages for an editable install), else the
+    build's own (a build used in place, scripts/dev_build.sh); "" where none is."""
+    module_dir = os.path.dirname(os.path.abspath(str(getattr(_gfootball, "__file__", ""))))
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for folder in (_package_dir(DATA_PACKAGE), os.path.join(package_dir, "gfootball_data"),
+                   os.path.join(module_dir, "gfootball_data"), str(_gfootball.build_dir)):
+        if folder and os.path.isfile(os.path.join(folder, "scenarios.json")):
+            return folder
+    return ""
+
+
+@functools.lru_cache(maxsize=1)
+def load_sdl() -> str:
+    """Loads SDL 2, SDL_ttf and SDL_gfx for the engine (once): the pysdl2-dll package's, else
+    the system's. Returns where from; raises RuntimeError saying what to install."""
+    sdl2dll = _package_dir("sdl2dll")
+    return str(_gfootball.load_sdl([os.path.join(sdl2dll, "dll")] if sdl2dll else []))
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,18 +110,19 @@ def recorded_scenarios() -> dict[str, Any]:
     """The package's scenarios as its scenario files build them (build_gfootball.py)."""
     folder = engine_dir()
     if not folder:
-        raise RuntimeError("the gfootball engine's data is missing (reinstall envpool)")
+        raise RuntimeError("the gfootball engine's data is not installed (the "
+                           f"envpool-ng-gfootball-data package): {INSTALL_HINT}")
     with open(os.path.join(folder, "scenarios.json")) as f:
         return json.load(f)
 
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     """The engine's data folder and the scenario, as the native env's hidden keywords."""
-    missing = str(getattr(_native, "gfootball_missing", ""))
-    if missing:
-        raise RuntimeError(missing)
+    if _gfootball.missing:
+        raise RuntimeError(str(_gfootball.missing))
     name = config["env_name"]
     scenarios = recorded_scenarios()  # (raises where the engine's data is missing)
+    load_sdl()  # (raises where SDL is missing)
     if name not in scenarios:
         raise ValueError(f"unknown gfootball scenario {name!r}; known: "
                          f"{', '.join(sorted(scenarios))}")
@@ -108,10 +143,11 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-for _name, _duration in SCENARIOS.items():
+for _name, _duration in SCENARIOS.items() if _gfootball is not None else ():
     register(
         f"gfootball/{_name}-v1",
         "Gfootball",
+        module=_gfootball,
         prepare=_prepare,
         python_kwargs={"env_name": _name},
     )

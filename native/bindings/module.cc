@@ -1,6 +1,9 @@
 // The Python extension `envpool._native`: envpool's own native envs behind
 // the same module surface as every env SDK module (bindings/pool_module.h),
-// plus what only envpool needs (ViZDoom's build status, a test hook).
+// plus what only envpool needs (ViZDoom's build status, test hooks). The Atari
+// and gfootball envs are modules of their own (envs/atari/module.cc,
+// envs/gfootball/module.cc).
+#include <mujoco/mujoco.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -14,12 +17,10 @@
 #include "bindings/pool_module.h"
 #include "core/registry.h"
 #include "core/seed_sequence.h"
-#include "envs/atari/register.h"
 #include "envs/box2d/register.h"
 #include "envs/classic_control/register.h"
 #include "envs/common/numpy_random.h"
 #include "envs/dm_control/register.h"
-#include "envs/gfootball/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
 #include "envs/minigrid/register.h"
@@ -37,11 +38,9 @@ namespace {
 
 Registry BuildRegistry() {
   Registry registry;
-  atari::Register(registry);
   box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
-  gfootball::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
   minigrid::Register(registry);
@@ -62,11 +61,17 @@ Registry BuildRegistry() {
 PYBIND11_MODULE(_native, m) {
   using namespace envpool;
   m.doc() = "envpool native core: the thread pool and the C++ environments";
+  // libmujoco is not linked but loaded by `import envpool` (CMakeLists.txt): its structs
+  // change between versions, so only the version compiled against will do.
+  if (mj_version() != mjVERSION_HEADER) {
+    throw py::import_error("envpool was built against MuJoCo " +
+                           std::to_string(mjVERSION_HEADER) + " but the loaded MuJoCo is " +
+                           mj_versionString() + ": install the mujoco that envpool-ng pins "
+                           "(pip install envpool-ng installs it)");
+  }
   bindings::DefinePoolModule(m, BuildRegistry());
 
   m.attr("vizdoom_missing") = vizdoom_envs::MissingReason();
-  m.attr("gfootball_missing") = gfootball::MissingReason();
-  m.attr("gfootball_build_dir") = gfootball::BuildDir();
 
   // For the tests only (compared with numpy.random.SeedSequence): the words
   // of SeedSequence(seed).generate_state(n_words) that the Atari envs derive

@@ -216,6 +216,29 @@ def record_scenarios(scenarios_dir: str) -> dict[str, dict[str, object]]:
     return out
 
 
+# The members of the sdist that stage_data reads.
+def is_data_member(name: str) -> bool:
+    return (f"/{ENGINE}/data/" in name or "/third_party/fonts/" in name
+            or "/gfootball/scenarios/" in name or name.endswith("/LICENSE"))
+
+
+def stage_data(root: str, dest: str) -> None:
+    """The engine's data (``data/``), its font (``fonts/``), the licences (``LICENSE.engine``,
+    ``LICENSE.package``) and ``scenarios.json`` from the unpacked sdist ``root`` into ``dest``
+    (also what scripts/build_gfootball_data.py packages)."""
+    shutil.copytree(os.path.join(root, ENGINE, "data"), os.path.join(dest, "data"))
+    os.makedirs(os.path.join(dest, "fonts"))
+    for font in glob.glob(os.path.join(root, "third_party", "fonts", "*")):
+        shutil.copy2(font, os.path.join(dest, "fonts"))
+    for lic in (os.path.join(root, "LICENSE"), os.path.join(root, ENGINE, "LICENSE")):
+        if os.path.exists(lic):
+            tag = "engine" if ENGINE in lic else "package"
+            shutil.copy2(lic, os.path.join(dest, f"LICENSE.{tag}"))
+    with open(os.path.join(dest, "scenarios.json"), "w") as f:
+        json.dump(record_scenarios(os.path.join(root, "gfootball", "scenarios")), f,
+                  indent=1, sort_keys=True)
+
+
 def build(version: str, cxx: str, prefix: str) -> None:
     with tempfile.TemporaryDirectory(prefix="envpool-gfootball-") as tmp:
         cflags, libs = system_flags()
@@ -223,10 +246,8 @@ def build(version: str, cxx: str, prefix: str) -> None:
         sdist = os.environ.get("ENVPOOL_GFOOTBALL_SDIST") or pip_fetch.download(
             ["--no-binary=gfootball", f"gfootball=={version}"], tmp, f"gfootball-{version}.tar.gz")
         log(f"extracting {sdist}")
-        pip_fetch.unpack(sdist, tmp, lambda name: (
-            f"/{ENGINE}/src/" in name or f"/{ENGINE}/data/" in name
-            or "/third_party/fonts/" in name or "/gfootball/scenarios/" in name
-            or name.endswith("/LICENSE")))
+        pip_fetch.unpack(sdist, tmp, lambda name: f"/{ENGINE}/src/" in name
+                         or is_data_member(name))
         roots = glob.glob(os.path.join(tmp, "gfootball-*", ENGINE, "src", "game_env.cpp"))
         if len(roots) != 1:
             raise RuntimeError(f"{sdist}: no {ENGINE}/src/game_env.cpp")
@@ -294,17 +315,7 @@ def build(version: str, cxx: str, prefix: str) -> None:
         os.makedirs(os.path.join(staging, "obj"))
         for obj in objects:
             shutil.copy2(obj, os.path.join(staging, "obj"))
-        shutil.copytree(os.path.join(root, ENGINE, "data"), os.path.join(staging, "data"))
-        os.makedirs(os.path.join(staging, "fonts"))
-        for font in glob.glob(os.path.join(root, "third_party", "fonts", "*")):
-            shutil.copy2(font, os.path.join(staging, "fonts"))
-        for lic in (os.path.join(root, "LICENSE"), os.path.join(root, ENGINE, "LICENSE")):
-            if os.path.exists(lic):
-                tag = "engine" if ENGINE in lic else "package"
-                shutil.copy2(lic, os.path.join(staging, f"LICENSE.{tag}"))
-        with open(os.path.join(staging, "scenarios.json"), "w") as f:
-            json.dump(record_scenarios(os.path.join(root, "gfootball", "scenarios")), f,
-                      indent=1, sort_keys=True)
+        stage_data(root, staging)
         with open(os.path.join(staging, "link.txt"), "w") as f:
             f.write(";".join(libs))
         with open(os.path.join(staging, "cflags.txt"), "w") as f:

@@ -30,7 +30,7 @@
 
 #include "core/env.h"
 #include "core/seed_sequence.h"
-#include "envs/atari/resize.h"
+#include "envs/common/resize.h"
 #include "envs/common/keywords.h"
 
 namespace envpool::atari {

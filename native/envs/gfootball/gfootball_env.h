@@ -61,6 +61,7 @@
 
 #include "core/env.h"
 #include "envs/gfootball/keywords.h"
+#include "envs/gfootball/sdl_loader.h"
 
 // The engine's headers (its src/ folder, installed by build_gfootball.py).
 #include "game_env.hpp"
@@ -342,6 +343,10 @@ class Gfootball final : public Env {
         return;
       }
     }
+    // The engine opens its font with SDL_ttf when its game starts: SDL is loaded first
+    // (from where envpool.tasks.gfootball found it, else the system), or this says what
+    // is missing.
+    LoadSdl({});
     engine_ = std::make_unique<GameEnv>();
     engine_->game_config.render = false;
     engine_->game_config.physics_steps_per_frame = params_.physics_steps_per_frame;

@@ -13,7 +13,7 @@
 // A step is DoomGame::makeAction(action, frame_skip) (one call, frame_skip
 // tics, as EnvPool does); the observation is the game's screen, resized per
 // channel to img_height x img_width (OpenCV's INTER_AREA or INTER_LINEAR
-// arithmetic, envs/atari/resize.h), channel-first, stacked stack_num deep.
+// arithmetic, envs/common/resize.h), channel-first, stacked stack_num deep.
 #pragma once
 
 #include <sys/mman.h>
@@ -33,7 +33,7 @@
 
 #include "ViZDoom.h"
 #include "core/env.h"
-#include "envs/atari/resize.h"
+#include "envs/common/resize.h"
 #include "envs/vizdoom/action_set.h"
 #include "envs/vizdoom/vizdoom_config.h"
 

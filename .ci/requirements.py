@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the requirements of envpool's ``[project]`` dependencies and of the extras named on
-the command line (``envpool[...]`` references resolved), one per line, for ``pip install -r``:
+"""Prints the requirements of envpool-ng's ``[project]`` dependencies and of the extras named on
+the command line (``envpool-ng[...]`` references resolved), one per line, for ``pip install -r``:
 .ci/run installs them while the wheel builds, then the wheel itself with ``--no-deps``."""
 
 from __future__ import annotations
@@ -9,7 +9,10 @@ import pathlib
 import re
 import sys
 
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pip's own copy of tomli
+    from pip._vendor import tomli as tomllib
 
 
 def requirements(extras: list[str]) -> list[str]:
@@ -25,7 +28,7 @@ def requirements(extras: list[str]) -> list[str]:
             continue
         seen.add(extra)
         for req in optional[extra]:
-            own = re.fullmatch(r"envpool\[([^\]]+)\]", req.replace(" ", ""))
+            own = re.fullmatch(r"envpool-ng\[([^\]]+)\]", req.replace(" ", ""))
             if own:
                 todo += own.group(1).split(",")
             else:

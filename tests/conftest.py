@@ -1,14 +1,30 @@
 """Shared fixtures: the `Faulty-v0` test task (a native env that can be slow or fail), and
-`load_example`, which imports a script under examples/ as a module."""
+`load_example`, which imports a script under examples/ as a module; and the sampling of the
+per-id sweeps.
+
+Per-id sweeps. A test marked ``@pytest.mark.sweep`` is parametrized over many task ids that
+run the same native code. The nightly workflow runs each of them for every id
+(``ENVPOOL_SWEEP=all``); the default suite keeps, of each such test, one id of every group
+of ids that run the same code (the native env, with the keywords that choose between its code
+paths: those with two to four values among its ids, such as MyoSuite's ``muscle_condition``
+or a goal env's ``reward_type``) and ``sweep(extra=N)`` more (default 2), each drawn from
+the date, so that the sample changes daily and is the same all day. A test of code that all
+its ids share (a renderer) says ``sweep(by_code=False)``: one id, and the extra ones. The
+header names the seed; ``ENVPOOL_SWEEP=<seed>`` reruns a day's sample."""
 
 from __future__ import annotations
 
+import collections
+import datetime
+import functools
 import importlib.util
 import os
 import pathlib
+import random
 import sys
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -43,3 +59,84 @@ def load_example() -> Callable[[str], ModuleType]:
         return module
 
     return load
+
+
+def _sweep_seed() -> int | None:
+    """None: every id (ENVPOOL_SWEEP=all); else the day's seed, or ENVPOOL_SWEEP's."""
+    value = os.environ.get("ENVPOOL_SWEEP", "")
+    if value == "all":
+        return None
+    return int(value) if value else int(datetime.date.today().strftime("%Y%m%d"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sweep(extra=2, by_code=True): a per-id sweep, sampled in the default suite "
+        "(tests/conftest.py)")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = _sweep_seed()
+    if seed is None:
+        return "per-id sweeps: every id (ENVPOOL_SWEEP=all)"
+    return (f"per-id sweeps: sampled with seed {seed} (ENVPOOL_SWEEP={seed} repeats this sample, "
+            "ENVPOOL_SWEEP=all runs every id)")
+
+
+@functools.cache
+def _code_keywords() -> dict[str, frozenset[str]]:
+    """For each native env, the keywords that choose between its code paths: those whose
+    values (strings, booleans, small integers) take two to four values among its ids."""
+    from envpool.core.registry import all_tasks
+
+    values: dict[str, dict[str, set[str]]] = collections.defaultdict(
+        lambda: collections.defaultdict(set))
+    for task in all_tasks().values():
+        for key, value in task.env_kwargs.items():
+            if isinstance(value, (str, bool, int)):
+                values[task.native_env][key].add(repr(value))
+    return {env: frozenset(k for k, v in keys.items() if 2 <= len(v) <= 4)
+            for env, keys in values.items()}
+
+
+def _code_group(item: pytest.Item) -> tuple[Any, ...]:
+    """The ids of a sweep that run the same code share a group (see the module's docstring);
+    a parametrization without a registered id is a group of its own."""
+    from envpool.core.registry import all_tasks
+
+    tasks = all_tasks()
+    params = getattr(item, "callspec", None)
+    for value in (params.params.values() if params else ()):
+        if isinstance(value, str) and value in tasks:
+            task = tasks[value]
+            chosen = _code_keywords().get(task.native_env, frozenset())
+            return (task.native_module.__name__, task.native_env,
+                    tuple(sorted((k, repr(v)) for k, v in task.env_kwargs.items()
+                                 if k in chosen)))
+    return (item.nodeid,)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seed = _sweep_seed()
+    if seed is None:
+        return
+    sweeps: dict[str, list[pytest.Item]] = collections.defaultdict(list)
+    for item in items:
+        if item.get_closest_marker("sweep") is not None:
+            sweeps[item.nodeid.split("[")[0]].append(item)
+    dropped: set[str] = set()
+    for function, members in sweeps.items():
+        mark = members[0].get_closest_marker("sweep")
+        extra = int(mark.kwargs.get("extra", 2)) if mark else 2
+        by_code = bool(mark.kwargs.get("by_code", True)) if mark else True
+        rng = random.Random(f"{seed}:{function}")
+        groups: dict[tuple[Any, ...], list[pytest.Item]] = collections.defaultdict(list)
+        for item in members:
+            groups[_code_group(item) if by_code else ()].append(item)
+        kept = {rng.choice(group).nodeid for group in groups.values()}
+        rest = [i.nodeid for i in members if i.nodeid not in kept]
+        kept |= set(rng.sample(rest, min(extra, len(rest))))
+        dropped |= {i.nodeid for i in members if i.nodeid not in kept}
+    if dropped:
+        config.hook.pytest_deselected(items=[i for i in items if i.nodeid in dropped])
+        items[:] = [i for i in items if i.nodeid not in dropped]

@@ -229,6 +229,7 @@ POLICY_EPISODES: dict[str, tuple[int, list[tuple[int, float]]]] = {
 }
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("tid", IDS)
 def test_metaworld_matches_package(tid: str) -> None:
     """Each task under its scripted policy with noise, goal observed (the MT setting), and

@@ -89,6 +89,7 @@ def test_registered_ids_are_the_packages() -> None:
         assert spec.max_episode_steps is None and ref.spec.max_episode_steps is None
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", IDS)
 def test_reset_is_the_packages_for_the_same_seed(task_id: str) -> None:
     """Env i of a pool made with seed s is the package's env reset with seed s + i: the same
@@ -271,6 +272,7 @@ def _lockstep(task_id: str, steps: int, seed: int, forward: float, pilot: float 
     return seen
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", IDS)
 def test_trajectories_match_the_package(task_id: str) -> None:
     """200 steps at the id's own max_steps, then 200 with max_steps=25 (the package's

@@ -111,6 +111,7 @@ def _check(task_id: str) -> None:
         assert sum(_run(task_id, seed=3, steps=max_steps + 5)) >= 1
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", REACH_IDS)
 def test_reach_aligns(task_id: str) -> None:
     _check(task_id)
@@ -119,6 +120,7 @@ def test_reach_aligns(task_id: str) -> None:
 POSE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items() if native == "MyoPose")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", POSE_IDS)
 def test_pose_aligns(task_id: str) -> None:
     _check(task_id)
@@ -179,6 +181,7 @@ def test_ids_are_the_packages() -> None:
         ref.close()
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", HAND_IDS)
 def test_hand_aligns(task_id: str) -> None:
     native, max_steps, _ = TASKS[task_id]
@@ -243,6 +246,7 @@ def test_hand_set_state_aligns(task_id: str, qpos_edit: dict[int, float]) -> Non
     ref.close()
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", REORIENT_IDS)
 def test_reorient_aligns(task_id: str) -> None:
     """Each reset draws a shape (capsule, ellipsoid, cylinder or box), an entry of the class's
@@ -256,6 +260,7 @@ DIE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                  if native == "MyoChallengeDieReorient")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", DIE_IDS)
 def test_die_reorient_aligns(task_id: str) -> None:
     """MyoChallenge's die reorientation (Demo, P1, P2 and their variants): each reset moves and
@@ -280,6 +285,7 @@ RELOCATE_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                       if native == "MyoChallengeRelocate")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", RELOCATE_IDS)
 def test_relocate_aligns(task_id: str) -> None:
     """MyoChallenge's object relocation (P1, P2, P2eval and their variants): each reset draws
@@ -300,6 +306,7 @@ BAODING_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                      if native == "MyoChallengeBaoding")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", BAODING_IDS)
 def test_baoding_aligns(task_id: str) -> None:
     """MyoChallenge's Baoding balls (P1, P2 and their variants): the targets go round their
@@ -423,6 +430,7 @@ TRACK_IDS = ["MyoHandPiggybankUse-v0", "MyoHandStampStamp-v0", "MyoHandPhoneLift
              "MyoHandLightbulbRandom-v0", "MyoHandTrainRandom-v0", "MyoHandHandRandom-v0"]
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", TRACK_IDS)
 def test_track_aligns(task_id: str) -> None:
     """Random actions lose the object (termination) within some 5 to 75 steps: episodes to
@@ -467,6 +475,7 @@ def test_numpy_exp_f64_is_svml_or_libm() -> None:
     assert numpy_exp_f64_svml() or ufunc_matches_libm("exp", 1e-3, 30.0, signed=True)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", LEG_IDS)
 def test_leg_aligns(task_id: str) -> None:
     """The legs model is slow: a bounded run with at least one reset. Under random actions

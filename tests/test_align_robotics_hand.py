@@ -189,6 +189,7 @@ def test_hand_matches_reference(reference: Any, task_id: str) -> None:
     _lockstep(reference, task_id, num_envs=2 if "Reach" in task_id else 1, steps=18, seed=7)
 
 
+@pytest.mark.sweep
 @pytest.mark.nightly
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("task_id", IDS)

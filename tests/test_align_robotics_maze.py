@@ -129,6 +129,7 @@ def _lockstep(task_id: str, steps: int, seed: int, num_envs: int = 1,
     return seen
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("task_id", IDS)
 def test_point_maze_matches_reference(task_id: str) -> None:
     """Every id (every map, sparse and dense): two envs, 40 steps of random pushes."""

@@ -158,6 +158,7 @@ def _screen_obs(screen: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
                      for c in screen])
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("frame_skip", [1, 4])
 @pytest.mark.parametrize("task_id", list(SCENARIOS))
 @pytest.mark.parametrize("size", [None, (84, 84)], ids=["native", "84x84"])

@@ -21,7 +21,7 @@ from envpool.tasks import minigrid as minigrid_tasks
 from envpool.tasks import vizdoom as vizdoom_tasks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SAMPLE = 3
+SAMPLE = 1
 
 
 def _sweep() -> ModuleType:

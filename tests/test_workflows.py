@@ -29,6 +29,7 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 CI, NIGHTLY = WORKFLOWS / "ci.yml", WORKFLOWS / "nightly.yml"
+WHEELS = WORKFLOWS / "wheels.yml"
 ACTION = ROOT / ".github" / "actions" / "native-cache" / "action.yml"
 SANITIZER_TEST = "tests/test_native_core.py::test_native_core_sanitizers"
 MATRIX_TEST = "tests/integration/test_matrix.py::test_cell"
@@ -152,8 +153,9 @@ def _load(path: pathlib.Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("path", "schema"), [(CI, "github-workflows"),
                                               (NIGHTLY, "github-workflows"),
+                                              (WHEELS, "github-workflows"),
                                               (ACTION, "github-actions")],
-                         ids=["ci", "nightly", "native-cache"])
+                         ids=["ci", "nightly", "wheels", "native-cache"])
 def test_workflow_is_valid(path: pathlib.Path, schema: str) -> None:
     assert workflow_problems(path, schema) == []
 
@@ -245,3 +247,27 @@ def test_nightly_tests_are_found_in_synthetic_sources(tmp_path: pathlib.Path) ->
     assert found == {"tests/test_a.py::test_long": (60, ["x", "y"]),
                      "tests/test_a.py::test_no_timeout": (None, []),
                      "tests/test_b.py::test_marked_module": (None, [])}
+
+
+def test_nightly_runs_every_sweep_in_full() -> None:
+    runs = [step.get("run", "") for step in _load(NIGHTLY)["jobs"]["sweeps"]["steps"]]
+    assert any("ENVPOOL_SWEEP=all" in r and "-m \"sweep and not nightly\"" in r for r in runs)
+
+
+def test_the_release_builds_every_python_the_package_supports() -> None:
+    """The wheels workflow builds (and smoke-tests) a wheel for every CPython that
+    requires-python admits and the classifiers name, 3.10 to 3.14."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["requires-python"] == ">=3.10"
+    classified = {c.rsplit(" ", 1)[-1] for c in project["project"]["classifiers"]
+                  if c.startswith("Programming Language :: Python :: 3.")}
+    jobs = _load(WHEELS)["jobs"]
+    built = {f"3.{p[3:]}" for p in jobs["wheels"]["strategy"]["matrix"]["python"]}
+    assert built == {"3.10", "3.11", "3.12", "3.13", "3.14"}
+    assert classified <= built
+    cibw = project["tool"]["cibuildwheel"]
+    assert cibw["manylinux-x86_64-image"] == "manylinux_2_28"
+    assert "packaging/smoke_test.py" in cibw["test-command"]
+    assert "check_wheel.py" in cibw["repair-wheel-command"]

@@ -559,7 +559,10 @@ def peer_env() -> dict[str, str]:
 
 def peer_version(python: str) -> tuple[str, str]:
     """``("sail-sg EnvPool 1.2.5", its folder)``: the envpool that ``python`` imports."""
-    code = ("import importlib.metadata as m, os, envpool; d = m.metadata('envpool'); "
+    # sail-sg's distribution is `envpool`, this package's `envpool-ng` (one of them installed)
+    code = ("import importlib.metadata as m, os, envpool\n"
+            "try:\n    d = m.metadata('envpool')\n"
+            "except m.PackageNotFoundError:\n    d = m.metadata('envpool-ng')\n"
             "print(d['Version'], 'sail-sg/envpool' in (d.get('Home-page') or ''), "
             "os.path.dirname(os.path.abspath(envpool.__spec__.origin or '')))")
     try:  # run in benchmarks/: `-c` puts the working folder first on sys.path, and the

@@ -15,6 +15,17 @@ Detection rule (kept simple on purpose):
   path named there (a curve's PNG too) must exist in the repository.
 * When the section names Markdown results files (the benchmark scripts' saved output), every
   thousands-separated number of the table must appear verbatim in one of them.
+
+Figures in prose are checked too, paragraph by paragraph (a run of non-blank lines outside
+fenced code, headings and tables; a list without blank lines is one paragraph):
+
+* every ``benchmarks/results/...``, ``docs/curves/...`` or ``docs/matrix/...`` path a paragraph
+  names must exist (a file, or a folder);
+* in a paragraph that names results files (.json, .csv, .md, .txt, .log), every
+  thousands-separated number outside inline code (``6,957 steps/s
+  (benchmarks/results/bench_2cores.md)``) must appear in one of them: verbatim, or as a plain
+  number that rounds to it (raw logs and JSON write ``6957`` or ``6956.8``). A figure that comes
+  from no saved file does not belong in a paragraph that names one.
 """
 
 from __future__ import annotations
@@ -192,3 +203,139 @@ def test_a_results_file_above_the_heading_does_not_count() -> None:
     (table,) = find_tables(text)
     assert is_measurement(table) and named_results(table) == []
     assert problems(table)
+
+
+# Figures in prose.
+
+PROSE_SUFFIXES = RESULT_SUFFIXES + (".log",)
+
+
+@dataclass
+class Paragraph:
+    path: str   # relative to the repository root
+    line: int   # 1-based line of its first line
+    text: str
+
+
+def find_paragraphs(text: str, path: str = "<string>") -> list[Paragraph]:
+    """Runs of non-blank lines outside fenced code that are neither headings nor table rows."""
+    paragraphs: list[Paragraph] = []
+    current: list[str] = []
+    start = 0
+    in_fence = False
+
+    def flush() -> None:
+        if current:
+            paragraphs.append(Paragraph(path, start, "\n".join(current)))
+            current.clear()
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("```"):
+            flush()
+            in_fence = not in_fence
+            continue
+        if in_fence or not line.strip() or line.startswith(("#", "|")):
+            flush()
+            continue
+        if not current:
+            start = number
+        current.append(line)
+    flush()
+    return paragraphs
+
+
+def _named_paths(text: str) -> list[str]:
+    found: list[str] = []
+    for m in _RESULTS_PATH.findall(text):
+        if m not in found:
+            found.append(m)
+    return found
+
+
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d])")
+
+
+def _in_file(number: str, saved: str) -> bool:
+    """``number`` (``6,957``) verbatim in ``saved``, or a plain number there that rounds to it
+    (``6957``, ``6956.8``: raw logs and JSON have no separators)."""
+    if number in saved:
+        return True
+    value = int(number.replace(",", ""))
+    return any(abs(float(m) - value) <= 0.5 for m in _NUMBER.findall(saved))
+
+
+def prose_problems(paragraph: Paragraph, root: pathlib.Path = ROOT) -> list[str]:
+    """Why the paragraph's figures are not traceable to the files it names (empty: they are)."""
+    where = f"{paragraph.path}:{paragraph.line}"
+    names = _named_paths(paragraph.text)
+    out = [f"{where}: names {name}, which does not exist"
+           for name in names if not (root / name).exists()]
+    files = [root / n for n in names if n.endswith(PROSE_SUFFIXES) and (root / n).is_file()]
+    if not files:
+        return out
+    saved = "\n".join(f.read_text(errors="replace") for f in files)
+    named = [str(f.relative_to(root)) for f in files]
+    for number in _THOUSANDS.findall(_CODE_SPAN.sub("", paragraph.text)):
+        if not _in_file(number, saved):
+            out.append(f"{where}: {number} is in none of {named}")
+    return out
+
+
+def _paragraphs() -> list[Paragraph]:
+    found = []
+    for f in _doc_files():
+        found += find_paragraphs(f.read_text(), str(f.relative_to(ROOT)))
+    return [p for p in found if _named_paths(p.text)]
+
+
+NAMING = _paragraphs()
+
+
+@pytest.mark.parametrize("paragraph", NAMING, ids=[f"{p.path}:{p.line}" for p in NAMING])
+def test_prose_figures_are_in_the_results_file_they_name(paragraph: Paragraph) -> None:
+    assert prose_problems(paragraph) == []
+
+
+def test_the_known_prose_figures_are_found() -> None:
+    paths = {p.path for p in NAMING}
+    assert {"docs/benchmarks.md", "docs/design-notes.md", "docs/dm_control.md"} <= paths
+    figures = " ".join(p.text for p in NAMING if p.path == "docs/dm_control.md")
+    assert "148,810" in figures
+
+
+PROSE = """# Speed
+
+Pong at 8 envs: {value} steps/s
+(benchmarks/results/{source}), against `9,999` in code, which is not checked.
+
+| num_envs | steps/s |
+|---:|---:|
+| 8 | 5,555 |
+
+```
+2,222 steps/s (benchmarks/results/x.md)
+```
+
+A paragraph that names no results file: 3,333 steps/s.
+
+Raw log: 6,957 steps/s and 12,345 (benchmarks/results/raw.log).
+"""
+
+
+def test_prose_checker_on_synthetic_markdown(tmp_path: pathlib.Path) -> None:
+    _write(tmp_path, "benchmarks/results/x.md", "| 8 | envpool sync | 6,957 |\n")
+    _write(tmp_path, "benchmarks/results/raw.log", "round 1: 6957.4 steps/s; 12345 steps\n")
+    _write(tmp_path, "benchmarks/results/folder/a.txt", "")
+
+    def check(source: str, value: str = "6,957") -> list[str]:
+        paragraphs = find_paragraphs(PROSE.format(source=source, value=value), "doc.md")
+        assert [p.line for p in paragraphs] == [3, 14, 16]  # not the table nor the fence
+        assert "5,555" not in " ".join(p.text for p in paragraphs)
+        return [x for p in paragraphs for x in prose_problems(p, tmp_path)]
+
+    assert check("x.md") == []
+    assert check("folder") == []  # a folder exists; it holds no figures to check
+    assert "7,000 is in none of" in check("x.md", "7,000")[0]
+    assert "does not exist" in check("gone.md")[0]
+    assert _in_file("6,957", '{"rate": 6957.4, "n": 8}') and _in_file("1,048", "1047.72")
+    assert not _in_file("6,957", "16957 0.6957 6958.1 69570")

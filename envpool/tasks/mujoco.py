@@ -74,8 +74,9 @@ for _task, _native_name, _steps, _threshold in _TASKS:
             assets_dir=ASSETS_DIR,
         )
 
-# gymnasium refuses to make Pusher-v4 on mujoco >= 3 (its issue 950); sail-sg EnvPool keeps
-# it, and so does this package: pusher_v4.py's arithmetic on MuJoCo 3 (native/envs/mujoco/pusher.h).
+# gymnasium refuses to make Pusher-v4 on mujoco >= 3
+# (https://github.com/Farama-Foundation/Gymnasium/issues/950); sail-sg EnvPool keeps it, and so
+# does this package: pusher_v4.py's arithmetic on MuJoCo 3 (native/envs/mujoco/pusher.h).
 for _version in (4, 5):
     register(f"Pusher-v{_version}", f"PusherV{_version}", max_episode_steps=100,
              reward_threshold=0.0, per_env_kwargs=per_env_kwargs(f"PusherV{_version}"),

@@ -1,7 +1,7 @@
 // gymnasium CarRacing's reward text: font.render(f"{reward:04.0f}", True, white, black) in
 // pygame's default font (freesansbold.ttf, loaded from the installed pygame at run time) at
 // 42 px, blitted with its centre at (60, 750), drawn with FreeType as pygame-ce 2.5 draws it
-// through SDL_ttf 2.24 (benchmarks/results/issue31/carracing_text/ checks the recipe against
+// through SDL_ttf 2.24 (benchmarks/results/box2d/carracing_text/ checks the recipe against
 // pygame for every reward from -300 to 1000):
 //   - FT_Set_Char_Size(0, 42 * 64) at 72 dpi; each glyph loaded with the auto-hinter
 //     (FT_LOAD_FORCE_AUTOHINT) and rendered FT_RENDER_MODE_NORMAL, its coverage the grey;

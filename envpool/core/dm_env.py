@@ -137,17 +137,111 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
-        """Resets all envs (or ``env_id``); ``seed`` reseeds them first (int: env i gets
-        ``seed + i``). In async mode, returns the first batch to finish."""
+        """Resets every env (or some) and returns their FIRST TimeSteps.
+
+        The dm flavour's ``reset`` (``make(..., env_type="dm")``, ``make_dm``).
+
+        Args:
+            env_id: The ids of the envs to reset; None: every env.
+            seed: Reseeds the envs first: an int gives env i the seed ``seed + i``, a
+                list one seed per env reset; None keeps each env's random generator
+                going.
+
+        Returns:
+            A ``dm_env.TimeStep`` whose fields are arrays with one row per env reset
+            (all of them in sync mode, the first ``batch_size`` to finish in async
+            mode): ``step_type`` (int32, all ``StepType.FIRST``), ``reward`` (float32
+            zeros), ``discount`` (float32 ones) and ``observation``, a ``State``
+            namedtuple of the observation arrays, ``env_id``, ``players``,
+            ``elapsed_step`` and the env's info arrays.
+
+        Raises:
+            ValueError: an env in flight, or a list of seeds of the wrong length.
+            TypeError: ``seed`` is not an int, a list of ints or None.
+            RuntimeError: the pool is closed.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make_dm("CartPole-v1", num_envs=2, seed=0)
+            >>> ts = env.reset()
+            >>> ts.step_type
+            array([0, 0], dtype=int32)
+            >>> ts.reward, ts.discount
+            (array([0., 0.], dtype=float32), array([1., 1.], dtype=float32))
+            >>> ts.observation.obs.shape, ts.observation.env_id
+            ((2, 4), array([0, 1], dtype=int32))
+            >>> env.close()
+        """
         return self._timestep(self.reset_raw(env_id, seed))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
-        """send + recv."""
+        """Steps the envs with ``action`` and waits for the results: ``send``, then ``recv``.
+
+        The dm flavour's ``step``. Autoreset is next-step: an env whose last TimeStep
+        was LAST restarts (a FIRST row, its action ignored).
+
+        Args:
+            action: One action per env of ``env_id``: an array with one row per env
+                (integers for a discrete action space).
+            env_id: The ids of the envs to step: by default every env in sync mode, and
+                in async mode the envs that the last ``recv`` returned.
+
+        Returns:
+            A ``dm_env.TimeStep`` of arrays with one row per env of the batch:
+            ``step_type`` (int32: FIRST after a reset, LAST when the episode ended,
+            MID otherwise), ``reward`` (float32, 0 on FIRST rows), ``discount``
+            (float32: 0 on termination, 1 otherwise, truncation included, or the env's
+            own) and ``observation`` (a ``State`` namedtuple: the observation arrays,
+            ``env_id``, ``players``, ``elapsed_step`` and the env's info arrays).
+
+        Raises:
+            ValueError: an action outside the action space or of the wrong shape, or an
+                env id out of range or in flight.
+            TypeError: env ids that are not integers, or discrete actions that are not
+                whole numbers.
+            RuntimeError: the pool is closed, or an env failed while stepping.
+
+        Examples:
+            >>> import envpool
+            >>> import numpy as np
+            >>> env = envpool.make_dm("CartPole-v1", num_envs=2, seed=0)
+            >>> _ = env.reset()
+            >>> ts = env.step(np.zeros(2, dtype=np.int64))
+            >>> ts.step_type, ts.reward
+            (array([1, 1], dtype=int32), array([1., 1.], dtype=float32))
+            >>> env.close()
+        """
         self.send(action, env_id)
         return self.recv()
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
-        """The next batch as a TimeStep of arrays."""
+        """Waits for the next batch of results of ``send`` or ``async_reset``.
+
+        The dm flavour's ``recv``. In async mode (``batch_size < num_envs``) the batch
+        is the first ``batch_size`` envs to finish, whose ids are
+        ``observation.env_id``. Ctrl-C interrupts the wait.
+
+        Args:
+            timeout: The most seconds to wait; None waits as long as it takes.
+
+        Returns:
+            A ``dm_env.TimeStep`` of arrays with one row per env of the batch, as
+            ``step`` returns it.
+
+        Raises:
+            RuntimeError: nothing is in flight (sync mode), fewer than ``batch_size``
+                envs are in flight (async mode), the pool is closed, or an env failed.
+            TimeoutError: no batch was ready within ``timeout`` seconds.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make_dm("CartPole-v1", num_envs=4, batch_size=2, seed=0)
+            >>> env.async_reset()
+            >>> ts = env.recv()
+            >>> ts.step_type, ts.observation.env_id.shape
+            (array([0, 0], dtype=int32), (2,))
+            >>> env.close()
+        """
         return self._timestep(self.recv_raw(timeout))
 
     def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:

@@ -28,7 +28,37 @@ class GymEnvPool(GymnasiumEnvPool):
 
     def reset(self, env_id: Any = None, seed: Any = None,  # type: ignore[override]
               options: dict[str, Any] | None = None) -> Any:
-        """Resets all envs (or ``env_id``); ``seed`` reseeds them first (int: env i gets
-        ``seed + i``). In async mode, returns the first batch to finish."""
+        """Resets every env (or some) and returns their first observations.
+
+        The gym flavour's ``reset`` (``make(..., env_type="gym")``, ``make_gym``); its
+        ``step``, ``recv``, ``send`` and ``render`` are the gymnasium flavour's.
+
+        Args:
+            env_id: The ids of the envs to reset; None: every env.
+            seed: Reseeds the envs first: an int gives env i the seed ``seed + i``, a
+                list one seed per env reset; None keeps each env's random generator
+                going.
+            options: As for the gymnasium flavour (``{"reset_mask": mask}`` only).
+
+        Returns:
+            The tuple ``(obs, info)`` (as the gymnasium flavour's ``reset``), or ``obs``
+            alone when the pool was made with ``gym_reset_return_info=False``. ``obs``
+            has one row per env reset: all of them in sync mode, the first
+            ``batch_size`` to finish in async mode.
+
+        Raises:
+            ValueError: an unknown option, an env in flight, or a list of seeds of the
+                wrong length.
+            TypeError: ``seed`` is not an int, a list of ints or None.
+            RuntimeError: the pool is closed.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make_gym("CartPole-v1", num_envs=2, seed=0)
+            >>> obs, info = env.reset()
+            >>> obs.shape, info["env_id"]
+            ((2, 4), array([0, 1], dtype=int32))
+            >>> env.close()
+        """
         obs, info = GymnasiumEnvPool.reset(self, env_id, seed=seed, options=options)
         return (obs, info) if self._return_info else obs

@@ -90,8 +90,50 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         seed: int | list[int] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any]]:
-        """Resets every env (or ``env_id``, or ``options["reset_mask"]``); ``seed``
-        reseeds them first (int: env i gets ``seed + i``)."""
+        """Resets every env (or some) and returns their first observations.
+
+        The gymnasium flavour's ``reset`` (``make``, ``make_gymnasium`` and
+        ``gymnasium.make_vec``); the gym flavour's returns ``obs`` alone when made with
+        ``gym_reset_return_info=False``.
+
+        Args:
+            env_id: The ids of the envs to reset (EnvPool's subset reset); None: every
+                env.
+            seed: Reseeds the envs first: an int gives env i the seed ``seed + i`` (the
+                same as ``make(seed=seed)``), a list one seed per env reset; None keeps
+                each env's random generator going.
+            options: ``{"reset_mask": mask}``, a bool array of ``num_envs`` values, resets
+                the envs where it is True (gymnasium's way with
+                ``autoreset_mode="disabled"``, sync mode) and returns every env's latest
+                observation. No other option is taken.
+
+        Returns:
+            The tuple ``(obs, info)``. ``obs`` has one row per env reset: all of them in
+            sync mode, the first ``batch_size`` to finish in async mode (the others
+            stay in flight for ``recv``); an array, or a dict or tuple of arrays for
+            envs with several observations. ``info`` is a dict of arrays with a row per
+            env: ``env_id`` (int32), ``elapsed_step`` (int32, 0 after a reset),
+            ``players`` (``{"env_id": ...}``) and the env's own info keys.
+
+        Raises:
+            ValueError: an unknown option, both ``env_id`` and ``reset_mask``, a
+                ``reset_mask`` of the wrong shape or dtype (or in async mode, or partial
+                on the first reset), an env in flight, or a list of seeds of the wrong
+                length.
+            TypeError: ``seed`` is not an int, a list of ints or None.
+            RuntimeError: the pool is closed.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=0)
+            >>> obs, info = env.reset(seed=1)
+            >>> obs.shape, info["env_id"], info["elapsed_step"]
+            ((3, 4), array([0, 1, 2], dtype=int32), array([0, 0, 0], dtype=int32))
+            >>> obs, info = env.reset(env_id=[2])
+            >>> obs.shape
+            (1, 4)
+            >>> env.close()
+        """
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if options:
@@ -127,16 +169,84 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
     def step(
         self, actions: Any, env_id: Any = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Steps the envs with ``actions``: (obs, reward, terminated, truncated, info)."""
+        """Steps the envs with ``actions`` and waits for the results: ``send``, then ``recv``.
+
+        The gymnasium and gym flavours' ``step``. With the default next-step autoreset
+        an env that finished restarts on its next step: that step returns its reset
+        observation (``elapsed_step`` 0, reward 0) and ignores its action.
+
+        Args:
+            actions: One action per env of ``env_id``: an array with one row per env
+                (integers for a discrete action space).
+            env_id: The ids of the envs to step: by default every env in sync mode, and
+                in async mode the envs that the last ``recv`` returned.
+
+        Returns:
+            The tuple ``(obs, reward, terminated, truncated, info)`` with one row per
+            env of the batch: ``obs`` (an array, or a dict or tuple of arrays),
+            ``reward`` (float32), ``terminated`` and ``truncated`` (bool, ``truncated``
+            at the time limit), and ``info``, a dict of arrays: ``env_id`` (int32, the
+            env of each row), ``elapsed_step``, ``players`` and the env's own info keys;
+            with ``autoreset_mode="same_step"`` also ``final_obs`` and ``final_info``
+            (the last observation and info of the envs that finished, whose ``obs``
+            row is already the next episode's) with their masks ``_final_obs`` and
+            ``_final_info``. In async mode the batch is the first ``batch_size`` envs
+            to finish.
+
+        Raises:
+            ValueError: an action outside the action space or of the wrong shape, or an
+                env id out of range or in flight.
+            TypeError: env ids that are not integers, or discrete actions that are not
+                whole numbers.
+            RuntimeError: the pool is closed, or an env failed while stepping.
+
+        Examples:
+            >>> import envpool
+            >>> import numpy as np
+            >>> env = envpool.make_gymnasium("CartPole-v1", num_envs=3, seed=0)
+            >>> obs, info = env.reset()
+            >>> obs, reward, terminated, truncated, info = env.step(np.array([1, 0, 1]))
+            >>> reward, terminated
+            (array([1., 1., 1.], dtype=float32), array([False, False, False]))
+            >>> sorted(info)
+            ['elapsed_step', 'env_id', 'players']
+            >>> env.close()
+        """
         self.send(actions, env_id)
         return self.recv()
 
     def recv(
         self, timeout: float | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """The next batch: (obs, reward, terminated, truncated, info).
+        """Waits for the next batch of results of ``send`` or ``async_reset``.
 
-        Raises TimeoutError after ``timeout`` seconds; Ctrl-C interrupts it.
+        The gymnasium and gym flavours' ``recv``. In sync mode the batch holds every
+        env; in async mode (``batch_size < num_envs``) the first ``batch_size`` envs to
+        finish, whose ids are ``info["env_id"]``. Ctrl-C interrupts the wait.
+
+        Args:
+            timeout: The most seconds to wait; None waits as long as it takes.
+
+        Returns:
+            The tuple ``(obs, reward, terminated, truncated, info)``, as ``step``
+            returns it: one row per env of the batch, float32 rewards, bool flags and
+            ``info`` with ``env_id``, ``elapsed_step``, ``players`` and the env's own
+            info keys (and ``final_obs`` / ``final_info`` with same-step autoreset).
+            The arrays are views of the pool's batch, valid as long as they are held.
+
+        Raises:
+            RuntimeError: nothing is in flight (sync mode), fewer than ``batch_size``
+                envs are in flight (async mode), the pool is closed, or an env failed.
+            TimeoutError: no batch was ready within ``timeout`` seconds.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make_gymnasium("CartPole-v1", num_envs=4, batch_size=2)
+            >>> env.async_reset()
+            >>> obs, reward, terminated, truncated, info = env.recv(timeout=10)
+            >>> obs.shape, info["env_id"].shape
+            ((2, 4), (2,))
+            >>> env.close()
         """
         raw = self.recv_raw(timeout)
         info = self.info(raw)
@@ -169,7 +279,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
 class GymnasiumVectorEnv(GymnasiumEnvPool):
     """The strict gymnasium vector env (``gymnasium.make_vec("envpool/<id>")``).
 
-    The same pool and behaviour as :class:`GymnasiumEnvPool`, with gymnasium's space
+    The same pool and behaviour as ``GymnasiumEnvPool``, with gymnasium's space
     contract: ``observation_space`` / ``action_space`` are the single-env spaces
     batched over ``num_envs`` rows. Sync mode only: a gymnasium vector env steps
     every env on each call (for async batches use ``envpool.make``). Stepping an env
@@ -188,12 +298,40 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
 
     def render(self, env_ids: Any = None,  # type: ignore[override]
                camera_id: int | None = None) -> tuple[Any, ...]:
-        """gymnasium's vector ``render()``: a tuple of one ``(H, W, 3)`` uint8 frame (or ansi
-        text) per env
-        (every env when ``env_ids`` is None, not EnvPool's ``render_env_id``), views of
-        one batch drawn by the workers; see :meth:`EnvPoolBase.render`. With
-        ``render_mode="human"``: env ``render_env_id``'s frame (or the one env of
-        ``env_ids``) shown in a window, and None."""
+        """Draws every env's current frame, as gymnasium's vector ``render()`` does.
+
+        The ``render`` of ``gymnasium.make_vec("envpool/<id>", render_mode=...)``
+        pools; EnvPool's pools draw env ``render_env_id`` alone by default and return
+        one array (``EnvPoolBase.render``).
+
+        Args:
+            env_ids: The envs to draw (an int or a sequence of ints); None: every env.
+            camera_id: The camera of the envs that have several (MuJoCo); None is the
+                make keyword ``render_camera_id``.
+
+        Returns:
+            A tuple with one ``(H, W, 3)`` uint8 frame per env (``render_mode=
+            "rgb_array"``; views of one batch drawn by the workers) or one text
+            (``"ansi"``). With ``render_mode="human"``, None: env ``render_env_id``'s
+            frame (or the one env of ``env_ids``) is shown in a window.
+
+        Raises:
+            RuntimeError: the pool was made without ``render_mode``, or is closed.
+            ValueError: an env id out of range, listed twice or in flight, or more than
+                one env with ``render_mode="human"``.
+            TypeError: env ids or ``camera_id`` that are not integers.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=2,
+            ...                           render_mode="rgb_array")
+            >>> _ = envs.reset(seed=0)
+            >>> frames = envs.render()
+            >>> len(frames), frames[0].shape
+            (2, (400, 600, 3))
+            >>> envs.close()
+        """
         if self.render_mode == "human":
             return super().render(env_ids, camera_id)  # type: ignore[return-value]
         return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,
@@ -202,11 +340,35 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     def recv(
         self, timeout: float | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """As :meth:`GymnasiumEnvPool.recv`, in the layout of gymnasium's own vector
-        envs: float64 rewards (the pool's float32 rewards, widened), and in same-step
-        mode ``final_obs`` / ``final_info`` present only on steps where an env
-        finished, ``final_obs`` an object array (None for envs that did not), and
-        ``final_info`` values zero for envs that did not finish."""
+        """Waits for the next batch, in the layout of gymnasium's own vector envs.
+
+        The ``recv`` (and so the ``step``) of ``gymnasium.make_vec("envpool/<id>")``
+        pools: as ``GymnasiumEnvPool.recv``, but with gymnasium's types.
+
+        Args:
+            timeout: The most seconds to wait; None waits as long as it takes.
+
+        Returns:
+            The tuple ``(obs, reward, terminated, truncated, info)`` with a row per env:
+            ``reward`` is float64 (the pool's float32 rewards, widened); in same-step
+            mode ``info["final_obs"]`` / ``info["final_info"]`` are present only on
+            steps where an env finished, ``final_obs`` an object array (None for the
+            envs that did not) and ``final_info`` values zero for those envs.
+
+        Raises:
+            RuntimeError: nothing is in flight, the pool is closed, or an env failed.
+            TimeoutError: no batch was ready within ``timeout`` seconds.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=2)
+            >>> _ = envs.reset(seed=0)
+            >>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
+            >>> envs.action_space, reward.dtype
+            (MultiDiscrete([2 2]), dtype('float64'))
+            >>> envs.close()
+        """
         obs, reward, terminated, truncated, info = super().recv(timeout)
         reward = reward.astype(np.float64)
         if "final_obs" in info:

@@ -19,12 +19,30 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Uniform:
-    """A keyword drawn uniformly from ``[low, high)`` out of the env's own random
-    generator before each of its resets (domain randomisation), in ``env_kwargs``::
+    """A keyword value drawn anew at each reset: uniformly from ``[low, high)``.
 
-        envpool.make("Pendulum-v1", num_envs=4, env_kwargs={"g": [envpool.Uniform(8, 12)] * 4})
+    Given as an env's value in ``make(..., env_kwargs=...)`` (domain randomisation),
+    for the keywords a task can draw at reset. Each env draws from its own random
+    generator before each of its resets, so the same seeds give the same draws,
+    whatever ``num_threads``; ``info_env_kwargs=True`` reports the values drawn.
 
-    The same seeds give the same draws, whatever ``num_threads``.
+    Args:
+        low: The smallest value (a finite number).
+        high: The bound of the values, ``>= low``.
+
+    Raises:
+        TypeError: ``low`` or ``high`` is not a finite number.
+        ValueError: ``low > high``.
+
+    Examples:
+        >>> import envpool
+        >>> env = envpool.make("Pendulum-v1", num_envs=2, seed=0, info_env_kwargs=True,
+        ...                    env_kwargs={"g": [envpool.Uniform(8, 12)] * 2})
+        >>> obs, info = env.reset()
+        >>> g = info["env_kwargs"]["g"]
+        >>> g.shape, bool(((8 <= g) & (g < 12)).all())
+        ((2,), True)
+        >>> env.close()
     """
 
     low: float

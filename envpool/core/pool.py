@@ -185,14 +185,44 @@ class EnvPoolBase:
         return ids
 
     def send(self, action: Any, env_id: Any = None) -> None:
-        """Queues one step of each env in ``env_id`` (default: all envs in sync
-        mode, the envs of the last ``recv`` in async mode).
+        """Queues one step of the envs ``env_id`` and returns without waiting for it.
 
-        ``action`` is an array with one row per env, or sail-sg EnvPool's dict
-        ``{"env_id": ..., "players.env_id": ..., "action": ...}`` whose arrays have the
-        dtypes of ``spec.action_array_spec`` (int32 ids). Discrete actions are integers;
-        floats are taken where every value is a whole number, as EnvPool casts them.
-        A multi-player env takes EnvPool's dict of its action arrays (see :meth:`_from`)."""
+        The worker threads step the envs while Python goes on; ``recv`` returns the
+        results. The same in every flavour (gymnasium, gym, dm). ``step(actions,
+        env_id)`` is ``send`` then ``recv``.
+
+        Args:
+            action: The actions, one row per env of ``env_id`` (integers for a discrete
+                action space; floats are taken where every value is a whole number, as
+                EnvPool casts them); or sail-sg EnvPool's dict ``{"env_id": ...,
+                "players.env_id": ..., "action": ...}`` whose arrays have the dtypes of
+                ``spec.action_array_spec`` (int32 ids). A multi-player env takes
+                EnvPool's dict of its action arrays.
+            env_id: The ids of the envs to step (integers): by default every env in sync
+                mode, and in async mode the envs that the last ``recv`` returned.
+
+        Raises:
+            ValueError: an action outside the action space or of the wrong shape, an env
+                id out of range or already in flight, no ``env_id`` in async mode before
+                the first ``recv``, or an action dict with other keys.
+            TypeError: env ids that are not integers, discrete actions that are not
+                whole numbers, or an action dict whose arrays have other dtypes.
+            RuntimeError: the pool is closed.
+            gymnasium.error.ResetNeeded: an env of a pool that does not reset on its
+                first step (``gymnasium.make_vec``) is stepped before its first reset.
+
+        Examples:
+            >>> import envpool
+            >>> import numpy as np
+            >>> env = envpool.make("CartPole-v1", num_envs=4, batch_size=2, seed=0)
+            >>> env.async_reset()
+            >>> obs, reward, terminated, truncated, info = env.recv()
+            >>> env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+            >>> obs, reward, terminated, truncated, info = env.recv()
+            >>> obs.shape
+            (2, 4)
+            >>> env.close()
+        """
         if self.max_num_players:
             own_ids = isinstance(action, dict) and "env_id" in action
             default = env_id is None and (own_ids or not self.is_async)
@@ -303,8 +333,46 @@ class EnvPoolBase:
         return arrays["action"], arrays["env_id"]
 
     def xla(self) -> Any:
-        """sail-sg EnvPool's XLA functions ``(handle, recv, send, step)``: jax custom calls
-        into this pool's recv and send, for jitted loops (envpool/core/xla.py)."""
+        """Gives sail-sg EnvPool's XLA interface: functions that step this pool in ``jax.jit``.
+
+        ``recv`` and ``send`` are jax custom calls into the pool's own recv and send,
+        so a jitted function (a ``lax.scan`` of a whole rollout) steps the envs without
+        leaving XLA. The handlers are compiled at a process's first ``xla()`` (with
+        ``$CXX`` or the compiler Python was built with) and cached.
+
+        Returns:
+            The tuple ``(handle, recv, send, step)``. ``handle`` is an 8-byte uint8
+            array to pass to each call and replace by the one it returns (that orders
+            the calls). ``recv(handle)`` waits for the next batch and returns ``(handle,
+            result)``, where ``result`` is what the flavour's ``recv`` returns, as jax
+            arrays with ``batch_size`` rows: ``(obs, reward, terminated, truncated,
+            info)`` in the gymnasium and gym flavours (``info`` holds ``env_id``,
+            ``players``, ``elapsed_step`` and the env's info arrays), a
+            ``dm_env.TimeStep`` in the dm flavour. ``send(handle, action, env_id=None)``
+            queues a step and returns the handle; ``step(handle, action, env_id=None)``
+            is ``recv(send(...))``.
+
+        Raises:
+            ImportError: jax 0.5 or newer is not installed.
+            RuntimeError: the pool is closed, the env has players or container
+                observations (their shapes change from batch to batch), or no C++
+                compiler is found to build the handlers.
+            ValueError: the pool was made with ``autoreset_mode="same_step"``.
+            TypeError: the env has 64-bit arrays and ``jax_enable_x64`` is off.
+
+        Examples:
+            >>> import envpool
+            >>> import numpy as np
+            >>> env = envpool.make("CartPole-v1", num_envs=4, seed=0)
+            >>> handle, recv, send, step = env.xla()
+            >>> env.async_reset()
+            >>> handle, (obs, reward, terminated, truncated, info) = recv(handle)
+            >>> action = np.zeros(4, dtype=np.int32)
+            >>> handle, (obs, reward, terminated, truncated, info) = step(handle, action)
+            >>> obs.shape, reward.dtype
+            ((4, 4), dtype('float32'))
+            >>> env.close()
+        """
         from envpool.core.xla import make_xla
 
         return make_xla(self)
@@ -359,7 +427,30 @@ class EnvPoolBase:
         self._pool.send_reset(ids, None if seed is None else expand_seeds(seed, ids))
 
     def async_reset(self, seed: Any = None) -> None:
-        """Queues a reset of every env (EnvPool's name); ``recv`` returns the results."""
+        """Queues a reset of every env and returns without waiting; ``recv`` returns them.
+
+        sail-sg EnvPool's way to start a send/recv loop, in every flavour. In async mode
+        (``batch_size < num_envs``) each ``recv`` returns the first ``batch_size`` envs
+        to finish, and ``send`` takes the ids they came with.
+
+        Args:
+            seed: Reseeds the envs first: an int (env i gets ``seed + i``) or one int per
+                env; None keeps each env's random generator going.
+
+        Raises:
+            ValueError: an env is still in flight, or a list of seeds of the wrong length.
+            TypeError: ``seed`` is not an int, a list of ints or None.
+            RuntimeError: the pool is closed.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make("CartPole-v1", num_envs=4, batch_size=2, seed=0)
+            >>> env.async_reset()
+            >>> obs, reward, terminated, truncated, info = env.recv()
+            >>> obs.shape, info["elapsed_step"]
+            ((2, 4), array([0, 0], dtype=int32))
+            >>> env.close()
+        """
         self.send_reset(None, seed)
 
     def reset_raw(self, env_id: Any = None, seed: Any = None) -> RawBatch:
@@ -372,17 +463,43 @@ class EnvPoolBase:
     # -- rendering -----------------------------------------------------------
     def render(self, env_ids: Any = None,
                camera_id: int | None = None) -> np.ndarray | list[str] | None:
-        """The current frames of ``env_ids`` as a ``(len(env_ids), H, W, 3)`` uint8 array
-        (EnvPool's ``render``): ``env_ids`` None draws env ``render_env_id`` (a make
-        keyword, default 0) alone, an int that env; ``camera_id`` None is the make
-        keyword ``render_camera_id``. The size is ``render_height`` x ``render_width``
-        (0: the env's own). The worker threads draw the frames; envs in flight (async
-        mode, or sent and not yet received) cannot be drawn. Needs
-        ``make(..., render_mode="rgb_array")``. The array is a view of the pool's frame
-        buffer, valid as long as it is held (a later call draws into a new one). With
-        ``render_mode="ansi"`` (toy-text grids): a list of gymnasium's text, one per env,
-        see :meth:`render_text`. With ``render_mode="human"``: one env's frame, shown in a
-        window (pygame's, as gymnasium's envs open theirs), and None, as EnvPool's."""
+        """Draws the current frames of some envs (EnvPool's ``render``).
+
+        The pool must be made with a ``render_mode``. The worker threads draw the
+        frames; envs in flight (sent and not yet received) cannot be drawn. The same
+        in the gymnasium, gym and dm flavours; ``gymnasium.make_vec`` pools return a
+        tuple instead (``GymnasiumVectorEnv.render``).
+
+        Args:
+            env_ids: The envs to draw: an int or a sequence of ints. None draws env
+                ``render_env_id`` (a make keyword, default 0) alone.
+            camera_id: The camera of the envs that have several (MuJoCo); None is the
+                make keyword ``render_camera_id`` (default -1, the env's own view).
+
+        Returns:
+            With ``render_mode="rgb_array"``, a ``(len(env_ids), H, W, 3)`` uint8 array
+            of ``render_height`` x ``render_width`` frames (0: the env's own size): a
+            view of the pool's frame buffer, valid as long as it is held. With
+            ``render_mode="ansi"`` (toy-text grids), a list of gymnasium's text, one per
+            env. With ``render_mode="human"``, None: one env's frame is shown in a
+            window.
+
+        Raises:
+            RuntimeError: the pool was made without ``render_mode``, or is closed.
+            ValueError: an env id out of range, listed twice or in flight, or more than
+                one env with ``render_mode="human"``.
+            TypeError: env ids or ``camera_id`` that are not integers.
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make("CartPole-v1", num_envs=2, render_mode="rgb_array")
+            >>> _ = env.reset()
+            >>> env.render().shape
+            (1, 400, 600, 3)
+            >>> env.render(env_ids=[0, 1]).dtype
+            dtype('uint8')
+            >>> env.close()
+        """
         if self.render_mode is None:
             raise RuntimeError(f"{self.spec.id} was made without render_mode: pass "
                                "render_mode='rgb_array' to make() to render")
@@ -446,8 +563,24 @@ class EnvPoolBase:
 
     # -- life cycle --------------------------------------------------------
     def close(self, **kwargs: Any) -> None:
-        """Stops the worker threads (and closes the ``render_mode="human"`` window);
-        idempotent. Any later call raises."""
+        """Stops the worker threads and frees the envs (and closes the human window).
+
+        The same in every flavour. Closing twice does nothing; any other call on a
+        closed pool raises ``RuntimeError``. A pool is also a context manager that
+        closes on exit.
+
+        Args:
+            **kwargs: Not used (gymnasium's ``VectorEnv.close`` takes keywords).
+
+        Examples:
+            >>> import envpool
+            >>> env = envpool.make("CartPole-v1", num_envs=2)
+            >>> env.close()
+            >>> env.closed
+            True
+            >>> with envpool.make("CartPole-v1", num_envs=2) as env:
+            ...     obs, info = env.reset()
+        """
         if self._window is not None:
             self._window.close()
         self._pool.close()

@@ -67,23 +67,51 @@ def register(
 ) -> None:
     """Registers ``task_id`` as the native env ``native_env`` with default keywords.
 
-    ``env_kwargs`` override the native env's defaults (they must be keywords the
-    env accepts); ``max_episode_steps`` is the default time limit of the task.
-    ``prepare(keywords)`` returns the native env's hidden keywords (names starting
-    with ``_``, which users cannot pass) computed from the others, when a pool is
-    made. ``python_kwargs`` are keywords with their defaults that only ``prepare``
-    reads (values the native config cannot hold, such as dicts). ``thread_per_env``: the
-    env's step mostly waits on another process, so ``num_threads=0`` means one thread
-    per env instead of one per core. ``per_env_kwargs`` may differ between the envs of a
-    pool (``make(..., env_kwargs=...)``); ``random_kwargs`` (a subset of them) may be drawn
-    at each reset (:class:`envpool.Uniform`).
-    ``module`` is the native module that defines
-    ``native_env`` (default ``envpool._native``): a module built with envpool's env SDK
-    (docs/custom_env.md), refused with an ImportError if it was built against another
-    envpool version. The id
-    is also registered with gymnasium as ``envpool/<task_id>`` (``gymnasium.make`` and
-    ``gymnasium.make_vec``). ``listed=False`` registers an id that pools are made of
-    but that neither :func:`list_all_envs` nor gymnasium lists (the core's test envs).
+    After this, ``envpool.make(task_id, ...)`` makes pools of it, and the id is also
+    registered with gymnasium as ``envpool/<task_id>`` (for ``gymnasium.make`` and
+    ``gymnasium.make_vec``).
+
+    Args:
+        task_id: The new id, such as ``"CartPole-Long-v1"``.
+        native_env: The name of the native env in ``module`` (``"CartPole"``).
+        max_episode_steps: The task's default time limit (None: none).
+        reward_threshold: The return at which the task counts as solved, as
+            gymnasium's ``EnvSpec.reward_threshold``.
+        prepare: A function of the resolved keywords that returns the native env's
+            hidden keywords (names starting with ``_``, which users cannot pass), called
+            when a pool is made.
+        python_kwargs: Keywords with their defaults that only ``prepare`` reads (values
+            the native config cannot hold, such as dicts).
+        thread_per_env: The env's step mostly waits on another process, so
+            ``num_threads=0`` means one thread per env instead of one per core.
+        per_env_kwargs: The keywords that may differ between the envs of one pool
+            (``make(..., env_kwargs=...)``).
+        random_kwargs: Those of ``per_env_kwargs`` that ``envpool.Uniform`` may draw
+            at each reset.
+        module: The native module that defines ``native_env``: a module built with
+            envpool's env SDK (default ``envpool._native``).
+        pool_methods: Methods added to the task's pools, by name: functions
+            ``(pool, *args, **kwargs)``.
+        listed: False registers an id that pools are made of but that neither
+            ``list_all_envs()`` nor gymnasium lists.
+        **env_kwargs: Defaults that override the native env's own (keywords it takes).
+
+    Raises:
+        ValueError: ``task_id`` is already registered, ``native_env`` is not in
+            ``module``, ``python_kwargs`` without ``prepare`` (or naming native
+            keywords), or ``per_env_kwargs`` / ``random_kwargs`` that are not keywords
+            of the env.
+        TypeError: an ``env_kwargs`` keyword the native env does not take, or a
+            ``module`` that is no envpool env module.
+        ImportError: ``module`` was built against another envpool version.
+
+    Examples:
+        >>> import envpool
+        >>> envpool.register("CartPole-Long-v1", "CartPole", max_episode_steps=1000)
+        >>> envpool.make_spec("CartPole-Long-v1").config.max_episode_steps
+        1000
+        >>> "CartPole-Long-v1" in envpool.list_all_envs()
+        True
     """
     from envpool.core.gymnasium_ids import register_gymnasium_id  # (imports this module)
 
@@ -123,7 +151,18 @@ def register(
 
 
 def list_all_envs() -> list[str]:
-    """All registered task ids."""
+    """Lists every registered task id, in the order they were registered.
+
+    Returns:
+        A new list of the ids (strings) that ``envpool.make`` takes; ids registered with
+        ``listed=False`` are left out.
+
+    Examples:
+        >>> import envpool
+        >>> ids = envpool.list_all_envs()
+        >>> "CartPole-v1" in ids, "Pong-v5" in ids
+        (True, True)
+    """
     return list(_TASKS)
 
 

@@ -48,7 +48,34 @@ class GymnasiumEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Starts a new episode (reseeded when ``seed`` is given)."""
+        """Starts a new episode and returns its first observation.
+
+        The ``reset`` of ``gymnasium.make("envpool/<id>")``: one env, unbatched.
+
+        Args:
+            seed: Reseeds the env first: the same env as env 0 of
+                ``envpool.make(task_id, seed=seed)``. None keeps its random generator
+                going.
+            options: Not taken: set keywords when making the env.
+
+        Returns:
+            The tuple ``(obs, info)``: the observation (an array, an int for a discrete
+            observation space, or a dict or tuple of arrays) and a dict with
+            ``elapsed_step`` (0) and the env's own info values.
+
+        Raises:
+            ValueError: ``options`` were given.
+            RuntimeError: the env is closed.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> env = gymnasium.make("envpool/CartPole-v1")
+            >>> obs, info = env.reset(seed=0)
+            >>> obs.shape, info
+            ((4,), {'elapsed_step': 0})
+            >>> env.close()
+        """
         super().reset(seed=seed)  # gymnasium's own np_random, as check_env expects
         if options:
             raise ValueError("envpool envs take no reset options; set keywords at make time")
@@ -58,7 +85,36 @@ class GymnasiumEnv(gymnasium.Env):
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """One step: (obs, reward, terminated, truncated, info)."""
+        """Steps the env with ``action`` and returns the result, unbatched.
+
+        The ``step`` of ``gymnasium.make("envpool/<id>")``. There is no autoreset: after
+        the end of an episode, call ``reset``.
+
+        Args:
+            action: One action of the env's ``action_space``.
+
+        Returns:
+            The tuple ``(obs, reward, terminated, truncated, info)``: the observation, a
+            float reward, bool flags and a dict with ``elapsed_step`` and the env's own
+            info values.
+
+        Raises:
+            gymnasium.error.ResetNeeded: the env was never reset.
+            ValueError: the action is outside the action space, or the episode ended
+                and the env was not reset.
+            TypeError: a discrete action that is not a whole number.
+            RuntimeError: the env is closed.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> env = gymnasium.make("envpool/CartPole-v1")
+            >>> _ = env.reset(seed=0)
+            >>> obs, reward, terminated, truncated, info = env.step(1)
+            >>> reward, terminated, truncated, info
+            (1.0, False, False, {'elapsed_step': 1})
+            >>> env.close()
+        """
         self.pool.send(np.asarray(action)[None])
         out = self._unbatch(self.pool.recv_raw())
         if self.render_mode == "human":
@@ -66,17 +122,41 @@ class GymnasiumEnv(gymnasium.Env):
         return out
 
     def render(self) -> np.ndarray | str | None:
-        """The env's current frame, ``(H, W, 3)`` uint8 (``render_mode="rgb_array"``), or its
-        text (``"ansi"``, toy-text grids); None without a render mode or with "human" (the
-        frame goes to a window, after every reset and step too), as gymnasium's envs
-        return."""
+        """Draws the env's current frame, as gymnasium's envs do.
+
+        The ``render`` of ``gymnasium.make("envpool/<id>", render_mode=...)``.
+
+        Returns:
+            An ``(H, W, 3)`` uint8 frame with ``render_mode="rgb_array"``, the env's text
+            with ``"ansi"`` (toy-text grids), and None without a render mode or with
+            ``"human"`` (the frame goes to a window, after every reset and step too).
+
+        Raises:
+            RuntimeError: the env is closed.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> env = gymnasium.make("envpool/CartPole-v1", render_mode="rgb_array")
+            >>> _ = env.reset(seed=0)
+            >>> env.render().shape
+            (400, 600, 3)
+            >>> env.close()
+        """
         if self.render_mode is None:
             return None
         frames = self.pool.render()
         return None if frames is None else frames[0]  # (human: shown in a window)
 
     def close(self) -> None:
-        """Stops the native pool; idempotent."""
+        """Stops the env's native pool; closing twice does nothing.
+
+        Examples:
+            >>> import gymnasium
+            >>> import envpool
+            >>> env = gymnasium.make("envpool/CartPole-v1")
+            >>> env.close()
+        """
         self.pool.close()
 
     def _unbatch(self, raw: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:

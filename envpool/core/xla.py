@@ -106,7 +106,21 @@ def _shim() -> ctypes.CDLL:
 
 
 def make_xla(pool: EnvPoolBase) -> tuple[np.ndarray, Callable, Callable, Callable]:
-    """``(handle, recv, send, step)`` of ``pool`` (see the module's docstring)."""
+    """Builds the XLA functions of ``pool``: what ``pool.xla()`` returns.
+
+    Args:
+        pool: An open pool of any flavour.
+
+    Returns:
+        The tuple ``(handle, recv, send, step)``, described at ``EnvPoolBase.xla``.
+
+    Raises:
+        ImportError: jax 0.5 or newer is not installed.
+        RuntimeError: the pool is closed, the env has players or container
+            observations, or the handlers cannot be compiled.
+        ValueError: the pool was made with ``autoreset_mode="same_step"``.
+        TypeError: the env has 64-bit arrays and ``jax_enable_x64`` is off.
+    """
     native = pool.spec.native_spec
     if native.get("max_num_players") or any(a.get("container") for a in native["obs"]):
         raise RuntimeError("xla(): this env has players or container observations, whose "
@@ -145,13 +159,38 @@ def make_xla(pool: EnvPoolBase) -> tuple[np.ndarray, Callable, Callable, Callabl
     discrete = action["n"] > 0
 
     def recv(handle: Any) -> tuple[Any, Any]:
-        """Waits for the next batch: ``(handle, what the pool's recv returns)``."""
+        """Waits for the next batch, inside or outside ``jax.jit``.
+
+        Args:
+            handle: The handle the previous call returned.
+
+        Returns:
+            The tuple ``(handle, result)``: ``result`` is what the flavour's ``recv``
+            returns, as jax arrays with ``batch_size`` rows (``(obs, reward,
+            terminated, truncated, info)``, or a ``dm_env.TimeStep`` in the dm
+            flavour).
+        """
         handle, *outs = recv_call(handle)
         return handle, states(outs)
 
     def send(handle: Any, action: Any, env_id: Any = None) -> Any:
-        """Queues one step of ``env_id`` (default: every env, in sync mode); returns the
-        handle."""
+        """Queues one step of the envs ``env_id``, inside or outside ``jax.jit``.
+
+        Args:
+            handle: The handle the previous call returned.
+            action: One action per env of ``env_id`` (or EnvPool's action dict, which
+                carries its ``env_id``).
+            env_id: A 1-d integer array of env ids; None: every env (sync mode only).
+
+        Returns:
+            The handle, for the next call.
+
+        Raises:
+            TypeError: actions that are not numbers (integers for a discrete action
+                space), or ``env_id`` that is not a 1-d integer array.
+            ValueError: no ``env_id`` in async mode, or actions whose shape is not
+                ``(len(env_id), *action_shape)``.
+        """
         if isinstance(action, dict):  # EnvPool's action dict
             action, env_id = action["action"], action["env_id"]
         action = jnp.asarray(action)
@@ -175,7 +214,16 @@ def make_xla(pool: EnvPoolBase) -> tuple[np.ndarray, Callable, Callable, Callabl
         return send_call(handle, action.astype(action_dtype), env_id.astype(jnp.int32))
 
     def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
-        """send, then recv."""
+        """Steps the envs: ``recv(send(handle, action, env_id))``.
+
+        Args:
+            handle: The handle the previous call returned.
+            action: One action per env of ``env_id``.
+            env_id: A 1-d integer array of env ids; None: every env (sync mode only).
+
+        Returns:
+            The tuple ``(handle, result)``, as ``recv`` returns it.
+        """
         return recv(send(handle, action, env_id))
 
     return handle, recv, send, step

@@ -79,7 +79,31 @@ def _map(fn: Any, tree: Any) -> Any:
 
 
 class BatchedDmEnv(dm_env.Environment):
-    """A sync, next-step-autoreset gymnasium pool as one batched dm_env.Environment."""
+    """A sync, next-step-autoreset gymnasium pool as one batched ``dm_env.Environment``.
+
+    ``make_batched_dm_env`` makes the pool and this wrapper in one call. Every field of
+    the TimeStep has a leading ``num_envs`` dimension (the specs too); ``step_type`` is
+    an int32 array of per-env ``StepType`` values; FIRST rows have reward 0 and
+    discount 1; ``discount`` is 0 on termination and 1 on truncation. Observations are
+    the env's own (an array, or an ``OrderedDict`` of arrays), not ``envpool.make_dm``'s
+    ``State``.
+
+    Args:
+        pool: A gymnasium-flavour pool in sync mode with next-step autoreset (the
+            default).
+
+    Raises:
+        ValueError: the pool is async or has another autoreset mode.
+
+    Examples:
+        >>> import envpool
+        >>> from envpool.integrations.acme import BatchedDmEnv
+        >>> env = BatchedDmEnv(envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0))
+        >>> ts = env.reset()
+        >>> ts.step_type.shape, ts.observation.shape
+        ((4,), (4, 4))
+        >>> env.close()
+    """
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
         require_pool("BatchedDmEnv", pool, "next_step")
@@ -133,7 +157,27 @@ class BatchedDmEnv(dm_env.Environment):
 
 
 class DmEnv(dm_env.Environment):
-    """One env (a pool of one) as a plain dm_env.Environment, for Acme."""
+    """One env (a pool of one) as a plain ``dm_env.Environment``, for Acme.
+
+    ``make_dm_env`` makes the pool and this wrapper in one call. FIRST steps carry
+    ``reward=None`` and ``discount=None`` and ``step()`` on a fresh env resets it, as
+    ``dm_env`` specifies, so ``acme.EnvironmentLoop`` runs it unchanged.
+
+    Args:
+        pool: A gymnasium-flavour pool of one env, in sync mode with next-step
+            autoreset (the default).
+
+    Raises:
+        ValueError: the pool has more than one env, or another autoreset mode.
+
+    Examples:
+        >>> import envpool
+        >>> from envpool.integrations.acme import DmEnv
+        >>> env = DmEnv(envpool.make_gymnasium("CartPole-v1", num_envs=1, seed=0))
+        >>> env.reset().first()
+        True
+        >>> env.close()
+    """
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
         if pool.num_envs != 1:
@@ -181,11 +225,65 @@ class DmEnv(dm_env.Environment):
 
 def make_batched_dm_env(task_id: str, num_envs: int = 1, seed: int | None = None,
                         **env_kwargs: Any) -> BatchedDmEnv:
-    """A :class:`BatchedDmEnv` of ``num_envs`` envs of ``task_id`` (env i gets seed + i)."""
+    """Makes a ``BatchedDmEnv``: ``num_envs`` envs of ``task_id`` as one dm_env.
+
+    Args:
+        task_id: A registered envpool task id.
+        num_envs: The number of envs.
+        seed: Env i gets the seed ``seed + i``; None draws one at random.
+        **env_kwargs: ``envpool.make`` keywords (``num_threads``, the env's own
+            keywords). The pool is sync with next-step autoreset, so ``num_envs``,
+            ``batch_size`` and ``autoreset_mode`` cannot be set.
+
+    Returns:
+        A ``BatchedDmEnv``: ``reset()`` and ``step(action)`` return a
+        ``dm_env.TimeStep`` whose fields have a leading ``num_envs`` dimension.
+
+    Raises:
+        TypeError: ``env_kwargs`` name a keyword the adapter sets, or one the task
+            does not take.
+        ValueError: ``task_id`` is not registered, or a keyword's value is out of range.
+
+    Examples:
+        >>> import numpy as np
+        >>> from envpool.integrations.acme import make_batched_dm_env
+        >>> env = make_batched_dm_env("CartPole-v1", num_envs=8, seed=0)
+        >>> _ = env.reset()
+        >>> ts = env.step(np.zeros(8, dtype=np.int64))
+        >>> ts.reward.shape, ts.discount.dtype
+        ((8,), dtype('float32'))
+        >>> env.close()
+    """
     return BatchedDmEnv(make_adapter_pool("make_batched_dm_env", task_id, num_envs, seed,
                                           "next_step", **env_kwargs))
 
 
 def make_dm_env(task_id: str, seed: int | None = None, **env_kwargs: Any) -> DmEnv:
-    """A single :class:`DmEnv` of ``task_id``; ``env_kwargs`` are ``envpool.make`` keywords."""
+    """Makes a ``DmEnv``: one env of ``task_id`` as a plain ``dm_env.Environment``.
+
+    Args:
+        task_id: A registered envpool task id.
+        seed: The env's seed; None draws one at random.
+        **env_kwargs: ``envpool.make`` keywords (``max_episode_steps``, the env's own
+            keywords); ``num_envs``, ``batch_size`` and ``autoreset_mode`` cannot be
+            set.
+
+    Returns:
+        A ``DmEnv``: ``reset()`` and ``step(action)`` return unbatched
+        ``dm_env.TimeStep`` values, FIRST ones with ``reward`` and ``discount`` None.
+
+    Raises:
+        TypeError: ``env_kwargs`` name a keyword the adapter sets, or one the task
+            does not take.
+        ValueError: ``task_id`` is not registered, or a keyword's value is out of range.
+
+    Examples:
+        >>> from envpool.integrations.acme import make_dm_env
+        >>> env = make_dm_env("CartPole-v1", seed=0)
+        >>> ts = env.reset()
+        >>> ts = env.step(0)
+        >>> ts.mid(), float(ts.reward)
+        (True, 1.0)
+        >>> env.close()
+    """
     return DmEnv(make_adapter_pool("make_dm_env", task_id, 1, seed, "next_step", **env_kwargs))

@@ -32,13 +32,35 @@ __all__ = ["RecordEpisodeStatistics", "plot_episode_returns"]
 
 
 class RecordEpisodeStatistics(VectorWrapper):
-    """Per-env episode returns and lengths of a pool, gymnasium's vector format.
+    """Records each env's episode returns and lengths, in gymnasium's vector format.
 
-    On a step where env ``i`` finishes an episode, ``info["episode"]`` holds
-    ``"r"`` (return), ``"l"`` (length) and ``"t"`` (seconds since the wrapper
-    started) arrays over the batch and ``info["_episode"]`` the mask of envs
-    that finished. ``return_queue`` / ``length_queue`` keep the last
+    A vector wrapper for gymnasium-flavour pools (``envpool.make_gymnasium``), for
+    CleanRL-style scripts. On a step where env ``i`` finishes an episode,
+    ``info["episode"]`` holds ``"r"`` (return), ``"l"`` (length) and ``"t"`` (seconds
+    since the wrapper started) arrays over the batch and ``info["_episode"]`` the mask
+    of the rows that finished. Rows are matched to envs by ``info["env_id"]``, so async
+    pools work, and so does every autoreset mode. Returns sum the env's unclipped
+    ``info["reward"]`` where it reports one (Atari), and with ``episodic_life`` an
+    episode spans all lives. ``return_queue`` / ``length_queue`` keep the last
     ``buffer_length`` episodes.
+
+    Args:
+        env: A gymnasium-flavour envpool pool.
+        buffer_length: How many finished episodes ``return_queue`` and
+            ``length_queue`` keep.
+
+    Examples:
+        >>> import envpool
+        >>> import numpy as np
+        >>> from envpool.integrations.cleanrl import RecordEpisodeStatistics
+        >>> envs = RecordEpisodeStatistics(
+        ...     envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=0, max_episode_steps=3))
+        >>> _ = envs.reset()
+        >>> for _ in range(3):
+        ...     obs, reward, terminated, truncated, info = envs.step(np.zeros(2, dtype=int))
+        >>> info["_episode"], info["episode"]["l"]
+        (array([ True,  True]), array([3, 3], dtype=int32))
+        >>> envs.close()
     """
 
     def __init__(self, env: gymnasium.vector.VectorEnv, buffer_length: int = 100) -> None:

@@ -48,7 +48,27 @@ class CompareResult:
     curves: dict[str, list[Curve]] = field(default_factory=dict)
 
     def final_band(self, stack: str, last: int = 20) -> tuple[float, float]:
-        """Mean and standard error of the last ``last`` episode returns of every seed."""
+        """Summarises the end of one stack's curves: mean and standard error.
+
+        Args:
+            stack: ``"reference"`` or ``"envpool"``.
+            last: How many of the last finished episodes of each seed to take.
+
+        Returns:
+            The tuple ``(mean, sem)`` of the returns of the last ``last`` episodes of
+            every seed together (``sem`` is 0.0 for a single episode).
+
+        Raises:
+            KeyError: ``stack`` was not run.
+            ValueError: no episode finished in that stack's runs.
+
+        Examples:
+            >>> import numpy as np
+            >>> from envpool.integrations.curves import CompareResult, Curve
+            >>> curve = Curve("envpool", 0, np.array([10, 20, 30]), np.array([1.0, 2.0, 3.0]))
+            >>> CompareResult({"envpool": [curve]}).final_band("envpool", last=2)
+            (2.5, 0.5)
+        """
         tail = np.concatenate([c.returns[-last:] for c in self.curves[stack]])
         if tail.size == 0:
             raise ValueError(f"no finished episode in the {stack} curves")
@@ -216,10 +236,33 @@ def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
                 torch_threads: int = 1, envpool_kwargs: dict[str, Any] | None = None,
                 reference_wrapper: Callable[[Any], Any] | None = None,
                 normalize_obs: bool = False, **algo_kwargs: Any) -> Trainer:
-    """A trainer running SB3's ``algo`` ("PPO", "SAC", ...) with ``MlpPolicy`` (or
-    ``MultiInputPolicy`` where observations are a ``Dict``, as the Control Suite's);
-    ``envpool_kwargs``, ``reference_wrapper`` and ``normalize_obs`` as for
-    ``make_sb3_venv``."""
+    """Makes a trainer that runs one of SB3's algorithms on either stack.
+
+    The trainer trains ``algo`` with ``MlpPolicy`` (or ``MultiInputPolicy`` where
+    observations are a ``Dict``, as the Control Suite's) on CPU, seeded with the run's
+    seed, and records every finished episode.
+
+    Args:
+        algo: The name of an SB3 algorithm class: ``"PPO"``, ``"SAC"``, ...
+        task_id: The task id (the same on both stacks).
+        total_timesteps: Env steps per run.
+        n_envs: Envs per vector env.
+        torch_threads: ``torch.set_num_threads`` for the run.
+        envpool_kwargs: ``make_vec_env`` keywords of the envpool stack.
+        reference_wrapper: A wrapper of each reference env (SB3's ``wrapper_class``),
+            so that both stacks give the same view of an env.
+        normalize_obs: Normalise observations with SB3's ``VecNormalize`` (rewards
+            are not).
+        **algo_kwargs: Keywords of the algorithm (``n_steps``, ``batch_size``, ...).
+
+    Returns:
+        A trainer: a function ``(stack, seed) -> Curve`` for ``compare_curves``.
+
+    Examples:
+        >>> from envpool.integrations.curves import compare_curves, sb3_trainer
+        >>> trainer = sb3_trainer("PPO", "CartPole-v1", 100_000, n_envs=8, n_steps=32)
+        >>> result = compare_curves(trainer, seeds=[0, 1, 2])  # doctest: +SKIP
+    """
 
     def train(stack: str, seed: int) -> Curve:
         import stable_baselines3
@@ -243,7 +286,24 @@ def sb3_trainer(algo: str, task_id: str, total_timesteps: int, n_envs: int = 8,
 
 
 def random_trainer(task_id: str, total_timesteps: int, n_envs: int = 8) -> Trainer:
-    """A trainer that only acts at random: both stacks must give the same returns."""
+    """Makes a trainer that only acts at random, a cheap check of the two stacks.
+
+    With random actions both stacks' returns must agree within noise.
+
+    Args:
+        task_id: The task id (the same on both stacks).
+        total_timesteps: Env steps per run.
+        n_envs: Envs per vector env.
+
+    Returns:
+        A trainer: a function ``(stack, seed) -> Curve`` for ``compare_curves``.
+
+    Examples:
+        >>> from envpool.integrations.curves import compare_curves, random_trainer
+        >>> result = compare_curves(random_trainer("CartPole-v1", 2_000), seeds=[0, 1])
+        >>> sorted(result.curves)
+        ['envpool', 'reference']
+    """
 
     def run(stack: str, seed: int) -> Curve:
         venv = make_sb3_venv(stack, task_id, n_envs, seed)
@@ -266,7 +326,36 @@ def random_trainer(task_id: str, total_timesteps: int, n_envs: int = 8) -> Train
 def compare_curves(trainer: Trainer, seeds: Sequence[int], png: str | None = None,
                    csv: str | None = None, title: str = "", window: int = 20,
                    stacks: Sequence[str] = STACKS) -> CompareResult:
-    """Runs ``trainer`` on every stack and seed; writes the CSV and the PNG if asked."""
+    """Runs ``trainer`` on every stack and seed, and writes the CSV and the PNG if asked.
+
+    Args:
+        trainer: A function ``(stack, seed) -> Curve``, such as ``sb3_trainer(...)`` or
+            ``random_trainer(...)``.
+        seeds: The seeds to run on every stack.
+        png: Where to write a plot of both stacks' curves (running mean of ``window``
+            episodes, mean over seeds, min-max range shaded); None: no plot.
+        csv: Where to write one row per finished episode,
+            ``stack,seed,step,episode_return``; None: no CSV.
+        title: The plot's title.
+        window: The number of episodes in the plot's running mean.
+        stacks: The stacks to run: ``"reference"`` (gymnasium envs in SB3's
+            ``DummyVecEnv``) and ``"envpool"`` (``envpool.integrations.sb3``).
+
+    Returns:
+        A ``CompareResult``: the curves by stack; ``final_band(stack)`` summarises the
+        last episodes.
+
+    Raises:
+        ValueError: a stack other than ``"reference"`` and ``"envpool"`` (the trainers
+            this module makes refuse it).
+
+    Examples:
+        >>> from envpool.integrations.curves import compare_curves, sb3_trainer
+        >>> trainer = sb3_trainer("PPO", "CartPole-v1", 100_000, n_envs=8, n_steps=32)
+        >>> result = compare_curves(trainer, seeds=[0, 1, 2], png="ppo_cartpole.png",
+        ...                         csv="ppo_cartpole.csv")  # doctest: +SKIP
+        >>> mean, sem = result.final_band("envpool")  # doctest: +SKIP
+    """
     result = CompareResult({stack: [trainer(stack, int(s)) for s in seeds] for stack in stacks})
     if csv:
         with open(csv, "w", newline="") as f:

@@ -44,8 +44,35 @@ VECENV_TYPE = "ENVPOOL_GYMNASIUM"
 class RlGamesVecEnv(IVecEnv):
     """rl_games' ``IVecEnv`` over a same-step-autoreset gymnasium pool.
 
-    ``kwargs``: ``env_name`` (the task id), ``has_lives`` (bool), and any
-    ``envpool.make`` keyword (``seed``, ``num_threads``, env keywords).
+    rl_games makes it from a YAML config once ``register_rl_games()`` has run. The step
+    that ends an episode returns the next episode's first observation;
+    ``step`` returns ``(obs, reward, dones, infos)`` with ``infos["time_outs"]``
+    (truncation, for ``value_bootstrap``) and ``infos["scores"]`` (each env's last
+    finished episode's unclipped return).
+
+    Args:
+        config_name: rl_games' config name (not used).
+        num_actors: The number of envs.
+        **kwargs: ``env_name`` (the task id), ``has_lives`` (True for Atari: scores
+            add up over all lives) and any ``envpool.make`` keyword (``seed``,
+            ``num_threads``, the env's own keywords) but ``num_envs``, ``batch_size``
+            and ``autoreset_mode``.
+
+    Raises:
+        KeyError: ``env_name`` is missing.
+        TypeError: a keyword the adapter sets, or one the task does not take.
+        ValueError: ``env_name`` is not a registered task id.
+
+    Examples:
+        >>> import numpy as np
+        >>> from envpool.integrations.rl_games import RlGamesVecEnv
+        >>> env = RlGamesVecEnv("", 4, env_name="CartPole-v1", seed=0)
+        >>> env.reset().shape
+        (4, 4)
+        >>> obs, reward, dones, infos = env.step(np.zeros(4, dtype=int))
+        >>> sorted(infos)
+        ['scores', 'time_outs']
+        >>> env.close()
     """
 
     def __init__(self, config_name: str, num_actors: int, **kwargs: Any) -> None:
@@ -113,7 +140,20 @@ def _creator(**kwargs: Any) -> RlGamesVecEnv:
 
 
 def register_rl_games() -> None:
-    """Registers ``env_name: envpool_gymnasium`` with rl_games (idempotent)."""
+    """Registers envpool with rl_games as ``env_name: envpool_gymnasium``.
+
+    Registers the vecenv type ``ENVPOOL_GYMNASIUM`` and the env configuration
+    ``envpool_gymnasium``, so that an rl_games YAML config selects ``RlGamesVecEnv`` by
+    ``env_name`` and passes ``env_config`` (``env_name`` is the task id) to it. Call it
+    once before rl_games' ``Runner`` loads the config; calling it again does no harm.
+
+    Examples:
+        >>> from rl_games.common import env_configurations
+        >>> from envpool.integrations.rl_games import register_rl_games
+        >>> register_rl_games()
+        >>> "envpool_gymnasium" in env_configurations.configurations
+        True
+    """
     vecenv.register(VECENV_TYPE, lambda config_name, num_actors, **kwargs:
                     RlGamesVecEnv(config_name, num_actors, **kwargs))
     env_configurations.register(ENV_NAME, {"vecenv_type": VECENV_TYPE,

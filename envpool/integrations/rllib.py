@@ -108,23 +108,74 @@ def seed_runner_pool(pool: GymnasiumEnvPool, worker_index: int | None,
 
 
 class EnvpoolCallback(RLlibCallback):
-    """RLlib callback for env runners whose env is an envpool pool (see the module
-    docstring): imports envpool on each runner and seeds each runner's pool with its
-    own block of seeds. Envs that are not envpool pools are left alone."""
+    """RLlib callback for env runners whose env is an envpool pool.
+
+    Pass the class to ``.callbacks(...)``. On each env runner it imports envpool
+    (which registers the ``envpool/`` ids with gymnasium in the runner's process) and
+    gives the runner's pool its own block of seeds: runner ``w`` seeds env ``i`` with
+    ``(base + w) * num_envs + i`` (evaluation runners ``w + 10**6``), ``base`` being
+    RLlib's ``config.debugging(seed=...)`` when set, else the pool's ``seed``. It also
+    checks that the pool is sync with next-step autoreset, as RLlib's runners expect.
+    Envs that are not envpool pools are left alone.
+
+    Examples:
+        >>> from ray.rllib.algorithms.ppo import PPOConfig
+        >>> from envpool.integrations.rllib import EnvpoolCallback
+        >>> config = (
+        ...     PPOConfig()
+        ...     .environment("envpool/CartPole-v1", env_config={"num_threads": 2})
+        ...     .env_runners(num_env_runners=4, num_envs_per_env_runner=8,
+        ...                  gym_env_vectorize_mode="vector_entry_point")
+        ...     .callbacks(EnvpoolCallback)
+        ... )
+    """
 
     def on_environment_created(self, *, env_runner: Any, metrics_logger: Any = None,
                                env: gymnasium.Env, env_context: Any, **kwargs: Any) -> None:
-        """Seeds the runner's pool (RLlib calls this after each ``make_env``)."""
+        """Seeds the runner's pool (RLlib calls this after each ``make_env``).
+
+        Args:
+            env_runner: The env runner (its ``worker_index`` and ``config`` are read).
+            metrics_logger: Not used.
+            env: The runner's env: an envpool pool is seeded, any other env is left
+                alone.
+            env_context: Not used.
+            **kwargs: Not used.
+
+        Raises:
+            ValueError: the pool is async, has an autoreset mode other than next-step,
+                or was made with a list of seeds.
+        """
         if isinstance(env, GymnasiumEnvPool):
             seed_runner_pool(env, env_runner.worker_index, env_runner.config.seed,
                              bool(env_runner.config.in_evaluation))
 
 
 class ChannelsLast(SingleAgentObservationPreprocessor):
-    """Env-to-module connector: channel-first image observations ``(C, H, W)`` (envpool's
-    Atari and ViZDoom layout) to the channel-last ``(H, W, C)`` that RLlib's default CNN
-    encoder reads; with ``scale`` (default) uint8 pixels become float32 in [0, 1] (the
-    encoder's convolutions take floats). Other observation spaces are rejected."""
+    """Env-to-module connector from channel-first to channel-last image observations.
+
+    Turns ``(C, H, W)`` observations (envpool's Atari and ViZDoom layout) into the
+    ``(H, W, C)`` that RLlib's default CNN encoder reads; with ``scale`` (the default)
+    uint8 pixels become float32 in [0, 1] (the encoder's convolutions take floats).
+    ``channels_last_connector`` makes one for ``.env_runners(...)``.
+
+    Args:
+        input_observation_space: The observation space it reads (RLlib passes it).
+        input_action_space: The action space (RLlib passes it).
+        scale: Scale uint8 pixels to float32 in [0, 1].
+        **kwargs: Passed on to RLlib's ``SingleAgentObservationPreprocessor``.
+
+    Raises:
+        ValueError: the observation space is not a ``(C, H, W)`` Box.
+
+    Examples:
+        >>> import gymnasium
+        >>> import numpy as np
+        >>> from envpool.integrations.rllib import ChannelsLast
+        >>> space = gymnasium.spaces.Box(0, 255, (4, 84, 84), np.uint8)
+        >>> ChannelsLast(space, gymnasium.spaces.Discrete(6)).observation_space.shape
+        (84, 84, 4)
+    """
 
     def __init__(self, input_observation_space: gymnasium.Space | None = None,
                  input_action_space: gymnasium.Space | None = None, *,
@@ -159,6 +210,25 @@ class ChannelsLast(SingleAgentObservationPreprocessor):
 
 def channels_last_connector(env: Any = None, spaces: Any = None,
                             device: Any = None) -> ChannelsLast:
-    """``env_to_module_connector`` for ``.env_runners(...)``: a :class:`ChannelsLast`
-    (channel-last, float32 in [0, 1])."""
+    """Makes the ``env_to_module_connector`` that feeds image envs to RLlib's CNN.
+
+    Args:
+        env: The env (RLlib passes it; not used).
+        spaces: The spaces (RLlib passes them; not used).
+        device: The device (RLlib passes it; not used).
+
+    Returns:
+        A ``ChannelsLast`` connector (channel-last, float32 in [0, 1]).
+
+    Examples:
+        >>> from ray.rllib.algorithms.ppo import PPOConfig
+        >>> from envpool.integrations.rllib import EnvpoolCallback, channels_last_connector
+        >>> config = (
+        ...     PPOConfig()
+        ...     .environment("envpool/Pong-v5")
+        ...     .env_runners(gym_env_vectorize_mode="vector_entry_point",
+        ...                  env_to_module_connector=channels_last_connector)
+        ...     .callbacks(EnvpoolCallback)
+        ... )
+    """
     return ChannelsLast()

@@ -41,11 +41,31 @@ __all__ = ["EnvPoolVecEnv", "make_vec_env"]
 class EnvPoolVecEnv(VecEnv):
     """A same-step-autoreset, sync-mode gymnasium pool as an SB3 ``VecEnv``.
 
-    All envs live in one native pool, so ``get_attr``/``set_attr`` address the
-    pool (a value is the same for every index, and ``set_attr`` must target
-    every env); ``env_method`` calls a pool method once per index when its
-    first parameter is ``env_id`` (``get_state``, ``set_state``), else once for
-    the pool, returning the result for each index.
+    ``make_vec_env`` makes the pool and this wrapper in one call. The step that ends an
+    episode returns the next episode's first observation, with the last one in
+    ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` set
+    on truncation, as SB3 expects. All envs live in one native pool, so
+    ``get_attr``/``set_attr`` address the pool (a value is the same for every index,
+    and ``set_attr`` must target every env); ``env_method`` calls a pool method once
+    per index when its first parameter is ``env_id`` (``get_state``, ``set_state``),
+    else once for the pool, returning the result for each index.
+
+    Args:
+        pool: A gymnasium-flavour pool made with ``autoreset_mode="same_step"`` in sync
+            mode (``batch_size == num_envs``).
+
+    Raises:
+        ValueError: the pool is async or has another autoreset mode.
+
+    Examples:
+        >>> import envpool
+        >>> from envpool.integrations.sb3 import EnvPoolVecEnv
+        >>> pool = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0,
+        ...                               autoreset_mode="same_step")
+        >>> venv = EnvPoolVecEnv(pool)
+        >>> venv.reset().shape
+        (4, 4)
+        >>> venv.close()
     """
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
@@ -160,12 +180,36 @@ class EnvPoolVecEnv(VecEnv):
 def make_vec_env(
     task_id: str, n_envs: int = 1, seed: int | None = None, **env_kwargs: Any
 ) -> EnvPoolVecEnv:
-    """An SB3 ``VecEnv`` of ``n_envs`` envs of ``task_id`` stepped by envpool.
+    """Makes an SB3 ``VecEnv`` of ``n_envs`` envs of ``task_id`` stepped by envpool.
 
-    ``seed``: env i gets ``seed + i`` (None: random). ``env_kwargs`` are
-    ``envpool.make`` keywords (``num_threads``, ``max_episode_steps``, the
-    env's own keywords); the pool is sync with same-step autoreset, so
-    ``batch_size`` and ``autoreset_mode`` cannot be set.
+    The drop-in for SB3's own ``make_vec_env``: the result works under ``VecMonitor``,
+    ``VecNormalize``, ``VecFrameStack`` and ``VecTransposeImage``, and with SB3's
+    algorithms.
+
+    Args:
+        task_id: A registered envpool task id.
+        n_envs: The number of envs.
+        seed: Env i gets the seed ``seed + i``; None draws one at random.
+        **env_kwargs: ``envpool.make`` keywords (``num_threads``,
+            ``max_episode_steps``, the env's own keywords). The pool is sync with
+            same-step autoreset, so ``num_envs``, ``batch_size`` and
+            ``autoreset_mode`` cannot be set.
+
+    Returns:
+        An ``EnvPoolVecEnv``: ``reset()`` returns the observations, ``step(actions)``
+        returns ``(obs, rewards, dones, infos)`` in SB3's convention.
+
+    Raises:
+        TypeError: ``env_kwargs`` name a keyword the adapter sets, or one the task
+            does not take.
+        ValueError: ``task_id`` is not registered, or a keyword's value is out of range.
+
+    Examples:
+        >>> from stable_baselines3 import PPO
+        >>> from envpool.integrations.sb3 import make_vec_env
+        >>> venv = make_vec_env("CartPole-v1", n_envs=8, seed=0)
+        >>> model = PPO("MlpPolicy", venv).learn(50_000)  # doctest: +SKIP
+        >>> venv.close()
     """
     return EnvPoolVecEnv(make_adapter_pool("make_vec_env", task_id, n_envs, seed, "same_step",
                                            **env_kwargs))

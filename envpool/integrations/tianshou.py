@@ -35,7 +35,32 @@ __all__ = ["EnvPoolAdapterFactory", "TianshouVectorEnv", "make_tianshou_env"]
 
 
 class TianshouVectorEnv(BaseVectorEnv):
-    """A sync, autoreset-disabled gymnasium pool as a Tianshou vector env."""
+    """A sync, autoreset-disabled gymnasium pool as a Tianshou vector env.
+
+    ``make_tianshou_env`` makes the pool and this wrapper in one call. Tianshou's
+    ``Collector`` resets the envs that finished itself and steps subsets of envs, so
+    no step is spent on an automatic reset. As with Tianshou's own vector envs,
+    ``reset`` returns ``(obs, infos)`` and ``step`` returns ``(obs, rew, terminated,
+    truncated, infos)``, ``infos`` an object array of per-env dicts with ``env_id``.
+
+    Args:
+        pool: A gymnasium-flavour pool made with ``autoreset_mode="disabled"`` in sync
+            mode (``batch_size == num_envs``).
+
+    Raises:
+        ValueError: the pool is async or has another autoreset mode.
+
+    Examples:
+        >>> import envpool
+        >>> from envpool.integrations.tianshou import TianshouVectorEnv
+        >>> pool = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0,
+        ...                               autoreset_mode="disabled")
+        >>> venv = TianshouVectorEnv(pool)
+        >>> obs, infos = venv.reset()
+        >>> obs.shape, infos[0]["env_id"]
+        ((4, 4), 0)
+        >>> venv.close()
+    """
 
     def __init__(self, pool: GymnasiumEnvPool) -> None:
         # BaseVectorEnv.__init__ builds one worker per env fn; the pool replaces them.
@@ -132,25 +157,69 @@ class TianshouVectorEnv(BaseVectorEnv):
 
 def make_tianshou_env(task_id: str, num_envs: int = 1, seed: int | None = None,
                       **env_kwargs: Any) -> TianshouVectorEnv:
-    """A Tianshou vector env of ``num_envs`` envs of ``task_id`` stepped by envpool.
+    """Makes a Tianshou vector env of ``num_envs`` envs of ``task_id`` stepped by envpool.
 
-    ``seed``: env i gets ``seed + i`` (None: random); ``env_kwargs`` are
-    ``envpool.make`` keywords (the pool is sync with autoreset disabled).
+    The drop-in for Tianshou's ``DummyVectorEnv`` / ``SubprocVectorEnv``: its
+    ``Collector``, trainers and high-level API accept it.
+
+    Args:
+        task_id: A registered envpool task id.
+        num_envs: The number of envs.
+        seed: Env i gets the seed ``seed + i``; None draws one at random.
+        **env_kwargs: ``envpool.make`` keywords (``num_threads``, the env's own
+            keywords). The pool is sync with autoreset disabled, so ``num_envs``,
+            ``batch_size`` and ``autoreset_mode`` cannot be set.
+
+    Returns:
+        A ``TianshouVectorEnv`` (a ``tianshou.env.BaseVectorEnv``).
+
+    Raises:
+        TypeError: ``env_kwargs`` name a keyword the adapter sets, or one the task
+            does not take.
+        ValueError: ``task_id`` is not registered, or a keyword's value is out of range.
+
+    Examples:
+        >>> import numpy as np
+        >>> from envpool.integrations.tianshou import make_tianshou_env
+        >>> train_envs = make_tianshou_env("CartPole-v1", num_envs=8, seed=0)
+        >>> obs, infos = train_envs.reset()
+        >>> obs, rew, terminated, truncated, infos = train_envs.step(np.zeros(8, dtype=int))
+        >>> len(train_envs), obs.shape
+        (8, (8, 4))
+        >>> train_envs.close()
     """
     return TianshouVectorEnv(make_adapter_pool("make_tianshou_env", task_id, num_envs, seed,
                                                "disabled", **env_kwargs))
 
 
 class EnvPoolAdapterFactory(EnvPoolFactory):
-    """Tianshou high-level ``EnvPoolFactory`` that makes :class:`TianshouVectorEnv`s.
+    """Tianshou's high-level ``EnvPoolFactory`` that makes ``TianshouVectorEnv`` envs.
 
-    Use as ``EnvFactoryRegistered(task=..., venv_type=..., envpool_factory=
-    EnvPoolAdapterFactory())``; gymnasium ``make`` keywords pass through
-    (``render_mode`` is dropped).
+    Takes no arguments. Gymnasium ``make`` keywords given to Tianshou's env factory
+    pass through to ``make_tianshou_env`` (``render_mode`` is dropped).
+
+    Examples:
+        >>> from tianshou.highlevel.env import EnvFactoryRegistered, VectorEnvType
+        >>> from envpool.integrations.tianshou import EnvPoolAdapterFactory
+        >>> env_factory = EnvFactoryRegistered(task="CartPole-v1",
+        ...                                    venv_type=VectorEnvType.DUMMY,
+        ...                                    envpool_factory=EnvPoolAdapterFactory())
     """
 
     def create_venv(  # noqa: D102
         self, task: str, num_envs: int, mode: EnvMode, seed: int, kwargs: dict
     ) -> BaseVectorEnv:
+        """Makes the vector env Tianshou asks for (Tianshou calls this).
+
+        Args:
+            task: The task id.
+            num_envs: The number of envs.
+            mode: Tianshou's env mode (train, test or watch).
+            seed: Env i gets the seed ``seed + i``.
+            kwargs: Gymnasium ``make`` keywords, passed on as ``envpool.make`` keywords.
+
+        Returns:
+            A ``TianshouVectorEnv``.
+        """
         return make_tianshou_env(self._transform_task(task), num_envs=num_envs, seed=seed,
                                  **self._transform_kwargs(kwargs, mode))

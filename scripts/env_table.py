@@ -19,6 +19,7 @@ import ast
 import contextlib
 import importlib.util
 import io
+import os
 import pathlib
 import pkgutil
 import re
@@ -122,7 +123,9 @@ def align_coverage(ids: list[str], family: dict[str, str]) -> list[AlignTest]:
     collector = _Collector()
     args = ["--collect-only", "-q", "-p", "no:cacheprovider", f"--rootdir={ROOT}",
             *map(str, ALIGN_TESTS)]
-    with contextlib.redirect_stdout(io.StringIO()) as out:
+    # every id of the per-id sweeps (the default suite samples them by date: tests/conftest.py)
+    with contextlib.redirect_stdout(io.StringIO()) as out, \
+            mock.patch.dict(os.environ, {"ENVPOOL_SWEEP": "all"}):
         code = pytest.main(args, plugins=[collector])
     if code != 0:
         raise RuntimeError(f"collecting the align tests failed ({code}):\n{out.getvalue()}")

@@ -116,7 +116,7 @@ def test_a_peer_envpool_is_measured_under_its_own_interpreter(tmp_path: pathlib.
     header = next(ln for ln in result.stdout.splitlines() if ln.startswith("| num_envs"))
     assert header.split(" | ")[-2].startswith("vs envpool ")  # not sail-sg's, by its metadata
     rows = {r[1]: r for r in _table_rows(result.stdout, "classic")}
-    name = f"envpool {importlib.metadata.version('envpool')}"
+    name = f"envpool {importlib.metadata.version('envpool-ng')}"
     assert list(rows) == ["envpool sync", f"{name} sync", f"{name} async (batch n//2)"], rows
     sync, peer = rows["envpool sync"], rows[f"{name} sync"]
     rate, peer_rate = (float(r[2].replace(",", "")) for r in (sync, peer))

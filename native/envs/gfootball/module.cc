@@ -1,8 +1,8 @@
 // The Python extension `envpool._gfootball`: Google Research Football's env,
-// in a module of its own because the engine links system libraries (SDL 2 with
-// SDL_ttf and SDL_gfx, Boost.Filesystem) that no other family needs, and loads
-// EGL at run time (egl_loader.cc): an envpool whose gfootball module cannot load
-// still makes every other env. Built without the engine (the system lacked its
+// in a module of its own because the engine needs libraries that no other
+// family does: it links Boost.Filesystem, and loads SDL 2 (with SDL_ttf and
+// SDL_gfx, sdl_loader.cc) and EGL (egl_loader.cc) at run time. An envpool whose
+// gfootball module cannot load still makes every other env. Built without the engine (the system lacked its
 // libraries at build time), the module still registers the env, and making one
 // says what is missing.
 #include <pybind11/pybind11.h>

@@ -614,8 +614,10 @@ def family_table(fam: dict[str, Any]) -> str:
     """The markdown section of one family."""
     refs = [*REFERENCES, *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
     raw = fam["raw_steps_per_s"]
+    status, note = fam["raw_status"]
     raw_text = (f"{raw:,.0f} steps/s" if raw is not None
-                else f"{fam['raw_status'][0]} ({fam['raw_status'][1]})")
+                else "not measured (--methods without raw)" if status == "ok"
+                else f"{status} ({note})")
     lines = [
         f"## {fam['family']}: {fam['task']}",
         "",

@@ -55,7 +55,10 @@ FAMILIES = {
 
 def test_envpool_is_the_installed_wheel() -> None:
     location = Path(envpool.__file__).resolve()
-    assert ROOT not in location.parents, f"envpool is imported from the checkout: {location}"
+    # the venv's site-packages (the venv itself may lie inside the checkout), not the
+    # checkout's envpool/
+    assert location.parent != ROOT / "envpool", f"envpool is the checkout's: {location}"
+    assert Path(sys.prefix).resolve() in location.parents, (location, sys.prefix)
     assert importlib.metadata.version("envpool-ng") == envpool.__version__
     for name in ("_native", "_atari", "_gfootball"):
         module = importlib.import_module(f"envpool.{name}")

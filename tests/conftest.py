@@ -8,9 +8,11 @@ run the same native code. The nightly workflow runs each of them for every id
 of ids that run the same code (the native env, with the keywords that choose between its code
 paths: those with two to four values among its ids, such as MyoSuite's ``muscle_condition``
 or a goal env's ``reward_type``) and ``sweep(extra=N)`` more (default 2), each drawn from
-the date, so that the sample changes daily and is the same all day. A test of code that all
-its ids share (a renderer) says ``sweep(by_code=False)``: one id, and the extra ones. The
-header names the seed; ``ENVPOOL_SWEEP=<seed>`` reruns a day's sample."""
+the date, so that the sample changes daily and is the same all day. A test of code in which
+the keywords choose nothing (the registry's plumbing) says ``sweep(by="native")``: one id per
+native env; a test of code that all its ids share (a renderer) ``sweep(by="none")``: one id,
+and the extra ones. The header names the seed; ``ENVPOOL_SWEEP=<seed>`` reruns a day's
+sample."""
 
 from __future__ import annotations
 
@@ -72,7 +74,7 @@ def _sweep_seed() -> int | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "sweep(extra=2, by_code=True): a per-id sweep, sampled in the default suite "
+        "markers", "sweep(extra=2, by='code'): a per-id sweep, sampled in the default suite "
         "(tests/conftest.py)")
 
 
@@ -129,11 +131,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for function, members in sweeps.items():
         mark = members[0].get_closest_marker("sweep")
         extra = int(mark.kwargs.get("extra", 2)) if mark else 2
-        by_code = bool(mark.kwargs.get("by_code", True)) if mark else True
+        by = str(mark.kwargs.get("by", "code")) if mark else "code"
+        if by not in ("code", "native", "none"):
+            raise ValueError(f"{function}: sweep(by={by!r}): 'code', 'native' or 'none'")
         rng = random.Random(f"{seed}:{function}")
         groups: dict[tuple[Any, ...], list[pytest.Item]] = collections.defaultdict(list)
         for item in members:
-            groups[_code_group(item) if by_code else ()].append(item)
+            group = _code_group(item) if by != "none" else ()
+            groups[group[:2] if by == "native" else group].append(item)
         kept = {rng.choice(group).nodeid for group in groups.values()}
         rest = [i.nodeid for i in members if i.nodeid not in kept]
         kept |= set(rng.sample(rest, min(extra, len(rest))))

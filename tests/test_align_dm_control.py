@@ -294,7 +294,7 @@ def load(task_id: str, seed: int) -> Any:
     return env
 
 
-@pytest.mark.sweep
+@pytest.mark.sweep(by="native")
 @pytest.mark.parametrize("task_id", IDS)
 def test_settings_match_dm_control(task_id: str) -> None:
     """frame_skip is dm_control's n_sub_steps, max_episode_steps its step limit, and the
@@ -319,7 +319,7 @@ def test_settings_match_dm_control(task_id: str) -> None:
     env.close()
 
 
-@pytest.mark.sweep
+@pytest.mark.sweep(by="native")
 @pytest.mark.parametrize("task_id", IDS)
 def test_lockstep(task_id: str) -> None:
     domain, _ = TASKS[task_id]
@@ -420,7 +420,7 @@ def _our_reset_states(task_id: str, n: int) -> np.ndarray:
     return np.array(rows)
 
 
-@pytest.mark.sweep(by_code=False, extra=5)  # (each id checks hundreds of resets)
+@pytest.mark.sweep(by="none", extra=5)  # (each id checks hundreds of resets)
 @pytest.mark.parametrize("task_id", IDS)
 def test_reset_distribution(task_id: str) -> None:
     n = N_FOR.get(task_id, N)

@@ -50,7 +50,7 @@ def _in_space(space: gymnasium.Space, obs: Any, task_id: str) -> bool:
     return space.contains(obs)
 
 
-@pytest.mark.sweep
+@pytest.mark.sweep(by="native")
 @pytest.mark.parametrize("task_id", IDS)
 def test_every_id_through_make_vec_and_make(task_id: str) -> None:
     venv = gymnasium.make_vec(f"envpool/{task_id}", num_envs=2, seed=0)

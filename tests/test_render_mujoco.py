@@ -77,7 +77,7 @@ def _set_both(env: Any, ref: Any, state: np.ndarray) -> None:
     u.set_state(state[:u.model.nq], state[u.model.nq:])
 
 
-@pytest.mark.sweep(by_code=False)
+@pytest.mark.sweep(by="none")
 @pytest.mark.parametrize(("task_id", "camera_id"), GYM_CASES)
 def test_mujoco_frames_equal_gymnasium(task_id: str, camera_id: int) -> None:
     """Same state on both sides (ours after reset and random steps), same frame; the view
@@ -158,7 +158,7 @@ def _dmc_state(domain: str, ref: Any) -> list[float]:
     return [*physics_state(ref), *task_state(domain, ref)]
 
 
-@pytest.mark.sweep(by_code=False)
+@pytest.mark.sweep(by="none")
 @pytest.mark.parametrize(("task_id", "camera_id"), DMC_CASES)
 def test_dmc_frames_equal_dm_control(task_id: str, camera_id: int) -> None:
     suite = pytest.importorskip("dm_control.suite")

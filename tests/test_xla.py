@@ -180,7 +180,7 @@ def test_float64_envs_need_jax_x64() -> None:
 def test_without_jax_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "jax", None)
     env = envpool.make_gym("CartPole-v1")
-    with pytest.raises(ImportError, match=r"pip install 'envpool\[jax\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'envpool-ng\[jax\]'"):
         env.xla()
     env.close()
 

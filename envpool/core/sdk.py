@@ -37,7 +37,7 @@ def get_include() -> str:
             return str(candidate)
     raise FileNotFoundError(
         f"envpool's SDK headers are missing (looked in {_PACKAGE_DIR / 'include'} and "
-        f"{_PACKAGE_DIR.parent / 'native'}); reinstall envpool"
+        f"{_PACKAGE_DIR.parent / 'native'}); reinstall envpool-ng"
     )
 
 

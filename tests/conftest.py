@@ -148,15 +148,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [i for i in items if i.nodeid not in dropped]
 
 
-# Reference packages that the test extra cannot install: metaworld and myosuite pin an older
-# mujoco (they go in with --no-deps), and gfootball is built from source. A test file that
-# imports one at its top is skipped, with the install line, where it is missing; .ci/run
-# installs them all and sets ENVPOOL_REQUIRE_REFERENCES=1, where such a file fails instead.
+# Packages that the test extra does not install: the references metaworld and myosuite pin an
+# older mujoco (they go in with --no-deps) and gfootball is built from source; the frameworks
+# come with their own extras (all of them: pip install -e ".[all]"). Where one is missing, a
+# test file that imports it at its top is skipped, and so is a test that fails because of it
+# (a ModuleNotFoundError naming it, or an error that gives its install line), each with the
+# install line as the reason. .ci/run installs them all and sets ENVPOOL_REQUIRE_REFERENCES=1,
+# under which nothing is skipped this way: such a test fails.
 _REFERENCES = {
     "metaworld": "pip install --no-deps metaworld==3.1.1",
     "myosuite": "pip install --no-deps myosuite==2.12.2",
     "gfootball": "python scripts/build_gfootball_reference.py",
+    "torch": "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu",
+    "stable_baselines3": "pip install -e '.[sb3]'",
+    "tianshou": "pip install -e '.[tianshou]'",
+    "rl_games": "pip install -e '.[rl-games]'",
+    "acme": "pip install -e '.[acme]'",
+    "ray": "pip install ray[rllib]==2.60.0 (in a venv of its own: docs/rllib.md)",
 }
+
+
+def _requiring() -> bool:
+    return os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1"
 
 
 def _installed(name: str) -> bool:
@@ -179,7 +192,7 @@ def _missing_reference(path: pathlib.Path) -> str | None:
         for name in names:
             top = name.split(".")[0]
             if top in _REFERENCES and not _installed(top):
-                return f"the {top} reference is not installed: {_REFERENCES[top]} (docs/testing.md)"
+                return f"{top} is not installed: {_REFERENCES[top]} (docs/testing.md)"
     return None
 
 
@@ -194,7 +207,31 @@ _SKIP_REASONS = pytest.StashKey[dict[pathlib.Path, str]]()
 
 def pytest_pycollect_makemodule(module_path: pathlib.Path, parent: Any) -> pytest.Module | None:
     reason = _missing_reference(module_path)
-    if reason is None or os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
+    if reason is None or _requiring():
         return None  # (collected as usual: where the package is missing, that fails)
     parent.config.stash.setdefault(_SKIP_REASONS, {})[module_path] = reason
     return _SkippedModule.from_parent(parent, path=module_path)
+
+
+def _missing_package(error: BaseException) -> str | None:
+    """Why ``error`` comes from a package of ``_REFERENCES`` that is not installed, or None."""
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        top = error.name.split(".")[0]
+        if top in _REFERENCES and not _installed(top):
+            return f"{top} is not installed: {_REFERENCES[top]} (docs/testing.md)"
+    text = str(error)
+    for top, line in _REFERENCES.items():
+        if line in text and not _installed(top):
+            return f"{top} is not installed: {line} (docs/testing.md)"
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.failed and call.excinfo is not None and not _requiring():
+        reason = _missing_package(call.excinfo.value)
+        if reason is not None:
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {reason}")
+    return report

@@ -16,7 +16,6 @@ sample."""
 
 from __future__ import annotations
 
-import ast
 import collections
 import datetime
 import functools
@@ -24,6 +23,7 @@ import importlib.util
 import os
 import pathlib
 import random
+import re
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -179,38 +179,25 @@ def _installed(name: str) -> bool:
         return False
 
 
-def _missing_reference(path: pathlib.Path) -> str | None:
-    """The install line of a reference package that ``path`` imports at its top and that is
-    not installed, or None."""
-    try:
-        tree = ast.parse(path.read_text())
-    except (OSError, SyntaxError):
-        return None
-    for node in tree.body:
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        for name in names:
-            top = name.split(".")[0]
-            if top in _REFERENCES and not _installed(top):
-                return f"{top} is not installed: {_REFERENCES[top]} (docs/testing.md)"
-    return None
+class _OptionalImportsModule(pytest.Module):
+    """A test module whose import failing for a missing package of ``_REFERENCES`` (directly
+    or through the project's own modules) is skipped with the install line."""
 
-
-class _SkippedModule(pytest.Module):
     def collect(self) -> Any:
-        raise pytest.skip.Exception(self.config.stash[_SKIP_REASONS][self.path],
-                                    allow_module_level=True)
+        try:
+            return super().collect()
+        except self.CollectError as error:
+            found = re.search(r"No module named '([^']+)'", str(error))
+            top = found.group(1).split(".")[0] if found else ""
+            if top in _REFERENCES and not _installed(top) and not _requiring():
+                raise pytest.skip.Exception(
+                    f"{top} is not installed: {_REFERENCES[top]} (docs/testing.md)",
+                    allow_module_level=True) from None
+            raise
 
 
-_SKIP_REASONS = pytest.StashKey[dict[pathlib.Path, str]]()
-
-
-def pytest_pycollect_makemodule(module_path: pathlib.Path, parent: Any) -> pytest.Module | None:
-    reason = _missing_reference(module_path)
-    if reason is None or _requiring():
-        return None  # (collected as usual: where the package is missing, that fails)
-    parent.config.stash.setdefault(_SKIP_REASONS, {})[module_path] = reason
-    return _SkippedModule.from_parent(parent, path=module_path)
+def pytest_pycollect_makemodule(module_path: pathlib.Path, parent: Any) -> pytest.Module:
+    return _OptionalImportsModule.from_parent(parent, path=module_path)
 
 
 def _missing_package(error: BaseException) -> str | None:

@@ -165,7 +165,15 @@ _REFERENCES = {
     "rl_games": "pip install -e '.[rl-games]'",
     "acme": "pip install -e '.[acme]'",
     "ray": "pip install ray[rllib]==2.60.0 (in a venv of its own: docs/rllib.md)",
+    "shimmy": "pip install -e '.[bench]'",
 }
+
+
+def _with_install_line(message: str) -> str:
+    """pytest.importorskip's "could not import 'X'" with X's install line, where known."""
+    found = re.search(r"could not import '([^']+)'", message)
+    top = found.group(1).split(".")[0] if found else ""
+    return f"{message}: {_REFERENCES[top]}" if top in _REFERENCES else message
 
 
 def _requiring() -> bool:
@@ -186,6 +194,9 @@ class _OptionalImportsModule(pytest.Module):
     def collect(self) -> Any:
         try:
             return super().collect()
+        except pytest.skip.Exception as skip:  # a module-level importorskip
+            raise pytest.skip.Exception(_with_install_line(skip.msg),
+                                        allow_module_level=True) from None
         except self.CollectError as error:
             found = re.search(r"No module named '([^']+)'", str(error))
             top = found.group(1).split(".")[0] if found else ""
@@ -216,6 +227,9 @@ def _missing_package(error: BaseException) -> str | None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
+    if report.skipped and isinstance(report.longrepr, tuple):
+        path, line, message = report.longrepr
+        report.longrepr = (path, line, _with_install_line(message))
     if report.failed and call.excinfo is not None and not _requiring():
         reason = _missing_package(call.excinfo.value)
         if reason is not None:

@@ -33,11 +33,11 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/common/mujoco_renderer.h"
 #include "envs/common/numpy_blas.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::dm_control {
 

@@ -27,13 +27,11 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
-#include "envs/robotics/rotations.h"
+#include "envs/common/rotations.h"
 
 namespace envpool::mujoco {
-
-namespace rotations = robotics::rotations;
 
 class Fetch final : public MujocoEnv {
  public:

@@ -41,15 +41,11 @@
 
 namespace envpool::dm_control {
 
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::shared_ptr<const mjModel>;
+// The model and data owners of every MuJoCo family (envs/common/mujoco_env.h).
+using mujoco::DataPtr;
+using mujoco::ModelDeleter;
+using mujoco::ModelPtr;
 using OwnedModel = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
 
 // An mjVFS that is deleted with its owner.
 class Vfs {

@@ -31,7 +31,15 @@
 #include "envs/common/numpy_random.h"
 #include "envs/common/rotations.h"
 
-namespace envpool::mujoco {
+namespace envpool::robotics {
+
+// The names of the MuJoCo base (envs/common/mujoco_env.h) that Fetch uses.
+using mujoco::DataPtr;
+using mujoco::FixedOrFreeCamera;
+using mujoco::ModelKeywords;
+using mujoco::ModelParams;
+using mujoco::MujocoEnv;
+using mujoco::SiteXposOn;
 
 class Fetch final : public MujocoEnv {
  public:
@@ -455,4 +463,4 @@ inline void Fetch::Params::Setup() {
   initial_qvel.assign(d->qvel, d->qvel + m->nv);
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::robotics

@@ -546,6 +546,7 @@ def test_threads_do_not_matter() -> None:
 
 def test_mission_tokens() -> None:
     """The vocabulary is native/envs/minigrid/mission.h's; words outside it are <unk>."""
+    assert len(VOCABULARY) == 59 and VOCABULARY[:3] == ("<pad>", "<unk>", ",")
     pool = envpool.make_gymnasium("MiniGrid-DoorKey-5x5-v0")
     obs, _ = pool.reset()
     tokens = obs["mission_tokens"][0]

@@ -1,6 +1,6 @@
 """Alignment of Gymnasium-Robotics' Fetch tasks with gymnasium_robotics 1.4.2, step by step.
 
-Our env (native/envs/mujoco/fetch.h) draws from numpy's default_rng(seed) reproduced in C++,
+Our env (native/envs/robotics/fetch.h) draws from numpy's default_rng(seed) reproduced in C++,
 in the order the reference draws (the object's start, then the goal), so our env with seed
 s and ``gymnasium.make(task_id)`` reset with seed s start in the same state, nothing copied
 between them. Both run the same MuJoCo library with the same calls (the mocap and gripper

@@ -174,6 +174,10 @@ def test_sdk_locations() -> None:
     for header in ("core/env.h", "core/registry.h", "core/version.h", "core/pool.cc",
                    "bindings/pool_module.h"):
         assert (include / header).is_file(), header
+    # The pool core's sources, the pool and its stages, all of which every SDK module
+    # compiles in (envpoolConfig.cmake).
+    core = sorted(p.name for p in (ROOT / "native" / "core").iterdir())
+    assert sorted(p.name for p in (include / "core").iterdir()) == core
     cmake_dir = Path(envpool.get_cmake_dir())
     assert (cmake_dir / "envpoolConfig.cmake").is_file()
     out = subprocess.run([sys.executable, "-m", "envpool", "--cmake-dir", "--include"],

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from envpool import _native
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 
@@ -44,16 +45,9 @@ def decode_mission(mission: np.ndarray) -> Any:
     return np.asarray([decode_mission(row) for row in arr], dtype=object)
 
 
-# The words of obs["mission_tokens"] (native/envs/minigrid/mission.h's kVocabulary).
-VOCABULARY = (
-    "<pad>", "<unk>", ",",
-    "red", "green", "blue", "purple", "yellow", "grey", "key", "ball", "box", "door", "goal",
-    "wall", "lava", "floor",
-    "get", "to", "the", "square", "use", "open", "and", "then", "reach", "avoid", "find",
-    "opening", "go", "a", "fetch", "you", "must", "pick", "up", "put", "near", "matching",
-    "object", "at", "end", "of", "hallway", "traverse", "rooms", "from", "room", "unlock",
-    "next", "after", "in", "front", "behind", "on", "your", "left", "right",
-    "maze")
+# The words of obs["mission_tokens"], by token id: the native env's own vocabulary
+# (native/envs/minigrid/mission.h's kVocabulary), as envpool._native exports it.
+VOCABULARY: tuple[str, ...] = tuple(_native.minigrid_vocabulary)
 
 
 def decode_tokens(tokens: np.ndarray) -> str:

@@ -1,6 +1,7 @@
 // The Python extension `envpool._native`: envpool's own native envs behind
 // the same module surface as every env SDK module (bindings/pool_module.h),
-// plus what only envpool needs (ViZDoom's build status, test hooks). The Atari
+// plus what only envpool needs (ViZDoom's build status, MiniGrid's mission
+// vocabulary, test hooks). The Atari
 // and gfootball envs are modules of their own (envs/atari/module.cc,
 // envs/gfootball/module.cc).
 #include <mujoco/mujoco.h>
@@ -72,6 +73,9 @@ PYBIND11_MODULE(_native, m) {
   bindings::DefinePoolModule(m, BuildRegistry());
 
   m.attr("vizdoom_missing") = vizdoom_envs::MissingReason();
+  // The words of MiniGrid's obs["mission_tokens"], by token id (envpool.tasks.minigrid
+  // decodes the tokens with them).
+  m.attr("minigrid_vocabulary") = py::tuple(py::cast(minigrid::Vocabulary()));
 
   // For the tests only (compared with numpy.random.SeedSequence): the words
   // of SeedSequence(seed).generate_state(n_words) that the Atari envs derive

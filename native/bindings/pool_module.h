@@ -5,7 +5,7 @@
 // version attributes the Python side checks when it registers the module's
 // envs. A module calls DefinePoolModule(m, registry) once in its
 // PYBIND11_MODULE; each module compiles its own copy of this code and of the
-// pool core (pool.cc), so no C++ object ever passes between two separately
+// pool core (core/*.cc), so no C++ object ever passes between two separately
 // built modules, and every pybind11 type here is module-local.
 //
 // Batches come back as numpy arrays over the pool's own buffers; each array

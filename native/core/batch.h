@@ -1,6 +1,6 @@
 // A batch of results: one preallocated array per field, `capacity` rows each.
 // Workers write rows in place; Python wraps the arrays without copying and
-// keeps the batch alive while it holds them (see pool.cc for recycling).
+// keeps the batch alive while it holds them (batch_recycler.h recycles them).
 #pragma once
 
 #include <atomic>

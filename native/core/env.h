@@ -1,7 +1,7 @@
 // The interface every C++ environment implements, and the factory the pool
 // uses to build `num_envs` of them from one configuration.
 //
-// Life of a step (see pool.cc): the worker calls Step() (or Reset()), which
+// Life of a step (see workers.cc): the worker calls Step() (or Reset()), which
 // only updates the env's own state; then it claims a row of the output batch
 // and calls Write(), which writes the observation and info arrays straight
 // into that row. Rewards, flags and step counters are written by the pool.

@@ -23,7 +23,7 @@
 // ten clouds, and the hull's initial push.
 //
 // render(): gymnasium's pygame picture, drawn as its pygame calls draw it
-// (envs/classic_control/raster.h).
+// (envs/common/draw/raster.h).
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -36,8 +36,8 @@
 
 #include "core/env.h"
 #include "envs/box2d/pybox2d.h"
-#include "envs/classic_control/picture.h"
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/picture.h"
+#include "envs/common/draw/raster.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -77,15 +77,15 @@ class BipedalWalker final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("BipedalWalker", kViewportW, kViewportH, kFps, width,
-                                       height, camera_id);
+    return draw::FixedFrame("BipedalWalker", kViewportW, kViewportH, kFps, width, height,
+                            camera_id);
   }
 
   // gymnasium's render(): a surface as wide as the scroll has gone (600 + scroll * SCALE
   // pixels), drawn in world pixels (sky, clouds, terrain fill, one lidar ray, every body, the
   // flag), flipped, and its last 600 columns kept. Each call moves the drawn ray on.
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    using classic_control::Rgb;
+    using draw::Rgb;
     const auto truncated = [](const std::vector<std::array<double, 2>>& poly) {
       std::vector<std::array<int, 2>> v;
       for (const auto& q : poly) v.push_back({static_cast<int>(q[0]), static_cast<int>(q[1])});
@@ -93,7 +93,7 @@ class BipedalWalker final : public Env {
     };
     const int surface_w = static_cast<int>(kViewportW + std::max(0.0, scroll_) * kScale);
     std::vector<std::uint8_t> surface(static_cast<std::size_t>(surface_w) * kViewportH * 3, 0);
-    classic_control::Canvas canvas(surface_w, kViewportH, surface.data());
+    draw::Canvas canvas(surface_w, kViewportH, surface.data());
     const double left = scroll_ * kScale;
     canvas.DrawPolygon(truncated({{left, 0}, {left + kViewportW, 0},
                                   {left + kViewportW, kViewportH}, {left, kViewportH}}),
@@ -401,7 +401,7 @@ class BipedalWalker final : public Env {
       b2Body* body = world_.CreateBody(&def);
       AddFixture(body, edge, {0.0F, F(kFriction), 0.0F, 0x0001, 0xFFFF});
       const std::uint8_t green = i % 2 == 0 ? 255 : 204;
-      const classic_control::Rgb color = {76, green, 76};
+      const draw::Rgb color = {76, green, 76};
       terrain_.push_back({body, color, color});
     }
   }
@@ -540,7 +540,7 @@ class BipedalWalker final : public Env {
   b2World world_;                          // the env's one world, as gymnasium's
   struct TerrainBody {
     b2Body* body;  // owned by world_
-    classic_control::Rgb color1, color2;
+    draw::Rgb color1, color2;
   };
   struct Cloud {
     std::array<std::array<double, 2>, 5> poly;

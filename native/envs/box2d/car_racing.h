@@ -19,7 +19,7 @@
 // polygons: the wheels with their phase stripe, then the hull), the flip, the indicators
 // bar, the reward's text (reward_text.h: FreeType and pygame's font, the hidden keyword
 // _font, which the task ids fill from the installed pygame; without it no text is drawn),
-// then pygame-ce's SSE2 smoothscale to 96 x 96 (envs/classic_control/smoothscale.h).
+// then pygame-ce's SSE2 smoothscale to 96 x 96 (envs/common/draw/smoothscale.h).
 // render() is gymnasium's _render("rgb_array"): the same drawing with the car's skid marks
 // (Car.particles, kept by Car.step whatever the render mode, as gymnasium keeps them: they do
 // not touch the physics) under the car, smoothscaled to 600 x 400.
@@ -42,8 +42,8 @@
 #include "core/env.h"
 #include "envs/box2d/pybox2d.h"
 #include "envs/box2d/reward_text.h"
-#include "envs/classic_control/raster.h"
-#include "envs/classic_control/smoothscale.h"
+#include "envs/common/draw/raster.h"
+#include "envs/common/draw/smoothscale.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -81,15 +81,14 @@ class CarRacing final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("CarRacing", kVideoW, kVideoH, kFps, width, height,
-                                       camera_id);
+    return draw::FixedFrame("CarRacing", kVideoW, kVideoH, kFps, width, height, camera_id);
   }
 
   // gymnasium's render(): _render("rgb_array"), drawn afresh (the reward's text shows the
   // reward as it is now, after the step's -0.1), skid marks included, then smoothscaled.
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
     DrawSurface(true);
-    classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, out, kVideoW, kVideoH);
+    draw::SmoothShrink(surf_.data(), kWindowW, kWindowH, out, kVideoW, kVideoH);
   }
 
   explicit CarRacing(const Params& params)
@@ -241,7 +240,7 @@ class CarRacing final : public Env {
   };
   // car_dynamics.Particle: a skid mark, a polyline of wheel positions.
   struct Particle {
-    classic_control::Rgb color;
+    draw::Rgb color;
     std::vector<std::array<double, 2>> poly;
     bool grass;
   };
@@ -640,7 +639,7 @@ class CarRacing final : public Env {
         } else {
           // _create_particle(w.skid_start, w.position, grass): WHEEL_COLOR or MUD_COLOR.
           auto particle = std::make_shared<Particle>(
-              Particle{grass ? classic_control::Rgb{102, 102, 0} : classic_control::Rgb{0, 0, 0},
+              Particle{grass ? draw::Rgb{102, 102, 0} : draw::Rgb{0, 0, 0},
                        {{p.x, p.y}, {p.x, p.y}},
                        grass});
           if (particles_.size() == kMaxParticles) particles_.pop_front();
@@ -711,9 +710,9 @@ class CarRacing final : public Env {
 
   // _draw_colored_polygon: gfxdraw.aapolygon then gfxdraw.filled_polygon, unless (clip)
   // no vertex is within MAX_SHAPE_DIM of the surface.
-  void ColoredPolygon(classic_control::Canvas& canvas, const View& view,
-                      const std::array<std::array<double, 2>, 4>& poly,
-                      const classic_control::Rgb& color, bool clip) const {
+  void ColoredPolygon(draw::Canvas& canvas, const View& view,
+                      const std::array<std::array<double, 2>, 4>& poly, const draw::Rgb& color,
+                      bool clip) const {
     std::array<std::array<double, 2>, 4> p;
     bool inside = !clip;
     for (int i = 0; i < 4; ++i) {
@@ -729,16 +728,15 @@ class CarRacing final : public Env {
   }
 
   // A colour gymnasium keeps as floats, as pygame reads it (int()).
-  static classic_control::Rgb Color(const std::array<double, 3>& c) {
+  static draw::Rgb Color(const std::array<double, 3>& c) {
     return {static_cast<std::uint8_t>(static_cast<int>(c[0])),
             static_cast<std::uint8_t>(static_cast<int>(c[1])),
             static_cast<std::uint8_t>(static_cast<int>(c[2]))};
   }
 
   // pygame.draw.polygon on points of the surface (truncated to int).
-  static void Polygon(classic_control::Canvas& canvas,
-                      const std::vector<std::array<double, 2>>& points,
-                      const classic_control::Rgb& color) {
+  static void Polygon(draw::Canvas& canvas, const std::vector<std::array<double, 2>>& points,
+                      const draw::Rgb& color) {
     std::vector<std::array<int, 2>> v;
     for (const auto& q : points) v.push_back({static_cast<int>(q[0]), static_cast<int>(q[1])});
     canvas.DrawPolygon(v, color);
@@ -747,15 +745,14 @@ class CarRacing final : public Env {
   // _render("state_pixels"): the surface without skid marks, smoothscaled to 96 x 96.
   void DrawState() {
     DrawSurface(false);
-    classic_control::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW,
-                                  kStateH);
+    draw::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW, kStateH);
   }
 
   // _render's 1000 x 800 surface: the road, (particles) the skid marks, the car, the flip,
   // the indicators, the reward's text.
   void DrawSurface(bool particles) {
     surf_.assign(static_cast<std::size_t>(kWindowW) * kWindowH * 3, 0);
-    classic_control::Canvas canvas(kWindowW, kWindowH, surf_.data());
+    draw::Canvas canvas(kWindowW, kWindowH, surf_.data());
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom =
         0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);
@@ -783,8 +780,7 @@ class CarRacing final : public Env {
 
     // car.draw: the wheels, then the hull; each fixture's polygon, and a wheel's white
     // stripe where its phase shows it.
-    const auto draw_body = [&](const b2Body* body, const classic_control::Rgb& color,
-                               const Wheel* wheel) {
+    const auto draw_body = [&](const b2Body* body, const draw::Rgb& color, const Wheel* wheel) {
       const b2Transform& xf = body->GetTransform();
       for (const b2Fixture* f = body->GetFixtureList(); f != nullptr; f = f->GetNext()) {
         const auto* shape = static_cast<const b2PolygonShape*>(f->GetShape());
@@ -835,7 +831,7 @@ class CarRacing final : public Env {
   }
 
   // _render_indicators(WINDOW_W, WINDOW_H).
-  void DrawIndicators(classic_control::Canvas& canvas) const {
+  void DrawIndicators(draw::Canvas& canvas) const {
     const double W = kWindowW, H = kWindowH;
     const double s = W / 40.0, h = H / 40.0;
     Polygon(canvas, {{W, H}, {W, H - 5 * h}, {0, H - 5 * h}, {0, H}}, {0, 0, 0});
@@ -852,7 +848,7 @@ class CarRacing final : public Env {
                                                 {(place + 0) * s, H - 2 * h}};
     };
     const auto render_if_min = [&](double value, const std::vector<std::array<double, 2>>& points,
-                                   const classic_control::Rgb& color) {
+                                   const draw::Rgb& color) {
       if (std::fabs(value) > 1e-4) Polygon(canvas, points, color);
     };
     const b2Vec2 v = hull_->GetLinearVelocity();
@@ -862,7 +858,7 @@ class CarRacing final : public Env {
     for (int k = 0; k < 4; ++k) {
       const double omega = wheels_[k].omega;
       render_if_min(omega, vertical_ind(7 + k, 0.01 * omega),
-                    k < 2 ? classic_control::Rgb{0, 0, 255} : classic_control::Rgb{51, 0, 255});
+                    k < 2 ? draw::Rgb{0, 0, 255} : draw::Rgb{51, 0, 255});
     }
     const double joint = wheels_[0].joint->GetJointAngle();
     render_if_min(joint, horiz_ind(20, -10.0 * joint), {0, 255, 0});

@@ -34,8 +34,8 @@
 
 #include "core/env.h"
 #include "envs/box2d/pybox2d.h"
-#include "envs/classic_control/picture.h"
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/picture.h"
+#include "envs/common/draw/raster.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -103,21 +103,20 @@ class LunarLander final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("LunarLander", kViewportW, kViewportH, kFps, width,
-                                       height, camera_id);
+    return draw::FixedFrame("LunarLander", kViewportW, kViewportH, kFps, width, height, camera_id);
   }
 
   // gymnasium's render(): the particles age, then the sky, every body and (after each
   // body, as gymnasium's loop is written) the two flags are drawn, and the picture flipped.
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    using classic_control::Rgb;
+    using draw::Rgb;
     for (Particle& p : particles_) {
       p.ttl -= 0.15;
       const auto level = [](double v) { return static_cast<std::uint8_t>((v > 0.2 ? v : 0.2) * 255); };
       p.color = {level(0.15 + p.ttl), level(0.5 * p.ttl), level(0.5 * p.ttl)};
     }
     CleanParticles(false);
-    classic_control::Canvas canvas(kViewportW, kViewportH, out);
+    draw::Canvas canvas(kViewportW, kViewportH, out);
     canvas.Fill({255, 255, 255});
     const auto truncated = [](const std::vector<std::array<double, 2>>& poly) {
       std::vector<std::array<int, 2>> v;
@@ -362,7 +361,7 @@ class LunarLander final : public Env {
   struct Particle {
     b2Body* body;  // owned by world_
     double ttl;
-    classic_control::Rgb color;
+    draw::Rgb color;
   };
 
   b2Body* CreateParticle(double mass, double x, double y, double ttl) {

@@ -27,7 +27,7 @@
 #include FT_FREETYPE_H
 #endif
 
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/raster.h"
 
 namespace envpool::box2d {
 
@@ -85,7 +85,7 @@ class RewardText {
   }
 
   // Blits the text of `reward` (f"{reward:04.0f}") with its centre at (cx, cy).
-  void Draw(classic_control::Canvas& canvas, double reward, int cx, int cy) const {
+  void Draw(draw::Canvas& canvas, double reward, int cx, int cy) const {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%04.0f", reward);
     std::vector<int> ids;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/picture.h"
+#include "envs/common/draw/raster.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -44,10 +44,10 @@ class Acrobot final : public Env {
   // state right after a reset is a float32 array, so its first picture of an episode may be
   // a pixel off at an edge).
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return FixedFrame("Acrobot", kScreenDim, kScreenDim, 15.0, width, height, camera_id);
+    return draw::FixedFrame("Acrobot", kScreenDim, kScreenDim, 15.0, width, height, camera_id);
   }
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    Canvas canvas(kScreenDim, kScreenDim, out);
+    draw::Canvas canvas(kScreenDim, kScreenDim, out);
     canvas.Fill({255, 255, 255});
     const double bound = kLinkLength1 + kLinkLength2 + 0.2;
     const double scale = kScreenDim / (bound * 2);
@@ -66,7 +66,7 @@ class Acrobot final : public Env {
       std::vector<std::array<int, 2>> link;
       for (const auto& [cx, cy] : {std::array<double, 2>{l, b}, std::array<double, 2>{l, t},
                                    std::array<double, 2>{r, t}, std::array<double, 2>{r, b}}) {
-        const auto c = RotateRad(cx, cy, thetas[i]);
+        const auto c = draw::RotateRad(cx, cy, thetas[i]);
         link.push_back({static_cast<int>(c[0] + x), static_cast<int>(c[1] + y)});
       }
       canvas.OutlinedPolygon(link, {0, 204, 204});

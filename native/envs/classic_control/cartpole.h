@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/picture.h"
+#include "envs/common/draw/raster.h"
 
 namespace envpool::classic_control {
 
@@ -44,11 +44,12 @@ class CartPole final : public Env {
   // render(): gymnasium's 600 x 400 picture (CartPoleEnv.render, rgb_array), drawn as
   // its pygame.gfxdraw calls draw it, anti-aliased outlines included. One size, one view.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return FixedFrame("CartPole", kScreenWidth, kScreenHeight, 50.0, width, height, camera_id);
+    return draw::FixedFrame("CartPole", kScreenWidth, kScreenHeight, 50.0, width, height,
+                            camera_id);
   }
 
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    Canvas canvas(kScreenWidth, kScreenHeight, out);
+    draw::Canvas canvas(kScreenWidth, kScreenHeight, out);
     canvas.Fill({255, 255, 255});
     const double scale = kScreenWidth / (kXThreshold * 2);
     const double polewidth = 10.0, polelen = scale * (2 * kLength);
@@ -68,7 +69,7 @@ class CartPole final : public Env {
     std::vector<std::array<int, 2>> pole;
     for (const auto& [px, py] : {std::array<double, 2>{pl, pb}, std::array<double, 2>{pl, pt},
                                  std::array<double, 2>{pr, pt}, std::array<double, 2>{pr, pb}}) {
-      const auto c = RotateRad(px, py, -state_[2]);
+      const auto c = draw::RotateRad(px, py, -state_[2]);
       pole.push_back(point(c[0] + cartx, c[1] + carty + axleoffset));
     }
     canvas.OutlinedPolygon(pole, {202, 152, 101});

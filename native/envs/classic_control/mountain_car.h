@@ -10,7 +10,7 @@
 
 #include "core/env.h"
 #include "envs/classic_control/mountain_car_picture.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 
 namespace envpool::classic_control {
 
@@ -39,8 +39,8 @@ class MountainCar final : public Env {
   // render(): gymnasium's 600 x 400 picture (MountainCarEnv.render, rgb_array), see
   // mountain_car_picture.h.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return FixedFrame("MountainCar", kMountainCarWidth, kMountainCarHeight, 30.0, width, height,
-                      camera_id);
+    return draw::FixedFrame("MountainCar", kMountainCarWidth, kMountainCarHeight, 30.0, width,
+                            height, camera_id);
   }
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
     DrawMountainCar(state_[0], kGoalPosition, out);

@@ -17,7 +17,7 @@
 
 #include "core/env.h"
 #include "envs/classic_control/mountain_car_picture.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -47,8 +47,8 @@ class MountainCarContinuous final : public Env {
   // render(): gymnasium's 600 x 400 picture (Continuous_MountainCarEnv.render), in float32
   // arithmetic when gymnasium's state is a float32 array (after a step).
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return FixedFrame("MountainCarContinuous", kMountainCarWidth, kMountainCarHeight, 30.0, width,
-                      height, camera_id);
+    return draw::FixedFrame("MountainCarContinuous", kMountainCarWidth, kMountainCarHeight, 30.0,
+                            width, height, camera_id);
   }
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
     if (f32_state_) {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/raster.h"
 
 namespace envpool::classic_control {
 
@@ -25,7 +25,7 @@ void DrawMountainCar(T pos, double goal_position, std::uint8_t* out) {
   constexpr double kMin = -1.2, kMax = 0.6;
   const double scale = kMountainCarWidth / (kMax - kMin);
   auto height = [](auto x) { return std::sin(3 * x) * decltype(x)(.45) + decltype(x)(.55); };
-  Canvas canvas(kMountainCarWidth, kMountainCarHeight, out);
+  draw::Canvas canvas(kMountainCarWidth, kMountainCarHeight, out);
   canvas.Fill({255, 255, 255});
 
   // xs = np.linspace(min, max, 100): start + i * step, the last one exact.
@@ -43,7 +43,7 @@ void DrawMountainCar(T pos, double goal_position, std::uint8_t* out) {
   const T up = height(pos) * static_cast<T>(scale);
   // c[0] + along, c[1] + clearance + up: a Python float plus a T.
   auto place = [&](double cx, double cy) {
-    const auto c = RotateRad(cx, cy, angle);
+    const auto c = draw::RotateRad(cx, cy, angle);
     return std::array<T, 2>{static_cast<T>(c[0]) + along, static_cast<T>(c[1] + clearance) + up};
   };
   const double l = -carwidth / 2, r = carwidth / 2, t = carheight, b = 0;

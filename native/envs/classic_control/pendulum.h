@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
-#include "envs/classic_control/png.h"
-#include "envs/classic_control/raster.h"
+#include "envs/common/draw/picture.h"
+#include "envs/common/draw/png.h"
+#include "envs/common/draw/raster.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::classic_control {
@@ -52,35 +52,37 @@ class Pendulum final : public Env {
   // first render that needs it, smooth-scaled to |last action|, flipped to its sign and
   // alpha-blended as pygame does) and the axle, each shape with its anti-aliased outline.
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return FixedFrame("Pendulum", kScreenDim, kScreenDim, 30.0, width, height, camera_id);
+    return draw::FixedFrame("Pendulum", kScreenDim, kScreenDim, 30.0, width, height, camera_id);
   }
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    Canvas canvas(kScreenDim, kScreenDim, out);
+    draw::Canvas canvas(kScreenDim, kScreenDim, out);
     canvas.Fill({255, 255, 255});
     const double scale = kScreenDim / (2.2 * 2);
     const int offset = kScreenDim / 2;
     const double rod_length = 1 * scale, rod_width = 0.2 * scale;
     const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
     const double angle = state_[0] + M_PI / 2;
-    const Rgb red = {204, 77, 77};
+    const draw::Rgb red = {204, 77, 77};
     std::vector<std::array<int, 2>> rod;
     for (const auto& [cx, cy] : {std::array<double, 2>{l, b}, std::array<double, 2>{l, t},
                                  std::array<double, 2>{r, t}, std::array<double, 2>{r, b}}) {
-      const auto c = RotateRad(cx, cy, angle);
+      const auto c = draw::RotateRad(cx, cy, angle);
       rod.push_back({static_cast<int>(c[0] + offset), static_cast<int>(c[1] + offset)});
     }
     canvas.OutlinedPolygon(rod, red);
     canvas.OutlinedCircle(offset, offset, static_cast<int>(rod_width / 2), red);
-    const auto end = RotateRad(rod_length, 0, angle);
+    const auto end = draw::RotateRad(rod_length, 0, angle);
     canvas.OutlinedCircle(static_cast<int>(end[0] + offset), static_cast<int>(end[1] + offset),
                           static_cast<int>(rod_width / 2), red);
     if (last_u_ && !params_.arrow_png.empty()) {
-      if (!arrow_) arrow_ = std::make_shared<const RgbaImage>(ReadRgbaPng(params_.arrow_png));
+      if (!arrow_) {
+        arrow_ = std::make_shared<const draw::RgbaImage>(draw::ReadRgbaPng(params_.arrow_png));
+      }
       // float(scale * np.abs(last_u) / 2), all float32 (last_u is a float32), then truncated
       const int size = static_cast<int>(static_cast<float>(scale) * std::fabs(*last_u_) / 2.0F);
-      RgbaImage arrow = SmoothShrink(*arrow_, std::min(size, arrow_->width),
-                                     std::min(size, arrow_->height));
-      FlipImage(&arrow, *last_u_ > 0, true);
+      draw::RgbaImage arrow = draw::SmoothShrink(*arrow_, std::min(size, arrow_->width),
+                                                 std::min(size, arrow_->height));
+      draw::FlipImage(&arrow, *last_u_ > 0, true);
       canvas.Blit(arrow, offset - arrow.width / 2, offset - arrow.height / 2);
     }
     canvas.OutlinedCircle(offset, offset, static_cast<int>(0.05 * scale), {0, 0, 0});
@@ -167,8 +169,8 @@ class Pendulum final : public Env {
 
   Params params_;
   std::array<double, 2> state_{};
-  std::optional<float> last_u_;                // the last clipped action, none after a reset
-  std::shared_ptr<const RgbaImage> arrow_;     // the arrow image, once read
+  std::optional<float> last_u_;                   // the last clipped action, none after a reset
+  std::shared_ptr<const draw::RgbaImage> arrow_;  // the arrow image, once read
 };
 
 }  // namespace envpool::classic_control

@@ -12,6 +12,8 @@
 // A plane is a row-major height x width array of one channel; colour images
 // are resized one channel at a time (OpenCV uses the same weights for every
 // channel, so the result is the same).
+//
+// Used by the Atari and ViZDoom frame preprocessing.
 #pragma once
 
 #include <algorithm>
@@ -27,7 +29,7 @@
 #include <xmmintrin.h>
 #endif
 
-namespace envpool::atari {
+namespace envpool {
 
 class AreaResizer {
  public:
@@ -274,4 +276,4 @@ class LinearResizer {
   std::vector<int> row0_, row1_;
 };
 
-}  // namespace envpool::atari
+}  // namespace envpool

@@ -33,23 +33,19 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/common/mujoco_renderer.h"
 #include "envs/common/numpy_blas.h"
 #include "envs/dm_control/randomizers.h"
 #include "envs/dm_control/rewards.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::dm_control {
 
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::shared_ptr<const mjModel>;
+// The model and data owners of every MuJoCo family (envs/common/mujoco_env.h).
+using mujoco::DataPtr;
+using mujoco::ModelDeleter;
+using mujoco::ModelPtr;
 using OwnedModel = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
 
 // An mjVFS that is deleted with its owner.
 class Vfs {

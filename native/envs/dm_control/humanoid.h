@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_blas.h"
 #include "envs/dm_control/dm_control_env.h"
 #include "envs/dm_control/rewards.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::dm_control {
 

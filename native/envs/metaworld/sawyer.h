@@ -46,10 +46,10 @@
 
 #include "core/env.h"
 #include "envs/common/keywords.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_random.h"
 #include "envs/common/py_math.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::metaworld {
 

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 #include "envs/minigrid/babyai_levels.h"
@@ -252,8 +252,8 @@ class MiniGrid final : public Env {
   // (the package's render_fps).
   static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
     const Pos grid = p.agent_pov ? Pos{p.agent_view_size, p.agent_view_size} : GridSize(p);
-    return classic_control::FixedFrame("MiniGrid", grid.x * p.tile_size, grid.y * p.tile_size,
-                                       10.0, width, height, camera_id);
+    return draw::FixedFrame("MiniGrid", grid.x * p.tile_size, grid.y * p.tile_size, 10.0, width,
+                            height, camera_id);
   }
 
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/common/mujoco_env.h"
 
 namespace envpool::mujoco {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/common/py_math.h"
 
 namespace envpool::mujoco {

@@ -6,7 +6,6 @@
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
 #include "envs/mujoco/ant.h"
-#include "envs/mujoco/fetch.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
 #include "envs/mujoco/humanoid.h"
@@ -42,8 +41,6 @@ void Register(Registry& registry) {
   RegisterVersions<InvertedDoublePendulum>(registry, "InvertedDoublePendulum");
   RegisterVersions<Reacher>(registry, "Reacher");
   RegisterVersions<Pusher>(registry, "Pusher");
-  // Gymnasium-Robotics' Fetch tasks (envpool/tasks/robotics.py).
-  registry.push_back(MakeEntry<PixelObservation<Fetch>>("Fetch"));
 }
 
 }  // namespace envpool::mujoco

@@ -50,8 +50,8 @@
 #include <utility>
 #include <vector>
 
+#include "envs/common/rotations.h"
 #include "envs/myosuite/myo_env.h"
-#include "envs/robotics/rotations.h"
 
 namespace envpool::myosuite {
 
@@ -223,9 +223,9 @@ class DieReorient final : public MyoEnv {
 
   // mat2euler of a site's xmat (row-major, as the package reshapes it).
   std::vector<double> SiteEuler(int site) const {
-    robotics::rotations::Mat3 mat;
+    rotations::Mat3 mat;
     for (int k = 0; k < 9; ++k) mat[k] = d_->site_xmat[9 * site + k];
-    const robotics::rotations::Vec3 e = robotics::rotations::Mat2Euler(mat);
+    const rotations::Vec3 e = rotations::Mat2Euler(mat);
     return {e[0], e[1], e[2]};
   }
 

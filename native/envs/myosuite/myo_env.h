@@ -51,9 +51,9 @@
 
 #include "core/env.h"
 #include "envs/common/keywords.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_exp.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
 #include "envs/myosuite/model_edit.h"
 
 namespace envpool::myosuite {

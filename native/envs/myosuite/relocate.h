@@ -56,8 +56,8 @@
 #include <utility>
 #include <vector>
 
+#include "envs/common/rotations.h"
 #include "envs/myosuite/myo_env.h"
-#include "envs/robotics/rotations.h"
 
 namespace envpool::myosuite {
 
@@ -281,9 +281,9 @@ class Relocate final : public MyoEnv {
 
   // mat2euler of a site's xmat (row-major, as the package reshapes it).
   static std::vector<double> SiteEuler(const mjData& d, int site) {
-    robotics::rotations::Mat3 mat;
+    rotations::Mat3 mat;
     for (int k = 0; k < 9; ++k) mat[k] = d.site_xmat[9 * site + k];
-    const robotics::rotations::Vec3 e = robotics::rotations::Mat2Euler(mat);
+    const rotations::Vec3 e = rotations::Mat2Euler(mat);
     return {e[0], e[1], e[2]};
   }
 

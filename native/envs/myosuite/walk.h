@@ -73,8 +73,8 @@
 #include <utility>
 #include <vector>
 
+#include "envs/common/numpy_normal.h"
 #include "envs/myosuite/myo_env.h"
-#include "envs/robotics/numpy_normal.h"
 
 namespace envpool::myosuite {
 
@@ -288,7 +288,7 @@ class WalkBase : public MyoEnv {
         target_x_vel_(p.target_x_vel),
         target_y_vel_(p.target_y_vel),
         dot_fma_(p.numpy_dot_fma),
-        ziggurat_(robotics::NumpyZiggurat::From(p.ziggurat_ki, p.ziggurat_wi, p.ziggurat_fi)) {
+        ziggurat_(NumpyZiggurat::From(p.ziggurat_ki, p.ziggurat_wi, p.ziggurat_fi)) {
     init_qpos_.assign(m_->key_qpos, m_->key_qpos + m_->nq);
     init_qvel_.assign(m_->nv, 0.0);
     target_rot_ = p.target_rot.empty()
@@ -462,7 +462,7 @@ class WalkBase : public MyoEnv {
   std::string reset_type_;
   double target_x_vel_, target_y_vel_;
   bool dot_fma_;
-  robotics::NumpyZiggurat ziggurat_;
+  NumpyZiggurat ziggurat_;
   std::vector<double> target_rot_;
   int torso_ = -1, talus_l_ = -1, talus_r_ = -1, pelvis_ = -1;
   std::vector<int> hip_flexion_, hip_angles_;

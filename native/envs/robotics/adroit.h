@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::robotics {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "envs/common/rotations.h"
 #include "envs/robotics/adroit.h"
-#include "envs/robotics/rotations.h"
 
 namespace envpool::robotics {
 

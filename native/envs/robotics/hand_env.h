@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/mujoco_env.h"
+#include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
-#include "envs/robotics/numpy_normal.h"
 
 namespace envpool::robotics {
 

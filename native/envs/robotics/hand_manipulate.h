@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/rotations.h"
 #include "envs/robotics/hand_env.h"
-#include "envs/robotics/rotations.h"
 
 namespace envpool::robotics {
 

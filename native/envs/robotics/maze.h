@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/common/numpy_blas.h"
 #include "envs/common/keywords.h"
+#include "envs/common/mujoco_env.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
 
 namespace envpool::robotics {
 

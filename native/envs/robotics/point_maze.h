@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/common/mujoco_env.h"
 #include "envs/robotics/maze.h"
 
 namespace envpool::robotics {

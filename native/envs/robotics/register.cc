@@ -8,6 +8,7 @@
 #include "envs/robotics/adroit_pen.h"
 #include "envs/robotics/adroit_relocate.h"
 #include "envs/robotics/ant_maze.h"
+#include "envs/robotics/fetch.h"
 #include "envs/robotics/hand_manipulate.h"
 #include "envs/robotics/hand_reach.h"
 #include "envs/robotics/kitchen.h"
@@ -22,6 +23,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<AdroitHammer>>("AdroitHammer"));
   registry.push_back(MakeEntry<PixelObservation<AdroitPen>>("AdroitPen"));
   registry.push_back(MakeEntry<PixelObservation<AdroitRelocate>>("AdroitRelocate"));
+  // Fetch (fetch.h; envpool/tasks/robotics.py).
+  registry.push_back(MakeEntry<PixelObservation<Fetch>>("Fetch"));
   // Franka Kitchen (envs/robotics/kitchen.h, envpool/tasks/robotics_kitchen.py).
   registry.push_back(MakeEntry<PixelObservation<Kitchen>>("Kitchen"));
   // Shadow Dexterous Hand (envpool/tasks/robotics_hand.py).

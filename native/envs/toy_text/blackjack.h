@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/toy_text/picture.h"
 
 namespace envpool::toy_text {
@@ -82,8 +82,7 @@ class Blackjack final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("Blackjack", kScreenW, kScreenH, kToyTextFps, width, height,
-                                       camera_id);
+    return draw::FixedFrame("Blackjack", kScreenW, kScreenH, kToyTextFps, width, height, camera_id);
   }
 
   // gymnasium 1.4's draw_table: the felt, "DEALER" and the face-up card's value in small

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/toy_text/picture.h"
 #include "envs/toy_text/tabular.h"
 
@@ -70,8 +70,8 @@ class CliffWalking final : public TabularWalk {
   void Reset(Rng& /*rng*/) override { Start(kStart); }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("CliffWalking", kCell * kCols, kCell * kRows,
-                                       kToyTextFps, width, height, camera_id);
+    return draw::FixedFrame("CliffWalking", kCell * kCols, kCell * kRows, kToyTextFps, width,
+                            height, camera_id);
   }
 
   // gymnasium 1.4's picture, cell by cell (64 pixels, the art's own size, so no image

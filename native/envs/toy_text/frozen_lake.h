@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/toy_text/picture.h"
 #include "envs/toy_text/tabular.h"
 
@@ -88,8 +88,8 @@ class FrozenLake final : public TabularWalk {
 
   static FrameSize RenderSize(const Params& params, int width, int height, int camera_id) {
     const Model& m = *params.model;
-    return classic_control::FixedFrame("FrozenLake", WindowSize(m.ncol), WindowSize(m.nrow),
-                                       kToyTextFps, width, height, camera_id);
+    return draw::FixedFrame("FrozenLake", WindowSize(m.ncol), WindowSize(m.nrow), kToyTextFps,
+                            width, height, camera_id);
   }
 
   // gymnasium 1.4's picture: each cell (cell_w x cell_h = window // grid) gets its tile
@@ -176,7 +176,7 @@ class FrozenLake final : public TabularWalk {
   }
 
   std::unique_ptr<const Images> LoadImages(int cw, int ch) {
-    using classic_control::NearestScale;
+    using draw::NearestScale;
     auto img = std::make_unique<Images>();
     img->ice = NearestScale(sprites_.Get("tile_ice.png"), cw, ch);
     img->hole = NearestScale(sprites_.Get("tile_hole.png"), cw, ch);

@@ -11,15 +11,15 @@
 #include <string>
 #include <utility>
 
-#include "envs/classic_control/png.h"
-#include "envs/classic_control/raster.h"
-#include "envs/classic_control/sprite.h"
+#include "envs/common/draw/png.h"
+#include "envs/common/draw/raster.h"
+#include "envs/common/draw/sprite.h"
 
 namespace envpool::toy_text {
 
-using classic_control::Canvas;
-using classic_control::RgbaImage;
-using classic_control::Rgb;
+using draw::Canvas;
+using draw::Rgb;
+using draw::RgbaImage;
 
 // gymnasium's metadata["render_fps"] of the toy-text envs.
 inline constexpr double kToyTextFps = 4.0;
@@ -38,7 +38,7 @@ class Sprites {
                                "is not known (the hidden keyword _img_dir is empty: is "
                                "gymnasium installed?)");
     }
-    return images_.emplace(name, classic_control::ReadRgbaPng(dir_ + "/" + name)).first->second;
+    return images_.emplace(name, draw::ReadRgbaPng(dir_ + "/" + name)).first->second;
   }
 
  private:

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/classic_control/picture.h"
+#include "envs/common/draw/picture.h"
 #include "envs/toy_text/picture.h"
 #include "envs/toy_text/tabular.h"
 
@@ -96,8 +96,7 @@ class Taxi final : public Env {
   explicit Taxi(const Params& params) : params_(params), sprites_(params.img_dir, "Taxi") {}
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return classic_control::FixedFrame("Taxi", kWindowW, kWindowH, kToyTextFps, width, height,
-                                       camera_id);
+    return draw::FixedFrame("Taxi", kWindowW, kWindowH, kToyTextFps, width, height, camera_id);
   }
 
   // gymnasium 1.4's picture: the canvas colour, img/taxi/background.png and house.png,
@@ -226,10 +225,10 @@ class Taxi final : public Env {
       RgbaImage* four = taxis->data() + 4 * full;
       four[1] = sprites_.Get("taxi/taxi_v" + suffix);
       four[0] = four[1];
-      classic_control::FlipImage(&four[0], false, true);
+      draw::FlipImage(&four[0], false, true);
       four[2] = sprites_.Get("taxi/taxi_h" + suffix);
       four[3] = four[2];
-      classic_control::FlipImage(&four[3], true, false);
+      draw::FlipImage(&four[3], true, false);
     }
     return taxis;
   }

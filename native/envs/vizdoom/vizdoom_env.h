@@ -440,8 +440,8 @@ class VizdoomEnv final : public Env {
   const Params& p_;
   int env_id_;
   std::size_t plane_, frame_;
-  atari::AreaResizer area_;
-  atari::LinearResizer linear_;
+  AreaResizer area_;
+  LinearResizer linear_;
   std::unique_ptr<vizdoom::DoomGame> game_;
   unsigned int seed_ = 0;
   bool reseed_ = false;

@@ -5,7 +5,7 @@
 #   target_link_libraries(_native PRIVATE envpool::sdk)
 #
 # envpool::sdk carries the include directory (core/..., bindings/...),
-# compiles the pool core (core/pool.cc) into the module, asks for C++17 and
+# compiles the pool core (core/*.cc: the pool and its stages) into the module, asks for C++17 and
 # threads, and defines ENVPOOL_CHECKED in Debug builds (Slot's type checks).
 # It works for an installed envpool (envpool/include, copied there by
 # envpool's install) and for a source checkout (native/).
@@ -30,14 +30,16 @@ string(REGEX REPLACE ".*ENVPOOL_SDK_ABI ([0-9]+).*" "\\1" envpool_SDK_ABI "${_en
 
 if(NOT TARGET envpool::sdk)
   find_package(Threads REQUIRED)
+  file(GLOB _envpool_core_sources "${envpool_INCLUDE_DIR}/core/*.cc")
   add_library(envpool::sdk INTERFACE IMPORTED)
   set_target_properties(envpool::sdk PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${envpool_INCLUDE_DIR}"
-    INTERFACE_SOURCES "${envpool_INCLUDE_DIR}/core/pool.cc"
+    INTERFACE_SOURCES "${_envpool_core_sources}"
     INTERFACE_COMPILE_FEATURES cxx_std_17
     INTERFACE_COMPILE_DEFINITIONS "$<$<CONFIG:Debug>:ENVPOOL_CHECKED=1>"
     INTERFACE_LINK_LIBRARIES Threads::Threads)
 endif()
 unset(_envpool_pkg)
+unset(_envpool_core_sources)
 unset(_envpool_version_line)
 unset(_envpool_abi_line)

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 // width x height pixels, 4 bytes each (R, G, B, A), rows top to bottom.
 struct RgbaImage {
@@ -136,4 +136,4 @@ inline void FlipImage(RgbaImage* image, bool flip_x, bool flip_y) {
   }
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::draw

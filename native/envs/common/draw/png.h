@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "envs/classic_control/sprite.h"
+#include "envs/common/draw/sprite.h"
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 inline RgbaImage ReadRgbaPng(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -92,4 +92,4 @@ inline RgbaImage ReadRgbaPng(const std::string& path) {
   return image;
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::draw

@@ -8,7 +8,7 @@
 
 #include "core/env.h"
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 // The frame of a picture `w` x `h` at `fps`, or std::invalid_argument naming
 // `env` for any other size or camera.
@@ -27,4 +27,4 @@ inline FrameSize FixedFrame(const char* env, int w, int h, double fps, int width
   return FrameSize{h, w, fps};
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::draw

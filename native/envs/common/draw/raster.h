@@ -6,6 +6,10 @@
 // polyline, float32 arithmetic) and the anti-aliased outlines SDL_gfx draws
 // for gfxdraw.aapolygon (8-bit error-accumulator lines) and gfxdraw.aacircle
 // (its anti-aliased ellipse), blended with SDL_gfx's integer alpha rule.
+//
+// The envs/common/draw/ headers (namespace envpool::draw) are the 2-D drawing of
+// every family that draws with pygame: classic control, Box2D, toy text and
+// MiniGrid.
 #pragma once
 
 #include <algorithm>
@@ -16,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "envs/classic_control/sprite.h"
+#include "envs/common/draw/sprite.h"
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 using Rgb = std::array<std::uint8_t, 3>;
 
@@ -633,4 +637,4 @@ class Canvas {
   std::uint8_t* px_;
 };
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::draw

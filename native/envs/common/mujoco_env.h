@@ -5,6 +5,11 @@
 // The compiled mjModel is loaded once per pool (in the env's Params, which
 // BasicFactory builds once) and shared read-only by all envs through a
 // shared_ptr<const mjModel>; each env owns its mjData.
+//
+// Shared by the families on MuJoCo: gymnasium's MuJoCo tasks, Gymnasium-Robotics,
+// Meta-World and MyoSuite derive their envs from MujocoEnv; the Control Suite takes
+// its model and data deleters and reductions. Its names live in envpool::mujoco,
+// the engine's namespace.
 #pragma once
 
 #include <mujoco/mujoco.h>

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 namespace smoothscale_detail {
 
@@ -70,4 +70,4 @@ inline void SmoothShrink(const std::uint8_t* src, int sw, int sh, std::uint8_t* 
   }
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::draw

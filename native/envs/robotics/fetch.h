@@ -27,13 +27,19 @@
 #include <string>
 #include <vector>
 
+#include "envs/common/mujoco_env.h"
 #include "envs/common/numpy_random.h"
-#include "envs/mujoco/mujoco_env.h"
-#include "envs/robotics/rotations.h"
+#include "envs/common/rotations.h"
 
-namespace envpool::mujoco {
+namespace envpool::robotics {
 
-namespace rotations = robotics::rotations;
+// The names of the MuJoCo base (envs/common/mujoco_env.h) that Fetch uses.
+using mujoco::DataPtr;
+using mujoco::FixedOrFreeCamera;
+using mujoco::ModelKeywords;
+using mujoco::ModelParams;
+using mujoco::MujocoEnv;
+using mujoco::SiteXposOn;
 
 class Fetch final : public MujocoEnv {
  public:
@@ -457,4 +463,4 @@ inline void Fetch::Params::Setup() {
   initial_qvel.assign(d->qvel, d->qvel + m->nv);
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::robotics

@@ -18,7 +18,7 @@
 
 #include "envs/common/numpy_random.h"
 
-namespace envpool::robotics {
+namespace envpool {
 
 struct NumpyZiggurat {
   std::array<std::uint64_t, 256> ki{};
@@ -75,4 +75,4 @@ struct NumpyZiggurat {
   }
 };
 
-}  // namespace envpool::robotics
+}  // namespace envpool

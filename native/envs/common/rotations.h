@@ -14,7 +14,7 @@
 
 #include "envs/common/numpy_blas.h"
 
-namespace envpool::robotics::rotations {
+namespace envpool::rotations {
 
 using Quat = std::array<double, 4>;
 using Vec3 = std::array<double, 3>;
@@ -145,4 +145,4 @@ inline std::vector<Quat> ParallelQuats() {
   return quats;
 }
 
-}  // namespace envpool::robotics::rotations
+}  // namespace envpool::rotations

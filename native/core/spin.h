@@ -1,0 +1,44 @@
+// The short spin-waits of the pool's threads: a worker that ran out of tasks
+// (workers.h) and a recv or render waiting for the last envs (recv.h) keep
+// looking for a little while before they sleep on a condition variable.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+namespace envpool::spin {
+
+using Clock = std::chrono::steady_clock;
+
+// How often a sleeping recv or render wakes up (to call its poll function, to
+// look at the clock); a bound on the sleeps, not a delay.
+inline constexpr auto kPollInterval = std::chrono::milliseconds(20);
+
+// How long a worker that ran out of tasks, or a recv that has nothing left to
+// step, keeps looking before it sleeps on its condition variable. A round of
+// a fast env (send, a few microseconds of stepping, recv) then needs no thread
+// wake-up at all (each costs tens of microseconds on a loaded machine), and a
+// pool left alone sleeps after this long: idle, it uses no CPU.
+inline constexpr auto kSpinTime = std::chrono::microseconds(50);
+
+// One round of a spin-wait: a pause, and every few rounds a yield, so that on
+// a machine with fewer cores than threads the thread being waited for runs.
+inline void Pause(int round) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+  if (round % 16 == 15) std::this_thread::yield();
+}
+
+// Spins until `ready()` or kSpinTime has passed; returns ready().
+template <class Ready>
+bool Until(const Ready& ready) {
+  const Clock::time_point until = Clock::now() + kSpinTime;
+  for (int round = 0;; ++round) {
+    if (ready()) return true;
+    if ((round & 15) == 15 && Clock::now() >= until) return ready();
+    Pause(round);
+  }
+}
+
+}  // namespace envpool::spin

@@ -17,7 +17,16 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.core.keyword_domains import INT_MAX, INT_MIN, POOL_DOMAINS, Domain, native_domains
+from envpool.core.keyword_domains import (
+    FLOAT32,
+    FLOAT32_MAX,
+    INT_MAX,
+    INT_MIN,
+    POOL_DOMAINS,
+    Domain,
+    check_keywords,
+    native_domains,
+)
 from envpool.core.registry import all_tasks
 
 
@@ -80,11 +89,13 @@ def test_values_outside_the_domain_raise_naming_the_keyword(task_id: str) -> Non
 
 
 def test_every_numeric_keyword_has_a_domain() -> None:
+    """Every int, number and (non-empty) list of numbers: an empty default list reads the same
+    from Python whether it holds numbers or strings."""
     for task_id in NATIVE_IDS:
         task = all_tasks()[task_id]
         defaults = task.native_module.default_config(task.native_env)
         numeric = {k for k, v in defaults.items() if k[:1] != "_" and not isinstance(v, (bool, str))
-                   and (not isinstance(v, list) or not v or not isinstance(v[0], str))}
+                   and (not isinstance(v, list) or (v and not isinstance(v[0], str)))}
         assert numeric <= set(native_domains(task.native_module, task.native_env)), task_id
 
 
@@ -117,9 +128,11 @@ def test_the_two_nan_holes_of_ant_raise_as_gymnasium_does() -> None:
         name = next(iter(kwargs))
         with pytest.raises(ValueError, match=_message("Ant-v5", name)):
             envpool.make_gymnasium("Ant-v5", num_envs=1, **kwargs)
-    with pytest.raises(ValueError, match=r"frame_skip must be an int >= 1, got 0"):
+    with pytest.raises(ValueError, match=r"frame_skip must be an int >= 1 \(and a C\+\+ int\), "
+                                         r"got 0"):
         envpool.make_gymnasium("Ant-v5", num_envs=1, frame_skip=0)
-    with pytest.raises(ValueError, match=r"reset_noise_scale must be a finite number, got nan"):
+    with pytest.raises(ValueError, match=r"reset_noise_scale must be a finite number within "
+                                         r"float32's range, got nan"):
         envpool.make_gymnasium("Ant-v5", num_envs=1, reset_noise_scale=math.nan)
 
 
@@ -127,7 +140,7 @@ def test_pool_keywords_outside_their_domains_raise() -> None:
     for name, domain in POOL_DOMAINS.items():
         for value in (int(domain.min) - 1, int(domain.max) + 1):
             with pytest.raises(ValueError, match=rf"\b{name} must be an int"):
-                envpool.make_spec("CartPole-v1", num_envs=2, **{name: value})
+                envpool.make_spec("CartPole-v1", **{"num_envs": 2, name: value})
 
 
 def test_per_env_values_and_uniform_ends_are_checked() -> None:
@@ -142,9 +155,12 @@ def test_domains_are_visible_from_python() -> None:
     task = all_tasks()["Ant-v5"]
     ant = native_domains(task.native_module, task.native_env)
     assert ant["frame_skip"] == Domain(1, INT_MAX)
-    assert ant["reset_noise_scale"] == Domain()  # any finite number, as gymnasium takes
+    assert ant["reset_noise_scale"] == FLOAT32  # any finite number (as gymnasium takes)
     assert ant["healthy_z_range"] == Domain(allow_inf=True, ordered=True)
-    assert Domain(INT_MIN, INT_MAX).describe(True) == "an int in [-2147483648, 2147483647]"
+    assert Domain(INT_MIN, INT_MAX).describe(True) == (
+        "an int in [-2147483648, 2147483647] (a C++ int)")
+    assert Domain(1, INT_MAX).describe(True) == "an int >= 1 (and a C++ int)"
+    assert FLOAT32.describe(False) == "a finite number within float32's range"
     assert Domain(0, 1, max_open=True).describe(False) == "a finite number in [0, 1)"
 
 
@@ -155,9 +171,10 @@ def _inside(default: Any, d: Domain) -> list[Any]:
     if _is_int(default):
         ends = [d.min + 1 if d.min_open else d.min, d.max - 1 if d.max_open else d.max]
         scalars: list[Any] = [int(v) for v in ends if abs(v) <= 1000] + [0, -1]
-    else:
-        scalars = [float(np.nextafter(d.min, math.inf)) if d.min_open else d.min,
-                   float(np.nextafter(d.max, -math.inf)) if d.max_open else d.max, 0.0, -1.0]
+    else:  # (the declared ends: not float32's largest, the default bound of every number)
+        ends = [float(np.nextafter(d.min, math.inf)) if d.min_open else d.min,
+                float(np.nextafter(d.max, -math.inf)) if d.max_open else d.max]
+        scalars = [v for v in ends if abs(v) < FLOAT32_MAX] + [0.0, -1.0]
     scalars = [v for v in dict.fromkeys(scalars)
                if math.isfinite(v) and d.contains(float(v))]
     if not isinstance(default, list):
@@ -218,3 +235,12 @@ def test_values_at_the_domains_edges_step_finite(task_id: str) -> None:
 @pytest.mark.parametrize("task_id", NATIVE_IDS)
 def test_values_at_the_domains_edges_step_finite_sweep(task_id: str) -> None:
     _check_inside(task_id)
+
+
+def test_every_ids_own_values_are_inside_the_domains() -> None:
+    """The defaults and each registration's keywords (MyoSuite's rot_th=inf: "ignore the
+    rotation", as myosuite registers it) are inside their domains."""
+    for task_id, task in all_tasks().items():
+        domains = native_domains(task.native_module, task.native_env)
+        values = {**task.native_module.default_config(task.native_env), **task.env_kwargs}
+        check_keywords(task_id, values, domains)

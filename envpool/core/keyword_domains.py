@@ -4,8 +4,9 @@ them before any env is made.
 A native env declares the domain of each numeric keyword beside its default (C++:
 ``k.Add("frame_skip", 5, ...).AtLeast(1)``, ``c.Set("n", ...).AtLeast(1)``; core/config.h's
 KeywordDomain); its module exports them with ``keyword_domains(name)``. By default an int
-keyword fits in a C++ int and a number is finite (NaN is never accepted; inf only where the
-domain says so, such as the bounds of a (low, high) range). The pool's own keywords have
+keyword fits in a C++ int and a number is finite and within float32's range (the pool's
+outputs are float32); NaN is never accepted, inf only where the domain says so (the ends of
+a (low, high) range). The pool's own keywords have
 theirs here (:data:`POOL_DOMAINS`), and a task's Python keywords are checked by its prepare
 hook with :func:`check_value`. A value outside its domain raises a ValueError that names
 the keyword, the value and the domain.
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,8 @@ class Domain:
 
     def describe(self, is_int: bool, is_list: bool = False) -> str:
         """The domain in words: ``an int >= 1``, ``a finite number in [0, 1]``, ..."""
-        low = self.min > (INT_MIN if is_int else -math.inf)
-        high = self.max < (INT_MAX if is_int else math.inf)
+        low = self.min > (INT_MIN if is_int else -FLOAT32_MAX)
+        high = self.max < (INT_MAX if is_int else FLOAT32_MAX)
         if low and high:
             bounds = (f"in {'(' if self.min_open else '['}{_num(self.min)}, {_num(self.max)}"
                       f"{')' if self.max_open else ']'}")
@@ -60,7 +62,13 @@ class Domain:
         else:
             bounds = ""
         if is_int:
-            return f"an int {bounds}".strip()
+            if not low and not high:
+                return f"an int in [{INT_MIN}, {INT_MAX}] (a C++ int)"
+            return f"an int {bounds}" + ("" if low and high else " (and a C++ int)")
+        # (the default bounds of a number: float32's largest, the pool's outputs being float32)
+        float32 = not self.allow_inf and (not low or not high)
+        if float32:
+            bounds = f"{bounds} (and within float32's range)" if bounds else "within float32's range"
         if not is_list:
             number = "a number (inf allowed, NaN not)" if self.allow_inf else "a finite number"
             return f"{number} {bounds}".strip()
@@ -78,8 +86,9 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else repr(float(x))
 
 
-# A number the env keeps as a float32: finite there too.
-FLOAT32 = Domain(-float(np.finfo(np.float32).max), float(np.finfo(np.float32).max))
+# The default domain of a number (core/config.h): finite, within float32's range. Also that of
+# a number the env keeps as a float32.
+FLOAT32 = Domain(-FLOAT32_MAX, FLOAT32_MAX)
 
 # The pool's own keywords (envpool/core/spec.py's POOL_DEFAULTS) that are numbers. Their
 # relations (batch_size <= num_envs, render_env_id < num_envs, ...) are checked in spec.py.

@@ -23,13 +23,15 @@ using ConfigValue = std::variant<bool, std::int64_t, double, std::string,
 // its values) accepts. Declared beside the default, checked before any env is
 // made (envpool/core/keyword_domains.py, which reads every module's domains
 // through its keyword_domains(name)). By default an int keyword fits in a C++
-// int and a number is finite; NaN is never accepted.
+// int and a number is finite and within float32's range (the pool's outputs are
+// float32: a larger weight or noise scale would turn them into inf); NaN is
+// never accepted.
 struct KeywordDomain {
   double min = -INFINITY;
   double max = INFINITY;
   bool min_open = false;   // min itself is outside (value > min)
   bool max_open = false;   // max itself is outside (value < max)
-  bool allow_inf = false;  // numbers: -inf and +inf are accepted (within min .. max)
+  bool allow_inf = false;  // numbers: -inf and +inf are accepted (when min / max are)
   bool ordered = false;    // a list: its values do not decrease (a (low, high) range)
 
   // The default domain of a keyword whose default is `value`; false for a
@@ -44,6 +46,8 @@ struct KeywordDomain {
     if (std::holds_alternative<double>(value) ||
         std::holds_alternative<std::vector<double>>(value)) {
       domain = KeywordDomain();
+      domain.min = -std::numeric_limits<float>::max();
+      domain.max = std::numeric_limits<float>::max();
       return true;
     }
     return false;
@@ -61,8 +65,13 @@ class DomainRef {
   DomainRef& AtMost(double high) { return Max(high, false); }
   DomainRef& Below(double high) { return Max(high, true); }
   DomainRef& In(double low, double high) { return AtLeast(low).AtMost(high); }
+  // Accepts -inf and +inf, beyond the default float32 bounds (a bound declared
+  // after this call still holds).
   DomainRef& AllowInf() {
-    Get().allow_inf = true;
+    KeywordDomain& d = Get();
+    if (d.min == -std::numeric_limits<float>::max()) d.min = -INFINITY;
+    if (d.max == std::numeric_limits<float>::max()) d.max = INFINITY;
+    d.allow_inf = true;
     return *this;
   }
   DomainRef& Ordered() {

@@ -43,7 +43,9 @@ class Ant final : public MujocoEnv {
     k.Add("main_body", 1, &Params::main_body, V == 5);
     k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
     k.Add("healthy_z_range", Range{0.2, 1.0}, &Params::healthy_z_range).AllowInf().Ordered();
-    k.Add("contact_force_range", Range{-1.0, 1.0}, &Params::contact_force_range).AllowInf().Ordered();
+    k.Add("contact_force_range", Range{-1.0, 1.0}, &Params::contact_force_range)
+        .AllowInf()
+        .Ordered();
     k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);
     k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
     if (V == 5) k.Add("include_cfrc_ext_in_observation", true, &Params::contact_forces_in_obs);

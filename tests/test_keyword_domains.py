@@ -149,6 +149,22 @@ def test_per_env_values_and_uniform_ends_are_checked() -> None:
     with pytest.raises(ValueError, match=r"env 0\).*reset_noise_scale must be a finite"):
         envpool.make_spec("Ant-v5", num_envs=1,
                           env_kwargs=[{"reset_noise_scale": math.nan}])
+    # a value drawn at each reset: both ends of its range
+    with pytest.raises(ValueError, match=r"env 1\).*g must be a finite number.*got 1e\+39"):
+        envpool.make_spec("Pendulum-v1", num_envs=2,
+                          env_kwargs={"g": [10.0, envpool.Uniform(8.0, 1e39)]})
+
+
+def test_a_tasks_python_keywords_are_checked_too() -> None:
+    """ViZDoom's reward_config (a dict, read by its prepare hook): each number is a float32
+    of the engine's config, so NaN, inf and numbers past float32's range are refused."""
+    from envpool import _native
+
+    if _native.vizdoom_missing:
+        pytest.skip(_native.vizdoom_missing)
+    for bad in (math.nan, math.inf, 1e39):
+        with pytest.raises(ValueError, match=r"reward_config\['KILLCOUNT'\] must be"):
+            envpool.make_spec("Basic-v1", reward_config={"KILLCOUNT": (bad, 0.0)})
 
 
 def test_domains_are_visible_from_python() -> None:
@@ -222,8 +238,9 @@ def _check_inside(task_id: str) -> None:
 
 
 # Native envs whose pools cost little to make: their edges step in the default suite.
-CHEAP_IDS = ["Ant-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
-             "LunarLander-v3", "FrozenLake-v1", "Taxi-v3", "NChain-v0", "Catch-v0", "Pendulum-v1"]
+CHEAP_IDS = ["Ant-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5",
+             "InvertedDoublePendulum-v5", "LunarLander-v3", "FrozenLake-v1", "Taxi-v3", "NChain-v0",
+             "Catch-v0", "Pendulum-v1"]
 
 
 @pytest.mark.parametrize("task_id", CHEAP_IDS)

@@ -6,10 +6,9 @@ A native env declares the domain of each numeric keyword beside its default (C++
 KeywordDomain); its module exports them with ``keyword_domains(name)``. By default an int
 keyword fits in a C++ int and a number is finite and within float32's range (the pool's
 outputs are float32); NaN is never accepted, inf only where the domain says so (the ends of
-a (low, high) range). The pool's own keywords have
-theirs here (:data:`POOL_DOMAINS`), and a task's Python keywords are checked by its prepare
-hook with :func:`check_value`. A value outside its domain raises a ValueError that names
-the keyword, the value and the domain.
+a (low, high) range). The pool's own keywords have theirs here (:data:`POOL_DOMAINS`), and a
+task's Python keywords are checked by its prepare hook with :func:`check_value`. A value
+outside its domain raises a ValueError that names the keyword, the value and the domain.
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from envpool.core.per_env import Uniform, per_env_dicts
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -68,7 +69,8 @@ class Domain:
         # (the default bounds of a number: float32's largest, the pool's outputs being float32)
         float32 = not self.allow_inf and (not low or not high)
         if float32:
-            bounds = f"{bounds} (and within float32's range)" if bounds else "within float32's range"
+            bounds = (f"{bounds} (and within float32's range)" if bounds
+                      else "within float32's range")
         if not is_list:
             number = "a number (inf allowed, NaN not)" if self.allow_inf else "a finite number"
             return f"{number} {bounds}".strip()
@@ -157,8 +159,11 @@ def check_value(where: str, name: str, value: Any, domain: Domain,
     if ok:
         return
     what = domain.describe(is_int, is_list)
-    shown = floats if is_list else value
-    raise ValueError(f"{where}: {name} must be {what}, got {shown!r}")
+    shown: Any = value
+    if is_list:  # (a long list: its first numbers)
+        shown = floats if len(floats) <= 8 else f"[{', '.join(map(repr, floats[:8]))}, ...]"
+    raise ValueError(f"{where}: {name} must be {what}, got "
+                     f"{shown if isinstance(shown, str) else repr(shown)}")
 
 
 def check_keywords(where: str, values: Mapping[str, Any], domains: Mapping[str, Domain],
@@ -171,9 +176,7 @@ def check_keywords(where: str, values: Mapping[str, Any], domains: Mapping[str, 
         if domain is None:
             continue
         is_int = name in int_keys
-        ends = (value.low, value.high) if hasattr(value, "low") and hasattr(value, "high") else (
-            value,)
-        for end in ends:
+        for end in (value.low, value.high) if isinstance(value, Uniform) else (value,):
             check_value(where, name, end, domain, is_int)
 
 
@@ -194,8 +197,6 @@ def check_spec_keywords(task_id: str, task: Any, env_defaults: Mapping[str, Any]
     check_keywords(task_id, env_config, domains, ints)
     if env_kwargs is None:
         return
-    from envpool.core.per_env import per_env_dicts
-
     num_envs = pool.get("num_envs", 1)
     if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, (bool, np.bool_)):
         return  # (spec.py's type check says so)

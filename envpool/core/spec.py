@@ -12,6 +12,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool.core import spaces as envpool_spaces
+from envpool.core.keyword_domains import check_spec_keywords
 from envpool.core.per_env import Uniform, check_keys, per_env_dicts
 from envpool.core.registry import TaskSpec, get_task
 from envpool.core.text_render import renders_text
@@ -241,6 +242,8 @@ class EnvSpec:
         for key in env_defaults:
             if key in kwargs:
                 env_config[key] = _coerce(key, kwargs[key], env_defaults[key])
+        # Every numeric keyword against its declared domain, before any env is made.
+        check_spec_keywords(task_id, task, env_defaults, env_config, kwargs, env_kwargs)
         hidden = {k: v for k, v in native_defaults.items() if k[:1] == "_"}
         if "_render" in hidden:  # an env whose steps differ when it is drawn (LunarLander's
             hidden["_render"] = kwargs.get("render_mode") is not None  # flame particles)

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from envpool import _native
+from envpool.core.keyword_domains import FLOAT32, check_value
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 
@@ -131,6 +132,8 @@ def _pairs(name: str, value: Any, width: int) -> list[tuple[Any, list[float]]]:
             for x in numbers
         ):
             raise ValueError(f"{name}[{key!r}] must be {width} number(s), got {entry!r}")
+        # each number is a float32 of the engine's config: finite there too
+        check_value("ViZDoom", f"{name}[{key!r}]", numbers, FLOAT32)
         out.append((key, [float(x) for x in numbers]))
     return out
 

@@ -1,6 +1,6 @@
 // The Python-facing surface of a native env module, shared by envpool._native
 // and every module built with envpool's env SDK: `Pool`, `Batch`, `Factory`,
-// `RecvTimeout`, `ResetNeeded`, `env_names()`, `default_config(name)`,
+// `RecvTimeout`, `ResetNeeded`, `env_names()`, `default_config(name)`, `keyword_domains(name)`,
 // `factory(name, config)`, `spec(name, config)`, `render_size(...)` and the
 // version attributes the Python side checks when it registers the module's
 // envs. A module calls DefinePoolModule(m, registry) once in its
@@ -434,6 +434,22 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
   });
   m.def("default_config", [reg](const std::string& name) {
     return FindEntry(*reg, name).defaults.Values();
+  });
+  // The domain of each numeric keyword of `name` (core/config.h's KeywordDomain):
+  // keyword -> {"min", "max", "min_open", "max_open", "allow_inf", "ordered"}.
+  m.def("keyword_domains", [reg](const std::string& name) {
+    py::dict out;
+    for (const auto& [key, d] : FindEntry(*reg, name).defaults.Domains()) {
+      py::dict domain;
+      domain["min"] = d.min;
+      domain["max"] = d.max;
+      domain["min_open"] = d.min_open;
+      domain["max_open"] = d.max_open;
+      domain["allow_inf"] = d.allow_inf;
+      domain["ordered"] = d.ordered;
+      out[py::str(key)] = domain;
+    }
+    return out;
   });
   // A factory of `name` with `config`: what a pool of that configuration is
   // made from (an Atari ROM probed, a MuJoCo model compiled, ...), built once.

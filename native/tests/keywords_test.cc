@@ -1,9 +1,11 @@
 // Keywords (native/envs/common/keywords.h): one list gives an env's Defaults() and fills its
-// Params; a member whose keyword the env does not take gets its fixed value.
+// Params; a member whose keyword the env does not take gets its fixed value; each numeric
+// keyword's domain travels with the defaults.
 #include "envs/common/keywords.h"
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -85,6 +87,36 @@ TEST(bad_values_are_clear_errors) {
   c.Set("flag", std::string("yes"));
   CHECK_THROWS_MSG(Keys(5).Read(c, p), std::invalid_argument, "'flag' must be a bool");
   CHECK_THROWS_MSG(Keys(5).Read(Config(), p), std::invalid_argument, "missing config key");
+}
+
+TEST(defaults_carry_each_numeric_keywords_domain) {
+  Keywords<Params> k;
+  k.Add("flag", true, &Params::flag);
+  k.Add("frame_skip", 5, &Params::frame_skip).AtLeast(1);
+  k.Add("weight", 0.25, &Params::weight).In(0, 1);
+  k.Add("range", std::pair<double, double>{-INFINITY, 2.0}, &Params::range).AllowInf().Ordered();
+  const Config c = k.Defaults();
+  const auto& d = c.Domains();
+  CHECK_EQ(d.size(), std::size_t{3});  // the bool has none
+  CHECK(d.count("flag") == 0);
+  CHECK_EQ(d.at("frame_skip").min, 1.0);
+  CHECK_EQ(d.at("frame_skip").max, static_cast<double>(std::numeric_limits<int>::max()));
+  CHECK(d.at("weight").min == 0.0 && d.at("weight").max == 1.0 && !d.at("weight").allow_inf);
+  CHECK(d.at("range").allow_inf && d.at("range").ordered && std::isinf(d.at("range").min));
+}
+
+TEST(a_config_declares_domains_beside_its_defaults) {
+  Config c;
+  c.Set("n", std::int64_t{5}).AtLeast(1);
+  c.Set("p", 0.5).Above(0).Below(1);
+  c.Set("w", 2.0);
+  c.Set("name", std::string("x"));
+  c.Set("n", std::int64_t{6});  // setting it again keeps its domain
+  CHECK_EQ(c.Domains().at("n").min, 1.0);
+  CHECK(c.Domains().at("p").min_open && c.Domains().at("p").max_open);
+  CHECK(std::isinf(c.Domains().at("w").max) && !c.Domains().at("w").allow_inf);  // finite
+  CHECK(c.Domains().count("name") == 0);
+  CHECK_THROWS_MSG(c.Set("name", std::string("y")).AtLeast(1), std::logic_error, "no number");
 }
 
 int main(int argc, char** argv) { return check::RunAll(argc, argv); }

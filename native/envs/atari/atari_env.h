@@ -114,11 +114,11 @@ class AtariEnv final : public Env {
     Keywords<Params> k;
     k.Add("game", std::string("pong"), &Params::game);
     k.Add("rom_path", std::string(), &Params::rom_path);
-    k.Add("frame_skip", 4, &Params::frame_skip);
-    k.Add("noop_max", 30, &Params::noop_max);
-    k.Add("stack_num", 4, &Params::stack_num);
-    k.Add("img_height", 84, &Params::img_height);
-    k.Add("img_width", 84, &Params::img_width);
+    k.Add("frame_skip", 4, &Params::frame_skip).AtLeast(1);
+    k.Add("noop_max", 30, &Params::noop_max).AtLeast(0);
+    k.Add("stack_num", 4, &Params::stack_num).AtLeast(1);
+    k.Add("img_height", 84, &Params::img_height).AtLeast(1);
+    k.Add("img_width", 84, &Params::img_width).AtLeast(1);
     k.Add("episodic_life", false, &Params::episodic_life);
     k.Add("zero_discount_on_life_loss", false, &Params::zero_discount_on_life_loss);
     k.Add("reward_clip", false, &Params::reward_clip);
@@ -126,9 +126,9 @@ class AtariEnv final : public Env {
     k.Add("use_inter_area_resize", true, &Params::use_inter_area_resize);
     k.Add("use_fire_reset", true, &Params::use_fire_reset);
     k.Add("full_action_space", false, &Params::full_action_space);
-    k.Add("repeat_action_probability", 0.0, &Params::repeat_action_probability);
-    k.Add("mode", -1, &Params::mode);
-    k.Add("difficulty", -1, &Params::difficulty);
+    k.Add("repeat_action_probability", 0.0, &Params::repeat_action_probability).In(0, 1);
+    k.Add("mode", -1, &Params::mode).AtLeast(-1);  // -1: the ROM's default
+    k.Add("difficulty", -1, &Params::difficulty).AtLeast(-1);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -65,7 +65,7 @@ class LunarLander final : public Env {
   static Keywords<Params> Keys() {
     Keywords<Params> k;
     k.Add("continuous", false, &Params::continuous);
-    k.Add("gravity", -10.0, &Params::gravity);
+    k.Add("gravity", -10.0, &Params::gravity).Above(-12).Below(0);  // gymnasium asserts it
     k.Add("enable_wind", false, &Params::enable_wind);
     k.Add("wind_power", 15.0, &Params::wind_power);
     k.Add("turbulence_power", 1.5, &Params::turbulence_power);

@@ -5,7 +5,7 @@
 //   static Keywords<Params> Keys() {
 //     Keywords<Params> k;
 //     k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight);
-//     k.Add("frame_skip", 5, &Params::frame_skip, /*is_keyword=*/V == 5);
+//     k.Add("frame_skip", 5, &Params::frame_skip, /*is_keyword=*/V == 5).AtLeast(1);
 //     return k;
 //   }
 //   static Config Defaults() { return Keys().Defaults(); }
@@ -13,6 +13,11 @@
 //
 // A member whose keyword the env does not take (`is_keyword` false: a keyword of another
 // version) is set to the given value, and Defaults() does not list it.
+//
+// Add returns the keyword's domain (core/config.h's DomainRef): an int keyword fits in an
+// int and a number is finite unless the declaration says otherwise (`.AtLeast(1)`,
+// `.In(0, 1)`, `.AllowInf()`, `.Ordered()` for a (low, high) range). Defaults() carries the
+// domains, which are checked before any env is made.
 #pragma once
 
 #include <cstdint>
@@ -31,22 +36,23 @@ class Keywords {
  public:
   using Range = std::pair<double, double>;
 
-  Keywords& Add(std::string name, bool value, bool P::*member, bool is_keyword = true) {
+  DomainRef Add(std::string name, bool value, bool P::*member, bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetBool(key); });
   }
-  Keywords& Add(std::string name, int value, int P::*member, bool is_keyword = true) {
+  DomainRef Add(std::string name, int value, int P::*member, bool is_keyword = true) {
     return Entry(std::move(name), std::int64_t{value}, value, member, is_keyword,
                  [](const Config& c, const std::string& key) {
                    return static_cast<int>(c.GetInt(key));
                  });
   }
-  Keywords& Add(std::string name, double value, double P::*member, bool is_keyword = true) {
+  DomainRef Add(std::string name, double value, double P::*member, bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetDouble(key); });
   }
-  // A (low, high) keyword: a list of two numbers (inf allowed).
-  Keywords& Add(std::string name, Range value, Range P::*member, bool is_keyword = true) {
+  // A pair of numbers, such as a (low, high) range (whose domain says `.AllowInf().Ordered()`
+  // where the reference takes infinite bounds).
+  DomainRef Add(std::string name, Range value, Range P::*member, bool is_keyword = true) {
     return Entry(std::move(name), std::vector<double>{value.first, value.second}, value, member,
                  is_keyword, [](const Config& c, const std::string& key) {
                    const std::vector<double> v = c.GetDoubles(key);
@@ -57,18 +63,18 @@ class Keywords {
                  });
   }
   // A list of numbers of any length.
-  Keywords& Add(std::string name, std::vector<double> value, std::vector<double> P::*member,
+  DomainRef Add(std::string name, std::vector<double> value, std::vector<double> P::*member,
                 bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetDoubles(key); });
   }
-  Keywords& Add(std::string name, std::string value, std::string P::*member,
+  DomainRef Add(std::string name, std::string value, std::string P::*member,
                 bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetString(key); });
   }
   // A list of strings.
-  Keywords& Add(std::string name, std::vector<std::string> value,
+  DomainRef Add(std::string name, std::vector<std::string> value,
                 std::vector<std::string> P::*member, bool is_keyword = true) {
     return Entry(std::move(name), value, value, member, is_keyword,
                  [](const Config& c, const std::string& key) { return c.GetStrings(key); });
@@ -78,7 +84,9 @@ class Keywords {
   Config Defaults() const {
     Config config;
     for (const Item& item : items_) {
-      if (item.is_keyword) config.Set(item.name, item.default_value);
+      if (!item.is_keyword) continue;
+      config.Set(item.name, item.default_value);
+      if (item.has_domain) config.SetDomain(item.name, item.domain);
     }
     return config;
   }
@@ -93,11 +101,13 @@ class Keywords {
     std::string name;
     ConfigValue default_value;
     bool is_keyword;
+    bool has_domain;
+    KeywordDomain domain;
     std::function<void(const Config&, P&)> read;
   };
 
   template <class T, class M, class Get>
-  Keywords& Entry(std::string name, ConfigValue default_value, T value, M P::*member,
+  DomainRef Entry(std::string name, ConfigValue default_value, T value, M P::*member,
                   bool is_keyword, Get get) {
     std::function<void(const Config&, P&)> read;
     if (is_keyword) {
@@ -105,8 +115,11 @@ class Keywords {
     } else {
       read = [value, member](const Config& /*c*/, P& p) { p.*member = value; };
     }
-    items_.push_back(Item{std::move(name), std::move(default_value), is_keyword, std::move(read)});
-    return *this;
+    KeywordDomain domain;
+    const bool has_domain = KeywordDomain::For(default_value, domain);
+    items_.push_back(Item{name, std::move(default_value), is_keyword, has_domain, domain,
+                          std::move(read)});
+    return DomainRef(has_domain ? &items_.back().domain : nullptr, std::move(name));
   }
 
   std::vector<Item> items_;

@@ -62,9 +62,9 @@ class PixelObservation final : public Env {
     Config c = E::Defaults();
     c.Set("from_pixels", false);
     c.Set("pixels_only", true);
-    if (!c.Has("frame_stack")) c.Set("frame_stack", std::int64_t{1});
-    c.Set("_pixel_width", std::int64_t{84});
-    c.Set("_pixel_height", std::int64_t{84});
+    if (!c.Has("frame_stack")) c.Set("frame_stack", std::int64_t{1}).AtLeast(1);
+    c.Set("_pixel_width", std::int64_t{84}).AtLeast(1);
+    c.Set("_pixel_height", std::int64_t{84}).AtLeast(1);
     c.Set("_pixel_camera_id", std::int64_t{-1});
     return c;
   }

@@ -163,8 +163,8 @@ class RenderModel {
 // observations, oldest first (the first one repeated after a reset).
 inline Config Defaults(std::int64_t frame_skip, const std::string& task_name) {
   Config c;
-  c.Set("frame_skip", frame_skip);
-  c.Set("frame_stack", std::int64_t{1});
+  c.Set("frame_skip", frame_skip).AtLeast(1);
+  c.Set("frame_stack", std::int64_t{1}).AtLeast(1);
   c.Set("task_name", task_name);
   c.Set("_model_xml", std::string());
   c.Set("_suite_dir", std::string());

@@ -12,7 +12,7 @@ namespace envpool::gfootball {
 
 inline Config GfootballDefaults() {
   Config c;
-  c.Set("physics_steps_per_frame", std::int64_t{10});
+  c.Set("physics_steps_per_frame", std::int64_t{10}).AtLeast(1);
   // Filled by envpool.tasks.gfootball: the engine's data folder and the scenario.
   c.Set("_data_dir", std::string());
   c.Set("_game_duration", std::int64_t{3000});

@@ -155,8 +155,9 @@ class MiniGrid final : public Env {
       }
       const Pos grid = GridSize(*this);  // also checks env_name
       if (env_name != "key_corridor" && !babyai && (grid.x < 5 || grid.y < 5)) {
-        throw std::invalid_argument("the grid must be at least 5x5, got " +
-                                    std::to_string(grid.x) + "x" + std::to_string(grid.y));
+        throw std::invalid_argument("the grid (size, or width x height) must be at least 5x5, "
+                                    "got " + std::to_string(grid.x) + "x" +
+                                    std::to_string(grid.y));
       }
       if (env_name == "crossing" && (size % 2 == 0)) {
         throw std::invalid_argument("Crossing needs an odd size, got " + std::to_string(size));

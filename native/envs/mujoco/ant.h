@@ -33,7 +33,7 @@ class Ant final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("ant.xml", true);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight, V == 5);
     k.Add("ctrl_cost_weight", 0.5, &Params::ctrl_cost_weight);
     if (V == 4) k.Add("use_contact_forces", false, &Params::contact_forces_in_obs);
@@ -42,8 +42,10 @@ class Ant final : public MujocoEnv {
     // gymnasium also takes a body name; here the body id (v4: the torso, found by name).
     k.Add("main_body", 1, &Params::main_body, V == 5);
     k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
-    k.Add("healthy_z_range", Range{0.2, 1.0}, &Params::healthy_z_range);
-    k.Add("contact_force_range", Range{-1.0, 1.0}, &Params::contact_force_range);
+    k.Add("healthy_z_range", Range{0.2, 1.0}, &Params::healthy_z_range).AllowInf().Ordered();
+    k.Add("contact_force_range", Range{-1.0, 1.0}, &Params::contact_force_range)
+        .AllowInf()
+        .Ordered();
     k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);
     k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
     if (V == 5) k.Add("include_cfrc_ext_in_observation", true, &Params::contact_forces_in_obs);

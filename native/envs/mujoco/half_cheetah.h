@@ -20,7 +20,7 @@ class HalfCheetah final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("half_cheetah.xml", V == 5);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight);
     k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight);
     k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);

@@ -27,17 +27,17 @@ class HopperWalker final : public MujocoEnv {
   static Keywords<Params> Keys() {
     const char* walker_xml = V == 4 ? "walker2d.xml" : "walker2d_v5.xml";
     Keywords<Params> k = ModelKeywords<Params>(kWalker ? walker_xml : "hopper.xml", V == 5);
-    k.Add("frame_skip", 4, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 4, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight);
     k.Add("ctrl_cost_weight", 0.001, &Params::ctrl_cost_weight);
     k.Add("healthy_reward", 1.0, &Params::healthy_reward);
     k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
     k.Add("healthy_state_range", kWalker ? Range{0, 0} : Range{-100.0, 100.0},
-          &Params::healthy_state_range, !kWalker);
+          &Params::healthy_state_range, !kWalker).AllowInf().Ordered();
     k.Add("healthy_z_range", kWalker ? Range{0.8, 2.0} : Range{0.7, INFINITY},
-          &Params::healthy_z_range);
+          &Params::healthy_z_range).AllowInf().Ordered();
     k.Add("healthy_angle_range", kWalker ? Range{-1.0, 1.0} : Range{-0.2, 0.2},
-          &Params::healthy_angle_range);
+          &Params::healthy_angle_range).AllowInf().Ordered();
     k.Add("reset_noise_scale", 0.005, &Params::reset_noise_scale);
     k.Add("exclude_current_positions_from_observation", true, &Params::exclude_current_positions);
     return k;

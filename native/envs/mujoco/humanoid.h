@@ -89,16 +89,16 @@ class Humanoid final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("humanoid.xml", V == 5);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("forward_reward_weight", 1.25, &Params::forward_reward_weight);
     k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight);
     // v4 has no contact cost.
     k.Add("contact_cost_weight", V == 4 ? 0.0 : 5e-7, &Params::contact_cost_weight, V == 5);
     k.Add("contact_cost_range", V == 4 ? Range{0, 0} : Range{-INFINITY, 10.0},
-          &Params::contact_cost_range, V == 5);
+          &Params::contact_cost_range, V == 5).AllowInf().Ordered();
     k.Add("healthy_reward", 5.0, &Params::healthy_reward);
     k.Add("terminate_when_unhealthy", true, &Params::terminate_when_unhealthy);
-    k.Add("healthy_z_range", Range{1.0, 2.0}, &Params::healthy_z_range);
+    k.Add("healthy_z_range", Range{1.0, 2.0}, &Params::healthy_z_range).AllowInf().Ordered();
     k.Add("reset_noise_scale", 1e-2, &Params::reset_noise_scale);
     k.Add("exclude_current_positions_from_observation", true, &Params::exclude_positions);
     AddObservationKeywords(k, V);

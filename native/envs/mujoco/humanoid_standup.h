@@ -31,11 +31,13 @@ class HumanoidStandup final : public MujocoEnv {
   // Every keyword is v5's; v4 has the same values, fixed.
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("humanoidstandup.xml", V == 5);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("uph_cost_weight", 1.0, &Params::uph_cost_weight, V == 5);
     k.Add("ctrl_cost_weight", 0.1, &Params::ctrl_cost_weight, V == 5);
     k.Add("impact_cost_weight", 0.5e-6, &Params::impact_cost_weight, V == 5);
-    k.Add("impact_cost_range", Range{-INFINITY, 10.0}, &Params::impact_cost_range, V == 5);
+    k.Add("impact_cost_range", Range{-INFINITY, 10.0}, &Params::impact_cost_range, V == 5)
+        .AllowInf()
+        .Ordered();
     k.Add("reset_noise_scale", 1e-2, &Params::reset_noise_scale, V == 5);
     k.Add("exclude_current_positions_from_observation", true, &Params::exclude_positions, V == 5);
     AddObservationKeywords(k, V);

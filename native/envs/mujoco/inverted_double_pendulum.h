@@ -22,7 +22,7 @@ class InvertedDoublePendulum final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("inverted_double_pendulum.xml", V == 5);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("healthy_reward", 10.0, &Params::healthy_reward, V == 5);
     k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale, V == 5);
     return k;

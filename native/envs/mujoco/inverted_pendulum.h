@@ -20,7 +20,7 @@ class InvertedPendulum final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("inverted_pendulum.xml", V == 5);
-    k.Add("frame_skip", 2, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 2, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("reset_noise_scale", 0.01, &Params::reset_noise_scale, V == 5);
     return k;
   }

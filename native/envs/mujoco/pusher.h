@@ -32,7 +32,7 @@ class Pusher final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>(V == 4 ? "pusher.xml" : "pusher_v5.xml", V == 5);
-    k.Add("frame_skip", 5, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 5, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("reward_near_weight", 0.5, &Params::reward_near_weight, V == 5);
     k.Add("reward_dist_weight", 1.0, &Params::reward_dist_weight, V == 5);
     k.Add("reward_control_weight", 0.1, &Params::reward_control_weight, V == 5);

@@ -29,7 +29,7 @@ class Reacher final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("reacher.xml", V == 5);
-    k.Add("frame_skip", 2, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 2, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("reward_dist_weight", 1.0, &Params::reward_dist_weight, V == 5);
     k.Add("reward_control_weight", 1.0, &Params::reward_control_weight, V == 5);
     return k;

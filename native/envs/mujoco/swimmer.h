@@ -21,7 +21,7 @@ class Swimmer final : public MujocoEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("swimmer.xml", V == 5);
-    k.Add("frame_skip", 4, &Params::frame_skip, V == 5);
+    k.Add("frame_skip", 4, &Params::frame_skip, V == 5).AtLeast(1);
     k.Add("forward_reward_weight", 1.0, &Params::forward_reward_weight);
     k.Add("ctrl_cost_weight", 1e-4, &Params::ctrl_cost_weight);
     k.Add("reset_noise_scale", 0.1, &Params::reset_noise_scale);

@@ -80,11 +80,13 @@ class Baoding final : public MyoEnv {
     AddMyoKeywords(k, "envs/myo/assets/hand/myohand_baoding.xml", 10);
     k.Add("drop_th", 1.25, &Params::drop_th);
     k.Add("proximity_th", 0.015, &Params::proximity_th);
-    k.Add("goal_time_period", std::vector<double>{5, 5}, &Params::goal_time_period);
+    // At least a microsecond: a zero period divides by zero (in myosuite too: NaN goals and
+    // observations), and one below ~1e-308 s overflows the goal's angle.
+    k.Add("goal_time_period", std::vector<double>{5, 5}, &Params::goal_time_period).AtLeast(1e-6);
     k.Add("goal_xrange", std::vector<double>{0.025, 0.025}, &Params::goal_xrange);
     k.Add("goal_yrange", std::vector<double>{0.028, 0.028}, &Params::goal_yrange);
     k.Add("obj_size_range", std::vector<double>{}, &Params::obj_size_range);
-    k.Add("obj_mass_range", std::vector<double>{}, &Params::obj_mass_range);
+    k.Add("obj_mass_range", std::vector<double>{}, &Params::obj_mass_range).AtLeast(0);
     k.Add("obj_friction_change", std::vector<double>{}, &Params::obj_friction_change);
     k.Add("task_choice", std::string("fixed"), &Params::task_choice);
     return k;

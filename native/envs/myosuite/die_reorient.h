@@ -78,12 +78,13 @@ class DieReorient final : public MyoEnv {
     k.Add("goal_pos", std::vector<double>{0.0, 0.0}, &Params::goal_pos);
     k.Add("goal_rot", std::vector<double>{0.785, 0.785}, &Params::goal_rot);
     k.Add("obj_size_change", 0.0, &Params::obj_size_change);
-    k.Add("obj_mass_range", std::vector<double>{0.108, 0.108}, &Params::obj_mass_range);
+    // a negative mass makes MuJoCo's dynamics NaN (myosuite passes it on as well)
+    k.Add("obj_mass_range", std::vector<double>{0.108, 0.108}, &Params::obj_mass_range).AtLeast(0);
     k.Add("obj_friction_change", std::vector<double>{0.0, 0.0, 0.0},
           &Params::obj_friction_change);
-    k.Add("pos_th", 0.025, &Params::pos_th);
-    k.Add("rot_th", 0.262, &Params::rot_th);
-    k.Add("drop_th", 0.200, &Params::drop_th);
+    k.Add("pos_th", 0.025, &Params::pos_th).AllowInf();
+    k.Add("rot_th", 0.262, &Params::rot_th).AllowInf();
+    k.Add("drop_th", 0.200, &Params::drop_th).AllowInf();
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

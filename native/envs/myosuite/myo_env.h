@@ -288,7 +288,7 @@ template <class P>
 void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_skip) {
   k.Add("assets_dir", std::string(), &P::assets_dir);
   k.Add("model_path", model_path, &P::model_path);
-  k.Add("frame_skip", frame_skip, &P::frame_skip);
+  k.Add("frame_skip", frame_skip, &P::frame_skip).AtLeast(1);
   k.Add("normalize_act", true, &P::normalize_act);
   k.Add("muscle_condition", std::string(), &P::muscle_condition);
   k.Add("fatigue_reset_vec", std::vector<double>{}, &P::fatigue_reset_vec);

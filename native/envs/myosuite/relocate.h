@@ -105,14 +105,14 @@ class Relocate final : public MyoEnv {
     k.Add("obj_xyz_high", std::vector<double>{}, &Params::obj_xyz_high);
     k.Add("obj_geom_low", std::vector<double>{}, &Params::obj_geom_low);
     k.Add("obj_geom_high", std::vector<double>{}, &Params::obj_geom_high);
-    k.Add("obj_mass_low", std::vector<double>{}, &Params::obj_mass_low);
-    k.Add("obj_mass_high", std::vector<double>{}, &Params::obj_mass_high);
+    k.Add("obj_mass_low", std::vector<double>{}, &Params::obj_mass_low).AtLeast(0);
+    k.Add("obj_mass_high", std::vector<double>{}, &Params::obj_mass_high).AtLeast(0);
     k.Add("obj_friction_low", std::vector<double>{}, &Params::obj_friction_low);
     k.Add("obj_friction_high", std::vector<double>{}, &Params::obj_friction_high);
     k.Add("qpos_noise_range", std::vector<double>{}, &Params::qpos_noise_range);
-    k.Add("pos_th", 0.025, &Params::pos_th);
-    k.Add("rot_th", 0.262, &Params::rot_th);
-    k.Add("drop_th", 0.50, &Params::drop_th);
+    k.Add("pos_th", 0.025, &Params::pos_th).AllowInf();
+    k.Add("rot_th", 0.262, &Params::rot_th).AllowInf();
+    k.Add("drop_th", 0.50, &Params::drop_th).AllowInf();
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

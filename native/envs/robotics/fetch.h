@@ -94,7 +94,7 @@ class Fetch final : public MujocoEnv {
   static Keywords<Params> Keys() {
     Keywords<Params> k = ModelKeywords<Params>("fetch/reach.xml", true);
     k.Add("reward_type", std::string("sparse"), &Params::reward_type);
-    k.Add("n_substeps", 20, &Params::n_substeps);
+    k.Add("n_substeps", 20, &Params::n_substeps).AtLeast(1);
     k.Add("has_object", false, &Params::has_object);
     k.Add("block_gripper", true, &Params::block_gripper);
     k.Add("target_in_the_air", true, &Params::target_in_the_air);

@@ -74,7 +74,7 @@ template <class P>
 Keywords<P> HandKeywords(const std::string& xml_file, double distance_threshold) {
   Keywords<P> k = mujoco::ModelKeywords<P>(xml_file, true);
   k.Add("reward_type", std::string("sparse"), &P::reward_type);
-  k.Add("n_substeps", 20, &P::n_substeps);
+  k.Add("n_substeps", 20, &P::n_substeps).AtLeast(1);
   k.Add("distance_threshold", distance_threshold, &P::distance_threshold);
   k.Add("_ziggurat_ki", std::vector<double>{}, &P::zig_ki);
   k.Add("_ziggurat_wi", std::vector<double>{}, &P::zig_wi);

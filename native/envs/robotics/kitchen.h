@@ -116,7 +116,7 @@ class Kitchen final : public mujoco::MujocoEnv {
   static Keywords<Params> Keys() {
     Keywords<Params> k = mujoco::ModelKeywords<Params>(
         "kitchen_franka/kitchen_assets/kitchen_env_model.xml", false);
-    k.Add("frame_skip", 40, &Params::frame_skip);
+    k.Add("frame_skip", 40, &Params::frame_skip).AtLeast(1);
     k.Add("terminate_on_tasks_completed", true, &Params::terminate_on_tasks_completed);
     k.Add("remove_task_when_completed", true, &Params::remove_task_when_completed);
     k.Add("object_noise_ratio", 0.0005, &Params::object_noise_ratio);

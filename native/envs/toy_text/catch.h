@@ -40,8 +40,8 @@ class Catch final : public Env {
 
   static Config Defaults() {
     Config config;
-    config.Set("rows", std::int64_t{10});
-    config.Set("columns", std::int64_t{5});
+    config.Set("rows", std::int64_t{10}).AtLeast(2);
+    config.Set("columns", std::int64_t{5}).AtLeast(1);
     return config;
   }
 

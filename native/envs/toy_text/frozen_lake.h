@@ -63,7 +63,7 @@ class FrozenLake final : public TabularWalk {
     config.Set("desc", std::vector<std::string>{});
     config.Set("map_name", std::string("4x4"));
     config.Set("is_slippery", true);
-    config.Set("success_rate", 1.0 / 3.0);
+    config.Set("success_rate", 1.0 / 3.0).In(0, 1);
     config.Set("reward_schedule", std::vector<double>{1.0, 0.0, 0.0});
     config.Set("_img_dir", std::string());
     return config;

@@ -41,8 +41,8 @@ class NChain final : public Env {
 
   static Config Defaults() {
     Config config;
-    config.Set("n", std::int64_t{5});
-    config.Set("slip", 0.2);
+    config.Set("n", std::int64_t{5}).AtLeast(1);
+    config.Set("slip", 0.2).In(0, 1);
     config.Set("small", 2.0);
     config.Set("large", 10.0);
     return config;

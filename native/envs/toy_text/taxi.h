@@ -76,8 +76,8 @@ class Taxi final : public Env {
     Config config;
     config.Set("is_rainy", false);
     config.Set("fickle_passenger", false);
-    config.Set("rainy_probability", 0.8);
-    config.Set("fickle_probability", 0.3);
+    config.Set("rainy_probability", 0.8).In(0, 1);
+    config.Set("fickle_probability", 0.3).In(0, 1);
     config.Set("_img_dir", std::string());
     return config;
   }

@@ -29,11 +29,11 @@ Config Defaults() {
   c.Set("game_args", std::string());
   c.Set("map_id", std::string("map01"));
   c.Set("lmp_save_dir", std::string());
-  c.Set("img_height", std::int64_t{84});
-  c.Set("img_width", std::int64_t{84});
-  c.Set("stack_num", std::int64_t{4});
-  c.Set("frame_skip", std::int64_t{4});
-  c.Set("weapon_duration", std::int64_t{5});
+  c.Set("img_height", std::int64_t{84}).AtLeast(1);
+  c.Set("img_width", std::int64_t{84}).AtLeast(1);
+  c.Set("stack_num", std::int64_t{4}).AtLeast(1);
+  c.Set("frame_skip", std::int64_t{4}).AtLeast(1);
+  c.Set("weapon_duration", std::int64_t{5}).AtLeast(0);
   c.Set("episodic_life", false);
   c.Set("force_speed", false);
   c.Set("use_combined_action", false);

@@ -49,5 +49,7 @@ def layout_obs(layout: str, names: list[str], arrays: list[Any]) -> Any:
 
 def split_info(names: list[str], arrays: list[Any]) -> tuple[dict[str, Any], Any]:
     """The info arrays by name, and the env's own discount apart (None without one)."""
-    infos = dict(zip(names, arrays, strict=True)) if arrays else {}
+    if not arrays:
+        return {}, None
+    infos = dict(zip(names, arrays, strict=True))
     return infos, infos.pop(DISCOUNT, None)

@@ -277,33 +277,23 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         return obs, info
 
     # -- the flavour's values of a batch -------------------------------------------
-    def info(self, raw: RawBatch) -> dict[str, Any]:
-        """The info dict of a batch: ``env_id``, ``players``, ``elapsed_step``, the env's
-        own info keys, and ``env_kwargs`` when the pool was made with
+    def info(self, raw: RawBatch, env_kwargs: bool = True) -> dict[str, Any]:
+        """The info dict of a batch (sail-sg EnvPool's): ``env_id``, ``players``
+        (``{"env_id": ...}``), ``elapsed_step``, the env's own info keys, and (unless
+        ``env_kwargs`` is False) ``env_kwargs`` when the pool was made with
         ``info_env_kwargs=True``."""
-        info = batch_info(raw)
-        if self._env_kwargs is not None:
+        info: dict[str, Any] = {
+            "env_id": raw.env_id,
+            "players": {"env_id": raw.env_id if raw.players_env_id is None
+                        else raw.players_env_id},
+            "elapsed_step": raw.elapsed_step,
+        }
+        if raw.info:
+            info.update(raw.info)
+        if env_kwargs and self._env_kwargs is not None:
             info["env_kwargs"] = self._env_kwargs.rows(raw.env_id, self._pool.drawn)
         return info
 
     def _result(self, raw: RawBatch, xp: Any = np) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """``xla()``'s result of a batch: ``(obs, reward, terminated, truncated, info)``."""
-        return raw.obs, raw.reward, raw.terminated, raw.truncated, batch_info(raw)
-
-
-def batch_info(raw: RawBatch) -> dict[str, Any]:
-    """The gymnasium and gym flavours' info dict of a batch (sail-sg EnvPool's):
-    ``env_id``, ``players`` (``{"env_id": ...}`` and a multi-player env's ``players.<key>``
-    arrays), ``elapsed_step`` and the env's own info keys."""
-    info: dict[str, Any] = {
-        "env_id": raw.env_id,
-        "players": {"env_id": raw.env_id if raw.players_env_id is None
-                    else raw.players_env_id},
-        "elapsed_step": raw.elapsed_step,
-    }
-    for key, value in raw.info.items():  # a multi-player env's "players.id", ...
-        if key.startswith("players."):
-            info["players"][key[len("players."):]] = value
-        else:
-            info[key] = value
-    return info
+        return raw.obs, raw.reward, raw.terminated, raw.truncated, self.info(raw, False)

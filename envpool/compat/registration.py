@@ -6,23 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from envpool import tasks
 from envpool.compat.names import family_of, native_tasks, spec_class_name
 from envpool.core.registry import all_tasks, list_all_envs
 from envpool.flavours import make as make_module
 from envpool.flavours.dm_env import DmEnvPool
 from envpool.flavours.gymnasium_env import GymnasiumEnvPool
-from envpool.tasks import (
-    atari,
-    dm_control,
-    metaworld,
-    myosuite,
-    robotics,
-    robotics_adroit,
-    robotics_hand,
-    robotics_kitchen,
-    robotics_maze,
-    vizdoom,
-)
 
 
 class EnvRegistry:
@@ -53,13 +42,14 @@ registry = EnvRegistry()
 def atari_game_list() -> list[str]:
     """EnvPool's ``envpool.atari.registration.atari_game_list``: the ROM names
     (``"air_raid"``) of the registered Atari ids."""
+    atari = tasks.atari
     return [rom for rom in atari._rom_ids() if rom not in atari.MULTIPLAYER_ONLY_ROMS]
 
 
 def vizdoom_game_list() -> list[str]:
     """EnvPool's ``envpool.vizdoom.registration._vizdoom_game_list()``: the scenario names
     (``"defend_the_center"``) of the registered ViZDoom ids."""
-    return [s for s in vizdoom.SCENARIOS.values() if s != "vizdoom_custom"]
+    return [s for s in tasks.vizdoom.SCENARIOS.values() if s != "vizdoom_custom"]
 
 
 def gym_mujoco_envs() -> list[tuple[str, tuple[str, ...], int]]:
@@ -76,59 +66,59 @@ def gym_mujoco_envs() -> list[tuple[str, tuple[str, ...], int]]:
 def dmc_mujoco_envs() -> list[tuple[str, str, int]]:
     """EnvPool's ``envpool.mujoco.dmc.registration.dmc_mujoco_envs``: ``(domain, task,
     max_episode_steps)`` of the registered Control Suite ids."""
-    return [(domain, task, dm_control.MAX_EPISODE_STEPS)
-            for domain, task in dm_control.TASKS.values()]
+    return [(domain, task, tasks.dm_control.MAX_EPISODE_STEPS)
+            for domain, task in tasks.dm_control.TASKS.values()]
 
 
 def gymnasium_robotics_fetch_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_fetch_envs``:
     the registered Fetch ids."""
-    return robotics.ids()
+    return tasks.robotics.ids()
 
 
 def gymnasium_robotics_adroit_envs() -> list[str]:
     """EnvPool's ``gymnasium_robotics_adroit_envs``: the registered Adroit hand ids."""
-    return robotics_adroit.ids()
+    return tasks.robotics_adroit.ids()
 
 
 def gymnasium_robotics_kitchen_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_kitchen_envs``:
     the registered Franka Kitchen ids."""
-    return robotics_kitchen.ids()
+    return tasks.robotics_kitchen.ids()
 
 
 def gymnasium_robotics_hand_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_hand_envs``: the
     registered Shadow Hand ids."""
-    return robotics_hand.ids()
+    return tasks.robotics_hand.ids()
 
 
 def gymnasium_robotics_point_maze_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.robotics.registration.gymnasium_robotics_point_maze_envs``:
     the registered Point Maze ids."""
-    return robotics_maze.ids()
+    return tasks.robotics_maze.ids()
 
 
 def metaworld_v3_envs() -> list[str]:
     """EnvPool's ``envpool.mujoco.metaworld.registration.metaworld_v3_envs``: the official
     names (``"reach-v3"``) of the registered Meta-World tasks."""
-    return list(metaworld.TASKS)
+    return list(tasks.metaworld.TASKS)
 
 
 def metaworld_v3_task_ids() -> list[str]:
     """EnvPool's ``metaworld_v3_task_ids``: the ids of the registered Meta-World tasks."""
-    return [metaworld.task_id(name) for name in metaworld.TASKS]
+    return [tasks.metaworld.task_id(name) for name in tasks.metaworld.TASKS]
 
 
 def myosuite_task_ids() -> list[str]:
     """EnvPool's ``envpool.mujoco.myosuite.registration.myosuite_task_ids``: the package's
     ids of the registered MyoSuite tasks (each also registered as ``MyoSuite/<id>``)."""
-    return list(myosuite.TASKS)
+    return list(tasks.myosuite.TASKS)
 
 
 def metaworld_public_task_name(task_name: str) -> str:
     """EnvPool's ``metaworld_public_task_name``: ``"pick-place-v3"`` -> ``"PickPlace-v3"``."""
-    return metaworld.task_id(task_name).removeprefix("MetaWorld/")
+    return tasks.metaworld.task_id(task_name).removeprefix("MetaWorld/")
 
 
 def py_env(envspec: type, envpool: type) -> tuple[type, type, type]:

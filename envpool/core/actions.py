@@ -64,10 +64,10 @@ class PoolActions:
         Args:
             action: The actions, one row per env of ``env_id`` (integers for a discrete
                 action space; floats are taken where every value is a whole number, as
-                EnvPool casts them); or sail-sg EnvPool's dict ``{"env_id": ...,
+                sail-sg EnvPool casts them); or the action dict ``{"env_id": ...,
                 "players.env_id": ..., "action": ...}`` whose arrays have the dtypes of
-                ``spec.action_array_spec`` (int32 ids). A multi-player env takes
-                EnvPool's dict of its action arrays.
+                ``spec.action_array_spec`` (int32 ids). A multi-player env takes the
+                dict of its action arrays.
             env_id: The ids of the envs to step (integers): by default every env in sync
                 mode, and in async mode the envs that the last ``recv`` returned.
 
@@ -116,7 +116,7 @@ class PoolActions:
             self._text.sent(ids, action)
 
     def _from(self, action: Any, env_id: np.ndarray | None = None) -> list[np.ndarray]:
-        """sail-sg EnvPool's ``_from``: ``action`` (an array of the env's action, or a dict
+        """The action arrays to send: ``action`` (an array of the env's action, or a dict
         of action arrays, possibly nested: ``{"players": {"id": ...}}`` is
         ``"players.id"``) as the list of arrays of ``spec.action_array_spec``, in its order.
         ``env_id`` defaults to the dict's, else to every env. A multi-player action
@@ -183,7 +183,8 @@ class PoolActions:
             raise gymnasium.error.ResetNeeded(str(error)) from None
 
     def _action_dict(self, action: dict[str, Any], env_id: Any) -> tuple[np.ndarray, Any]:
-        """sail-sg EnvPool's action dict: the actions and their env ids, checked."""
+        """An action dict (``spec.action_array_spec``'s arrays): the actions and their env
+        ids, checked."""
         keys = {"env_id", "players.env_id", "action"}
         if set(action) != keys:
             raise ValueError(f"an action dict has the keys {sorted(keys)} (EnvPool's "

@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode
 if TYPE_CHECKING:
     from envpool.core.registry import TaskSpec
 
-# Keywords of the pool itself (sail-sg EnvPool's names), with their defaults.
+# Keywords of the pool itself, with their defaults.
 POOL_DEFAULTS: dict[str, Any] = {
     "num_envs": 1,
     "batch_size": 0,  # 0: num_envs (sync mode)

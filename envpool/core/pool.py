@@ -37,7 +37,7 @@ from envpool.core.xla import PoolXla
 class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
     """The native pool plus its call surface (send/recv_raw/async_reset/render/xla/close).
 
-    Attributes follow sail-sg EnvPool: ``observation_space`` / ``action_space`` (set by
+    Attributes: ``observation_space`` / ``action_space`` (set by
     the flavour) and ``single_observation_space`` / ``single_action_space`` describe
     ONE env; ``num_envs`` is the number of envs in the pool (also in async mode, where
     each batch has ``config["batch_size"]`` rows); ``is_vector_env`` is True.
@@ -158,7 +158,7 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
     def async_reset(self, seed: Any = None) -> None:
         """Queues a reset of every env and returns without waiting; ``recv`` returns them.
 
-        sail-sg EnvPool's way to start a send/recv loop, in every flavour. In async mode
+        The way to start a send/recv loop, in every flavour. In async mode
         (``batch_size < num_envs``) each ``recv`` returns the first ``batch_size`` envs
         to finish, and ``send`` takes the ids they came with.
 

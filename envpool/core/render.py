@@ -29,7 +29,7 @@ class PoolRendering:
 
     def render(self, env_ids: Any = None,
                camera_id: int | None = None) -> np.ndarray | list[str] | None:
-        """Draws the current frames of some envs (EnvPool's ``render``).
+        """Draws the current frames of some envs.
 
         The pool must be made with a ``render_mode``. The worker threads draw the
         frames; envs in flight (sent and not yet received) cannot be drawn. The same

@@ -31,7 +31,7 @@ class EnvSpec:
     (``config``), the single-env spaces and the task's limits.
 
     ``id``, ``max_episode_steps`` and ``reward_threshold`` read like gymnasium's
-    EnvSpec; ``config`` is a namedtuple like sail-sg EnvPool's.
+    EnvSpec; ``config`` is a namedtuple of every keyword.
     """
 
     def __init__(self, task_id: str, env_kwargs: Any = None, **kwargs: Any) -> None:

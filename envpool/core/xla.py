@@ -44,7 +44,7 @@ class PoolXla:
         return raw
 
     def xla(self) -> Any:
-        """Gives sail-sg EnvPool's XLA interface: functions that step this pool in ``jax.jit``.
+        """Gives the XLA interface: functions that step this pool inside ``jax.jit``.
 
         ``recv`` and ``send`` are jax custom calls into the pool's own recv and send,
         so a jitted function (a ``lax.scan`` of a whole rollout) steps the envs without
@@ -170,7 +170,7 @@ def make_xla(pool: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
 
         Args:
             handle: The handle the previous call returned.
-            action: One action per env of ``env_id`` (or EnvPool's action dict, which
+            action: One action per env of ``env_id`` (or an action dict, which
                 carries its ``env_id``).
             env_id: A 1-d integer array of env ids; None: every env (sync mode only).
 
@@ -183,7 +183,7 @@ def make_xla(pool: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
             ValueError: no ``env_id`` in async mode, or actions whose shape is not
                 ``(len(env_id), *action_shape)``.
         """
-        if isinstance(action, dict):  # EnvPool's action dict
+        if isinstance(action, dict):  # an action dict (spec.action_array_spec)
             action, env_id = action["action"], action["env_id"]
         action = jnp.asarray(action)
         if discrete and not jnp.issubdtype(action.dtype, jnp.integer):

@@ -116,7 +116,6 @@ def make_xla(pool: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
         raise ValueError("xla() returns no final observations: autoreset_mode='same_step' "
                          "is not available there (next_step and disabled are)")
     shim()
-    native = pool.spec.native_spec
     batch = int(pool.config["batch_size"])
     arrays = [*native["obs"], *native["info"]]
     out_types = [jax.ShapeDtypeStruct((batch, *a["shape"]), np.dtype(a["dtype"])) for a in arrays]

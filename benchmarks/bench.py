@@ -111,8 +111,8 @@ def _minigrid_reference(task: str) -> Callable[[], gymnasium.Env]:
 
 def _robotics_make(task: str) -> gymnasium.Env:
     # gymnasium_robotics' env, made resettable on the mujoco this package runs on (its Fetch
-    # envs' joint-type check: envpool.integrations.curves.gymnasium_robotics_on_mujoco3)
-    from envpool.integrations.curves import gymnasium_robotics_on_mujoco3
+    # envs' joint-type check: envpool.integrations._reference_envs.gymnasium_robotics_on_mujoco3)
+    from envpool.integrations._reference_envs import gymnasium_robotics_on_mujoco3
 
     gymnasium_robotics_on_mujoco3()
     return gymnasium.make(task)
@@ -182,7 +182,7 @@ def _metaworld_make(name: str) -> gymnasium.Env:
     # the package's task class, a new random vector from its default_rng at each reset (its
     # seeded_rand_vec mode; a benchmark's fixed task vectors would not change the speed),
     # the goal observed as in the MT benchmarks, made resettable on mujoco 3.17
-    from envpool.integrations.curves import metaworld_reference_env
+    from envpool.integrations._reference_envs import metaworld_reference_env
 
     return metaworld_reference_env(name, partially_observable=False)
 

@@ -170,24 +170,33 @@ def format_header(info: dict[str, Any], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def format_table(results: Sequence[Result]) -> str:
-    """The markdown table: num_envs, method, steps/s, ratio vs SyncVectorEnv."""
-    rows = [
-        "| num_envs | method | steps/s | vs gymnasium SyncVectorEnv |",
-        "|---:|---|---:|---:|",
-    ]
+def format_table(results: Sequence[Result], limit: float | None = None,
+                 footnote: str | None = None) -> str:
+    """The markdown table of a benchmark (this one's, bench_mujoco's, bench_dm_control's and
+    bench_vizdoom's): num_envs, method, steps/s, and the ratio vs gymnasium's SyncVectorEnv,
+    or with ``limit`` (the raw loop's steps/s on every core) the share of that limit.
+    ``footnote`` ends the table; by default a row of SINGLE_METHODS (starred) explains the
+    star."""
+    last = "vs gymnasium SyncVectorEnv" if limit is None else "share of the limit"
+    rows = [f"| num_envs | method | steps/s | {last} |", "|---:|---|---:|---:|"]
     for r in results:
-        if r.status == "ok" and r.steps_per_s is not None:
+        ok = r.status == "ok" and r.steps_per_s is not None
+        if ok:
             sps = f"{r.steps_per_s:,.0f}"
         elif r.status == "error":
             sps = f"error ({r.note})"
         else:
             sps = f"{r.status} ({r.note})" if r.note else r.status
-        ratio = f"{r.ratio_vs_sync_vector:.2f}x" if r.ratio_vs_sync_vector is not None else "-"
+        if limit is not None:
+            tail = f"{r.steps_per_s / limit:.0%}" if ok else "-"
+        else:
+            tail = f"{r.ratio_vs_sync_vector:.2f}x" if r.ratio_vs_sync_vector is not None else "-"
         label = r.label + (" *" if r.method in SINGLE_METHODS else "")
-        rows.append(f"| {r.num_envs} | {label} | {sps} | {ratio} |")
-    if any(r.method in SINGLE_METHODS for r in results):
-        rows += ["", "\\* one env in a plain loop, measured once and repeated in each group."]
+        rows.append(f"| {r.num_envs} | {label} | {sps} | {tail} |")
+    if footnote is None and any(r.method in SINGLE_METHODS for r in results):
+        footnote = "\\* one env in a plain loop, measured once and repeated in each group."
+    if footnote:
+        rows += ["", footnote]
     return "\n".join(rows)
 
 

@@ -116,18 +116,6 @@ def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Re
     return res
 
 
-def format_table(results: Sequence[Result], limit: float) -> str:
-    rows = ["| num_envs | method | steps/s | share of the limit |", "|---:|---|---:|---:|"]
-    for r in results:
-        if r.status == "ok" and r.steps_per_s is not None:
-            rows.append(f"| {r.num_envs} | {r.label} | {r.steps_per_s:,.0f} | "
-                        f"{r.steps_per_s / limit:.0%} |")
-        else:
-            rows.append(f"| {r.num_envs} | {r.label} | {r.status} ({r.note}) | - |")
-    rows += ["", "\\* one env, measured once per task and repeated in each group."]
-    return "\n".join(rows)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tasks", nargs="+", default=["CheetahRun-v1", "WalkerWalk-v1",
@@ -172,7 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"## {task_id}\n")
         print(f"- raw mj_step (one env, one thread): {raw:,.0f} steps/s; the limit on "
               f"{cores} cores: {limit:,.0f} steps/s\n")
-        print(format_table(results, limit))
+        print(bench_classic.format_table(
+            results, limit, "\\* one env, measured once per task and repeated in each group."))
         print()
     return 0
 

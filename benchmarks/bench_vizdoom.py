@@ -35,7 +35,7 @@ from vizdoom import gymnasium_wrapper  # noqa: F401  (registers the Vizdoom* ids
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _runners as R  # noqa: E402  (timing and runners, shared with bench.py)
 from _runners import measure  # noqa: E402
-from bench_classic import Result  # noqa: E402
+from bench_classic import Result, format_table  # noqa: E402
 
 FRAME_SKIP = R.VIZDOOM_FRAME_SKIP
 GYM_IDS = R.VIZDOOM_GYM_IDS
@@ -75,17 +75,6 @@ def bench_one(task_id: str, method: str, n: int, args: argparse.Namespace) -> Re
         close()
     res.steps_per_s = res.env_steps / res.seconds
     return res
-
-
-def format_table(results: Sequence[Result], limit: float) -> str:
-    rows = ["| num_envs | method | steps/s | share of the limit |", "|---:|---|---:|---:|"]
-    for r in results:
-        if r.status == "ok" and r.steps_per_s is not None:
-            rows.append(f"| {r.num_envs} | {r.label} | {r.steps_per_s:,.0f} | "
-                        f"{r.steps_per_s / limit:.0%} |")
-        else:
-            rows.append(f"| {r.num_envs} | {r.label} | {r.status} ({r.note}) | - |")
-    return "\n".join(rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

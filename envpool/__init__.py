@@ -35,15 +35,16 @@ def _import_native() -> None:
 _import_native()
 
 from envpool import tasks as _tasks  # noqa: E402, F401  (registers the task ids)
-from envpool.core.dm_env import DmEnvPool as DMEnvPool  # noqa: E402
-from envpool.core.gymnasium_env import GymnasiumEnvPool  # noqa: E402
-from envpool.core.make import make, make_dm, make_gym, make_gymnasium, make_spec  # noqa: E402
 from envpool.core.per_env import Uniform  # noqa: E402
 from envpool.core.pool import EnvPoolBase as EnvPool  # noqa: E402
 from envpool.core.registry import list_all_envs, register  # noqa: E402
 from envpool.core.sdk import VERSION as __version__  # noqa: E402, F401
 from envpool.core.sdk import get_cmake_dir, get_include, load_env_plugins  # noqa: E402
 from envpool.core.spec import EnvSpec  # noqa: E402
+from envpool.flavours import gymnasium_ids as _gymnasium_ids  # noqa: E402, F401  (envpool/<id>)
+from envpool.flavours.dm_env import DmEnvPool as DMEnvPool  # noqa: E402
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool  # noqa: E402
+from envpool.flavours.make import make, make_dm, make_gym, make_gymnasium, make_spec  # noqa: E402
 
 __all__ = [
     # sail-sg EnvPool's public classes, in its order
@@ -64,9 +65,9 @@ __all__ = [
 ]
 
 # sail-sg EnvPool's module paths (envpool.registration, envpool.atari.registration, ...)
-from envpool import envpool_paths as _envpool_paths  # noqa: E402
+from envpool.compat import paths as _compat_paths  # noqa: E402
 
-_envpool_paths.install()
+_compat_paths.install()
 
 # Env packages built with the SDK that register through the "envpool.envs" entry point
 # group (after the names above exist: a plugin imports envpool and calls register).

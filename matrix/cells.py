@@ -145,7 +145,8 @@ CELLS: tuple[Cell, ...] = (
     Cell("sb3", "metaworld", "MetaWorld/Reach-v3", "SAC (SB3's defaults), 1 env, the goal "
          "observed (partially_observable=False, as MT1)",
          "SB3 make_vec_env (DummyVecEnv) of metaworld's task class, a new random task vector "
-         "at each reset, the goal observed (envpool.integrations.curves.metaworld_reference_env)",
+         "at each reset, the goal observed "
+         "(envpool.integrations._reference_envs.metaworld_reference_env)",
          sb3.sb3_cell_trainer("SAC", "MetaWorld/Reach-v3", 1,
                               envpool_kwargs={"partially_observable": False}),
          steps=20_000, seeds=(0, 1, 2), slack=1000.0, learns_above=1500.0, last=10),

@@ -357,7 +357,7 @@ def _lockstep(task: str, ref: Any, reference: str) -> Shown:
 
 
 def _robotics(task: str) -> Shown:
-    from envpool.integrations.curves import gymnasium_robotics_on_mujoco3
+    from envpool.integrations._reference_envs import gymnasium_robotics_on_mujoco3
 
     gymnasium_robotics_on_mujoco3()  # (gymnasium_robotics' envs on mujoco 3.17: docs/robotics.md)
     ref = gymnasium.make(task, render_mode="rgb_array")
@@ -367,7 +367,7 @@ def _robotics(task: str) -> Shown:
 def _metaworld(task: str) -> Shown:
     from metaworld.env_dict import ALL_V3_ENVIRONMENTS
 
-    from envpool.integrations.curves import metaworld_on_mujoco3
+    from envpool.integrations._reference_envs import metaworld_on_mujoco3
     from envpool.tasks.metaworld import TASKS, task_id
 
     metaworld_on_mujoco3()  # (metaworld's envs on mujoco 3.17: docs/metaworld.md)

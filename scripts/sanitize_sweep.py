@@ -73,7 +73,7 @@ def keyword_sets(task_id: str) -> list[dict[str, Any]]:
 
 
 def _render_modes(spec: Any) -> list[str]:
-    from envpool.core.gymnasium_env import render_metadata
+    from envpool.flavours.gymnasium_env import render_metadata
 
     return list(render_metadata(spec)["render_modes"])
 
@@ -116,7 +116,7 @@ def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: 
     import numpy as np
 
     import envpool
-    from envpool.core.pool import obs_row
+    from envpool.core.tree import row as obs_row
     from envpool.tasks.myosuite import OBS_BEYOND_SPACE
 
     config = envpool.make_spec(task_id).config._asdict()

@@ -16,14 +16,14 @@ from collections.abc import Iterator
 
 import mujoco
 
-from envpool.integrations.curves import JointTypesAsInts
+from envpool.integrations._reference_envs import JointTypesAsInts
 
 
 @contextlib.contextmanager
 def joint_types_as_ints() -> Iterator[None]:
     """Within the block, gymnasium_robotics' ``mujoco_utils`` sees the joint types as ints
-    (``envpool.integrations.curves.JointTypesAsInts``, what the matrix and the benchmark put
-    in place for good)."""
+    (``envpool.integrations._reference_envs.JointTypesAsInts``, what the matrix and the
+    benchmark put in place for good)."""
     from gymnasium_robotics.utils import mujoco_utils
 
     saved = mujoco_utils.mujoco

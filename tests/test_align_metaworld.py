@@ -41,7 +41,7 @@ from metaworld.sawyer_xyz_env import SawyerMocapBase
 from numerics import ufunc_matches_libm  # tests/numerics.py
 
 import envpool
-from envpool.integrations.curves import reset_mocap_welds_317
+from envpool.integrations._reference_envs import reset_mocap_welds_317
 from envpool.tasks._numpy_blas import OTHER, numpy_blas_orders
 from envpool.tasks.metaworld import MT10, TASKS, task_id
 

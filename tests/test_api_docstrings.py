@@ -39,38 +39,38 @@ _ADAPTER = ("TypeError", "ValueError")
 # "module:qualname" -> what it raises beyond its own raise statements (through the
 # functions it calls: the native pool, EnvSpec, ...).
 CORE = {
-    "envpool.core.make:make": _MAKE,
-    "envpool.core.make:make_gymnasium": _MAKE,
-    "envpool.core.make:make_gym": _MAKE,
-    "envpool.core.make:make_dm": _MAKE,
-    "envpool.core.make:make_spec": _MAKE,
+    "envpool.flavours.make:make": _MAKE,
+    "envpool.flavours.make:make_gymnasium": _MAKE,
+    "envpool.flavours.make:make_gym": _MAKE,
+    "envpool.flavours.make:make_dm": _MAKE,
+    "envpool.flavours.make:make_spec": _MAKE,
     "envpool.core.registry:register": ("ValueError", "TypeError", "ImportError"),
     "envpool.core.registry:list_all_envs": (),
     "envpool.core.per_env:Uniform": ("TypeError", "ValueError"),
     # every flavour
-    "envpool.core.pool:EnvPoolBase.send": (*_STEP, "ResetNeeded"),
+    "envpool.core.actions:PoolActions.send": (*_STEP, "ResetNeeded"),
     "envpool.core.pool:EnvPoolBase.async_reset": _RESET,
-    "envpool.core.pool:EnvPoolBase.render": _RENDER,
+    "envpool.core.render:PoolRendering.render": _RENDER,
     "envpool.core.pool:EnvPoolBase.close": (),
-    "envpool.core.pool:EnvPoolBase.xla": ("ImportError", "RuntimeError", "ValueError",
-                                          "TypeError"),
+    "envpool.core.xla:PoolXla.xla": ("ImportError", "RuntimeError", "ValueError",
+                                     "TypeError"),
     # gymnasium flavour (make, make_gymnasium), and gymnasium.make_vec's
-    "envpool.core.gymnasium_env:GymnasiumEnvPool.reset": _RESET,
-    "envpool.core.gymnasium_env:GymnasiumEnvPool.step": _STEP,
-    "envpool.core.gymnasium_env:GymnasiumEnvPool.recv": _RECV,
-    "envpool.core.gymnasium_env:GymnasiumVectorEnv.render": _RENDER,
-    "envpool.core.gymnasium_env:GymnasiumVectorEnv.recv": _RECV,
+    "envpool.flavours.gymnasium_env:GymnasiumEnvPool.reset": _RESET,
+    "envpool.flavours.gymnasium_env:GymnasiumEnvPool.step": _STEP,
+    "envpool.flavours.gymnasium_env:GymnasiumEnvPool.recv": _RECV,
+    "envpool.flavours.vector_env:GymnasiumVectorEnv.render": _RENDER,
+    "envpool.flavours.vector_env:GymnasiumVectorEnv.recv": _RECV,
     # gym flavour
-    "envpool.core.gym_env:GymEnvPool.reset": _RESET,
+    "envpool.flavours.gym_env:GymEnvPool.reset": _RESET,
     # dm flavour
-    "envpool.core.dm_env:DmEnvPool.reset": _RESET,
-    "envpool.core.dm_env:DmEnvPool.step": _STEP,
-    "envpool.core.dm_env:DmEnvPool.recv": _RECV,
+    "envpool.flavours.dm_env:DmEnvPool.reset": _RESET,
+    "envpool.flavours.dm_env:DmEnvPool.step": _STEP,
+    "envpool.flavours.dm_env:DmEnvPool.recv": _RECV,
     # gymnasium.make's single env
-    "envpool.core.single_env:GymnasiumEnv.reset": ("ValueError", "RuntimeError"),
-    "envpool.core.single_env:GymnasiumEnv.step": (*_STEP, "ResetNeeded"),
-    "envpool.core.single_env:GymnasiumEnv.render": ("RuntimeError",),
-    "envpool.core.single_env:GymnasiumEnv.close": (),
+    "envpool.flavours.single_env:GymnasiumEnv.reset": ("ValueError", "RuntimeError"),
+    "envpool.flavours.single_env:GymnasiumEnv.step": (*_STEP, "ResetNeeded"),
+    "envpool.flavours.single_env:GymnasiumEnv.render": ("RuntimeError",),
+    "envpool.flavours.single_env:GymnasiumEnv.close": (),
 }
 
 # The adapters' entry points, and the package each one's module (or examples) needs.
@@ -82,7 +82,7 @@ ADAPTERS = {
     "envpool.integrations.tianshou:EnvPoolAdapterFactory": (),
     "envpool.integrations.acme:make_dm_env": _ADAPTER,
     "envpool.integrations.acme:make_batched_dm_env": _ADAPTER,
-    "envpool.integrations.acme:DmEnv": ("ValueError",),
+    "envpool.integrations.acme:DmEnv": ("TypeError", "ValueError"),
     "envpool.integrations.acme:BatchedDmEnv": ("ValueError",),
     "envpool.integrations.cleanrl:RecordEpisodeStatistics": (),
     "envpool.integrations.rl_games:register_rl_games": (),
@@ -249,7 +249,7 @@ def test_the_public_names_are_the_documented_objects() -> None:
     import envpool
 
     for name in ("make", "make_gymnasium", "make_gym", "make_dm", "make_spec"):
-        assert getattr(envpool, name) is importlib.import_module("envpool.core.make").__dict__[
+        assert getattr(envpool, name) is importlib.import_module("envpool.flavours.make").__dict__[
             name]
     assert envpool.register.__module__ == "envpool.core.registry"
     assert envpool.list_all_envs.__module__ == "envpool.core.registry"
@@ -262,13 +262,13 @@ def test_the_public_names_are_the_documented_objects() -> None:
 
 def test_the_checker_finds_a_missing_section() -> None:
     """problems() is not vacuous: each section taken out of a good docstring is reported."""
-    node = _node("envpool.core.make:make")
+    node = _node("envpool.flavours.make:make")
     doc = ast.get_docstring(node) or ""
-    assert problems(doc, node, CORE["envpool.core.make:make"]) == []
+    assert problems(doc, node, CORE["envpool.flavours.make:make"]) == []
     for title in ("Args", "Returns", "Raises", "Examples"):
         parts = re.split(rf"(?m)^{title}:\n(?:(?: .*)?\n)*", doc + "\n")
         assert len(parts) == 2, title
-        assert problems("".join(parts), node, CORE["envpool.core.make:make"]), title
+        assert problems("".join(parts), node, CORE["envpool.flavours.make:make"]), title
     bad_args = doc.replace("    env_type: ", "    flavour: ")
     assert any("Args lists" in p for p in problems(bad_args, node))
     assert any("not name ['TypeError']" in p for p in problems(
@@ -301,7 +301,7 @@ def _run_examples(targets: list[str]) -> None:
 
 
 def test_core_examples_run() -> None:
-    skip = set() if _installed("jax") else {"envpool.core.pool:EnvPoolBase.xla"}
+    skip = set() if _installed("jax") else {"envpool.core.xla:PoolXla.xla"}
     _run_examples([t for t in CORE if t not in skip])
 
 

@@ -1,4 +1,4 @@
-"""sail-sg EnvPool's module paths (envpool/envpool_paths.py), imported as EnvPool's own
+"""sail-sg EnvPool's module paths (envpool/compat/paths.py), imported as EnvPool's own
 tests and scripts import them: each name is this package's object, each family list is
 what this package registers, and a path EnvPool does not have here is an ImportError."""
 
@@ -15,12 +15,13 @@ import dm_env
 import pytest
 
 import envpool
-from envpool.core.dm_env import DmEnvPool
-from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.compat.names import family_of
+from envpool.compat.paths import MODULES, family_classes
 from envpool.core.pool import EnvPoolBase
 from envpool.core.registry import get_task
 from envpool.core.spec import EnvSpec
-from envpool.envpool_paths import MODULES, family_classes, family_of
+from envpool.flavours.dm_env import DmEnvPool
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
 
 
 def test_registration_names_are_envpools_own_functions() -> None:
@@ -48,7 +49,7 @@ def test_registration_names_are_envpools_own_functions() -> None:
     assert specs["CheetahRun-v1"] == ("envpool.mujoco.dmc", "DmcCheetahEnvSpec", {})
     assert specs["Basic-v1"] == ("envpool.vizdoom", "VizdoomEnvSpec", {})
     # EnvPool's registry names a spec class in each family package: every one is there
-    # (envpool/envpool_classes.py), and it makes specs of that family.
+    # (envpool/compat/spec_classes.py), and it makes specs of that family.
     for path, cls in sorted({(p, c) for p, c, _ in specs.values()}):
         spec_class = getattr(importlib.import_module(path), cls)
         assert issubclass(spec_class, EnvSpec) and spec_class.__name__ == cls

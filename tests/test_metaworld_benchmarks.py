@@ -25,7 +25,7 @@ from metaworld.sawyer_xyz_env import SawyerMocapBase, SawyerXYZEnv
 from test_align_metaworld import _check_step, _obs_equal
 
 import envpool
-from envpool.integrations.curves import reset_mocap_welds_317
+from envpool.integrations._reference_envs import reset_mocap_welds_317
 from envpool.tasks.metaworld import (
     MT10,
     N_GOALS,

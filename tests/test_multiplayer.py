@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.envpool_classes import DummyEnvSpec, RawEnvPool
+from envpool.compat.raw_pool import RawEnvPool
+from envpool.compat.spec_classes import DummyEnvSpec
 
 
 def _spec(**config):
@@ -170,7 +171,7 @@ def test_same_results_whatever_the_threads():
 
 
 def test_from_infers_players_env_id():
-    from envpool.core.dm_env import DmEnvPool
+    from envpool.flavours.dm_env import DmEnvPool
 
     pool = DmEnvPool(_spec(num_envs=2, max_num_players=4))
 
@@ -194,7 +195,7 @@ def test_from_infers_players_env_id():
 
 
 def test_dm_flavour_timesteps_per_player():
-    from envpool.core.dm_env import DmEnvPool
+    from envpool.flavours.dm_env import DmEnvPool
 
     pool = DmEnvPool(_spec(num_envs=2, max_num_players=3, env_seed=[2, 4]))
     ts = pool.reset()
@@ -218,9 +219,9 @@ def test_dm_flavour_timesteps_per_player():
 
 
 def test_refusals():
-    from envpool.core.gymnasium_env import GymnasiumEnvPool
     from envpool.core.pool import EnvPoolBase
     from envpool.core.spec import EnvSpec
+    from envpool.flavours.gymnasium_env import GymnasiumEnvPool
 
     spec = _spec(num_envs=2, max_num_players=2)
     with pytest.raises(ValueError, match="multi-player"):

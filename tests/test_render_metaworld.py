@@ -22,7 +22,7 @@ from test_align_metaworld import _obs_equal
 from test_render_mujoco import _assert_frames_equal
 
 import envpool
-from envpool.integrations.curves import reset_mocap_welds_317
+from envpool.integrations._reference_envs import reset_mocap_welds_317
 from envpool.tasks.metaworld import task_id
 
 pytestmark = pytest.mark.filterwarnings("ignore:Constant\\(s\\) may be too high")

@@ -14,8 +14,8 @@ control shows the test rejects a start drawn from another range (Fetch's ``obj_r
 
 The packages cannot reset on mujoco 3.17 as installed: gymnasium_robotics' joint-type check
 (tests/robotics_joint_types.py) and metaworld's weld data
-(``envpool.integrations.curves.metaworld_on_mujoco3``); both are fixed as in the alignment
-tests, no arithmetic changed.
+(``envpool.integrations._reference_envs.metaworld_on_mujoco3``); both are fixed as in the
+alignment tests, no arithmetic changed.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _batch(obs: Any, i: int) -> Any:
 @pytest.fixture(scope="module")
 def references() -> Iterator[None]:
     """The packages' envs made resettable on mujoco 3.17 (module docstring)."""
-    from envpool.integrations.curves import metaworld_on_mujoco3
+    from envpool.integrations._reference_envs import metaworld_on_mujoco3
 
     gymnasium.register_envs(gymnasium_robotics)
     try:

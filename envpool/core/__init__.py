@@ -1,2 +1,4 @@
-"""The Python front of the native pool: task registry, specs, and the
-gymnasium / gym / dm_env flavours of a pool."""
+"""The flavour-free core: the task registry, the resolved spec of a pool, the Python pool
+over the native one, and what they share (spaces, nested observations, seeds, the XLA
+calls, the env SDK). Nothing here imports a flavour (envpool/flavours/) or sail-sg
+EnvPool's names (envpool/compat/)."""

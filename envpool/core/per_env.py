@@ -10,7 +10,7 @@ can draw anew at each reset (``TaskSpec.random_kwargs``).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,3 +122,28 @@ def info_column(values: list[Any]) -> np.ndarray:
         ragged = np.empty(len(column), dtype=object)
         ragged[:] = column
         return ragged
+
+
+class EnvKwargsInfo:
+    """``info["env_kwargs"]`` (``info_env_kwargs=True``): each env's value of every keyword
+    that varies, a row per env of the batch; the values drawn at reset (:class:`Uniform`)
+    are read from the native pool at each batch."""
+
+    def __init__(self, env_configs: list[dict[str, Any]], keys: tuple[str, ...],
+                 native_ranges: list[list[tuple[str, float, float]]]) -> None:
+        self._columns = {k: info_column([c[k] for c in env_configs]) for k in keys}
+        # env id -> the keywords it draws, in the native pool's order
+        self._drawn = {i: [r[0] for r in ranges] for i, ranges in enumerate(native_ranges)
+                       if ranges}
+
+    def rows(self, env_id: np.ndarray,
+             drawn: Callable[[int], list[float]]) -> dict[str, np.ndarray]:
+        """The values of the envs ``env_id``; ``drawn(env)`` gives an env's drawn values."""
+        values = {k: v[env_id] for k, v in self._columns.items()}
+        if self._drawn:
+            for row, env in enumerate(env_id.tolist()):
+                keys = self._drawn.get(env)
+                if keys:
+                    for key, value in zip(keys, drawn(env), strict=True):
+                        values[key][row] = value
+        return values

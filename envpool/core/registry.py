@@ -47,6 +47,17 @@ class TaskSpec:
 _TASKS: dict[str, TaskSpec] = {}
 # Ids registered with listed=False (the core's test envs): made by id, never listed.
 _UNLISTED: dict[str, TaskSpec] = {}
+# Told of each listed id (subscribe): gymnasium's envpool/<id> ids, for one.
+_LISTENERS: list[Callable[[TaskSpec], None]] = []
+
+
+def subscribe(listener: Callable[[TaskSpec], None]) -> None:
+    """Calls ``listener(task)`` for every listed id registered so far, in order, and then
+    for each one as it is registered (``envpool.flavours.gymnasium_ids`` registers each id
+    with gymnasium so)."""
+    _LISTENERS.append(listener)
+    for task in list(_TASKS.values()):
+        listener(task)
 
 
 def register(
@@ -113,8 +124,6 @@ def register(
         >>> "CartPole-Long-v1" in envpool.list_all_envs()
         True
     """
-    from envpool.core.gymnasium_ids import register_gymnasium_id  # (imports this module)
-
     if task_id in _TASKS or task_id in _UNLISTED:
         raise ValueError(f"task id {task_id!r} is already registered")
     native = check_native_module(_native if module is None else module)
@@ -147,7 +156,8 @@ def register(
         _UNLISTED[task_id] = task
         return
     _TASKS[task_id] = task
-    register_gymnasium_id(task_id, max_episode_steps or None, reward_threshold)
+    for listener in _LISTENERS:
+        listener(task)
 
 
 def list_all_envs() -> list[str]:

@@ -1,40 +1,35 @@
-"""gymnasium spaces and dm_env specs built from the native env's array specs."""
+"""gymnasium spaces and dm_env specs built from the native env's array specs.
+
+A native spec (``factory.spec()``) lists the env's arrays: ``obs`` (laid out as one
+array, a tuple or a dict: ``obs_layout``), ``info`` and ``action``, each a
+:data:`NativeArray`. This module reads them into gymnasium spaces (the gymnasium and gym
+flavours') and ``dm_env.specs`` (the dm flavour's ``State`` and ``EnvSpec.observation_spec``).
+"""
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import dm_env.specs
 import numpy as np
 from gymnasium import spaces
 
+from envpool.core.tree import nest
+
 NativeArray = dict[str, Any]  # {"name", "dtype", "shape", "low", "high", "n", "start"}
 
-#: The separator of a nested observation's names in a dict layout: the array
-#: "achieved_goal:kettle" is ``obs["achieved_goal"]["kettle"]`` (a Dict in a Dict, as
-#: FrankaKitchen's goals; sail-sg EnvPool's key "obs:achieved_goal:kettle").
-NEST = ":"
+#: The native info array in which an env reports its own discount (the Atari envs'
+#: ``zero_discount_on_life_loss``): a field of each step, as the reward is, not an info
+#: key. The pool hands it on as ``RawBatch.discount``; the dm flavour's TimeStep uses it.
+DISCOUNT = "discount"
 
 
-def nest(names: list[str], values: list[Any]) -> dict[str, Any]:
-    """The dict of ``values`` by ``names``, nested at each :data:`NEST` of a name, in order."""
-    out: dict[str, Any] = {}
-    for name, value in zip(names, values, strict=True):
-        *path, leaf = name.split(NEST)
-        node = out
-        for key in path:
-            node = node.setdefault(key, {})
-        node[leaf] = value
-    return out
-
-
-def leaves(tree: Any) -> list[Any]:
-    """The arrays of a (nested) dict or tuple of them, in order (:func:`nest`'s inverse)."""
-    if isinstance(tree, dict):
-        return [x for v in tree.values() for x in leaves(v)]
-    if isinstance(tree, tuple):
-        return [x for v in tree for x in leaves(v)]
-    return [tree]
+def info_arrays(native_spec: dict[str, Any]) -> list[NativeArray]:
+    """The env's own info arrays: the native ones but :data:`DISCOUNT` and a multi-player
+    env's per-player ``reward`` (a field of each step, not an info key)."""
+    return [i for i in native_spec["info"] if i["name"] != DISCOUNT
+            and not (i["name"] == "reward" and i.get("per_player"))]
 
 
 def _dict_space(tree: dict[str, Any]) -> spaces.Dict:
@@ -126,3 +121,57 @@ def dm_spec(spec: NativeArray, name: str | None = None,
         low, high = bounds(spec, scalar_bounds)
         return dm_env.specs.BoundedArray(shape, dtype, low, high, name=name)
     return dm_env.specs.Array(shape, dtype, name=name)
+
+
+#: ``State.players``: the player fields of the dm flavour's State (one player per env; a
+#: multi-player env's class has its ``players.<key>`` info arrays too: :func:`players_class`).
+Players = collections.namedtuple("Players", ["env_id"])
+
+
+def players_class(native_spec: dict[str, Any]) -> type:
+    """``State.players``' class: :data:`Players`, with the fields of a multi-player env's
+    ``players.<key>`` info arrays after ``env_id``."""
+    keys = [i["name"][len("players."):] for i in native_spec["info"]
+            if i["name"].startswith("players.")]
+    return collections.namedtuple("Players", ["env_id", *keys]) if keys else Players
+
+
+def dm_specs(native_spec: dict[str, Any]) -> tuple[type, Any, Any]:
+    """The dm flavour's ``State`` namedtuple class, its per-env observation spec (a
+    ``State`` of ``dm_env.specs``) and the per-env action spec of an env.
+
+    ``State`` holds the observation arrays (one array is ``obs``, or ``pixels`` for
+    ``from_pixels=True``, as dm_control's pixels wrapper names it; a dict's top-level
+    keys), then ``env_id``, ``players``, ``elapsed_step`` and the env's info arrays
+    (:func:`info_arrays`; a multi-player env's ``players.<key>`` ones are fields of
+    ``players``)."""
+    native = native_spec
+    obs_names = [o["name"] for o in native["obs"]]
+    if native["obs_layout"] == "array":
+        obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
+    infos = info_arrays(native)
+    player_infos = [i for i in infos if i["name"].startswith("players.")]
+    infos = [i for i in infos if not i["name"].startswith("players.")]
+    obs_specs = [_state_spec(o, name) for o, name in zip(native["obs"], obs_names, strict=True)]
+    if native["obs_layout"] == "dict":  # a nested dict's arrays: one field of dicts
+        tree = nest(obs_names, obs_specs)
+        obs_names, obs_specs = list(tree), list(tree.values())
+    state = collections.namedtuple(
+        "State", [*obs_names, "env_id", "players", "elapsed_step", *[i["name"] for i in infos]])
+    int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
+    env_id = dm_spec({**int32, "name": "env_id"})
+    observation_spec = state(
+        *obs_specs,
+        env_id,
+        players_class(native)(env_id, *[_state_spec(i, i["name"]) for i in player_infos]),
+        dm_spec({**int32, "name": "elapsed_step"}),
+        *[dm_spec(i, scalar_bounds=True) for i in infos],
+    )
+    return state, observation_spec, dm_spec(native["action"])
+
+
+def _state_spec(array: NativeArray, name: str) -> Any:
+    """The dm spec of one native array in ``State`` (a container array: an object array's)."""
+    if array.get("container"):
+        return dm_env.specs.Array((), np.dtype(object), name=name)
+    return dm_spec(array, name, scalar_bounds=True)

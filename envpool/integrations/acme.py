@@ -20,11 +20,13 @@ not envpool's ``State`` namedtuple (``envpool.make_dm`` gives that).
   runs it unchanged.
 * :class:`BatchedDmEnv` is the whole pool in one environment: every field of
   the TimeStep has a leading ``num_envs`` dimension (the specs too) and
-  ``step_type`` is an int32 array of per-env ``StepType`` values (built by the
-  same function as ``envpool.make_dm``'s TimeSteps); FIRST rows have reward 0
-  and discount 1. Each env's slice follows the contract above.
+  ``step_type`` is an int32 array of per-env ``StepType`` values (the dm
+  flavour's, ``envpool.make_dm``'s TimeSteps with the env's observation in place of
+  ``State``); FIRST rows have reward 0 and discount 1. Each env's slice follows the
+  contract above.
 
-Only ``dm_env`` is imported here; ``acme`` itself is not needed.
+Both wrap a dm-flavour pool (``envpool.make_dm``) and use its API. Only ``dm_env`` is
+imported here; ``acme`` itself is not needed.
 """
 
 from __future__ import annotations
@@ -37,14 +39,14 @@ import numpy as np
 from dm_env import specs
 
 from envpool.core import spaces as envpool_spaces
-from envpool.core.dm_env import batched_timestep
-from envpool.core.gymnasium_env import GymnasiumEnvPool
-from envpool.core.make import make_adapter_pool, require_pool
+from envpool.core import tree
+from envpool.flavours.dm_env import DmEnvPool
+from envpool.integrations._pool import make_adapter_pool
 
 __all__ = ["BatchedDmEnv", "DmEnv", "make_batched_dm_env", "make_dm_env"]
 
 
-def _per_env_obs_spec(pool: GymnasiumEnvPool) -> Any:
+def _per_env_obs_spec(pool: DmEnvPool) -> Any:
     native = pool.spec.native_spec
     obs_specs = [envpool_spaces.dm_spec(o) for o in native["obs"]]
     if native["obs_layout"] == "array":
@@ -65,21 +67,18 @@ def _batch_spec(spec: specs.Array, n: int) -> specs.Array:
     return specs.Array(shape, spec.dtype, name=spec.name)
 
 
-def _as_dm_obs(obs: Any) -> Any:
-    """A dict of observation arrays as the OrderedDict dm_control returns."""
-    return collections.OrderedDict(obs) if isinstance(obs, dict) else obs
-
-
-def _map(fn: Any, tree: Any) -> Any:
-    if isinstance(tree, dict):
-        return collections.OrderedDict((k, fn(v)) for k, v in tree.items())
-    if isinstance(tree, tuple):
-        return tuple(fn(v) for v in tree)
-    return fn(tree)
+def _observation_of(layout: str, fields: tuple[str, ...]) -> Any:
+    """What takes the env's observation out of the dm flavour's ``State``: its one array,
+    the tuple of its arrays, or the OrderedDict (dm_control's type) of its dict's keys."""
+    if layout == "array":
+        return lambda state: state[0]
+    if layout == "tuple":
+        return lambda state: tuple(state[:len(fields)])
+    return lambda state: collections.OrderedDict(zip(fields, state, strict=False))
 
 
 class BatchedDmEnv(dm_env.Environment):
-    """A sync, next-step-autoreset gymnasium pool as one batched ``dm_env.Environment``.
+    """A sync dm-flavour pool as one batched ``dm_env.Environment``.
 
     ``make_batched_dm_env`` makes the pool and this wrapper in one call. Every field of
     the TimeStep has a leading ``num_envs`` dimension (the specs too); ``step_type`` is
@@ -89,26 +88,34 @@ class BatchedDmEnv(dm_env.Environment):
     ``State``.
 
     Args:
-        pool: A gymnasium-flavour pool in sync mode with next-step autoreset (the
-            default).
+        pool: A dm-flavour pool (``envpool.make_dm``) in sync mode.
 
     Raises:
-        ValueError: the pool is async or has another autoreset mode.
+        TypeError: the pool is not a dm-flavour pool.
+        ValueError: the pool is async, or of a multi-player env.
 
     Examples:
         >>> import envpool
         >>> from envpool.integrations.acme import BatchedDmEnv
-        >>> env = BatchedDmEnv(envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0))
+        >>> env = BatchedDmEnv(envpool.make_dm("CartPole-v1", num_envs=4, seed=0))
         >>> ts = env.reset()
         >>> ts.step_type.shape, ts.observation.shape
         ((4,), (4, 4))
         >>> env.close()
     """
 
-    def __init__(self, pool: GymnasiumEnvPool) -> None:
-        require_pool("BatchedDmEnv", pool, "next_step")
+    def __init__(self, pool: DmEnvPool) -> None:
+        if not isinstance(pool, DmEnvPool):
+            raise TypeError(f"BatchedDmEnv wraps a dm-flavour pool (envpool.make_dm), got "
+                            f"{type(pool).__name__}")
+        if pool.is_async or pool.max_num_players:
+            raise ValueError("BatchedDmEnv needs a sync pool (batch_size == num_envs) of a "
+                             "single-player env (a row per env)")
         self.pool = pool
         self.num_envs = pool.num_envs
+        fields = pool.State._fields
+        self._observation = _observation_of(pool.spec.native_spec["obs_layout"],
+                                            fields[:fields.index("env_id")])
         self._single_obs_spec = _per_env_obs_spec(pool)
         self._single_action_spec = envpool_spaces.dm_spec(pool.spec.native_spec["action"],
                                                           name="action")
@@ -124,7 +131,7 @@ class BatchedDmEnv(dm_env.Environment):
 
     def observation_spec(self) -> Any:
         """Per-env observation specs with a leading ``num_envs`` dimension."""
-        return _map(lambda s: _batch_spec(s, self.num_envs), self._single_obs_spec)
+        return tree.map_leaves(lambda s: _batch_spec(s, self.num_envs), self._single_obs_spec)
 
     def action_spec(self) -> specs.Array:
         """The action spec with a leading ``num_envs`` dimension."""
@@ -141,15 +148,16 @@ class BatchedDmEnv(dm_env.Environment):
     # -- reset / step ------------------------------------------------------------------
     def reset(self) -> dm_env.TimeStep:
         """Resets every env: all rows FIRST."""
-        raw = self.pool.reset_raw()
-        return batched_timestep(raw, _as_dm_obs(raw.obs))
+        return self._unstate(self.pool.reset())
 
     def step(self, action: Any) -> dm_env.TimeStep:
         """Steps every env; an env whose last step was LAST, or that was never reset,
         restarts (a FIRST row, the action ignored), as dm_env specifies."""
-        self.pool.send(np.asarray(action))
-        raw = self.pool.recv_raw()
-        return batched_timestep(raw, _as_dm_obs(raw.obs))
+        return self._unstate(self.pool.step(np.asarray(action)))
+
+    def _unstate(self, ts: dm_env.TimeStep) -> dm_env.TimeStep:
+        """The pool's TimeStep with the env's observation in place of ``State``."""
+        return ts._replace(observation=self._observation(ts.observation))
 
     def close(self) -> None:
         """Stops the native pool."""
@@ -164,22 +172,22 @@ class DmEnv(dm_env.Environment):
     ``dm_env`` specifies, so ``acme.EnvironmentLoop`` runs it unchanged.
 
     Args:
-        pool: A gymnasium-flavour pool of one env, in sync mode with next-step
-            autoreset (the default).
+        pool: A dm-flavour pool (``envpool.make_dm``) of one env.
 
     Raises:
-        ValueError: the pool has more than one env, or another autoreset mode.
+        TypeError: the pool is not a dm-flavour pool.
+        ValueError: the pool has more than one env.
 
     Examples:
         >>> import envpool
         >>> from envpool.integrations.acme import DmEnv
-        >>> env = DmEnv(envpool.make_gymnasium("CartPole-v1", num_envs=1, seed=0))
+        >>> env = DmEnv(envpool.make_dm("CartPole-v1", num_envs=1, seed=0))
         >>> env.reset().first()
         True
         >>> env.close()
     """
 
-    def __init__(self, pool: GymnasiumEnvPool) -> None:
+    def __init__(self, pool: DmEnvPool) -> None:
         if pool.num_envs != 1:
             raise ValueError(f"DmEnv is one env; got a pool of {pool.num_envs}")
         self._batched = BatchedDmEnv(pool)
@@ -212,7 +220,7 @@ class DmEnv(dm_env.Environment):
 
     def _unbatch(self, ts: dm_env.TimeStep) -> dm_env.TimeStep:
         step_type = dm_env.StepType(int(ts.step_type[0]))
-        obs = _map(lambda v: v[0], ts.observation)
+        obs = tree.map_leaves(lambda v: v[0], ts.observation)
         if step_type is dm_env.StepType.FIRST:
             return dm_env.TimeStep(step_type, None, None, obs)
         return dm_env.TimeStep(step_type, ts.reward[0:1].reshape(()),
@@ -255,7 +263,7 @@ def make_batched_dm_env(task_id: str, num_envs: int = 1, seed: int | None = None
         >>> env.close()
     """
     return BatchedDmEnv(make_adapter_pool("make_batched_dm_env", task_id, num_envs, seed,
-                                          "next_step", **env_kwargs))
+                                          "next_step", flavour="dm", **env_kwargs))
 
 
 def make_dm_env(task_id: str, seed: int | None = None, **env_kwargs: Any) -> DmEnv:
@@ -286,4 +294,5 @@ def make_dm_env(task_id: str, seed: int | None = None, **env_kwargs: Any) -> DmE
         (True, 1.0)
         >>> env.close()
     """
-    return DmEnv(make_adapter_pool("make_dm_env", task_id, 1, seed, "next_step", **env_kwargs))
+    return DmEnv(make_adapter_pool("make_dm_env", task_id, 1, seed, "next_step", flavour="dm",
+                                   **env_kwargs))

@@ -32,7 +32,7 @@ import numpy as np
 from rl_games.common import env_configurations, vecenv
 from rl_games.common.ivecenv import IVecEnv
 
-from envpool.core.make import make_adapter_pool
+from envpool.integrations._pool import make_adapter_pool
 from envpool.integrations.cleanrl import RecordEpisodeStatistics
 
 __all__ = ["ENV_NAME", "VECENV_TYPE", "RlGamesVecEnv", "register_rl_games"]

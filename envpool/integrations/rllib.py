@@ -53,7 +53,7 @@ from ray.rllib.connectors.env_to_module.observation_preprocessor import (
 )
 
 import envpool  # noqa: F401  (registers the envpool/ ids with gymnasium on each runner)
-from envpool.core.gymnasium_env import GymnasiumEnvPool
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
 
 #: RLlib adds this to an evaluation runner's seed; so do the per-runner seed blocks.
 EVALUATION_SEED_OFFSET = 1_000_000

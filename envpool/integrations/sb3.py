@@ -31,9 +31,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from envpool.core.gymnasium_env import GymnasiumEnvPool
-from envpool.core.make import make_adapter_pool, require_pool
-from envpool.core.pool import obs_row
+from envpool.core import tree
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
+from envpool.integrations._pool import make_adapter_pool, require_pool
 
 __all__ = ["EnvPoolVecEnv", "make_vec_env"]
 
@@ -115,7 +115,7 @@ class EnvPoolVecEnv(VecEnv):
             final_info = info["final_info"]
             reset_infos = self._split_info(info, done_ids)
             for i, reset_info in zip(done_ids.tolist(), reset_infos, strict=True):
-                infos[i]["terminal_observation"] = obs_row(final_obs, i)
+                infos[i]["terminal_observation"] = tree.row(final_obs, i)
                 for k in keys:  # the step's own info, as a gymnasium env returns it
                     infos[i][k] = final_info[k][i]
                 self.reset_infos[i] = reset_info

@@ -28,8 +28,8 @@ import numpy as np
 from tianshou.env import BaseVectorEnv
 from tianshou.highlevel.env import EnvMode, EnvPoolFactory
 
-from envpool.core.gymnasium_env import GymnasiumEnvPool
-from envpool.core.make import make_adapter_pool, require_pool
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
+from envpool.integrations._pool import make_adapter_pool, require_pool
 
 __all__ = ["EnvPoolAdapterFactory", "TianshouVectorEnv", "make_tianshou_env"]
 

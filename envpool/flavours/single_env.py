@@ -13,14 +13,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envpool.core.gymnasium_env import render_metadata
+from envpool.core import tree
 from envpool.core.pool import EnvPoolBase
 from envpool.core.spec import EnvSpec
-
-
-def _first(obs: dict[str, Any]) -> dict[str, Any]:
-    """Row 0 of each array of a (nested) dict observation, as views."""
-    return {k: _first(v) if isinstance(v, dict) else v[0] for k, v in obs.items()}
+from envpool.flavours.gymnasium_env import render_metadata
 
 
 class GymnasiumEnv(gymnasium.Env):
@@ -161,10 +157,8 @@ class GymnasiumEnv(gymnasium.Env):
 
     def _unbatch(self, raw: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         obs = raw.obs
-        if isinstance(obs, dict):
-            obs = _first(obs)
-        elif isinstance(obs, tuple):
-            obs = tuple(v[0] for v in obs)
+        if isinstance(obs, (dict, tuple)):
+            obs = tree.map_leaves(lambda v: v[0], obs)  # (views)
         else:
             obs = int(obs[0]) if self._discrete_obs else obs[0]
         info = {"elapsed_step": int(raw.elapsed_step[0])}

@@ -5,12 +5,13 @@
     env = gymnasium.make("envpool/CartPole-v1")                 # one fast gymnasium.Env
 
 ``make_vec`` uses the id's ``vector_entry_point`` (:func:`make_vector_env`): a
-:class:`~envpool.core.gymnasium_env.GymnasiumVectorEnv` with batched spaces;
+:class:`~envpool.flavours.vector_env.GymnasiumVectorEnv` with batched spaces;
 ``vector_kwargs`` are not used, envpool keywords (``autoreset_mode``, ``seed``,
 ``num_threads``, the env's own) go straight to ``make_vec``. ``make`` uses the
 ``entry_point`` (:func:`make_single_env`): a
-:class:`~envpool.core.single_env.GymnasiumEnv`. Both take gymnasium's time limit
-from the registration (the task's ``max_episode_steps``).
+:class:`~envpool.flavours.single_env.GymnasiumEnv`. Both take gymnasium's time limit
+from the registration (the task's ``max_episode_steps``). The module registers every
+listed id, now and as more are registered (:func:`envpool.core.registry.subscribe`).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any
 
 import gymnasium
 
-from envpool.core.gymnasium_env import GymnasiumVectorEnv
-from envpool.core.single_env import GymnasiumEnv
+from envpool.core import registry
 from envpool.core.spec import EnvSpec
+from envpool.flavours.single_env import GymnasiumEnv
+from envpool.flavours.vector_env import GymnasiumVectorEnv
 
 NAMESPACE = "envpool"
 # Keywords of a single env that make no sense for it: it is one env, and it does not
@@ -44,19 +46,21 @@ def make_single_env(task_id: str, **kwargs: Any) -> GymnasiumEnv:
     return GymnasiumEnv(EnvSpec(task_id, num_envs=1, autoreset_mode="disabled", **kwargs))
 
 
-def register_gymnasium_id(task_id: str, max_episode_steps: int | None,
-                          reward_threshold: float | None) -> None:
+def register_gymnasium_id(task: registry.TaskSpec) -> None:
     """Registers ``envpool/<task_id>`` with gymnasium (both entry points).
 
     An id with a namespace of its own (``phys2d/CartPole-v0``) is not registered:
     gymnasium's ids have one namespace at most, so ``envpool/phys2d/CartPole-v0`` is not
     an id there (``envpool.make_gymnasium`` makes it)."""
-    if "/" in task_id:
+    if "/" in task.task_id:
         return
     gymnasium.register(
-        id=f"{NAMESPACE}/{task_id}",
-        entry_point=functools.partial(make_single_env, task_id),
-        vector_entry_point=functools.partial(make_vector_env, task_id),
-        max_episode_steps=max_episode_steps,
-        reward_threshold=reward_threshold,
+        id=f"{NAMESPACE}/{task.task_id}",
+        entry_point=functools.partial(make_single_env, task.task_id),
+        vector_entry_point=functools.partial(make_vector_env, task.task_id),
+        max_episode_steps=task.max_episode_steps or None,
+        reward_threshold=task.reward_threshold,
     )
+
+
+registry.subscribe(register_gymnasium_id)

@@ -11,12 +11,13 @@ Here a family's spec class is a subclass of :class:`envpool.core.spec.EnvSpec` w
 Atari's ``task`` is this package's ``game``), with the defaults of ``make_spec``; the
 class finds the task id that the config names and resolves the config as ``make_spec``
 would. The pool classes are this package's flavours (their constructors take a spec).
-Classes are made on first use, by name (``envpool_paths`` lists them per family).
+Classes are made on first use, by name (:mod:`envpool.compat.paths` lists them per family).
 
 EnvPool's raw binding (``envpool.atari.atari_envpool``: ``_AtariEnvSpec``,
 ``_AtariEnvPool``), which its core tests and some scripts drive, is the same spec class
-(with the raw names ``_config_keys``, ``_state_spec``, ...) and :class:`RawEnvPool`, the
-one pool of ``envpool.core`` with batches and actions as tuples of arrays::
+(with the raw names ``_config_keys``, ``_state_spec``, ...) and
+:class:`~envpool.compat.raw_pool.RawEnvPool`, the one pool of ``envpool.core`` with
+batches and actions as tuples of arrays::
 
     spec = _AtariEnvSpec(tuple(config.values()))   # values in _config_keys order
     env = _AtariEnvPool(spec)
@@ -33,28 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from envpool.core.dm_env import batched_timestep
-from envpool.core.pool import EnvPoolBase
-from envpool.core.registry import TaskSpec, all_tasks
-from envpool.core.spaces import leaves
-from envpool.core.spec import POOL_DEFAULTS, ArraySpec, EnvSpec
+from envpool.compat.names import native_tasks, spec_class_names
+from envpool.core.array_spec import ArraySpec
+from envpool.core.keywords import POOL_DEFAULTS
+from envpool.core.registry import get_task, register
+from envpool.core.spec import EnvSpec
 
 # EnvPool's config names that differ from this package's keywords, per native env.
 _ENVPOOL_NAMES: dict[str, dict[str, str]] = {"Atari": {"game": "task"}}
-
-
-def _native_tasks() -> dict[str, TaskSpec]:
-    from envpool.core.sdk import OWN_MODULES
-
-    return {i: t for i, t in all_tasks().items() if t.native_module.__name__ in OWN_MODULES}
-
-
-def spec_class_names() -> dict[str, str]:
-    """EnvPool's spec class name of each native env of this package (``"Atari"`` ->
-    ``"AtariEnvSpec"``), as ``registry.specs`` names them."""
-    from envpool.envpool_paths import spec_class_name
-
-    return {t.native_env: spec_class_name(t.native_env) for t in _native_tasks().values()}
 
 
 @functools.cache
@@ -65,7 +52,7 @@ def spec_class(name: str) -> type[EnvSpec]:
         raise AttributeError(f"no EnvPool spec class {name!r} here")
     native_env = natives[0]
     # The native env's ids and their fixed keywords, read once (as the defaults are).
-    tasks = {i: t for i, t in _native_tasks().items() if t.native_env == native_env}
+    tasks = {i: t for i, t in native_tasks().items() if t.native_env == native_env}
     env_kwargs = {i: t.env_kwargs for i, t in tasks.items()}
     task_ids = list(tasks)
     first = tasks[task_ids[0]]
@@ -189,8 +176,6 @@ class DummyEnvSpec(_RawNames, EnvSpec):
     _default_config_values = tuple(_DUMMY_DEFAULTS.values())
 
     def __init__(self, config: Any) -> None:
-        from envpool.core.registry import get_task, register
-
         values = (config._asdict() if hasattr(config, "_asdict")
                   else dict(zip(_DUMMY_DEFAULTS, config, strict=True)))
         try:
@@ -202,51 +187,6 @@ class DummyEnvSpec(_RawNames, EnvSpec):
         if len(values["env_seed"]):
             kwargs["seed"] = [int(s) for s in values["env_seed"]]
         EnvSpec.__init__(self, DUMMY_TASK, **kwargs)
-
-
-class RawEnvPool(EnvPoolBase):
-    """sail-sg EnvPool's raw binding of a family (``_AtariEnvPool(spec)``): this package's
-    pool with EnvPool's private calls, whose batches are tuples of arrays in
-    ``_state_keys`` order and whose actions are tuples in ``_action_keys`` order. The
-    actions are checked as ``send`` checks them (EnvPool's raw send does not)."""
-
-    def __init__(self, spec: EnvSpec) -> None:
-        super().__init__(spec)
-        self._spec = spec
-        self._state_keys: list[str] = spec._state_keys  # type: ignore[attr-defined]
-        self._action_keys: list[str] = spec._action_keys  # type: ignore[attr-defined]
-
-    def _reset(self, env_ids: Any) -> None:
-        """Queues a reset of ``env_ids``; ``_recv`` returns the results."""
-        self.send_reset(np.asarray(env_ids))
-
-    def _send(self, action: Any) -> None:
-        """Queues a step: ``action`` holds the arrays of ``_action_keys``, in order."""
-        if self.max_num_players:
-            self._send_players(list(action))
-            return
-        arrays = dict(zip(self._action_keys, action, strict=True))
-        env_id = np.asarray(arrays["env_id"])
-        if not np.array_equal(env_id, np.asarray(arrays["players.env_id"])):
-            raise ValueError("players.env_id must equal env_id (these envs have one player)")
-        self.send(arrays["action"], env_id)
-
-    def _recv(self) -> tuple[np.ndarray, ...]:
-        """The next finished batch: the arrays of ``_state_keys``, in order."""
-        raw = self.recv_raw()
-        step = batched_timestep(raw, None)
-        env_id = raw.env_id.astype(np.int32, copy=False)
-        players = env_id if raw.players_env_id is None else raw.players_env_id
-        obs = raw.obs
-        obs_arrays = leaves(obs)
-        info = [raw.info[k[len("info:"):]] for k in self._state_keys[8 + len(obs_arrays):]]
-        return (env_id, players.astype(np.int32, copy=False), raw.elapsed_step,
-                raw.terminated | raw.truncated, step.reward, step.discount, step.step_type,
-                raw.truncated, *obs_arrays, *info)
-
-    def _xla(self) -> Any:
-        """EnvPool's XLA functions: here ``xla()``'s ``(handle, recv, send, step)``."""
-        return self.xla()
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool.core.gymnasium_env import GymnasiumEnvPool
 from envpool.core.spec import EnvSpec
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
 
 
 class GymEnvPool(GymnasiumEnvPool):

@@ -8,9 +8,10 @@ Two classes, one behaviour:
   ``single_observation_space`` / ``single_action_space``, ``num_envs`` and
   ``is_vector_env``, so EnvPool scripts and the frameworks' EnvPool paths run
   unchanged.
-* :class:`GymnasiumVectorEnv` (``gymnasium.make_vec("envpool/<id>")``) is the
-  strict gymnasium form: batched ``observation_space`` / ``action_space`` with
-  ``num_envs`` rows, exactly as gymnasium's own vector envs define them.
+* :class:`~envpool.flavours.vector_env.GymnasiumVectorEnv`
+  (``gymnasium.make_vec("envpool/<id>")``) is the strict gymnasium form: batched
+  ``observation_space`` / ``action_space`` with ``num_envs`` rows, exactly as
+  gymnasium's own vector envs define them.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
-from envpool.core.pool import EnvPoolBase, obs_row
+from envpool.core import tree
+from envpool.core.batch import RawBatch
+from envpool.core.per_env import EnvKwargsInfo
+from envpool.core.pool import EnvPoolBase
+from envpool.core.seeds import masked_seeds, stride_seed
 from envpool.core.spec import EnvSpec
 from envpool.core.text_render import TEXT_FPS, renders_text
 
@@ -82,6 +86,11 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         #: its workers' pools (RLlib's runners) sets it to ``num_envs`` so that the
         #: pools get disjoint seed blocks.
         self.seed_stride: int = 1
+        # info["env_kwargs"] (opt-in): each env's value of every keyword that varies.
+        self._env_kwargs: EnvKwargsInfo | None = None
+        if spec.config.info_env_kwargs:
+            self._env_kwargs = EnvKwargsInfo(spec.env_configs, spec.env_kwargs_keys,
+                                             spec.native_ranges)
 
     def reset(
         self,
@@ -139,10 +148,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         if options:
             raise ValueError(f"unknown reset option(s) {', '.join(map(repr, options))}; "
                              "envpool takes reset_mask only (set keywords at make time)")
-        if self.seed_stride != 1 and isinstance(seed, (int, np.integer)):
-            seed = [int(seed) * self.seed_stride + int(i) for i in self._all_ids64]
-            if env_id is not None:
-                seed = [seed[int(i)] for i in np.asarray(env_id).reshape(-1)]
+        seed = stride_seed(seed, self.seed_stride)
         if mask is not None:
             if env_id is not None:
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
@@ -158,13 +164,10 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         if self._last is None and not mask.all():
             raise ValueError("the first reset must reset every env")
         if not mask.any():
-            return _tree_copy(self._last[0]), _tree_copy(self._last[1])
-        ids = self._all_ids64[mask]
-        if seed is not None and not isinstance(seed, (int, np.integer)):
-            seed = [s for s, m in zip(seed, mask, strict=True) if m]  # one seed per env
-        raw = self.reset_raw(ids, seed)
+            return tree.copy(self._last[0]), tree.copy(self._last[1])
+        raw = self.reset_raw(self._all_ids64[mask], masked_seeds(seed, mask))
         self._remember(raw.obs, self.info(raw), raw.env_id)
-        return _tree_copy(self._last[0]), _tree_copy(self._last[1])
+        return tree.copy(self._last[0]), tree.copy(self._last[1])
 
     def step(
         self, actions: Any, env_id: Any = None
@@ -254,9 +257,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
             done = raw.terminated | raw.truncated
             info["final_obs"] = raw.final_obs
             info["_final_obs"] = done
-            final_info = dict(raw.final_info)
-            final_info.update({"_" + k: done for k in list(final_info)})
-            info["final_info"] = final_info
+            info["final_info"] = {**raw.final_info, **{"_" + k: done for k in raw.final_info}}
             info["_final_info"] = done
         self._remember(raw.obs, info, raw.env_id)
         return raw.obs, raw.reward, raw.terminated, raw.truncated, info
@@ -269,143 +270,30 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         if not self._keeps_last:
             return obs, info
         if len(env_id) == self.num_envs and (env_id == self.all_env_ids).all():
-            self._last = (_tree_copy(obs), _tree_copy(info))
+            self._last = (tree.copy(obs), tree.copy(info))
         else:
-            self._last = (_tree_assign(self._last[0], env_id, obs),
-                          _tree_assign(self._last[1], env_id, info))
+            self._last = (tree.assign(self._last[0], env_id, obs),
+                          tree.assign(self._last[1], env_id, info))
         return obs, info
 
+    # -- the flavour's values of a batch -------------------------------------------
+    def info(self, raw: RawBatch, env_kwargs: bool = True) -> dict[str, Any]:
+        """The info dict of a batch (sail-sg EnvPool's): ``env_id``, ``players``
+        (``{"env_id": ...}``), ``elapsed_step``, the env's own info keys, and (unless
+        ``env_kwargs`` is False) ``env_kwargs`` when the pool was made with
+        ``info_env_kwargs=True``."""
+        info: dict[str, Any] = {
+            "env_id": raw.env_id,
+            "players": {"env_id": raw.env_id if raw.players_env_id is None
+                        else raw.players_env_id},
+            "elapsed_step": raw.elapsed_step,
+        }
+        if raw.info:
+            info.update(raw.info)
+        if env_kwargs and self._env_kwargs is not None:
+            info["env_kwargs"] = self._env_kwargs.rows(raw.env_id, self._pool.drawn)
+        return info
 
-class GymnasiumVectorEnv(GymnasiumEnvPool):
-    """The strict gymnasium vector env (``gymnasium.make_vec("envpool/<id>")``).
-
-    The same pool and behaviour as ``GymnasiumEnvPool``, with gymnasium's space
-    contract: ``observation_space`` / ``action_space`` are the single-env spaces
-    batched over ``num_envs`` rows. Sync mode only: a gymnasium vector env steps
-    every env on each call (for async batches use ``envpool.make``). Stepping an env
-    before its first reset raises gymnasium's ``ResetNeeded``.
-    """
-
-    first_step_resets = False
-
-    def __init__(self, spec: EnvSpec) -> None:
-        if spec.config.batch_size != spec.config.num_envs:
-            raise ValueError("a gymnasium vector env steps every env: batch_size must equal "
-                             "num_envs (use envpool.make(...) for async batches)")
-        super().__init__(spec)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-
-    def render(self, env_ids: Any = None,  # type: ignore[override]
-               camera_id: int | None = None) -> tuple[Any, ...]:
-        """Draws every env's current frame, as gymnasium's vector ``render()`` does.
-
-        The ``render`` of ``gymnasium.make_vec("envpool/<id>", render_mode=...)``
-        pools; EnvPool's pools draw env ``render_env_id`` alone by default and return
-        one array (``EnvPoolBase.render``).
-
-        Args:
-            env_ids: The envs to draw (an int or a sequence of ints); None: every env.
-            camera_id: The camera of the envs that have several (MuJoCo); None is the
-                make keyword ``render_camera_id``.
-
-        Returns:
-            A tuple with one ``(H, W, 3)`` uint8 frame per env (``render_mode=
-            "rgb_array"``; views of one batch drawn by the workers) or one text
-            (``"ansi"``). With ``render_mode="human"``, None: env ``render_env_id``'s
-            frame (or the one env of ``env_ids``) is shown in a window.
-
-        Raises:
-            RuntimeError: the pool was made without ``render_mode``, or is closed.
-            ValueError: an env id out of range, listed twice or in flight, or more than
-                one env with ``render_mode="human"``.
-            TypeError: env ids or ``camera_id`` that are not integers.
-
-        Examples:
-            >>> import gymnasium
-            >>> import envpool
-            >>> envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=2,
-            ...                           render_mode="rgb_array")
-            >>> _ = envs.reset(seed=0)
-            >>> frames = envs.render()
-            >>> len(frames), frames[0].shape
-            (2, (400, 600, 3))
-            >>> envs.close()
-        """
-        if self.render_mode == "human":
-            return super().render(env_ids, camera_id)  # type: ignore[return-value]
-        return tuple(super().render(self.all_env_ids if env_ids is None else env_ids,
-                                    camera_id))
-
-    def recv(
-        self, timeout: float | None = None
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Waits for the next batch, in the layout of gymnasium's own vector envs.
-
-        The ``recv`` (and so the ``step``) of ``gymnasium.make_vec("envpool/<id>")``
-        pools: as ``GymnasiumEnvPool.recv``, but with gymnasium's types.
-
-        Args:
-            timeout: The most seconds to wait; None waits as long as it takes.
-
-        Returns:
-            The tuple ``(obs, reward, terminated, truncated, info)`` with a row per env:
-            ``reward`` is float64 (the pool's float32 rewards, widened); in same-step
-            mode ``info["final_obs"]`` / ``info["final_info"]`` are present only on
-            steps where an env finished, ``final_obs`` an object array (None for the
-            envs that did not) and ``final_info`` values zero for those envs.
-
-        Raises:
-            RuntimeError: nothing is in flight, the pool is closed, or an env failed.
-            TimeoutError: no batch was ready within ``timeout`` seconds.
-
-        Examples:
-            >>> import gymnasium
-            >>> import envpool
-            >>> envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=2)
-            >>> _ = envs.reset(seed=0)
-            >>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
-            >>> envs.action_space, reward.dtype
-            (MultiDiscrete([2 2]), dtype('float64'))
-            >>> envs.close()
-        """
-        obs, reward, terminated, truncated, info = super().recv(timeout)
-        reward = reward.astype(np.float64)
-        if "final_obs" in info:
-            done = info["_final_obs"]
-            if not done.any():
-                for key in ("final_obs", "_final_obs", "final_info", "_final_info"):
-                    del info[key]
-            else:
-                rows = np.full(self.num_envs, None, dtype=object)
-                for i in np.flatnonzero(done):
-                    rows[i] = obs_row(info["final_obs"], i)
-                info["final_obs"] = rows
-                info["final_info"] = {k: v if k.startswith("_") else _zero_unless(v, done)
-                                      for k, v in info["final_info"].items()}
-        return obs, reward, terminated, truncated, info
-
-
-def _zero_unless(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(values)
-    out[rows] = values[rows]
-    return out
-
-
-def _tree_copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _tree_copy(v) for k, v in x.items()}
-    if isinstance(x, tuple):
-        return tuple(_tree_copy(v) for v in x)
-    return np.array(x, copy=True)
-
-
-def _tree_assign(dst: Any, rows: np.ndarray, src: Any) -> Any:
-    """dst[rows] = src, through dicts and tuples (dst is modified)."""
-    if isinstance(dst, dict):
-        return {k: _tree_assign(v, rows, src[k]) for k, v in dst.items() if k in src}
-    if isinstance(dst, tuple):
-        return tuple(_tree_assign(d, rows, s) for d, s in zip(dst, src, strict=True))
-    dst[rows] = src
-    return dst
-
+    def _result(self, raw: RawBatch, xp: Any = np) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """``xla()``'s result of a batch: ``(obs, reward, terminated, truncated, info)``."""
+        return raw.obs, raw.reward, raw.terminated, raw.truncated, self.info(raw, False)

@@ -13,98 +13,44 @@ LAST one returns a FIRST one.
 
 from __future__ import annotations
 
-import collections
 from typing import Any
 
 import dm_env
 import numpy as np
 
-from envpool.core import spaces as envpool_spaces
-from envpool.core.pool import DISCOUNT, EnvPoolBase, RawBatch
+from envpool.core.batch import RawBatch
+from envpool.core.pool import EnvPoolBase
+from envpool.core.spaces import Players, dm_specs, players_class
 from envpool.core.spec import EnvSpec
 
 _FIRST, _MID, _LAST = (int(dm_env.StepType.FIRST), int(dm_env.StepType.MID),
                        int(dm_env.StepType.LAST))
 
 
-def batched_timestep(raw: RawBatch, observation: Any) -> dm_env.TimeStep:
-    """A batched ``dm_env.TimeStep`` of one pool batch (the dm flavour's and Acme's).
+def batched_timestep(raw: RawBatch, observation: Any, xp: Any = np) -> dm_env.TimeStep:
+    """A batched ``dm_env.TimeStep`` of one pool batch: the dm flavour's rules, in one place.
 
-    A multi-player env's reward and discount have one value per player (the batch's
-    players one after the other), as EnvPool's.
-    ``step_type`` (int32, as EnvPool's) is FIRST on a reset row (``elapsed_step`` 0),
-    LAST when the episode ended, MID otherwise; ``discount`` is 0 on termination and 1
-    otherwise (truncation keeps 1, so value bootstrapping is right), or the env's own
-    (``raw.discount``: Atari's ``zero_discount_on_life_loss``), still 0 on termination;
-    FIRST rows carry reward 0.
+    ``step_type`` (int32, as sail-sg EnvPool's) is FIRST on a reset row
+    (``elapsed_step`` 0), LAST when the episode ended, MID otherwise; ``discount`` is 0
+    on termination and 1 otherwise (truncation keeps 1, so value bootstrapping is
+    right), or the env's own (``raw.discount``: Atari's ``zero_discount_on_life_loss``),
+    still 0 on termination; FIRST rows carry reward 0. A multi-player env's reward and
+    discount have one value per player (the batch's players one after the other).
+    ``xp`` is the array module of ``raw``'s arrays: numpy (``recv``) or ``jax.numpy``
+    (``xla()``).
     """
-    step_type = np.where(raw.elapsed_step == 0, _FIRST, _MID).astype(np.int32)
-    step_type[raw.terminated | raw.truncated] = _LAST
-    reward = raw.reward
+    step_type = xp.where(raw.terminated | raw.truncated, _LAST,
+                         xp.where(raw.elapsed_step == 0, _FIRST, _MID)).astype(xp.int32)
     first = step_type == _FIRST
-    discount = np.where(raw.terminated, np.float32(0), np.float32(1) if raw.discount is None
-                        else raw.discount).astype(np.float32)
+    discount = xp.where(raw.terminated, xp.float32(0), xp.float32(1) if raw.discount is None
+                        else raw.discount).astype(xp.float32)
     if raw.num_players is not None:  # a multi-player env: reward and discount per player
-        first = np.repeat(first, raw.num_players)
-        discount = np.repeat(discount, raw.num_players)
-    if first.any():
-        reward = np.where(first, reward.dtype.type(0), reward)
+        first = xp.repeat(first, raw.num_players)
+        discount = xp.repeat(discount, raw.num_players)
+    reward = raw.reward
+    if xp is not np or first.any():  # (numpy: the batch's own rewards when no row is FIRST)
+        reward = xp.where(first, 0, reward)
     return dm_env.TimeStep(step_type, reward, discount, observation)
-
-
-#: ``State.players``: the player fields of EnvPool's State (one player per env here; a
-#: multi-player env's has its ``players.<key>`` info arrays too).
-Players = collections.namedtuple("Players", ["env_id"])
-
-
-def dm_specs(spec: EnvSpec) -> tuple[type, Any, Any]:
-    """The dm flavour's ``State`` namedtuple class, its per-env observation spec (a
-    ``State`` of ``dm_env.specs``) and the per-env action spec, for pools of ``spec``
-    (also ``spec.observation_spec()`` / ``spec.action_spec()``, as in EnvPool)."""
-    native = spec.native_spec
-    # One array is "obs" (sail-sg EnvPool's name), or "pixels" (from_pixels=True, as
-    # dm_control's pixels wrapper and EnvPool name it).
-    obs_names = [o["name"] for o in native["obs"]]
-    if native["obs_layout"] == "array":
-        obs_names = ["pixels" if native["obs"][0]["name"] == "pixels" else "obs"]
-    # (the TimeStep's discount, and a multi-player env's per-player rewards)
-    infos = [i for i in native["info"] if i["name"] != DISCOUNT
-             and not (i["name"] == "reward" and i.get("per_player"))]
-    # A multi-player env's "players.<key>" info arrays are fields of State.players.
-    player_infos = [i for i in infos if i["name"].startswith("players.")]
-    infos = [i for i in infos if not i["name"].startswith("players.")]
-    obs_specs = [_dm_spec(o, name) for o, name in zip(native["obs"], obs_names, strict=True)]
-    if native["obs_layout"] == "dict":  # a nested dict's arrays: one field of dicts
-        tree = envpool_spaces.nest(obs_names, obs_specs)
-        obs_names, obs_specs = list(tree), list(tree.values())
-    state = collections.namedtuple(
-        "State", [*obs_names, "env_id", "players", "elapsed_step", *[i["name"] for i in infos]])
-    players = _players_class(spec)
-    int32 = {"dtype": "int32", "shape": (), "low": [], "high": [], "n": 0, "start": 0}
-    env_id = envpool_spaces.dm_spec({**int32, "name": "env_id"})
-    observation_spec = state(
-        *obs_specs,
-        env_id,
-        players(env_id, *[_dm_spec(i, i["name"]) for i in player_infos]),
-        envpool_spaces.dm_spec({**int32, "name": "elapsed_step"}),
-        *[envpool_spaces.dm_spec(i, scalar_bounds=True) for i in infos],
-    )
-    return state, observation_spec, envpool_spaces.dm_spec(native["action"])
-
-
-def _dm_spec(array: dict[str, Any], name: str) -> Any:
-    """The dm spec of one native array (a container array: an object array's)."""
-    if array.get("container"):
-        return dm_env.specs.Array((), np.dtype(object), name=name)
-    return envpool_spaces.dm_spec(array, name, scalar_bounds=True)
-
-
-def _players_class(spec: EnvSpec) -> type:
-    """``State.players``' class: :data:`Players`, with the fields of a multi-player env's
-    ``players.<key>`` info arrays after ``env_id``."""
-    keys = [i["name"][len("players."):] for i in spec.native_spec["info"]
-            if i["name"].startswith("players.")]
-    return collections.namedtuple("Players", ["env_id", *keys]) if keys else Players
 
 
 class DmEnvPool(EnvPoolBase, dm_env.Environment):
@@ -119,8 +65,8 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
                              f"a FIRST one): autoreset_mode={spec.native_autoreset()!r} is for "
                              "the gymnasium flavour")
         EnvPoolBase.__init__(self, spec)
-        self.State, self._observation_spec, self._action_spec = dm_specs(spec)
-        self._players = _players_class(spec)
+        self.State, self._observation_spec, self._action_spec = dm_specs(spec.native_spec)
+        self._players = players_class(spec.native_spec)
 
     def observation_spec(self) -> Any:
         """Per-env specs of the State fields."""
@@ -172,7 +118,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
             ((2, 4), array([0, 1], dtype=int32))
             >>> env.close()
         """
-        return self._timestep(self.reset_raw(env_id, seed))
+        return self._result(self.reset_raw(env_id, seed))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """Steps the envs with ``action`` and waits for the results: ``send``, then ``recv``.
@@ -242,16 +188,17 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
             (array([0, 0], dtype=int32), (2,))
             >>> env.close()
         """
-        return self._timestep(self.recv_raw(timeout))
+        return self._result(self.recv_raw(timeout))
 
-    def _timestep(self, raw: RawBatch) -> dm_env.TimeStep:
+    def _result(self, raw: RawBatch, xp: Any = np) -> dm_env.TimeStep:
+        """The TimeStep of a batch (``recv``'s, and ``xla()``'s with ``xp`` jax.numpy)."""
         obs = [raw.obs] if self._obs_layout == "array" else list(
             raw.obs.values() if isinstance(raw.obs, dict) else raw.obs)
         if raw.players_env_id is None:
             return batched_timestep(raw, self.State(*obs, raw.env_id, Players(raw.env_id),
-                                                    raw.elapsed_step, *raw.info.values()))
+                                                    raw.elapsed_step, *raw.info.values()), xp)
         info = {k: v for k, v in raw.info.items() if not k.startswith("players.")}
         players = self._players(raw.players_env_id, *[v for k, v in raw.info.items()
                                                       if k.startswith("players.")])
         return batched_timestep(raw, self.State(*obs, raw.env_id, players, raw.elapsed_step,
-                                                *info.values()))
+                                                *info.values()), xp)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool.core.dm_env import DmEnvPool
-from envpool.core.gym_env import GymEnvPool
-from envpool.core.gymnasium_env import GymnasiumEnvPool
-from envpool.core.spec import EnvSpec, parse_autoreset_mode
+from envpool.core.spec import EnvSpec
+from envpool.flavours.dm_env import DmEnvPool
+from envpool.flavours.gym_env import GymEnvPool
+from envpool.flavours.gymnasium_env import GymnasiumEnvPool
 
 _FLAVOURS = {"gymnasium": GymnasiumEnvPool, "gym": GymEnvPool, "dm": DmEnvPool}
 
@@ -208,25 +208,3 @@ def make_dm(task_id: str, **kwargs: Any) -> DmEnvPool:
         >>> env.close()
     """
     return make(task_id, "dm", **kwargs)
-
-
-def make_adapter_pool(adapter: str, task_id: str, num_envs: int, seed: Any,
-                      autoreset_mode: str, **kwargs: Any) -> GymnasiumEnvPool:
-    """The sync gymnasium pool that a framework adapter wraps: ``num_envs`` envs of
-    ``task_id``, env i seeded ``seed + i``, with the autoreset mode the framework's
-    contract needs. The adapter sets the pool's shape itself, so ``kwargs`` (any other
-    ``make`` keyword) must not name it."""
-    fixed = sorted(set(kwargs) & {"num_envs", "batch_size", "autoreset_mode", "env_type"})
-    if fixed:
-        raise TypeError(f"{adapter} sets {', '.join(fixed)} itself ({num_envs} envs, sync, "
-                        f"{autoreset_mode} autoreset)")
-    return make_gymnasium(task_id, num_envs=num_envs, seed=seed, autoreset_mode=autoreset_mode,
-                          **kwargs)
-
-
-def require_pool(adapter: str, pool: GymnasiumEnvPool, autoreset_mode: str) -> None:
-    """Checks that ``pool`` is the kind ``adapter`` wraps: sync, with ``autoreset_mode``."""
-    if pool.is_async:
-        raise ValueError(f"{adapter} needs a sync pool (batch_size == num_envs)")
-    if pool.autoreset_mode != parse_autoreset_mode(autoreset_mode):
-        raise ValueError(f"{adapter} needs a pool made with autoreset_mode={autoreset_mode!r}")

@@ -17,6 +17,7 @@ and exceptions. A child that exits non-zero, or writes a sanitizer report, fails
     python scripts/sanitize_sweep.py                       # every id
     python scripts/sanitize_sweep.py --sample 12 --seed 20261125   # 12 ids, drawn by the seed
     python scripts/sanitize_sweep.py --ids Pong-v5 Adventure-v5
+    python scripts/sanitize_sweep.py --per-class 1 --seed 20261129   # one id of each native env
 
 Prints one line per id and the counts; exits 1 if any child failed.
 """
@@ -208,10 +209,27 @@ def run_one(task_id: str, steps: int, timeout: float) -> dict[str, Any]:
             "stderr": "" if ok else err[-4000:]}
 
 
+def per_class(ids: list[str], count: int, seed: int) -> list[str]:
+    """``count`` ids of each native env class (its module and C++ env: Atari's games are one
+    class, MiniGrid's envs several), drawn by ``seed``: each class's code runs, whichever
+    family holds most ids."""
+    from envpool.core.registry import get_task
+
+    classes: dict[tuple[str, str], list[str]] = {}
+    for task_id in ids:
+        task = get_task(task_id)
+        classes.setdefault((task.native_module.__name__, task.native_env), []).append(task_id)
+    rng = random.Random(seed)
+    return sorted(i for members in classes.values()
+                  for i in rng.sample(members, min(count, len(members))))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ids", nargs="*", help="these ids (default: every registered id)")
     ap.add_argument("--sample", type=int, default=0, help="a random sample of this many ids")
+    ap.add_argument("--per-class", type=int, default=0,
+                    help="this many ids of each native env class (drawn by --seed)")
     ap.add_argument("--seed", type=int, default=0, help="the sample's seed")
     ap.add_argument("--steps", type=int, default=6, help="steps per pool")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -232,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     ids = args.ids or [i for i in envpool.list_all_envs()
                        if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
                        and not i.startswith("_")]
+    if args.per_class:
+        ids = per_class(ids, args.per_class, args.seed)
+        print(f"{len(ids)} ids, {args.per_class} of each native env class, seed {args.seed}: "
+              f"{' '.join(ids)}", flush=True)
     if args.sample:
         ids = sorted(random.Random(args.seed).sample(ids, min(args.sample, len(ids))))
         print(f"sample of {len(ids)} ids, seed {args.seed}: {' '.join(ids)}", flush=True)

@@ -255,9 +255,9 @@ def test_refusals() -> None:
         envpool.make_spec("CheetahRun-v1", from_pixels=True, render_width=0)
     with pytest.raises(ValueError, match="camera"):
         envpool.make_spec("CheetahRun-v1", from_pixels=True, render_camera_id=99)
-    with pytest.raises(ValueError, match="frame_stack must be >= 1"):
+    with pytest.raises(ValueError, match="frame_stack must be an int >= 1"):
         envpool.make_spec("Hopper-v5", frame_stack=0)
-    with pytest.raises(ValueError, match="frame_stack must be >= 1"):
+    with pytest.raises(ValueError, match="frame_stack must be an int >= 1"):
         envpool.make_spec("Hopper-v5", from_pixels=True, frame_stack=0)
 
 

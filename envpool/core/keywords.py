@@ -119,8 +119,6 @@ def check_render(task_id: str, task: TaskSpec, factory: Any,
     if not 0 <= pool["render_env_id"] < pool["num_envs"]:
         raise ValueError(f"render_env_id must be in 0 .. {pool['num_envs'] - 1}, got "
                          f"{pool['render_env_id']}")
-    if pool["render_width"] < 0 or pool["render_height"] < 0:
-        raise ValueError("render_width and render_height must be >= 0 (0: the env's own size)")
     frame = factory.render_size(pool["render_width"], pool["render_height"],
                                 pool["render_camera_id"])
     if frame is None:

@@ -92,8 +92,6 @@ class EnvSpec:
                 f"batch_size must be in 1 .. num_envs ({pool['num_envs']}), "
                 f"got {pool['batch_size']}"
             )
-        if pool["num_threads"] < 0 or pool["max_episode_steps"] < 0:
-            raise ValueError("num_threads and max_episode_steps must be >= 0")
         if pool["num_threads"] == 0 and task.thread_per_env:
             pool["num_threads"] = pool["num_envs"]
         #: The most players an env has (multi-player envs: the core's test env), or 0.

@@ -114,7 +114,10 @@ TEST(a_config_declares_domains_beside_its_defaults) {
   c.Set("n", std::int64_t{6});  // setting it again keeps its domain
   CHECK_EQ(c.Domains().at("n").min, 1.0);
   CHECK(c.Domains().at("p").min_open && c.Domains().at("p").max_open);
-  CHECK(std::isinf(c.Domains().at("w").max) && !c.Domains().at("w").allow_inf);  // finite
+  // a number's default domain: finite, within float32's range (the pool's outputs are float32)
+  CHECK_EQ(c.Domains().at("w").max, static_cast<double>(std::numeric_limits<float>::max()));
+  CHECK_EQ(c.Domains().at("w").min, -static_cast<double>(std::numeric_limits<float>::max()));
+  CHECK(!c.Domains().at("w").allow_inf);
   CHECK(c.Domains().count("name") == 0);
   CHECK_THROWS_MSG(c.Set("name", std::string("y")).AtLeast(1), std::logic_error, "no number");
 }

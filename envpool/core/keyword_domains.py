@@ -110,7 +110,7 @@ POOL_DOMAINS: dict[str, Domain] = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _native_domains(module: ModuleType, native_env: str) -> dict[str, Domain]:
     exported = getattr(module, "keyword_domains", None)  # (a module built before domains)
     if exported is None:
@@ -154,7 +154,7 @@ def check_value(where: str, name: str, value: Any, domain: Domain,
     ok = all(domain.contains(x) and (not is_int or x.is_integer()) for x in floats)
     if ok and domain.ordered and is_list and floats:
         # a (low, high) range: low <= high, and only its outer ends may be infinite
-        ok = (all(a <= b for a, b in zip(floats, floats[1:]))
+        ok = (all(a <= b for a, b in zip(floats, floats[1:], strict=False))
               and floats[0] < math.inf and floats[-1] > -math.inf)
     if ok:
         return

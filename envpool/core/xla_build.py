@@ -25,7 +25,8 @@ def jax_module() -> Any:
         import jax
         import jax.ffi
     except ImportError as e:
-        raise ImportError("xla() needs jax: pip install 'envpool-ng[jax]' (jax 0.5 or newer)") from e
+        raise ImportError("xla() needs jax: pip install 'envpool-ng[jax]' "
+                          "(jax 0.5 or newer)") from e
     if not all(hasattr(jax.ffi, n) for n in ("ffi_call", "register_ffi_target", "pycapsule",
                                               "include_dir")):
         raise ImportError(f"xla() needs jax 0.5 or newer (jax.ffi), found jax {jax.__version__}")

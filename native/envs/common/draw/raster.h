@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -35,9 +36,30 @@ inline std::array<double, 2> RotateRad(double x, double y, double angle) {
   return {x * c - y * s, x * s + y * c};
 }
 
+// Where a canvas's bytes lie: channel c of pixel (x, y) at
+// origin + y * row + x * pixel + c * channel (a stride may be negative).
+struct Layout {
+  std::ptrdiff_t row;
+  std::ptrdiff_t pixel;
+  std::ptrdiff_t channel;
+};
+
 class Canvas {
  public:
-  Canvas(int width, int height, std::uint8_t* pixels) : w_(width), h_(height), px_(pixels) {}
+  // RGB rows of width * 3 bytes, top to bottom (pygame's surface as the envs hand it out).
+  Canvas(int width, int height, std::uint8_t* pixels)
+      : Canvas(width, height, pixels, {std::ptrdiff_t{3} * width, 3, 1}) {}
+  Canvas(int width, int height, std::uint8_t* origin, const Layout& layout)
+      : w_(width), h_(height), px_(origin), layout_(layout) {}
+
+  // Three planes of width x height bytes (R, then G, then B) at `planes`, rows top to bottom,
+  // or bottom to top when `upside_down` (what the drawing shows after
+  // pygame.transform.flip(surface, False, True)). One colour's span is then three memsets.
+  static Canvas Planes(int width, int height, std::uint8_t* planes, bool upside_down) {
+    const std::ptrdiff_t row = width, plane = row * height;
+    return upside_down ? Canvas(width, height, planes + plane - row, {-row, 1, plane})
+                       : Canvas(width, height, planes, {row, 1, plane});
+  }
 
   void Fill(const Rgb& c) {
     for (int y = 0; y < h_; ++y) HLine(0, w_ - 1, y, c);
@@ -49,11 +71,16 @@ class Canvas {
     if (x1 > x2) std::swap(x1, x2);
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    for (int x = x1; x <= x2; ++x) {
-      std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    if (x1 > x2) return;
+    std::uint8_t* p = At(x1, y);
+    if (layout_.pixel == 1) {
+      for (int i = 0; i < 3; ++i) std::memset(p + i * layout_.channel, c[i], static_cast<std::size_t>(x2 - x1 + 1));
+      return;
+    }
+    for (int x = x1; x <= x2; ++x, p += layout_.pixel) {
       p[0] = c[0];
-      p[1] = c[1];
-      p[2] = c[2];
+      p[layout_.channel] = c[1];
+      p[2 * layout_.channel] = c[2];
     }
   }
 
@@ -368,33 +395,24 @@ class Canvas {
 
   // gfxdraw.filled_polygon on integer vertices (pygame truncates the floats).
   void FillPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
-    const int n = static_cast<int>(v.size());
-    if (n < 3) return;
-    int miny = v[0][1], maxy = v[0][1];
-    for (const auto& p : v) {
-      miny = std::min(miny, p[1]);
-      maxy = std::max(maxy, p[1]);
-    }
-    std::vector<std::int64_t> ints;
-    for (int y = miny; y <= maxy; ++y) {
-      ints.clear();
-      for (int i = 0; i < n; ++i) {
-        int y1, y2, x1, x2;
-        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
-        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-          ints.push_back((std::int64_t{65536} * (y - y1)) / (y2 - y1) * (x2 - x1) +
-                         std::int64_t{65536} * x1);
-        }
+    FillSpans(v, [&](int xa, int xb, int y) { HLine(xa, xb, y, c); });
+  }
+
+  // Whether FillPolygon(v, ...) paints every pixel of the canvas (what was there before,
+  // an outline drawn first included, is then all overwritten).
+  bool FillCovers(const std::vector<std::array<int, 2>>& v) const {
+    int rows = 0, row = -1, next = 0;  // next: the first pixel of row `row` not yet covered
+    bool gap = false;
+    FillSpans(v, [&](int xa, int xb, int y) {
+      if (y != row) {
+        gap = gap || (row >= 0 && next < w_);
+        row = y, next = 0, ++rows;
       }
-      std::sort(ints.begin(), ints.end());
-      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) {
-        std::int64_t xa = ints[i] + 1;
-        xa = (xa >> 16) + ((xa & 32768) >> 15);
-        std::int64_t xb = ints[i + 1] - 1;
-        xb = (xb >> 16) + ((xb & 32768) >> 15);
-        HLine(static_cast<int>(xa), static_cast<int>(xb), y, c);
-      }
-    }
+      if (xa > xb) std::swap(xa, xb);  // as HLine takes it
+      if (xa > next) gap = true;
+      next = std::max(next, xb + 1);
+    });
+    return !gap && rows == h_ && next >= w_;
   }
 
   // gfxdraw.filled_circle: SDL_gfx's midpoint circle, each row's span drawn once.
@@ -439,7 +457,8 @@ class Canvas {
     }
     if (miny == maxy) return HLine(minx, maxx, miny, c);  // one pixel high
     std::vector<int> ints;
-    for (int y = miny; y <= maxy; ++y) {
+    ints.reserve(static_cast<std::size_t>(n));
+    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
       ints.clear();
       for (int i = 0; i < n; ++i) {
         int y1, y2, x1, x2;
@@ -492,10 +511,11 @@ class Canvas {
         const int cx = x0 + x, cy = y0 + y;
         if (cx < 0 || cx >= w_ || cy < 0 || cy >= h_) continue;
         const std::uint8_t* s = image.pixels.data() + (static_cast<std::size_t>(y) * image.width + x) * 4;
-        std::uint8_t* d = px_ + (static_cast<std::size_t>(cy) * w_ + cx) * 3;
+        std::uint8_t* d = At(cx, cy);
         for (int c = 0; c < 3; ++c) {
-          const int diff = (static_cast<int>(s[c]) - d[c]) * s[3] + s[c];
-          d[c] = static_cast<std::uint8_t>(FloorDiv256(diff) + d[c]);
+          std::uint8_t& dc = d[c * layout_.channel];
+          const int diff = (static_cast<int>(s[c]) - dc) * s[3] + s[c];
+          dc = static_cast<std::uint8_t>(FloorDiv256(diff) + dc);
         }
       }
     }
@@ -504,19 +524,19 @@ class Canvas {
   // One pixel, clipped.
   void Set(int x, int y, const Rgb& c) {
     if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    std::uint8_t* p = At(x, y);
     p[0] = c[0];
-    p[1] = c[1];
-    p[2] = c[2];
+    p[layout_.channel] = c[1];
+    p[2 * layout_.channel] = c[2];
   }
 
   // pygame-ce's anti-aliased pixel: b of the colour over 1 - b of what is there.
   void Blend(int x, int y, const Rgb& c, float b) {
     if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
-      p[i] = static_cast<std::uint8_t>(b * static_cast<float>(c[i]) +
-                                       (1 - b) * static_cast<float>(p[i]));
+      std::uint8_t& pi = p[i * layout_.channel];
+      pi = static_cast<std::uint8_t>(b * static_cast<float>(c[i]) + (1 - b) * static_cast<float>(pi));
     }
   }
 
@@ -525,10 +545,11 @@ class Canvas {
   void PutAlpha(int x, int y, const Rgb& c, int alpha) {
     if (alpha == 255) return Set(x, y, c);
     if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
-      const int diff = (static_cast<int>(c[i]) - p[i]) * alpha;
-      p[i] = static_cast<std::uint8_t>(p[i] + FloorDiv256(diff));
+      std::uint8_t& pi = p[i * layout_.channel];
+      const int diff = (static_cast<int>(c[i]) - pi) * alpha;
+      pi = static_cast<std::uint8_t>(pi + FloorDiv256(diff));
     }
   }
 
@@ -539,9 +560,15 @@ class Canvas {
 
   // pygame.transform.flip(surface, False, True): rows upside down.
   void FlipRows() {
-    const std::size_t row = static_cast<std::size_t>(w_) * 3;
     for (int y = 0; y < h_ / 2; ++y) {
-      std::swap_ranges(px_ + y * row, px_ + (y + 1) * row, px_ + (h_ - 1 - y) * row);
+      std::uint8_t *a = At(0, y), *b = At(0, h_ - 1 - y);
+      if (layout_.pixel == 3 && layout_.channel == 1) {
+        std::swap_ranges(a, a + std::ptrdiff_t{3} * w_, b);
+        continue;
+      }
+      for (int x = 0; x < w_; ++x, a += layout_.pixel, b += layout_.pixel) {
+        for (int i = 0; i < 3; ++i) std::swap(a[i * layout_.channel], b[i * layout_.channel]);
+      }
     }
   }
 
@@ -584,6 +611,41 @@ class Canvas {
     const auto& bottom = a[1] < b[1] ? b : a;
     *x1 = top[0], *y1 = top[1], *x2 = bottom[0], *y2 = bottom[1];
     return true;
+  }
+
+  // gfxdraw.filled_polygon's spans: span(xa, xb, y) for each run of row y (xa > xb: the
+  // run xb .. xa, as HLine draws it), rows top to bottom, runs left to right, rows off the
+  // canvas left out.
+  template <class Span>
+  void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) const {
+    const int n = static_cast<int>(v.size());
+    if (n < 3) return;
+    int miny = v[0][1], maxy = v[0][1];
+    for (const auto& p : v) {
+      miny = std::min(miny, p[1]);
+      maxy = std::max(maxy, p[1]);
+    }
+    std::vector<std::int64_t> ints;
+    ints.reserve(static_cast<std::size_t>(n));
+    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
+      ints.clear();
+      for (int i = 0; i < n; ++i) {
+        int y1, y2, x1, x2;
+        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
+        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
+          ints.push_back((std::int64_t{65536} * (y - y1)) / (y2 - y1) * (x2 - x1) +
+                         std::int64_t{65536} * x1);
+        }
+      }
+      std::sort(ints.begin(), ints.end());
+      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) {
+        std::int64_t xa = ints[i] + 1;
+        xa = (xa >> 16) + ((xa & 32768) >> 15);
+        std::int64_t xb = ints[i + 1] - 1;
+        xb = (xb >> 16) + ((xb & 32768) >> 15);
+        span(static_cast<int>(xa), static_cast<int>(xb), y);
+      }
+    }
   }
 
   // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in
@@ -633,8 +695,11 @@ class Canvas {
     }
   }
 
+  std::uint8_t* At(int x, int y) const { return px_ + y * layout_.row + x * layout_.pixel; }
+
   int w_, h_;
-  std::uint8_t* px_;
+  std::uint8_t* px_;  // channel 0 of pixel (0, 0)
+  Layout layout_;
 };
 
 }  // namespace envpool::draw

@@ -15,59 +15,130 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace envpool::draw {
 
 namespace smoothscale_detail {
 
-// One line of `n` source samples (stride `step`) shrunk to `m` samples (stride `out_step`).
-inline void ShrinkLine(const std::uint8_t* src, int step, int n, std::uint8_t* dst, int out_step,
-                       int m) {
-  const int space = 0x4000 * n / m;
-  const std::uint32_t recip = static_cast<std::uint16_t>(0x40000000 / space);
-  std::uint32_t acc = 0;
-  int counter = space;
-  int written = 0;
-  for (int i = 0; i < n; ++i) {
-    const std::uint32_t s = src[static_cast<std::size_t>(i) * step];
-    if (counter > 0x4000) {
-      acc = (acc + s) & 0xFFFF;
-      counter -= 0x4000;
-    } else {
+// One line of n samples shrunk to m (the filter above, one channel), its work laid out
+// once: the counter runs the same whatever the samples are, so output k is
+//   min(255, ((s[last] * 4 * last_w >> 16) + (s[carry] * 4 * carry_w >> 16)
+//             + s[mid] + ... + s[mid + len - 1]) * recip >> 16),
+// the carry being the sample that ended output k - 1 (none for output 0). The 16-bit
+// accumulator cannot wrap for a shrink by less than 200 (at most 202 samples of 255 each),
+// so this is the filter's value exactly.
+class ShrinkPlan {
+ public:
+  ShrinkPlan(int n, int m) {
+    const int space = 0x4000 * n / m;
+    if (space >= 200 * 0x4000) throw std::invalid_argument("smoothscale: a shrink by 200 or more");
+    recip_ = static_cast<std::uint16_t>(0x40000000 / space);
+    int counter = space, prev = -1, prev_frac = 0;
+    for (int i = 0; i < n; ++i) {
+      if (counter > 0x4000) {
+        counter -= 0x4000;
+        continue;
+      }
       const int frac = 0x4000 - counter;
-      const std::uint32_t s4 = (s << 2) & 0xFFFF;
-      std::uint32_t d = (((s4 * static_cast<std::uint32_t>(counter)) >> 16) + acc) & 0xFFFF;
-      acc = (s4 * static_cast<std::uint32_t>(frac)) >> 16;
-      d = (d * recip) >> 16;
-      if (written < m) dst[static_cast<std::size_t>(written) * out_step] = static_cast<std::uint8_t>(std::min<std::uint32_t>(d, 255));
-      ++written;
+      if (static_cast<int>(outs_.size()) < m) {
+        Out o;
+        o.carry = std::max(prev, 0);  // output 0 has none: weight 0
+        o.last = i;
+        o.mid = prev + 1;
+        o.carry_w = static_cast<std::uint16_t>(prev_frac);
+        o.last_w = static_cast<std::uint16_t>(counter);
+        o.len = static_cast<std::uint16_t>(i - prev - 1);
+        o.masked = o.len <= 16 && o.mid + 16 <= n;
+        outs_.push_back(o);
+      }
+      prev = i;
+      prev_frac = frac;
       counter = space - frac;
     }
   }
-}
+
+  // The line of n samples at src (contiguous) shrunk into dst, dst + out_step, ...
+  void Run(const std::uint8_t* src, std::uint8_t* dst, std::ptrdiff_t out_step) const {
+    for (const Out& o : outs_) {
+      std::uint32_t d = ((std::uint32_t{src[o.last]} << 2) * o.last_w) >> 16;
+      d += ((std::uint32_t{src[o.carry]} << 2) * o.carry_w) >> 16;
+      d += o.masked ? SumMasked(src + o.mid, o.len) : Sum(src + o.mid, o.len);
+      d = (d * recip_) >> 16;
+      *dst = static_cast<std::uint8_t>(std::min<std::uint32_t>(d, 255));
+      dst += out_step;
+    }
+  }
+
+ private:
+  struct Out {
+    int carry;  // the sample that ended the output before (weight 0 for output 0)
+    int last;   // the sample that ends this one
+    int mid;    // the whole samples between them: mid .. mid + len - 1
+    std::uint16_t carry_w, last_w, len;
+    bool masked;  // len <= 16 and 16 bytes from mid are within the line
+  };
+
+  static std::uint32_t Sum(const std::uint8_t* p, int len) {
+    std::uint32_t sum = 0;
+    for (int i = 0; i < len; ++i) sum += p[i];
+    return sum;
+  }
+
+  // Sum(p, len) for len <= 16, reading the 16 bytes from p.
+  static std::uint32_t SumMasked(const std::uint8_t* p, int len) {
+#ifdef __SSE2__
+    // len bytes of 0xff, then zeros
+    alignas(16) static constexpr std::uint8_t kKeep[32] = {
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const __m128i keep = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKeep + 16 - len));
+    const __m128i v = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), keep);
+    const __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
+#else
+    return Sum(p, len);
+#endif
+  }
+
+  std::uint32_t recip_;
+  std::vector<Out> outs_;
+};
 
 }  // namespace smoothscale_detail
 
-// pygame.transform.smoothscale of an RGB picture `sw` x `sh` (rows of sw * 3 bytes) to
-// `dw` x `dh` with dw < sw and dh < sh, into `dst` (rows of dw * 3 bytes).
-inline void SmoothShrink(const std::uint8_t* src, int sw, int sh, std::uint8_t* dst, int dw,
-                         int dh) {
-  std::vector<std::uint8_t> temp(static_cast<std::size_t>(dw) * sh * 3);
-  for (int y = 0; y < sh; ++y) {
+// pygame.transform.smoothscale (a shrink in both directions) of three planes (R, G, B: sw x sh bytes each, rows top to bottom, a row
+// `row` bytes from the next, which may be negative) into an RGB picture dw x dh (rows of
+// dw * 3 bytes): the same pixels, with the filters' arithmetic laid out once
+// (smoothscale_detail::ShrinkPlan) and the columns' pass on contiguous bytes.
+class PlaneShrink {
+ public:
+  PlaneShrink(int sw, int sh, int dw, int dh)
+      : sh_(sh), dw_(dw), x_(sw, dw), y_(sh, dh),
+        temp_(static_cast<std::size_t>(dw) * sh) {}
+
+  // Channel c of pixel (x, y) of the source at r + c * plane + y * row + x.
+  void Run(const std::uint8_t* r, std::ptrdiff_t plane, std::ptrdiff_t row, std::uint8_t* dst) {
     for (int c = 0; c < 3; ++c) {
-      smoothscale_detail::ShrinkLine(src + static_cast<std::size_t>(y) * sw * 3 + c, 3, sw,
-                                     temp.data() + static_cast<std::size_t>(y) * dw * 3 + c, 3,
-                                     dw);
+      // The rows' pass, written column by column (temp_: dw_ columns of sh_ bytes).
+      for (int y = 0; y < sh_; ++y) x_.Run(r + c * plane + y * row, temp_.data() + y, sh_);
+      for (int x = 0; x < dw_; ++x) {
+        y_.Run(temp_.data() + static_cast<std::size_t>(x) * sh_, dst + x * 3 + c,
+               std::ptrdiff_t{3} * dw_);
+      }
     }
   }
-  for (int x = 0; x < dw; ++x) {
-    for (int c = 0; c < 3; ++c) {
-      smoothscale_detail::ShrinkLine(temp.data() + x * 3 + c, dw * 3, sh, dst + x * 3 + c,
-                                     dw * 3, dh);
-    }
-  }
-}
+
+ private:
+  int sh_, dw_;
+  smoothscale_detail::ShrinkPlan x_, y_;
+  std::vector<std::uint8_t> temp_;
+};
 
 }  // namespace envpool::draw

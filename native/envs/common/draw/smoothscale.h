@@ -65,6 +65,8 @@ class ShrinkPlan {
     }
   }
 
+  int Outputs() const { return static_cast<int>(outs_.size()); }
+
   // The line of n samples at src (contiguous) shrunk into dst, dst + out_step, ...
   void Run(const std::uint8_t* src, std::uint8_t* dst, std::ptrdiff_t out_step) const {
     for (const Out& o : outs_) {
@@ -107,9 +109,101 @@ class ShrinkPlan {
 #endif
   }
 
+#ifdef __SSE2__
+ public:
+  // Run on 16 lines at once, in pygame's own 16-bit lanes: t holds them sample by sample
+  // (t[16 * i + l]: sample i of line l); output k of line l goes to dst[k * out_step + l].
+  void Run16(const std::uint8_t* t, std::uint8_t* dst, std::ptrdiff_t out_step) const {
+    const __m128i zero = _mm_setzero_si128(), recip = _mm_set1_epi16(static_cast<short>(recip_));
+    const auto sample = [&](int i, __m128i* lo, __m128i* hi) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + 16 * i));
+      *lo = _mm_unpacklo_epi8(v, zero);
+      *hi = _mm_unpackhi_epi8(v, zero);
+    };
+    const auto weighted = [&](int i, std::uint16_t w, __m128i* lo, __m128i* hi) {
+      sample(i, lo, hi);
+      const __m128i wv = _mm_set1_epi16(static_cast<short>(w));
+      *lo = _mm_mulhi_epu16(_mm_slli_epi16(*lo, 2), wv);
+      *hi = _mm_mulhi_epu16(_mm_slli_epi16(*hi, 2), wv);
+    };
+    for (const Out& o : outs_) {
+      __m128i lo, hi, a, b;
+      weighted(o.carry, o.carry_w, &lo, &hi);
+      for (int i = o.mid; i < o.mid + o.len; ++i) {
+        sample(i, &a, &b);
+        lo = _mm_add_epi16(lo, a);
+        hi = _mm_add_epi16(hi, b);
+      }
+      weighted(o.last, o.last_w, &a, &b);
+      lo = _mm_mulhi_epu16(_mm_add_epi16(lo, a), recip);
+      hi = _mm_mulhi_epu16(_mm_add_epi16(hi, b), recip);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_packus_epi16(lo, hi));
+      dst += out_step;
+    }
+  }
+
+  // The n samples of 16 lines (line l at src + l * line) sample by sample into t (n >= 16).
+  static void Transpose16(const std::uint8_t* src, std::ptrdiff_t line, int n, std::uint8_t* t) {
+    for (int x0 = 0; x0 < n; x0 += 16) {
+      const int x = std::min(x0, n - 16);  // the last block overlaps the one before
+      __m128i a[16], b[16];
+#pragma GCC unroll 16
+      for (int l = 0; l < 16; ++l) {
+        a[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + l * line + x));
+      }
+      // Four rounds of interleaving rows l and l + 8 move byte (l, i) to (i, l).
+      Interleave(a, b);
+      Interleave(b, a);
+      Interleave(a, b);
+      Interleave(b, a);
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(t + 16 * (x + i)), a[i]);
+      }
+    }
+  }
+
+ private:
+  static inline void Interleave(const __m128i* in, __m128i* out) {
+#pragma GCC unroll 8
+    for (int l = 0; l < 8; ++l) {
+      out[2 * l] = _mm_unpacklo_epi8(in[l], in[l + 8]);
+      out[2 * l + 1] = _mm_unpackhi_epi8(in[l], in[l + 8]);
+    }
+  }
+#endif
+
+ private:
   std::uint32_t recip_;
   std::vector<Out> outs_;
 };
+
+// `lines` lines of n samples (line l at src + l * line) shrunk by `plan`: output k of line l
+// at dst[k * out_step + l * lane_step]; 16 lines at a time through a transposition
+// (t: scratch), the rest one by one.
+inline void ShrinkLines(const ShrinkPlan& plan, const std::uint8_t* src, std::ptrdiff_t line,
+                        int lines, int n, std::uint8_t* dst, std::ptrdiff_t out_step,
+                        std::ptrdiff_t lane_step, int m, std::vector<std::uint8_t>& t) {
+  int l = 0;
+#ifdef __SSE2__
+  if (n >= 16) {
+    t.resize(std::size_t{16} * n + std::size_t{16} * m);
+    std::uint8_t* outs = t.data() + std::size_t{16} * n;  // m x 16 when lanes are apart
+    for (; l + 16 <= lines; l += 16) {
+      ShrinkPlan::Transpose16(src + l * line, line, n, t.data());
+      if (lane_step == 1) {
+        plan.Run16(t.data(), dst + l, out_step);
+        continue;
+      }
+      plan.Run16(t.data(), outs, 16);
+      for (int k = 0; k < plan.Outputs(); ++k) {
+        for (int i = 0; i < 16; ++i) dst[k * out_step + (l + i) * lane_step] = outs[16 * k + i];
+      }
+    }
+  }
+#endif
+  for (; l < lines; ++l) plan.Run(src + l * line, dst + l * lane_step, out_step);
+}
 
 }  // namespace smoothscale_detail
 
@@ -120,25 +214,25 @@ class ShrinkPlan {
 class PlaneShrink {
  public:
   PlaneShrink(int sw, int sh, int dw, int dh)
-      : sh_(sh), dw_(dw), x_(sw, dw), y_(sh, dh),
+      : sw_(sw), sh_(sh), dw_(dw), dh_(dh), x_(sw, dw), y_(sh, dh),
         temp_(static_cast<std::size_t>(dw) * sh) {}
 
   // Channel c of pixel (x, y) of the source at r + c * plane + y * row + x.
   void Run(const std::uint8_t* r, std::ptrdiff_t plane, std::ptrdiff_t row, std::uint8_t* dst) {
+    using smoothscale_detail::ShrinkLines;
     for (int c = 0; c < 3; ++c) {
-      // The rows' pass, written column by column (temp_: dw_ columns of sh_ bytes).
-      for (int y = 0; y < sh_; ++y) x_.Run(r + c * plane + y * row, temp_.data() + y, sh_);
-      for (int x = 0; x < dw_; ++x) {
-        y_.Run(temp_.data() + static_cast<std::size_t>(x) * sh_, dst + x * 3 + c,
-               std::ptrdiff_t{3} * dw_);
-      }
+      // The rows' pass, written column by column (temp_: dw_ columns of sh_ bytes), then
+      // the columns' pass.
+      ShrinkLines(x_, r + c * plane, row, sh_, sw_, temp_.data(), sh_, 1, dw_, scratch_);
+      ShrinkLines(y_, temp_.data(), sh_, dw_, sh_, dst + c, std::ptrdiff_t{3} * dw_, 3, dh_,
+                  scratch_);
     }
   }
 
  private:
-  int sh_, dw_;
+  int sw_, sh_, dw_, dh_;
   smoothscale_detail::ShrinkPlan x_, y_;
-  std::vector<std::uint8_t> temp_;
+  std::vector<std::uint8_t> temp_, scratch_;
 };
 
 }  // namespace envpool::draw

@@ -677,13 +677,25 @@ class CarRacing final : public Env {
   }
 
   // pygame.math.Vector2(x, y).rotate_rad(angle): pygame-ce brings the angle into [0, 2 pi)
-  // and turns a multiple of 90 degrees (within its epsilon, 1e-6) into an exact swap.
-  static std::array<double, 2> Rotate(double x, double y, double angle) {
-    angle = std::fmod(angle, 2 * M_PI);
-    if (angle < 0) angle += 2 * M_PI;
-    constexpr double kEpsilon = 1e-6;
-    if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
-      switch (static_cast<int>((angle + kEpsilon) / M_PI_2)) {
+  // and turns a multiple of 90 degrees (within its epsilon, 1e-6) into an exact swap. What
+  // depends on the angle alone is worked out once (a frame turns every point by one angle).
+  class Rotation {
+   public:
+    explicit Rotation(double angle) {
+      angle = std::fmod(angle, 2 * M_PI);
+      if (angle < 0) angle += 2 * M_PI;
+      constexpr double kEpsilon = 1e-6;
+      if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
+        quarter_ = static_cast<int>((angle + kEpsilon) / M_PI_2);
+      } else {
+        c_ = std::cos(angle);
+        s_ = std::sin(angle);
+      }
+    }
+    std::array<double, 2> operator()(double x, double y) const {
+      switch (quarter_) {
+        case -1:
+          return {c_ * x - s_ * y, s_ * x + c_ * y};
         case 1:
           return {-y, x};
         case 2:
@@ -694,15 +706,18 @@ class CarRacing final : public Env {
           return {x, y};
       }
     }
-    const double c = std::cos(angle), s = std::sin(angle);
-    return {c * x - s * y, s * x + c * y};
-  }
+
+   private:
+    int quarter_ = -1;  // the multiple of 90 degrees, or -1: cos and sin
+    double c_ = 0.0, s_ = 0.0;
+  };
 
   // The view of _render: the world point (x, y) on the 1000 x 800 surface.
   struct View {
-    double zoom, angle, tx, ty;
+    Rotation rotate;
+    double zoom, tx, ty;
     std::array<double, 2> operator()(double x, double y) const {
-      const auto r = Rotate(x, y, angle);
+      const auto r = rotate(x, y);
       return {r[0] * zoom + tx, r[1] * zoom + ty};
     }
   };
@@ -780,8 +795,9 @@ class CarRacing final : public Env {
     const b2Vec2 pos = hull_->GetPosition();
     const double scroll_x = -static_cast<double>(pos.x) * zoom;
     const double scroll_y = -static_cast<double>(pos.y) * zoom;
-    const auto tr = Rotate(scroll_x, scroll_y, angle);
-    const View view{zoom, angle, kWindowW / 2.0 + tr[0], kWindowH / 4.0 + tr[1]};
+    const Rotation rotate(angle);
+    const auto tr = rotate(scroll_x, scroll_y);
+    const View view{rotate, zoom, kWindowW / 2.0 + tr[0], kWindowH / 4.0 + tr[1]};
 
     // The background's square, on a black surface. Where its fill covers the whole surface
     // (the car well inside the playfield), neither the black nor its outline shows.

@@ -620,24 +620,56 @@ class Canvas {
   void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) const {
     const int n = static_cast<int>(v.size());
     if (n < 3) return;
-    int miny = v[0][1], maxy = v[0][1];
+    int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
     for (const auto& p : v) {
       miny = std::min(miny, p[1]);
       maxy = std::max(maxy, p[1]);
+      minx = std::min(minx, p[0]);
+      maxx = std::max(maxx, p[0]);
+    }
+    // Every run lies within the vertices' columns: nothing to draw when they miss the canvas.
+    if (maxx < 0 || minx >= w_) return;
+    // The crossing of an edge with row y: 65536 * (y - y1) / (y2 - y1) (floored) times
+    // (x2 - x1), plus 65536 * x1; the quotient stepped from row to row, one division per edge.
+    struct Crossing {
+      int x1, y1, y2, dx, dy;
+      int k = -1;           // the row (from y1) that q and r are for; -1: not yet
+      std::int64_t q = 0;   // 65536 * k = q * dy + r
+      std::int64_t r = 0;
+      std::int64_t At(int y) {
+        const int to = y - y1;
+        if (k < 0 || to < k) {
+          const std::int64_t num = std::int64_t{65536} * to;
+          q = num / dy, r = num % dy, k = to;
+        }
+        const std::int64_t qs = 65536 / dy, rs = 65536 % dy;
+        for (; k < to; ++k) {
+          q += qs, r += rs;
+          if (r >= dy) r -= dy, ++q;
+        }
+        return q * dx + std::int64_t{65536} * x1;
+      }
+    };
+    std::vector<Crossing> edges;
+    edges.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      int y1, y2, x1, x2;
+      if (Edge(v, i, &x1, &y1, &x2, &y2)) edges.push_back({x1, y1, y2, x2 - x1, y2 - y1});
     }
     std::vector<std::int64_t> ints;
     ints.reserve(static_cast<std::size_t>(n));
     for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
       ints.clear();
-      for (int i = 0; i < n; ++i) {
-        int y1, y2, x1, x2;
-        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
-        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-          ints.push_back((std::int64_t{65536} * (y - y1)) / (y2 - y1) * (x2 - x1) +
-                         std::int64_t{65536} * x1);
+      for (Crossing& e : edges) {
+        if ((y >= e.y1 && y < e.y2) || (y == maxy && y > e.y1 && y <= e.y2)) {
+          ints.push_back(e.At(y));
         }
       }
-      std::sort(ints.begin(), ints.end());
+      if (ints.size() == 2) {
+        if (ints[1] < ints[0]) std::swap(ints[0], ints[1]);
+      } else {
+        std::sort(ints.begin(), ints.end());
+      }
       for (std::size_t i = 0; i + 1 < ints.size(); i += 2) {
         std::int64_t xa = ints[i] + 1;
         xa = (xa >> 16) + ((xa & 32768) >> 15);

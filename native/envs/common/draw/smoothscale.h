@@ -142,33 +142,38 @@ class ShrinkPlan {
     }
   }
 
-  // The n samples of 16 lines (line l at src + l * line) sample by sample into t (n >= 16).
+  // The n samples of 16 lines (line l at src + l * line) sample by sample into t (n >= 8),
+  // 8 samples at a time. Byte (line L, sample S) of a block, L and S taken as the bits
+  // L3 L2 L1 L0 and S2 S1 S0, lies in vector v at byte p: the 8 loads and their first
+  // interleaving (lines L and L + 8) make v = L2 L1 L0 and p = S2 S1 S0 L3, and each round
+  // (vectors l and l + 4 interleaved into 2 l and 2 l + 1) turns the 7 bits v p one to the
+  // left, so after three v = S and p = L: vector S holds sample S of the 16 lines in order.
   static void Transpose16(const std::uint8_t* src, std::ptrdiff_t line, int n, std::uint8_t* t) {
-    for (int x0 = 0; x0 < n; x0 += 16) {
-      const int x = std::min(x0, n - 16);  // the last block overlaps the one before
-      __m128i a[16], b[16];
-#pragma GCC unroll 16
-      for (int l = 0; l < 16; ++l) {
-        a[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + l * line + x));
+    for (int x0 = 0; x0 < n; x0 += 8) {
+      const int x = std::min(x0, n - 8);  // the last block overlaps the one before
+      __m128i a[8], b[8];
+#pragma GCC unroll 8
+      for (int l = 0; l < 8; ++l) {
+        a[l] = _mm_unpacklo_epi8(
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + l * line + x)),
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (l + 8) * line + x)));
       }
-      // Four rounds of interleaving rows l and l + 8 move byte (l, i) to (i, l).
       Interleave(a, b);
       Interleave(b, a);
       Interleave(a, b);
-      Interleave(b, a);
-#pragma GCC unroll 16
-      for (int i = 0; i < 16; ++i) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(t + 16 * (x + i)), a[i]);
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(t + 16 * (x + i)), b[i]);
       }
     }
   }
 
  private:
   static inline void Interleave(const __m128i* in, __m128i* out) {
-#pragma GCC unroll 8
-    for (int l = 0; l < 8; ++l) {
-      out[2 * l] = _mm_unpacklo_epi8(in[l], in[l + 8]);
-      out[2 * l + 1] = _mm_unpackhi_epi8(in[l], in[l + 8]);
+#pragma GCC unroll 4
+    for (int l = 0; l < 4; ++l) {
+      out[2 * l] = _mm_unpacklo_epi8(in[l], in[l + 4]);
+      out[2 * l + 1] = _mm_unpackhi_epi8(in[l], in[l + 4]);
     }
   }
 #endif
@@ -186,7 +191,7 @@ inline void ShrinkLines(const ShrinkPlan& plan, const std::uint8_t* src, std::pt
                         std::ptrdiff_t lane_step, int m, std::vector<std::uint8_t>& t) {
   int l = 0;
 #ifdef __SSE2__
-  if (n >= 16) {
+  if (n >= 8) {
     t.resize(std::size_t{16} * n + std::size_t{16} * m);
     std::uint8_t* outs = t.data() + std::size_t{16} * n;  // m x 16 when lanes are apart
     for (; l + 16 <= lines; l += 16) {

@@ -751,9 +751,7 @@ class CarRacing final : public Env {
                       const std::array<std::array<double, 2>, 4>& poly, const draw::Rgb& color,
                       bool clip) {
     const auto& v = PolygonOnSurface(view, poly, clip);
-    if (v.empty()) return;
-    canvas.AaPolygon(v, color);
-    canvas.FillPolygon(v, color);
+    if (!v.empty()) canvas.OutlinedPolygon(v, color);
   }
 
   // A colour gymnasium keeps as floats, as pygame reads it (int()).
@@ -808,8 +806,7 @@ class CarRacing final : public Env {
       canvas.Fill(bg);
     } else {
       std::fill(planes_.begin(), planes_.end(), 0);
-      canvas.AaPolygon(bg_poly, bg);
-      canvas.FillPolygon(bg_poly, bg);
+      canvas.OutlinedPolygon(bg_poly, bg);
     }
     const double g = kGrassDim;
     for (int x = -20; x < 20; x += 2) {

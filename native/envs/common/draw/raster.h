@@ -260,10 +260,38 @@ class Canvas {
   }
 
   // gfxdraw.aapolygon then gfxdraw.filled_polygon with the same vertices, the
-  // pair gymnasium always draws.
+  // pair gymnasium always draws. The fill's runs are worked out first, and the outline's
+  // pixels within them left out: the fill paints over whatever they would have made.
   void OutlinedPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
-    AaPolygon(v, c);
-    FillPolygon(v, c);
+    const std::size_t n = v.size();
+    if (n < 3) return;
+    std::vector<std::array<int, 2>> runs;  // (first, last) of each run, rows top down
+    std::vector<std::size_t> starts;       // row top + r: runs[starts[r]] .. runs[starts[r + 1]]
+    int top = 0;
+    FillSpans(v, [&](int xa, int xb, int y) {
+      if (xa > xb) std::swap(xa, xb);  // as HLine takes it
+      if (starts.empty()) top = y;
+      while (static_cast<int>(starts.size()) <= y - top) starts.push_back(runs.size());
+      runs.push_back({xa, xb});
+    });
+    starts.push_back(runs.size());
+    const int rows = static_cast<int>(starts.size()) - 1;
+    const auto filled = [&](int x, int y) {
+      const int r = y - top;
+      if (r < 0 || r >= rows) return false;
+      for (std::size_t i = starts[r]; i < starts[r + 1]; ++i) {
+        if (runs[i][0] <= x && x <= runs[i][1]) return true;
+      }
+      return false;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& a = v[i];
+      const auto& b = v[(i + 1) % n];
+      GfxAaLine(a[0], a[1], b[0], b[1], c, filled);
+    }
+    for (int r = 0; r < rows; ++r) {
+      for (std::size_t i = starts[r]; i < starts[r + 1]; ++i) HLine(runs[i][0], runs[i][1], top + r, c);
+    }
   }
 
   // gfxdraw.aacircle then gfxdraw.filled_circle.
@@ -290,6 +318,13 @@ class Canvas {
   // but the first and last split between two neighbours by the top 8 bits
   // of a 32-bit error accumulator (16.16 slope).
   void GfxAaLine(int x1, int y1, int x2, int y2, const Rgb& c) {
+    GfxAaLine(x1, y1, x2, y2, c, [](int, int) { return false; });
+  }
+
+  // The same, leaving out the blended pixels (x, y) for which skip(x, y) holds (pixels that
+  // are painted over next).
+  template <class Skip>
+  void GfxAaLine(int x1, int y1, int x2, int y2, const Rgb& c, const Skip& skip) {
     if (!ClipLine(&x1, &y1, &x2, &y2)) return;
     int x0 = x1, y0 = y1, xe = x2, ye = y2;
     if (y0 > ye) std::swap(x0, xe), std::swap(y0, ye);
@@ -298,7 +333,7 @@ class Canvas {
     const int dx = std::abs(xe - x0);
     if (dx == 0) return VLine(x0, y0, ye, c);
     if (dy == 0) return HLine(x0, xe, y0, c);
-    Set(x1, y1, c);
+    if (!skip(x1, y1)) Set(x1, y1, c);
     const bool y_major = dy > dx;
     const int major = y_major ? dy : dx, minor = y_major ? dx : dy;
     const std::uint32_t step = static_cast<std::uint32_t>((minor << 16) / major) << 16;
@@ -312,13 +347,10 @@ class Canvas {
       if (acc <= before) near += minor_dir;  // the accumulator wrapped
       along += major_dir;
       const int weight = static_cast<int>(acc >> 24);
-      if (y_major) {
-        WeightedPixel(near, along, c, 255 - weight);
-        WeightedPixel(near + minor_dir, along, c, weight);
-      } else {
-        WeightedPixel(along, near, c, 255 - weight);
-        WeightedPixel(along, near + minor_dir, c, weight);
-      }
+      const int x = y_major ? near : along, y = y_major ? along : near;
+      const int x2nd = y_major ? near + minor_dir : along, y2nd = y_major ? along : near + minor_dir;
+      if (!skip(x, y)) WeightedPixel(x, y, c, 255 - weight);
+      if (!skip(x2nd, y2nd)) WeightedPixel(x2nd, y2nd, c, weight);
     }
   }
 
@@ -521,6 +553,24 @@ class Canvas {
     }
   }
 
+  // A grey picture (w x h bytes, rows top to bottom) copied with its top left at (x0, y0),
+  // each byte v the pixel (v, v, v); clipped.
+  void BlitGrey(const std::uint8_t* grey, int w, int h, int x0, int y0) {
+    const int xa = std::max(x0, 0), xb = std::min(x0 + w, w_);
+    for (int y = std::max(y0, 0); y < std::min(y0 + h, h_); ++y) {
+      const std::uint8_t* row = grey + static_cast<std::ptrdiff_t>(y - y0) * w;
+      std::uint8_t* p = At(0, y);
+      for (int i = 0; i < 3; ++i) {
+        std::uint8_t* q = p + i * layout_.channel;
+        if (layout_.pixel == 1 && xa < xb) {
+          std::memcpy(q + xa, row + (xa - x0), static_cast<std::size_t>(xb - xa));
+          continue;
+        }
+        for (int x = xa; x < xb; ++x) q[x * layout_.pixel] = row[x - x0];
+      }
+    }
+  }
+
   // One pixel, clipped.
   void Set(int x, int y, const Rgb& c) {
     if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
@@ -548,8 +598,9 @@ class Canvas {
     std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
       std::uint8_t& pi = p[i * layout_.channel];
+      // floor((c - d) * alpha / 256), the product being above -65536
       const int diff = (static_cast<int>(c[i]) - pi) * alpha;
-      pi = static_cast<std::uint8_t>(pi + FloorDiv256(diff));
+      pi = static_cast<std::uint8_t>(pi + ((diff + 65536) >> 8) - 256);
     }
   }
 

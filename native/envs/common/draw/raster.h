@@ -265,33 +265,32 @@ class Canvas {
   void OutlinedPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
     const std::size_t n = v.size();
     if (n < 3) return;
-    std::vector<std::array<int, 2>> runs;  // (first, last) of each run, rows top down
-    std::vector<std::size_t> starts;       // row top + r: runs[starts[r]] .. runs[starts[r + 1]]
-    int top = 0;
+    // The runs, row by row from row `top` (first_[r] .. last_[r]: row top + r's one run);
+    // a row of several runs (a polygon that is not convex) turns the leaving out off.
+    int top = 0, rows = 0;
+    bool single = true;
+    first_.clear(), last_.clear(), more_.clear();
     FillSpans(v, [&](int xa, int xb, int y) {
       if (xa > xb) std::swap(xa, xb);  // as HLine takes it
-      if (starts.empty()) top = y;
-      while (static_cast<int>(starts.size()) <= y - top) starts.push_back(runs.size());
-      runs.push_back({xa, xb});
+      if (rows == 0) top = y;
+      if (y - top < rows) {  // another run of the row
+        single = false;
+        more_.push_back({xa, xb, y});
+        return;
+      }
+      first_.push_back(xa), last_.push_back(xb), ++rows;
     });
-    starts.push_back(runs.size());
-    const int rows = static_cast<int>(starts.size()) - 1;
     const auto filled = [&](int x, int y) {
       const int r = y - top;
-      if (r < 0 || r >= rows) return false;
-      for (std::size_t i = starts[r]; i < starts[r + 1]; ++i) {
-        if (runs[i][0] <= x && x <= runs[i][1]) return true;
-      }
-      return false;
+      return single && r >= 0 && r < rows && first_[r] <= x && x <= last_[r];
     };
     for (std::size_t i = 0; i < n; ++i) {
       const auto& a = v[i];
       const auto& b = v[(i + 1) % n];
       GfxAaLine(a[0], a[1], b[0], b[1], c, filled);
     }
-    for (int r = 0; r < rows; ++r) {
-      for (std::size_t i = starts[r]; i < starts[r + 1]; ++i) HLine(runs[i][0], runs[i][1], top + r, c);
-    }
+    for (int r = 0; r < rows; ++r) HLine(first_[r], last_[r], top + r, c);
+    for (const auto& m : more_) HLine(m[0], m[1], m[2], c);
   }
 
   // gfxdraw.aacircle then gfxdraw.filled_circle.
@@ -432,7 +431,7 @@ class Canvas {
 
   // Whether FillPolygon(v, ...) paints every pixel of the canvas (what was there before,
   // an outline drawn first included, is then all overwritten).
-  bool FillCovers(const std::vector<std::array<int, 2>>& v) const {
+  bool FillCovers(const std::vector<std::array<int, 2>>& v) {
     int rows = 0, row = -1, next = 0;  // next: the first pixel of row `row` not yet covered
     bool gap = false;
     FillSpans(v, [&](int xa, int xb, int y) {
@@ -668,7 +667,7 @@ class Canvas {
   // run xb .. xa, as HLine draws it), rows top to bottom, runs left to right, rows off the
   // canvas left out.
   template <class Span>
-  void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) const {
+  void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) {
     const int n = static_cast<int>(v.size());
     if (n < 3) return;
     int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
@@ -679,57 +678,64 @@ class Canvas {
       maxx = std::max(maxx, p[0]);
     }
     // Every run lies within the vertices' columns: nothing to draw when they miss the canvas.
-    if (maxx < 0 || minx >= w_) return;
+    if (maxx < 0 || minx >= w_ || maxy < 0 || miny >= h_) return;
     // The crossing of an edge with row y: 65536 * (y - y1) / (y2 - y1) (floored) times
     // (x2 - x1), plus 65536 * x1; the quotient stepped from row to row, one division per edge.
-    struct Crossing {
-      int x1, y1, y2, dx, dy;
-      int k = -1;           // the row (from y1) that q and r are for; -1: not yet
-      std::int64_t q = 0;   // 65536 * k = q * dy + r
-      std::int64_t r = 0;
-      std::int64_t At(int y) {
-        const int to = y - y1;
-        if (k < 0 || to < k) {
-          const std::int64_t num = std::int64_t{65536} * to;
-          q = num / dy, r = num % dy, k = to;
-        }
-        const std::int64_t qs = 65536 / dy, rs = 65536 % dy;
-        for (; k < to; ++k) {
-          q += qs, r += rs;
-          if (r >= dy) r -= dy, ++q;
-        }
-        return q * dx + std::int64_t{65536} * x1;
-      }
-    };
-    std::vector<Crossing> edges;
-    edges.reserve(static_cast<std::size_t>(n));
+    // An edge crosses rows y1 .. y2 - 1, and y2 too when y2 is the polygon's last row.
+    edges_.clear();
     for (int i = 0; i < n; ++i) {
       int y1, y2, x1, x2;
-      if (Edge(v, i, &x1, &y1, &x2, &y2)) edges.push_back({x1, y1, y2, x2 - x1, y2 - y1});
+      if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
+      Crossing e;
+      e.x1 = x1, e.y1 = y1, e.end = y2 == maxy ? y2 : y2 - 1, e.dx = x2 - x1, e.dy = y2 - y1;
+      e.qs = 65536 / e.dy, e.rs = 65536 % e.dy;
+      edges_.push_back(e);
     }
-    std::vector<std::int64_t> ints;
-    ints.reserve(static_cast<std::size_t>(n));
+    std::array<std::int64_t, 2> pair{};
+    std::vector<std::int64_t>& ints = ints_;
     for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
+      int count = 0;
       ints.clear();
-      for (Crossing& e : edges) {
-        if ((y >= e.y1 && y < e.y2) || (y == maxy && y > e.y1 && y <= e.y2)) {
-          ints.push_back(e.At(y));
+      for (Crossing& e : edges_) {
+        if (y < e.y1 || y > e.end) continue;
+        if (e.k < 0) {
+          const std::int64_t num = std::int64_t{65536} * (y - e.y1);
+          e.q = num / e.dy, e.r = num % e.dy, e.k = y - e.y1;
+        } else {  // the row after the last one
+          e.q += e.qs, e.r += e.rs, ++e.k;
+          if (e.r >= e.dy) e.r -= e.dy, ++e.q;
         }
+        const std::int64_t at = e.q * e.dx + std::int64_t{65536} * e.x1;
+        if (count < 2) pair[count] = at;
+        ++count;
+        ints.push_back(at);
       }
-      if (ints.size() == 2) {
-        if (ints[1] < ints[0]) std::swap(ints[0], ints[1]);
-      } else {
-        std::sort(ints.begin(), ints.end());
+      if (count == 2) {
+        if (pair[1] < pair[0]) std::swap(pair[0], pair[1]);
+        Run(pair[0], pair[1], y, span);
+        continue;
       }
-      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) {
-        std::int64_t xa = ints[i] + 1;
-        xa = (xa >> 16) + ((xa & 32768) >> 15);
-        std::int64_t xb = ints[i + 1] - 1;
-        xb = (xb >> 16) + ((xb & 32768) >> 15);
-        span(static_cast<int>(xa), static_cast<int>(xb), y);
-      }
+      std::sort(ints.begin(), ints.end());
+      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) Run(ints[i], ints[i + 1], y, span);
     }
   }
+
+  // The run between two crossings (16.16), rounded inwards as SDL_gfx does.
+  template <class Span>
+  static void Run(std::int64_t a, std::int64_t b, int y, Span& span) {
+    std::int64_t xa = a + 1;
+    xa = (xa >> 16) + ((xa & 32768) >> 15);
+    std::int64_t xb = b - 1;
+    xb = (xb >> 16) + ((xb & 32768) >> 15);
+    span(static_cast<int>(xa), static_cast<int>(xb), y);
+  }
+
+  struct Crossing {
+    int x1, y1, end, dx, dy;
+    int k = -1;  // the row (from y1) that q and r are for; -1: not yet
+    std::int64_t q = 0, r = 0;    // 65536 * k = q * dy + r
+    std::int64_t qs = 0, rs = 0;  // 65536 = qs * dy + rs
+  };
 
   // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in
   // float, at most 1, times 255, truncated.
@@ -783,6 +789,11 @@ class Canvas {
   int w_, h_;
   std::uint8_t* px_;  // channel 0 of pixel (0, 0)
   Layout layout_;
+  // scratch of FillSpans and OutlinedPolygon, kept from one polygon to the next
+  std::vector<Crossing> edges_;
+  std::vector<std::int64_t> ints_;
+  std::vector<int> first_, last_;
+  std::vector<std::array<int, 3>> more_;
 };
 
 }  // namespace envpool::draw

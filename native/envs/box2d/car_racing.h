@@ -220,6 +220,7 @@ class CarRacing final : public Env {
   static constexpr int kWindowH = 800;
   static constexpr double kZoom = 2.7;
   static constexpr double kGrassDim = kPlayfield / 20.0;
+  static constexpr int kIndicatorRows = 5 * kWindowH / 40;  // the indicators' band, 5 h
   // max(GRASS_DIM, TRACK_WIDTH, TRACK_DETAIL_STEP) * sqrt(2) * ZOOM * SCALE (GRASS_DIM).
   static inline const double kMaxShapeDim = kGrassDim * std::sqrt(2.0) * kZoom * kScale;
   // car_dynamics.py's constants, in Python's order of operations.
@@ -787,6 +788,9 @@ class CarRacing final : public Env {
   // down (row y of the drawing at row H - 1 - y), which is the flip, made for nothing.
   void DrawSurface(bool particles) {
     draw::Canvas canvas = draw::Canvas::Planes(kWindowW, kWindowH, planes_.data(), true);
+    // The indicators' black band (rows H - 5 h .. H - 1 after the flip, drawing rows
+    // 0 .. 5 h - 1) paints over all that the road and the car would put there.
+    canvas.KeepRows(kIndicatorRows, kWindowH);
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom =
         0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);

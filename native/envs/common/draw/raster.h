@@ -50,7 +50,14 @@ class Canvas {
   Canvas(int width, int height, std::uint8_t* pixels)
       : Canvas(width, height, pixels, {std::ptrdiff_t{3} * width, 3, 1}) {}
   Canvas(int width, int height, std::uint8_t* origin, const Layout& layout)
-      : w_(width), h_(height), px_(origin), layout_(layout) {}
+      : w_(width), h_(height), px_(origin), layout_(layout), bottom_(height) {}
+
+  // Writes only rows top .. bottom - 1 from now on, for a caller that paints the others over
+  // later; what is drawn where stays that of the whole canvas (lines are clipped to it).
+  void KeepRows(int top, int bottom) {
+    top_ = std::max(top, 0);
+    bottom_ = std::min(bottom, h_);
+  }
 
   // Three planes of width x height bytes (R, then G, then B) at `planes`, rows top to bottom,
   // or bottom to top when `upside_down` (what the drawing shows after
@@ -67,7 +74,7 @@ class Canvas {
 
   // gfxdraw.hline: x1 .. x2 inclusive, clipped.
   void HLine(int x1, int x2, int y, const Rgb& c) {
-    if (y < 0 || y >= h_) return;
+    if (y < top_ || y >= bottom_) return;
     if (x1 > x2) std::swap(x1, x2);
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
@@ -87,7 +94,7 @@ class Canvas {
   // gfxdraw.vline: y1 .. y2 inclusive, clipped.
   void VLine(int x, int y1, int y2, const Rgb& c) {
     if (y1 > y2) std::swap(y1, y2);
-    for (int y = std::max(y1, 0); y <= std::min(y2, h_ - 1); ++y) Set(x, y, c);
+    for (int y = std::max(y1, top_); y <= std::min(y2, bottom_ - 1); ++y) Set(x, y, c);
   }
 
   // pygame.draw.line(width=1) between integer points: Bresenham, both ends drawn.
@@ -429,8 +436,8 @@ class Canvas {
     FillSpans(v, [&](int xa, int xb, int y) { HLine(xa, xb, y, c); });
   }
 
-  // Whether FillPolygon(v, ...) paints every pixel of the canvas (what was there before,
-  // an outline drawn first included, is then all overwritten).
+  // Whether FillPolygon(v, ...) paints every pixel of the canvas (of its rows kept; what was
+  // there before, an outline drawn first included, is then all overwritten).
   bool FillCovers(const std::vector<std::array<int, 2>>& v) {
     int rows = 0, row = -1, next = 0;  // next: the first pixel of row `row` not yet covered
     bool gap = false;
@@ -443,7 +450,7 @@ class Canvas {
       if (xa > next) gap = true;
       next = std::max(next, xb + 1);
     });
-    return !gap && rows == h_ && next >= w_;
+    return !gap && rows == bottom_ - top_ && next >= w_;
   }
 
   // gfxdraw.filled_circle: SDL_gfx's midpoint circle, each row's span drawn once.
@@ -489,7 +496,7 @@ class Canvas {
     if (miny == maxy) return HLine(minx, maxx, miny, c);  // one pixel high
     std::vector<int> ints;
     ints.reserve(static_cast<std::size_t>(n));
-    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
+    for (int y = std::max(miny, top_); y <= std::min(maxy, bottom_ - 1); ++y) {
       ints.clear();
       for (int i = 0; i < n; ++i) {
         int y1, y2, x1, x2;
@@ -540,7 +547,7 @@ class Canvas {
     for (int y = 0; y < image.height; ++y) {
       for (int x = 0; x < image.width; ++x) {
         const int cx = x0 + x, cy = y0 + y;
-        if (cx < 0 || cx >= w_ || cy < 0 || cy >= h_) continue;
+        if (cx < 0 || cx >= w_ || cy < top_ || cy >= bottom_) continue;
         const std::uint8_t* s = image.pixels.data() + (static_cast<std::size_t>(y) * image.width + x) * 4;
         std::uint8_t* d = At(cx, cy);
         for (int c = 0; c < 3; ++c) {
@@ -556,7 +563,7 @@ class Canvas {
   // each byte v the pixel (v, v, v); clipped.
   void BlitGrey(const std::uint8_t* grey, int w, int h, int x0, int y0) {
     const int xa = std::max(x0, 0), xb = std::min(x0 + w, w_);
-    for (int y = std::max(y0, 0); y < std::min(y0 + h, h_); ++y) {
+    for (int y = std::max(y0, top_); y < std::min(y0 + h, bottom_); ++y) {
       const std::uint8_t* row = grey + static_cast<std::ptrdiff_t>(y - y0) * w;
       std::uint8_t* p = At(0, y);
       for (int i = 0; i < 3; ++i) {
@@ -572,7 +579,7 @@ class Canvas {
 
   // One pixel, clipped.
   void Set(int x, int y, const Rgb& c) {
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
     std::uint8_t* p = At(x, y);
     p[0] = c[0];
     p[layout_.channel] = c[1];
@@ -581,7 +588,7 @@ class Canvas {
 
   // pygame-ce's anti-aliased pixel: b of the colour over 1 - b of what is there.
   void Blend(int x, int y, const Rgb& c, float b) {
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
     std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
       std::uint8_t& pi = p[i * layout_.channel];
@@ -593,7 +600,7 @@ class Canvas {
   // colour, otherwise each channel d becomes d + floor((c - d) * alpha / 256).
   void PutAlpha(int x, int y, const Rgb& c, int alpha) {
     if (alpha == 255) return Set(x, y, c);
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
     std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
       std::uint8_t& pi = p[i * layout_.channel];
@@ -665,7 +672,7 @@ class Canvas {
 
   // gfxdraw.filled_polygon's spans: span(xa, xb, y) for each run of row y (xa > xb: the
   // run xb .. xa, as HLine draws it), rows top to bottom, runs left to right, rows off the
-  // canvas left out.
+  // canvas (or not kept) left out.
   template <class Span>
   void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) {
     const int n = static_cast<int>(v.size());
@@ -678,7 +685,7 @@ class Canvas {
       maxx = std::max(maxx, p[0]);
     }
     // Every run lies within the vertices' columns: nothing to draw when they miss the canvas.
-    if (maxx < 0 || minx >= w_ || maxy < 0 || miny >= h_) return;
+    if (maxx < 0 || minx >= w_ || maxy < top_ || miny >= bottom_) return;
     // The crossing of an edge with row y: 65536 * (y - y1) / (y2 - y1) (floored) times
     // (x2 - x1), plus 65536 * x1; the quotient stepped from row to row, one division per edge.
     // An edge crosses rows y1 .. y2 - 1, and y2 too when y2 is the polygon's last row.
@@ -693,7 +700,7 @@ class Canvas {
     }
     std::array<std::int64_t, 2> pair{};
     std::vector<std::int64_t>& ints = ints_;
-    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
+    for (int y = std::max(miny, top_); y <= std::min(maxy, bottom_ - 1); ++y) {
       int count = 0;
       ints.clear();
       for (Crossing& e : edges_) {
@@ -789,6 +796,7 @@ class Canvas {
   int w_, h_;
   std::uint8_t* px_;  // channel 0 of pixel (0, 0)
   Layout layout_;
+  int top_ = 0, bottom_;  // the rows written (KeepRows)
   // scratch of FillSpans and OutlinedPolygon, kept from one polygon to the next
   std::vector<Crossing> edges_;
   std::vector<std::int64_t> ints_;

@@ -69,7 +69,14 @@ class Canvas {
   }
 
   void Fill(const Rgb& c) {
-    for (int y = 0; y < h_; ++y) HLine(0, w_ - 1, y, c);
+    if (top_ >= bottom_) return;
+    if (layout_.pixel == 1 && (layout_.row == w_ || layout_.row == -w_)) {  // whole planes
+      std::uint8_t* first = At(0, layout_.row > 0 ? top_ : bottom_ - 1);
+      const std::size_t n = static_cast<std::size_t>(bottom_ - top_) * static_cast<std::size_t>(w_);
+      for (int i = 0; i < 3; ++i) std::memset(first + i * layout_.channel, c[i], n);
+      return;
+    }
+    for (int y = top_; y < bottom_; ++y) HLine(0, w_ - 1, y, c);
   }
 
   // gfxdraw.hline: x1 .. x2 inclusive, clipped.

@@ -74,6 +74,23 @@ class ShrinkPlan {
 
   int Outputs() const { return static_cast<int>(outs_.size()); }
 
+  // Whether Run16 and Transpose16 take their AVX2 versions (by default where the CPU has
+  // AVX2); false: the SSE2 ones, as on a CPU without it (the tests run both).
+  bool Avx2() const {
+#ifdef ENVPOOL_SMOOTHSCALE_AVX2
+    return avx2_;
+#else
+    return false;
+#endif
+  }
+  void UseAvx2(bool on) {
+#ifdef ENVPOOL_SMOOTHSCALE_AVX2
+    avx2_ = on && __builtin_cpu_supports("avx2");
+#else
+    (void)on;
+#endif
+  }
+
   // The line of n samples at src (contiguous) shrunk into dst, dst + out_step, ...
   void Run(const std::uint8_t* src, std::uint8_t* dst, std::ptrdiff_t out_step) const {
     for (const Out& o : outs_) {

@@ -88,7 +88,10 @@ class CarRacing final : public Env {
   // reward as it is now, after the step's -0.1), skid marks included, then smoothscaled.
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
     DrawSurface(true);
-    draw::SmoothShrink(surf_.data(), kWindowW, kWindowH, out, kVideoW, kVideoH);
+    if (!video_shrink_) {
+      video_shrink_ = std::make_unique<draw::PlaneShrink>(kWindowW, kWindowH, kVideoW, kVideoH);
+    }
+    Shrink(*video_shrink_, out);
   }
 
   explicit CarRacing(const Params& params)
@@ -217,6 +220,7 @@ class CarRacing final : public Env {
   static constexpr int kWindowH = 800;
   static constexpr double kZoom = 2.7;
   static constexpr double kGrassDim = kPlayfield / 20.0;
+  static constexpr int kIndicatorRows = 5 * kWindowH / 40;  // the indicators' band, 5 h
   // max(GRASS_DIM, TRACK_WIDTH, TRACK_DETAIL_STEP) * sqrt(2) * ZOOM * SCALE (GRASS_DIM).
   static inline const double kMaxShapeDim = kGrassDim * std::sqrt(2.0) * kZoom * kScale;
   // car_dynamics.py's constants, in Python's order of operations.
@@ -674,13 +678,25 @@ class CarRacing final : public Env {
   }
 
   // pygame.math.Vector2(x, y).rotate_rad(angle): pygame-ce brings the angle into [0, 2 pi)
-  // and turns a multiple of 90 degrees (within its epsilon, 1e-6) into an exact swap.
-  static std::array<double, 2> Rotate(double x, double y, double angle) {
-    angle = std::fmod(angle, 2 * M_PI);
-    if (angle < 0) angle += 2 * M_PI;
-    constexpr double kEpsilon = 1e-6;
-    if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
-      switch (static_cast<int>((angle + kEpsilon) / M_PI_2)) {
+  // and turns a multiple of 90 degrees (within its epsilon, 1e-6) into an exact swap. What
+  // depends on the angle alone is worked out once (a frame turns every point by one angle).
+  class Rotation {
+   public:
+    explicit Rotation(double angle) {
+      angle = std::fmod(angle, 2 * M_PI);
+      if (angle < 0) angle += 2 * M_PI;
+      constexpr double kEpsilon = 1e-6;
+      if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
+        quarter_ = static_cast<int>((angle + kEpsilon) / M_PI_2);
+      } else {
+        c_ = std::cos(angle);
+        s_ = std::sin(angle);
+      }
+    }
+    std::array<double, 2> operator()(double x, double y) const {
+      switch (quarter_) {
+        case -1:
+          return {c_ * x - s_ * y, s_ * x + c_ * y};
         case 1:
           return {-y, x};
         case 2:
@@ -691,15 +707,18 @@ class CarRacing final : public Env {
           return {x, y};
       }
     }
-    const double c = std::cos(angle), s = std::sin(angle);
-    return {c * x - s * y, s * x + c * y};
-  }
+
+   private:
+    int quarter_ = -1;  // the multiple of 90 degrees, or -1: cos and sin
+    double c_ = 0.0, s_ = 0.0;
+  };
 
   // The view of _render: the world point (x, y) on the 1000 x 800 surface.
   struct View {
-    double zoom, angle, tx, ty;
+    Rotation rotate;
+    double zoom, tx, ty;
     std::array<double, 2> operator()(double x, double y) const {
-      const auto r = Rotate(x, y, angle);
+      const auto r = rotate(x, y);
       return {r[0] * zoom + tx, r[1] * zoom + ty};
     }
   };
@@ -708,11 +727,11 @@ class CarRacing final : public Env {
   // pygame.draw (int).
   static int Sint16(double v) { return static_cast<std::int16_t>(static_cast<long>(v)); }
 
-  // _draw_colored_polygon: gfxdraw.aapolygon then gfxdraw.filled_polygon, unless (clip)
+  // _draw_colored_polygon's vertices on the surface (gfxdraw's ints), or none when (clip)
   // no vertex is within MAX_SHAPE_DIM of the surface.
-  void ColoredPolygon(draw::Canvas& canvas, const View& view,
-                      const std::array<std::array<double, 2>, 4>& poly, const draw::Rgb& color,
-                      bool clip) const {
+  std::vector<std::array<int, 2>>& PolygonOnSurface(const View& view,
+                                                    const std::array<std::array<double, 2>, 4>& poly,
+                                                    bool clip) {
     std::array<std::array<double, 2>, 4> p;
     bool inside = !clip;
     for (int i = 0; i < 4; ++i) {
@@ -720,11 +739,20 @@ class CarRacing final : public Env {
       inside = inside || (-kMaxShapeDim <= p[i][0] && p[i][0] <= kWindowW + kMaxShapeDim &&
                           -kMaxShapeDim <= p[i][1] && p[i][1] <= kWindowH + kMaxShapeDim);
     }
-    if (!inside) return;
-    std::vector<std::array<int, 2>> v;
-    for (const auto& q : p) v.push_back({Sint16(q[0]), Sint16(q[1])});
-    canvas.AaPolygon(v, color);
-    canvas.FillPolygon(v, color);
+    vertices_.clear();
+    if (inside) {
+      for (const auto& q : p) vertices_.push_back({Sint16(q[0]), Sint16(q[1])});
+    }
+    return vertices_;
+  }
+
+  // _draw_colored_polygon: gfxdraw.aapolygon then gfxdraw.filled_polygon, unless (clip)
+  // no vertex is within MAX_SHAPE_DIM of the surface.
+  void ColoredPolygon(draw::Canvas& canvas, const View& view,
+                      const std::array<std::array<double, 2>, 4>& poly, const draw::Rgb& color,
+                      bool clip) {
+    const auto& v = PolygonOnSurface(view, poly, clip);
+    if (!v.empty()) canvas.OutlinedPolygon(v, color);
   }
 
   // A colour gymnasium keeps as floats, as pygame reads it (int()).
@@ -745,25 +773,45 @@ class CarRacing final : public Env {
   // _render("state_pixels"): the surface without skid marks, smoothscaled to 96 x 96.
   void DrawState() {
     DrawSurface(false);
-    draw::SmoothShrink(surf_.data(), kWindowW, kWindowH, state_.data(), kStateW, kStateH);
+    Shrink(state_shrink_, state_.data());
+  }
+
+  // pygame.transform.smoothscale of the surface (planes_, rows top to bottom).
+  void Shrink(draw::PlaneShrink& shrink, std::uint8_t* out) {
+    shrink.Run(planes_.data(), std::ptrdiff_t{kWindowW} * kWindowH, kWindowW, out);
   }
 
   // _render's 1000 x 800 surface: the road, (particles) the skid marks, the car, the flip,
   // the indicators, the reward's text.
+  //
+  // The surface is three planes (planes_); the road and the car are drawn into them upside
+  // down (row y of the drawing at row H - 1 - y), which is the flip, made for nothing.
   void DrawSurface(bool particles) {
-    surf_.assign(static_cast<std::size_t>(kWindowW) * kWindowH * 3, 0);
-    draw::Canvas canvas(kWindowW, kWindowH, surf_.data());
+    draw::Canvas canvas = draw::Canvas::Planes(kWindowW, kWindowH, planes_.data(), true);
+    // The indicators' black band (rows H - 5 h .. H - 1 after the flip, drawing rows
+    // 0 .. 5 h - 1) paints over all that the road and the car would put there.
+    canvas.KeepRows(kIndicatorRows, kWindowH);
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom =
         0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);
     const b2Vec2 pos = hull_->GetPosition();
     const double scroll_x = -static_cast<double>(pos.x) * zoom;
     const double scroll_y = -static_cast<double>(pos.y) * zoom;
-    const auto tr = Rotate(scroll_x, scroll_y, angle);
-    const View view{zoom, angle, kWindowW / 2.0 + tr[0], kWindowH / 4.0 + tr[1]};
+    const Rotation rotate(angle);
+    const auto tr = rotate(scroll_x, scroll_y);
+    const View view{rotate, zoom, kWindowW / 2.0 + tr[0], kWindowH / 4.0 + tr[1]};
 
+    // The background's square, on a black surface. Where its fill covers the whole surface
+    // (the car well inside the playfield), neither the black nor its outline shows.
     const double b = kPlayfield;
-    ColoredPolygon(canvas, view, {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}}, Color(bg_color_), false);
+    const draw::Rgb bg = Color(bg_color_);
+    const auto& bg_poly = PolygonOnSurface(view, {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}}, false);
+    if (canvas.FillCovers(bg_poly)) {
+      canvas.Fill(bg);
+    } else {
+      std::fill(planes_.begin(), planes_.end(), 0);
+      canvas.OutlinedPolygon(bg_poly, bg);
+    }
     const double g = kGrassDim;
     for (int x = -20; x < 20; x += 2) {
       for (int y = -20; y < 20; y += 2) {
@@ -824,10 +872,11 @@ class CarRacing final : public Env {
     }
     for (const Wheel& w : wheels_) draw_body(w.body, {0, 0, 0}, &w);
     draw_body(hull_, {204, 0, 0}, nullptr);
-    canvas.FlipRows();
-    DrawIndicators(canvas);
+    // pygame.transform.flip(self.surf, False, True): the planes as they are, rows top down.
+    draw::Canvas flipped = draw::Canvas::Planes(kWindowW, kWindowH, planes_.data(), false);
+    DrawIndicators(flipped);
     // text_rect.center = (60, WINDOW_H - WINDOW_H * 2.5 / 40.0): (60, 750).
-    if (text_) text_->Draw(canvas, reward_, 60, static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0));
+    if (text_) text_->Draw(flipped, reward_, 60, static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0));
   }
 
   // _render_indicators(WINDOW_W, WINDOW_H).
@@ -882,7 +931,12 @@ class CarRacing final : public Env {
   int tile_visited_count_ = 0;
   bool new_lap_ = false;
   std::unique_ptr<RewardText> text_;  // null without a font
-  std::vector<std::uint8_t> surf_;    // gymnasium's 1000 x 800 surface
+  // gymnasium's 1000 x 800 surface: its R, G and B planes (draw::Canvas::Planes)
+  std::vector<std::uint8_t> planes_ =
+      std::vector<std::uint8_t>(std::size_t{3} * kWindowW * kWindowH);
+  std::vector<std::array<int, 2>> vertices_;  // PolygonOnSurface's
+  draw::PlaneShrink state_shrink_{kWindowW, kWindowH, kStateW, kStateH};
+  std::unique_ptr<draw::PlaneShrink> video_shrink_;  // render()'s, made at its first call
   std::array<std::uint8_t, kStateH * kStateW * 3> state_{};  // the observation
 };
 

@@ -84,12 +84,23 @@ class RewardText {
 #endif
   }
 
-  // Blits the text of `reward` (f"{reward:04.0f}") with its centre at (cx, cy).
-  void Draw(draw::Canvas& canvas, double reward, int cx, int cy) const {
+  // Blits the text of `reward` (f"{reward:04.0f}") with its centre at (cx, cy). The text's
+  // picture is made again only when the text changes.
+  void Draw(draw::Canvas& canvas, double reward, int cx, int cy) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%04.0f", reward);
+    if (text_ != buffer) Typeset(buffer);
+    // Rect.center = (cx, cy), then the blit: the whole surface, black included.
+    canvas.BlitGrey(grey_.data(), width_, height_, cx - width_ / 2, cy - height_ / 2);
+  }
+
+ private:
+  // The text's picture (grey_, width_ x height_): the glyphs' coverage, the larger where
+  // two overlap, on black.
+  void Typeset(const std::string& text) {
+    text_ = text;
     std::vector<int> ids;
-    for (const char* p = buffer; *p != '\0'; ++p) ids.push_back(Index(*p));
+    for (const char c : text) ids.push_back(Index(c));
     long pen = 0;
     std::vector<long> xs;
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -98,7 +109,8 @@ class RewardText {
       pen += glyphs_[ids[i]].advance;
     }
     const int w = static_cast<int>(pen >> 6), h = height_;
-    std::vector<std::uint8_t> grey(static_cast<std::size_t>(w) * h, 0);
+    width_ = w;
+    grey_.assign(static_cast<std::size_t>(w) * h, 0);
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const Glyph& g = glyphs_[ids[i]];
       const int x0 = static_cast<int>(xs[i] >> 6) + g.left, y0 = ascent_ - g.top;
@@ -106,22 +118,13 @@ class RewardText {
         for (int x = 0; x < g.width; ++x) {
           const int px = x0 + x, py = y0 + y;
           if (px < 0 || px >= w || py < 0 || py >= h) continue;
-          std::uint8_t& v = grey[static_cast<std::size_t>(py) * w + px];
+          std::uint8_t& v = grey_[static_cast<std::size_t>(py) * w + px];
           v = std::max(v, g.coverage[static_cast<std::size_t>(y) * g.width + x]);
         }
       }
     }
-    // Rect.center = (cx, cy), then the blit: the whole surface, black included.
-    const int left = cx - w / 2, top = cy - h / 2;
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        const std::uint8_t v = grey[static_cast<std::size_t>(y) * w + x];
-        canvas.Set(left + x, top + y, {v, v, v});
-      }
-    }
   }
 
- private:
   static constexpr int kChars = 11;
   static constexpr char kCharset[kChars + 1] = "-0123456789";
 
@@ -139,6 +142,9 @@ class RewardText {
   std::array<Glyph, kChars> glyphs_{};
   std::array<std::array<long, kChars>, kChars> kerning_{};  // 26.6, unfitted
   int ascent_ = 0, height_ = 0;
+  std::string text_;               // the text grey_ shows ("": none yet)
+  std::vector<std::uint8_t> grey_;  // its picture, width_ x height_
+  int width_ = 0;
 };
 
 }  // namespace envpool::box2d

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -35,32 +36,72 @@ inline std::array<double, 2> RotateRad(double x, double y, double angle) {
   return {x * c - y * s, x * s + y * c};
 }
 
+// Where a canvas's bytes lie: channel c of pixel (x, y) at
+// origin + y * row + x * pixel + c * channel (a stride may be negative).
+struct Layout {
+  std::ptrdiff_t row;
+  std::ptrdiff_t pixel;
+  std::ptrdiff_t channel;
+};
+
 class Canvas {
  public:
-  Canvas(int width, int height, std::uint8_t* pixels) : w_(width), h_(height), px_(pixels) {}
+  // RGB rows of width * 3 bytes, top to bottom (pygame's surface as the envs hand it out).
+  Canvas(int width, int height, std::uint8_t* pixels)
+      : Canvas(width, height, pixels, {std::ptrdiff_t{3} * width, 3, 1}) {}
+  Canvas(int width, int height, std::uint8_t* origin, const Layout& layout)
+      : w_(width), h_(height), px_(origin), layout_(layout), bottom_(height) {}
+
+  // Writes only rows top .. bottom - 1 from now on, for a caller that paints the others over
+  // later; what is drawn where stays that of the whole canvas (lines are clipped to it).
+  void KeepRows(int top, int bottom) {
+    top_ = std::max(top, 0);
+    bottom_ = std::min(bottom, h_);
+  }
+
+  // Three planes of width x height bytes (R, then G, then B) at `planes`, rows top to bottom,
+  // or bottom to top when `upside_down` (what the drawing shows after
+  // pygame.transform.flip(surface, False, True)). One colour's span is then three memsets.
+  static Canvas Planes(int width, int height, std::uint8_t* planes, bool upside_down) {
+    const std::ptrdiff_t row = width, plane = row * height;
+    return upside_down ? Canvas(width, height, planes + plane - row, {-row, 1, plane})
+                       : Canvas(width, height, planes, {row, 1, plane});
+  }
 
   void Fill(const Rgb& c) {
-    for (int y = 0; y < h_; ++y) HLine(0, w_ - 1, y, c);
+    if (top_ >= bottom_) return;
+    if (layout_.pixel == 1 && (layout_.row == w_ || layout_.row == -w_)) {  // whole planes
+      std::uint8_t* first = At(0, layout_.row > 0 ? top_ : bottom_ - 1);
+      const std::size_t n = static_cast<std::size_t>(bottom_ - top_) * static_cast<std::size_t>(w_);
+      for (int i = 0; i < 3; ++i) std::memset(first + i * layout_.channel, c[i], n);
+      return;
+    }
+    for (int y = top_; y < bottom_; ++y) HLine(0, w_ - 1, y, c);
   }
 
   // gfxdraw.hline: x1 .. x2 inclusive, clipped.
   void HLine(int x1, int x2, int y, const Rgb& c) {
-    if (y < 0 || y >= h_) return;
+    if (y < top_ || y >= bottom_) return;
     if (x1 > x2) std::swap(x1, x2);
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    for (int x = x1; x <= x2; ++x) {
-      std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    if (x1 > x2) return;
+    std::uint8_t* p = At(x1, y);
+    if (layout_.pixel == 1) {
+      for (int i = 0; i < 3; ++i) std::memset(p + i * layout_.channel, c[i], static_cast<std::size_t>(x2 - x1 + 1));
+      return;
+    }
+    for (int x = x1; x <= x2; ++x, p += layout_.pixel) {
       p[0] = c[0];
-      p[1] = c[1];
-      p[2] = c[2];
+      p[layout_.channel] = c[1];
+      p[2 * layout_.channel] = c[2];
     }
   }
 
   // gfxdraw.vline: y1 .. y2 inclusive, clipped.
   void VLine(int x, int y1, int y2, const Rgb& c) {
     if (y1 > y2) std::swap(y1, y2);
-    for (int y = std::max(y1, 0); y <= std::min(y2, h_ - 1); ++y) Set(x, y, c);
+    for (int y = std::max(y1, top_); y <= std::min(y2, bottom_ - 1); ++y) Set(x, y, c);
   }
 
   // pygame.draw.line(width=1) between integer points: Bresenham, both ends drawn.
@@ -233,10 +274,37 @@ class Canvas {
   }
 
   // gfxdraw.aapolygon then gfxdraw.filled_polygon with the same vertices, the
-  // pair gymnasium always draws.
+  // pair gymnasium always draws. The fill's runs are worked out first, and the outline's
+  // pixels within them left out: the fill paints over whatever they would have made.
   void OutlinedPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
-    AaPolygon(v, c);
-    FillPolygon(v, c);
+    const std::size_t n = v.size();
+    if (n < 3) return;
+    // The runs, row by row from row `top` (first_[r] .. last_[r]: row top + r's one run);
+    // a row of several runs (a polygon that is not convex) turns the leaving out off.
+    int top = 0, rows = 0;
+    bool single = true;
+    first_.clear(), last_.clear(), more_.clear();
+    FillSpans(v, [&](int xa, int xb, int y) {
+      if (xa > xb) std::swap(xa, xb);  // as HLine takes it
+      if (rows == 0) top = y;
+      if (y - top < rows) {  // another run of the row
+        single = false;
+        more_.push_back({xa, xb, y});
+        return;
+      }
+      first_.push_back(xa), last_.push_back(xb), ++rows;
+    });
+    const auto filled = [&](int x, int y) {
+      const int r = y - top;
+      return single && r >= 0 && r < rows && first_[r] <= x && x <= last_[r];
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& a = v[i];
+      const auto& b = v[(i + 1) % n];
+      GfxAaLine(a[0], a[1], b[0], b[1], c, filled);
+    }
+    for (int r = 0; r < rows; ++r) HLine(first_[r], last_[r], top + r, c);
+    for (const auto& m : more_) HLine(m[0], m[1], m[2], c);
   }
 
   // gfxdraw.aacircle then gfxdraw.filled_circle.
@@ -263,6 +331,13 @@ class Canvas {
   // but the first and last split between two neighbours by the top 8 bits
   // of a 32-bit error accumulator (16.16 slope).
   void GfxAaLine(int x1, int y1, int x2, int y2, const Rgb& c) {
+    GfxAaLine(x1, y1, x2, y2, c, [](int, int) { return false; });
+  }
+
+  // The same, leaving out the blended pixels (x, y) for which skip(x, y) holds (pixels that
+  // are painted over next).
+  template <class Skip>
+  void GfxAaLine(int x1, int y1, int x2, int y2, const Rgb& c, const Skip& skip) {
     if (!ClipLine(&x1, &y1, &x2, &y2)) return;
     int x0 = x1, y0 = y1, xe = x2, ye = y2;
     if (y0 > ye) std::swap(x0, xe), std::swap(y0, ye);
@@ -271,7 +346,7 @@ class Canvas {
     const int dx = std::abs(xe - x0);
     if (dx == 0) return VLine(x0, y0, ye, c);
     if (dy == 0) return HLine(x0, xe, y0, c);
-    Set(x1, y1, c);
+    if (!skip(x1, y1)) Set(x1, y1, c);
     const bool y_major = dy > dx;
     const int major = y_major ? dy : dx, minor = y_major ? dx : dy;
     const std::uint32_t step = static_cast<std::uint32_t>((minor << 16) / major) << 16;
@@ -285,13 +360,10 @@ class Canvas {
       if (acc <= before) near += minor_dir;  // the accumulator wrapped
       along += major_dir;
       const int weight = static_cast<int>(acc >> 24);
-      if (y_major) {
-        WeightedPixel(near, along, c, 255 - weight);
-        WeightedPixel(near + minor_dir, along, c, weight);
-      } else {
-        WeightedPixel(along, near, c, 255 - weight);
-        WeightedPixel(along, near + minor_dir, c, weight);
-      }
+      const int x = y_major ? near : along, y = y_major ? along : near;
+      const int x2nd = y_major ? near + minor_dir : along, y2nd = y_major ? along : near + minor_dir;
+      if (!skip(x, y)) WeightedPixel(x, y, c, 255 - weight);
+      if (!skip(x2nd, y2nd)) WeightedPixel(x2nd, y2nd, c, weight);
     }
   }
 
@@ -368,33 +440,24 @@ class Canvas {
 
   // gfxdraw.filled_polygon on integer vertices (pygame truncates the floats).
   void FillPolygon(const std::vector<std::array<int, 2>>& v, const Rgb& c) {
-    const int n = static_cast<int>(v.size());
-    if (n < 3) return;
-    int miny = v[0][1], maxy = v[0][1];
-    for (const auto& p : v) {
-      miny = std::min(miny, p[1]);
-      maxy = std::max(maxy, p[1]);
-    }
-    std::vector<std::int64_t> ints;
-    for (int y = miny; y <= maxy; ++y) {
-      ints.clear();
-      for (int i = 0; i < n; ++i) {
-        int y1, y2, x1, x2;
-        if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
-        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-          ints.push_back((std::int64_t{65536} * (y - y1)) / (y2 - y1) * (x2 - x1) +
-                         std::int64_t{65536} * x1);
-        }
+    FillSpans(v, [&](int xa, int xb, int y) { HLine(xa, xb, y, c); });
+  }
+
+  // Whether FillPolygon(v, ...) paints every pixel of the canvas (of its rows kept; what was
+  // there before, an outline drawn first included, is then all overwritten).
+  bool FillCovers(const std::vector<std::array<int, 2>>& v) {
+    int rows = 0, row = -1, next = 0;  // next: the first pixel of row `row` not yet covered
+    bool gap = false;
+    FillSpans(v, [&](int xa, int xb, int y) {
+      if (y != row) {
+        gap = gap || (row >= 0 && next < w_);
+        row = y, next = 0, ++rows;
       }
-      std::sort(ints.begin(), ints.end());
-      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) {
-        std::int64_t xa = ints[i] + 1;
-        xa = (xa >> 16) + ((xa & 32768) >> 15);
-        std::int64_t xb = ints[i + 1] - 1;
-        xb = (xb >> 16) + ((xb & 32768) >> 15);
-        HLine(static_cast<int>(xa), static_cast<int>(xb), y, c);
-      }
-    }
+      if (xa > xb) std::swap(xa, xb);  // as HLine takes it
+      if (xa > next) gap = true;
+      next = std::max(next, xb + 1);
+    });
+    return !gap && rows == bottom_ - top_ && next >= w_;
   }
 
   // gfxdraw.filled_circle: SDL_gfx's midpoint circle, each row's span drawn once.
@@ -439,7 +502,8 @@ class Canvas {
     }
     if (miny == maxy) return HLine(minx, maxx, miny, c);  // one pixel high
     std::vector<int> ints;
-    for (int y = miny; y <= maxy; ++y) {
+    ints.reserve(static_cast<std::size_t>(n));
+    for (int y = std::max(miny, top_); y <= std::min(maxy, bottom_ - 1); ++y) {
       ints.clear();
       for (int i = 0; i < n; ++i) {
         int y1, y2, x1, x2;
@@ -490,33 +554,52 @@ class Canvas {
     for (int y = 0; y < image.height; ++y) {
       for (int x = 0; x < image.width; ++x) {
         const int cx = x0 + x, cy = y0 + y;
-        if (cx < 0 || cx >= w_ || cy < 0 || cy >= h_) continue;
+        if (cx < 0 || cx >= w_ || cy < top_ || cy >= bottom_) continue;
         const std::uint8_t* s = image.pixels.data() + (static_cast<std::size_t>(y) * image.width + x) * 4;
-        std::uint8_t* d = px_ + (static_cast<std::size_t>(cy) * w_ + cx) * 3;
+        std::uint8_t* d = At(cx, cy);
         for (int c = 0; c < 3; ++c) {
-          const int diff = (static_cast<int>(s[c]) - d[c]) * s[3] + s[c];
-          d[c] = static_cast<std::uint8_t>(FloorDiv256(diff) + d[c]);
+          std::uint8_t& dc = d[c * layout_.channel];
+          const int diff = (static_cast<int>(s[c]) - dc) * s[3] + s[c];
+          dc = static_cast<std::uint8_t>(FloorDiv256(diff) + dc);
         }
+      }
+    }
+  }
+
+  // A grey picture (w x h bytes, rows top to bottom) copied with its top left at (x0, y0),
+  // each byte v the pixel (v, v, v); clipped.
+  void BlitGrey(const std::uint8_t* grey, int w, int h, int x0, int y0) {
+    const int xa = std::max(x0, 0), xb = std::min(x0 + w, w_);
+    for (int y = std::max(y0, top_); y < std::min(y0 + h, bottom_); ++y) {
+      const std::uint8_t* row = grey + static_cast<std::ptrdiff_t>(y - y0) * w;
+      std::uint8_t* p = At(0, y);
+      for (int i = 0; i < 3; ++i) {
+        std::uint8_t* q = p + i * layout_.channel;
+        if (layout_.pixel == 1 && xa < xb) {
+          std::memcpy(q + xa, row + (xa - x0), static_cast<std::size_t>(xb - xa));
+          continue;
+        }
+        for (int x = xa; x < xb; ++x) q[x * layout_.pixel] = row[x - x0];
       }
     }
   }
 
   // One pixel, clipped.
   void Set(int x, int y, const Rgb& c) {
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
+    std::uint8_t* p = At(x, y);
     p[0] = c[0];
-    p[1] = c[1];
-    p[2] = c[2];
+    p[layout_.channel] = c[1];
+    p[2 * layout_.channel] = c[2];
   }
 
   // pygame-ce's anti-aliased pixel: b of the colour over 1 - b of what is there.
   void Blend(int x, int y, const Rgb& c, float b) {
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
+    std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
-      p[i] = static_cast<std::uint8_t>(b * static_cast<float>(c[i]) +
-                                       (1 - b) * static_cast<float>(p[i]));
+      std::uint8_t& pi = p[i * layout_.channel];
+      pi = static_cast<std::uint8_t>(b * static_cast<float>(c[i]) + (1 - b) * static_cast<float>(pi));
     }
   }
 
@@ -524,11 +607,13 @@ class Canvas {
   // colour, otherwise each channel d becomes d + floor((c - d) * alpha / 256).
   void PutAlpha(int x, int y, const Rgb& c, int alpha) {
     if (alpha == 255) return Set(x, y, c);
-    if (x < 0 || x >= w_ || y < 0 || y >= h_) return;
-    std::uint8_t* p = px_ + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    if (x < 0 || x >= w_ || y < top_ || y >= bottom_) return;
+    std::uint8_t* p = At(x, y);
     for (int i = 0; i < 3; ++i) {
-      const int diff = (static_cast<int>(c[i]) - p[i]) * alpha;
-      p[i] = static_cast<std::uint8_t>(p[i] + FloorDiv256(diff));
+      std::uint8_t& pi = p[i * layout_.channel];
+      // floor((c - d) * alpha / 256), the product being above -65536
+      const int diff = (static_cast<int>(c[i]) - pi) * alpha;
+      pi = static_cast<std::uint8_t>(pi + ((diff + 65536) >> 8) - 256);
     }
   }
 
@@ -539,9 +624,15 @@ class Canvas {
 
   // pygame.transform.flip(surface, False, True): rows upside down.
   void FlipRows() {
-    const std::size_t row = static_cast<std::size_t>(w_) * 3;
     for (int y = 0; y < h_ / 2; ++y) {
-      std::swap_ranges(px_ + y * row, px_ + (y + 1) * row, px_ + (h_ - 1 - y) * row);
+      std::uint8_t *a = At(0, y), *b = At(0, h_ - 1 - y);
+      if (layout_.pixel == 3 && layout_.channel == 1) {
+        std::swap_ranges(a, a + std::ptrdiff_t{3} * w_, b);
+        continue;
+      }
+      for (int x = 0; x < w_; ++x, a += layout_.pixel, b += layout_.pixel) {
+        for (int i = 0; i < 3; ++i) std::swap(a[i * layout_.channel], b[i * layout_.channel]);
+      }
     }
   }
 
@@ -585,6 +676,80 @@ class Canvas {
     *x1 = top[0], *y1 = top[1], *x2 = bottom[0], *y2 = bottom[1];
     return true;
   }
+
+  // gfxdraw.filled_polygon's spans: span(xa, xb, y) for each run of row y (xa > xb: the
+  // run xb .. xa, as HLine draws it), rows top to bottom, runs left to right, rows off the
+  // canvas (or not kept) left out.
+  template <class Span>
+  void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) {
+    const int n = static_cast<int>(v.size());
+    if (n < 3) return;
+    int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
+    for (const auto& p : v) {
+      miny = std::min(miny, p[1]);
+      maxy = std::max(maxy, p[1]);
+      minx = std::min(minx, p[0]);
+      maxx = std::max(maxx, p[0]);
+    }
+    // Every run lies within the vertices' columns: nothing to draw when they miss the canvas.
+    if (maxx < 0 || minx >= w_ || maxy < top_ || miny >= bottom_) return;
+    // The crossing of an edge with row y: 65536 * (y - y1) / (y2 - y1) (floored) times
+    // (x2 - x1), plus 65536 * x1; the quotient stepped from row to row, one division per edge.
+    // An edge crosses rows y1 .. y2 - 1, and y2 too when y2 is the polygon's last row.
+    edges_.clear();
+    for (int i = 0; i < n; ++i) {
+      int y1, y2, x1, x2;
+      if (!Edge(v, i, &x1, &y1, &x2, &y2)) continue;
+      Crossing e;
+      e.x1 = x1, e.y1 = y1, e.end = y2 == maxy ? y2 : y2 - 1, e.dx = x2 - x1, e.dy = y2 - y1;
+      e.qs = 65536 / e.dy, e.rs = 65536 % e.dy;
+      edges_.push_back(e);
+    }
+    std::array<std::int64_t, 2> pair{};
+    std::vector<std::int64_t>& ints = ints_;
+    for (int y = std::max(miny, top_); y <= std::min(maxy, bottom_ - 1); ++y) {
+      int count = 0;
+      ints.clear();
+      for (Crossing& e : edges_) {
+        if (y < e.y1 || y > e.end) continue;
+        if (e.k < 0) {
+          const std::int64_t num = std::int64_t{65536} * (y - e.y1);
+          e.q = num / e.dy, e.r = num % e.dy, e.k = y - e.y1;
+        } else {  // the row after the last one
+          e.q += e.qs, e.r += e.rs, ++e.k;
+          if (e.r >= e.dy) e.r -= e.dy, ++e.q;
+        }
+        const std::int64_t at = e.q * e.dx + std::int64_t{65536} * e.x1;
+        if (count < 2) pair[count] = at;
+        ++count;
+        ints.push_back(at);
+      }
+      if (count == 2) {
+        if (pair[1] < pair[0]) std::swap(pair[0], pair[1]);
+        Run(pair[0], pair[1], y, span);
+        continue;
+      }
+      std::sort(ints.begin(), ints.end());
+      for (std::size_t i = 0; i + 1 < ints.size(); i += 2) Run(ints[i], ints[i + 1], y, span);
+    }
+  }
+
+  // The run between two crossings (16.16), rounded inwards as SDL_gfx does.
+  template <class Span>
+  static void Run(std::int64_t a, std::int64_t b, int y, Span& span) {
+    std::int64_t xa = a + 1;
+    xa = (xa >> 16) + ((xa & 32768) >> 15);
+    std::int64_t xb = b - 1;
+    xb = (xb >> 16) + ((xb & 32768) >> 15);
+    span(static_cast<int>(xa), static_cast<int>(xb), y);
+  }
+
+  struct Crossing {
+    int x1, y1, end, dx, dy;
+    int k = -1;  // the row (from y1) that q and r are for; -1: not yet
+    std::int64_t q = 0, r = 0;    // 65536 * k = q * dy + r
+    std::int64_t qs = 0, rs = 0;  // 65536 = qs * dy + rs
+  };
 
   // The anti-aliased ellipse's weight of the outer pixel: |d| / |slope| in
   // float, at most 1, times 255, truncated.
@@ -633,8 +798,17 @@ class Canvas {
     }
   }
 
+  std::uint8_t* At(int x, int y) const { return px_ + y * layout_.row + x * layout_.pixel; }
+
   int w_, h_;
-  std::uint8_t* px_;
+  std::uint8_t* px_;  // channel 0 of pixel (0, 0)
+  Layout layout_;
+  int top_ = 0, bottom_;  // the rows written (KeepRows)
+  // scratch of FillSpans and OutlinedPolygon, kept from one polygon to the next
+  std::vector<Crossing> edges_;
+  std::vector<std::int64_t> ints_;
+  std::vector<int> first_, last_;
+  std::vector<std::array<int, 3>> more_;
 };
 
 }  // namespace envpool::draw

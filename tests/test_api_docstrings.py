@@ -62,6 +62,8 @@ CORE = {
     "envpool.flavours.vector_env:GymnasiumVectorEnv.recv": _RECV,
     # gym flavour
     "envpool.flavours.gym_env:GymEnvPool.reset": _RESET,
+    "envpool.flavours.gym_env:LegacyGymEnvPool.step": _STEP,
+    "envpool.flavours.gym_env:LegacyGymEnvPool.recv": _RECV,
     # dm flavour
     "envpool.flavours.dm_env:DmEnvPool.reset": _RESET,
     "envpool.flavours.dm_env:DmEnvPool.step": _STEP,

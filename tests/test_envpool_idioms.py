@@ -17,6 +17,7 @@ import pytest
 import tree
 
 import envpool
+from envpool.flavours import gym_spaces
 
 RNG = np.random.default_rng(0)
 
@@ -80,7 +81,10 @@ def test_gym_flavour_spaces_without_gym(monkeypatch: pytest.MonkeyPatch) -> None
     # Where gym cannot be imported too.
     monkeypatch.setitem(sys.modules, "gym", None)
     monkeypatch.setitem(sys.modules, "gym.spaces", None)
+    # gym is looked for once per process (gym_spaces.installed_gym): this one has none
+    gym_spaces.installed_gym.cache_clear()
     envs = envpool.make("Breakout-v5", env_type="gym", num_envs=2)
+    gym_spaces.installed_gym.cache_clear()
     try:
         assert type(envs.action_space) is gymnasium.spaces.Discrete
         assert type(envs.observation_space) is gymnasium.spaces.Box
@@ -95,9 +99,12 @@ def test_cleanrl_gym_idiom() -> None:
     envs.num_envs = 4
     envs.single_action_space = envs.action_space
     envs.single_observation_space = envs.observation_space
-    # gymnasium's spaces, as EnvPool 1.2.5's gym pools have (its api_test checks it), where
-    # the old gym package is installed too (the suite's venv has it: the gfootball reference).
-    assert type(envs.action_space) is gymnasium.spaces.Discrete
+    # gymnasium's spaces, as EnvPool 1.2.5's gym pools have (its api_test checks it), that
+    # are also the installed gym's (the suite's venv has gym 0.26.2: the gfootball reference),
+    # as CleanRL asserts (tests/test_gym_legacy.py runs its script under gym 0.23.1).
+    assert isinstance(envs.action_space, gymnasium.spaces.Discrete)
+    gym = gym_spaces.installed_gym()
+    assert gym is None or isinstance(envs.action_space, gym.spaces.Discrete)
     next_obs, _ = envs.reset()
     assert next_obs.shape == (envs.num_envs, *envs.single_observation_space.shape)
     action = np.array([envs.single_action_space.sample() for _ in range(envs.num_envs)])

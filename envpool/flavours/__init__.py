@@ -7,8 +7,9 @@ Who wraps what (each layer uses the API of the one below it, never a lower one):
   and imports no flavour;
 * a flavour subclasses that pool and turns each RawBatch into its own values:
   :mod:`~envpool.flavours.gymnasium_env` (a ``gymnasium.vector.VectorEnv`` with
-  single-env spaces), :mod:`~envpool.flavours.gym_env` (the same with gym's reset
-  options), :mod:`~envpool.flavours.dm_env` (batched ``dm_env.TimeStep`` values: the dm
+  single-env spaces), :mod:`~envpool.flavours.gym_env` (the same in the installed gym's API, with
+  :mod:`~envpool.flavours.gym_spaces`' spaces, also the installed gym's),
+  :mod:`~envpool.flavours.dm_env` (batched ``dm_env.TimeStep`` values: the dm
   rules live there) and :mod:`~envpool.flavours.vector_env` (``gymnasium.make_vec``'s
   strict vector env); :mod:`~envpool.flavours.single_env` wraps a core pool of one env
   as a plain ``gymnasium.Env``. ``make`` (:mod:`~envpool.flavours.make`) picks a flavour,

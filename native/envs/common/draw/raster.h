@@ -486,6 +486,18 @@ class Canvas {
     } while (x <= y);
   }
 
+  // The vertices' bounding box: {min x, min y, max x, max y} (v not empty).
+  static std::array<int, 4> Bounds(const std::vector<std::array<int, 2>>& v) {
+    std::array<int, 4> b{v[0][0], v[0][1], v[0][0], v[0][1]};
+    for (const auto& p : v) {
+      b[0] = std::min(b[0], p[0]);
+      b[1] = std::min(b[1], p[1]);
+      b[2] = std::max(b[2], p[0]);
+      b[3] = std::max(b[3], p[1]);
+    }
+    return b;
+  }
+
   // pygame.draw.polygon (filled) on integer vertices (pygame truncates the
   // floats): pygame-ce's own scanline fill, not SDL_gfx's; three vertices
   // take its triangle routine.
@@ -493,13 +505,7 @@ class Canvas {
     const int n = static_cast<int>(v.size());
     if (n < 3) return;
     if (n == 3) return DrawTriangle(v, c);
-    int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
-    for (const auto& p : v) {
-      miny = std::min(miny, p[1]);
-      maxy = std::max(maxy, p[1]);
-      minx = std::min(minx, p[0]);
-      maxx = std::max(maxx, p[0]);
-    }
+    const auto [minx, miny, maxx, maxy] = Bounds(v);
     if (miny == maxy) return HLine(minx, maxx, miny, c);  // one pixel high
     std::vector<int> ints;
     ints.reserve(static_cast<std::size_t>(n));
@@ -684,13 +690,7 @@ class Canvas {
   void FillSpans(const std::vector<std::array<int, 2>>& v, Span&& span) {
     const int n = static_cast<int>(v.size());
     if (n < 3) return;
-    int miny = v[0][1], maxy = v[0][1], minx = v[0][0], maxx = v[0][0];
-    for (const auto& p : v) {
-      miny = std::min(miny, p[1]);
-      maxy = std::max(maxy, p[1]);
-      minx = std::min(minx, p[0]);
-      maxx = std::max(maxx, p[0]);
-    }
+    const auto [minx, miny, maxx, maxy] = Bounds(v);
     // Every run lies within the vertices' columns: nothing to draw when they miss the canvas.
     if (maxx < 0 || minx >= w_ || maxy < top_ || miny >= bottom_) return;
     // The crossing of an edge with row y: 65536 * (y - y1) / (y2 - y1) (floored) times

@@ -30,6 +30,7 @@ from envpool.core.render import PoolRendering
 from envpool.core.seeds import expand_seeds
 from envpool.core.spaces import info_arrays
 from envpool.core.spec import EnvSpec
+from envpool.core.stage_times import StageTimes, requested
 from envpool.core.text_render import TextRenderer
 from envpool.core.xla import PoolXla
 
@@ -68,6 +69,7 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
             ranges=spec.native_ranges,
             first_step_resets=self.first_step_resets,
             factory=spec.native_factory,
+            **({"stage_times": True} if requested() else {}),
         )
         self._reset_needed: type[Exception] = spec.task.native_module.ResetNeeded
         self.config: dict[str, Any] = config._asdict()
@@ -209,6 +211,23 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         self._pool.set_state(int(env_id), [float(s) for s in state])
 
     # -- life cycle --------------------------------------------------------
+    def stage_times(self) -> StageTimes:
+        """Where the pool's threads spent their time so far, stage by stage.
+
+        Returns:
+            A :class:`~envpool.core.stage_times.StageTimes`; ``.table()`` prints
+            microseconds per env step per stage, and two reports subtract.
+
+        Raises:
+            RuntimeError: when the pool was made without ``ENVPOOL_STAGE_TIMES=1``.
+
+        Example:
+            >>> os.environ["ENVPOOL_STAGE_TIMES"] = "1"  # before making the pool
+            >>> env = envpool.make_gymnasium("Pong-v5", num_envs=8)
+            >>> print(env.stage_times().table())  # after stepping it
+        """
+        return StageTimes.from_native(self._pool.stage_times())
+
     def close(self, **kwargs: Any) -> None:
         """Stops the worker threads and frees the envs (and closes the human window).
 

@@ -504,7 +504,8 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
                           const std::vector<std::map<std::string, ConfigValue>>& env_configs,
                           const std::vector<std::vector<std::tuple<std::string, double, double>>>&
                               ranges,
-                          bool first_step_resets, std::shared_ptr<EnvFactory> factory) {
+                          bool first_step_resets, std::shared_ptr<EnvFactory> factory,
+                          bool stage_times) {
              PoolOptions o;
              o.num_envs = num_envs;
              o.batch_size = batch_size;
@@ -514,6 +515,7 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
              o.seeds = std::move(seeds);
              o.thread_affinity_offset = thread_affinity_offset;
              o.first_step_resets = first_step_resets;
+             o.stage_times = stage_times;
              return std::make_unique<PyPool>(FindEntry(*reg, name), config, env_configs, ranges,
                                              std::move(factory), std::move(o));
            }),
@@ -524,7 +526,7 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
            py::arg("env_configs") = std::vector<std::map<std::string, ConfigValue>>{},
            py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{},
            py::arg("first_step_resets") = true,
-           py::arg("factory") = std::shared_ptr<EnvFactory>())
+           py::arg("factory") = std::shared_ptr<EnvFactory>(), py::arg("stage_times") = false)
       .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
       .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
       .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })
@@ -542,6 +544,20 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
       .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
       .def("render", &PyPool::Render, py::arg("env_ids"), py::arg("width") = 0,
            py::arg("height") = 0, py::arg("camera_id") = -1)
+      .def("stage_times",
+           [](PyPool& self) {
+             // [{stage: (seconds, entries)}] per thread, the calling thread's first.
+             py::list threads;
+             for (const StageTimes& t : self.pool().StageReport()) {
+               py::dict stages;
+               for (std::size_t k = 0; k < kStageNames.size(); ++k) {
+                 stages[kStageNames[k]] = py::make_tuple(static_cast<double>(t.ns[k]) * 1e-9,
+                                                         t.entries[k]);
+               }
+               threads.append(stages);
+             }
+             return threads;
+           })
       .def("close", &PyPool::Close)
       .def("xla_target", &PyPool::XlaTarget);
 }

@@ -21,6 +21,7 @@
 #include "core/config.h"
 #include "core/rng.h"
 #include "core/spec.h"
+#include "core/stage_clock.h"
 
 namespace envpool {
 
@@ -220,6 +221,16 @@ class Env {
   virtual void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* /*out*/) {
     throw std::logic_error("this environment does not render");
   }
+
+  // The clock of the thread that runs the env's current task, or null when
+  // the pool does not time its stages (PoolOptions::stage_times). The pool
+  // sets it before each task; an env marks parts of its step with
+  // `StageScope scope(stage_clock(), Stage::kPreprocess)` (stage_clock.h).
+  void SetStageClock(StageClock* clock) { stage_clock_ = clock; }
+  StageClock* stage_clock() const { return stage_clock_; }
+
+ private:
+  StageClock* stage_clock_ = nullptr;
 };
 
 // Whether E declares `static FrameSize RenderSize(const Params&, int width,

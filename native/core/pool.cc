@@ -155,7 +155,9 @@ void Pool::Enqueue(const std::int64_t* env_ids, int n) {
   }
   // Workers still spinning take tasks without a wake-up. In sync mode the
   // caller steps too while it waits in Recv, so one task needs no worker.
-  queue_.Wake(std::min(is_sync() ? n - 1 : n, sleeping));
+  // And only workers that get enough work to be worth a wake-up (WorthWaking).
+  const StageScope wake(workers_.caller_clock(), Stage::kWake);
+  queue_.Wake(workers_.WorthWaking(n, std::min(is_sync() ? n - 1 : n, sleeping)));
 }
 
 void Pool::Commit(const std::int64_t* env_ids, int n) {
@@ -168,6 +170,7 @@ void Pool::Commit(const std::int64_t* env_ids, int n) {
 }
 
 void Pool::Send(const void* actions, DType dtype, const std::int64_t* env_ids, int n) {
+  const StageScope admission(workers_.caller_clock(), Stage::kAdmission);
   CheckUsable();
   admission_.AdmitActions(actions, dtype, env_ids, n, options_.first_step_resets,
                           options_.autoreset == AutoresetMode::kDisabled);
@@ -189,6 +192,7 @@ void Pool::SendPlayers(const void* actions, DType dtype, const std::int64_t* env
                                 " player action arrays, got " +
                                 std::to_string(player_arrays.size()));
   }
+  const StageScope admission(workers_.caller_clock(), Stage::kAdmission);
   CheckUsable();
   admission_.AdmitActions(actions, dtype, env_ids, n, options_.first_step_resets,
                           options_.autoreset == AutoresetMode::kDisabled);
@@ -198,6 +202,7 @@ void Pool::SendPlayers(const void* actions, DType dtype, const std::int64_t* env
 }
 
 void Pool::SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* seeds) {
+  const StageScope admission(workers_.caller_clock(), Stage::kAdmission);
   CheckUsable();
   admission_.Admit(env_ids, n);
   for (int k = 0; k < n; ++k) {
@@ -210,6 +215,7 @@ void Pool::SendReset(const std::int64_t* env_ids, int n, const std::uint64_t* se
 }
 
 std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<void()>& poll) {
+  const StageScope wait(workers_.caller_clock(), Stage::kRecvWait);
   CheckUsable();
   const int in_flight = admission_.num_in_flight();
   if (is_sync() ? !pending_ : in_flight < options_.batch_size) {
@@ -225,7 +231,10 @@ std::shared_ptr<Batch> Pool::Recv(double timeout_seconds, const std::function<vo
   // when its env finishes, whoever ran it, so the first batch_size envs to
   // finish still make the batch. With a timeout it only waits (a step it ran
   // could outlast the timeout), so every queued env needs a worker.
-  if (timeout_seconds >= 0) queue_.WakeAll();
+  if (timeout_seconds >= 0) {
+    const StageScope wake(workers_.caller_clock(), Stage::kWake);
+    queue_.WakeAll();
+  }
   std::shared_ptr<Batch> result =
       completion_.Wait(is_sync() ? &pending_ : nullptr, timeout_seconds,
                        [this] { return workers_.Help(); }, poll);
@@ -239,6 +248,7 @@ std::optional<FrameSize> Pool::RenderSize(int width, int height, int camera_id) 
 
 std::shared_ptr<Column> Pool::Render(const std::int64_t* env_ids, int n, int width, int height,
                                      int camera_id) {
+  const StageScope wait(workers_.caller_clock(), Stage::kRecvWait);
   CheckUsable();
   return workers_.Render(env_ids, n, width, height, camera_id);
 }

@@ -110,6 +110,12 @@ class Pool {
   // The values drawn for an idle env's current episode, in the order of its
   // ranges (empty for an env without ranges).
   const std::vector<double>& Drawn(int env_id) const;
+  // Each thread's stage times so far, the calling thread's first, then each
+  // worker's; empty unless PoolOptions::stage_times (stage_clock.h).
+  std::vector<StageTimes> StageReport() const { return workers_.StageReport(); }
+  // How many of `most` sleeping workers a send of `n` envs would wake now
+  // (Workers::WorthWaking).
+  int WorthWaking(int n, int most) const { return workers_.WorthWaking(n, most); }
   // Stops the workers; idempotent. Every later call throws.
   void Close();
 

@@ -31,6 +31,9 @@ struct PoolOptions {
   // as sail-sg EnvPool does; false refuses it with ResetNeeded (gymnasium's
   // rule). Never a step from an unset state.
   bool first_step_resets = true;
+  // Time each stage of every thread (stage_clock.h; Pool::StageReport): a few
+  // clock reads per step, off by default.
+  bool stage_times = false;
 };
 
 // A keyword drawn uniformly from [low, high) out of the env's Rng before each

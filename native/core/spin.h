@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 namespace envpool::spin {
@@ -20,6 +21,17 @@ inline constexpr auto kPollInterval = std::chrono::milliseconds(20);
 // wake-up at all (each costs tens of microseconds on a loaded machine), and a
 // pool left alone sleeps after this long: idle, it uses no CPU.
 inline constexpr auto kSpinTime = std::chrono::microseconds(50);
+
+// A sleeping worker is woken for queued tasks only when they hold at least
+// this much work for it (the tasks' count times their measured cost, see
+// Workers::WorthWaking): a wake-up costs the sender a system call and the
+// woken thread tens of microseconds before it runs, and a worker that takes
+// a share of a few tiny steps slows the caller down with cache traffic more
+// than it helps (CartPole, 8 envs). Workers spin for the next send only when
+// a batch holds this much work.
+inline constexpr std::int64_t kWakeWorthNs = 20000;
+// What a task is assumed to cost until one is timed: enough to wake every worker.
+inline constexpr std::int64_t kAssumedTaskNs = 1000000;
 
 // One round of a spin-wait: a pause, and every few rounds a yield, so that on
 // a machine with fewer cores than threads the thread being waited for runs.

@@ -51,12 +51,21 @@ Workers::Workers(const std::vector<EnvSetup>& setups, const PoolOptions& options
     envs_[i].env->Seed(options.seeds[i]);
     envs_[i].drawn.assign(setups_[i].ranges.size(), 0.0);
   }
+  if (options.stage_times) {
+    caller_clock_ = std::make_unique<StageClock>(Stage::kCaller);
+    caller_scratch_.clock = caller_clock_.get();
+  }
 }
 
 void Workers::Start() {
   threads_.reserve(options_.num_threads);
   for (int t = 0; t < options_.num_threads; ++t) {
-    threads_.emplace_back([this] { Loop(); });
+    StageClock* clock = nullptr;
+    if (options_.stage_times) {
+      worker_clocks_.push_back(std::make_unique<StageClock>(Stage::kIdle));
+      clock = worker_clocks_.back().get();
+    }
+    threads_.emplace_back([this, clock] { Loop(clock); });
     if (options_.thread_affinity_offset >= 0) {
       PinThread(threads_.back(), options_.thread_affinity_offset + t);
     }
@@ -69,8 +78,17 @@ void Workers::Join() {
   }
 }
 
+std::vector<StageTimes> Workers::StageReport() const {
+  std::vector<StageTimes> report;
+  if (!caller_clock_) return report;
+  report.push_back(caller_clock_->Snapshot());
+  for (const std::unique_ptr<StageClock>& c : worker_clocks_) report.push_back(c->Snapshot());
+  return report;
+}
+
 void Workers::WriteRow(Batch& batch, int row, bool final_part, const EnvState& e,
                        Scratch& scratch) {
+  const StageScope write(scratch.clock, Stage::kWrite);
   std::vector<Column>& obs = final_part ? batch.final_obs : batch.obs;
   std::vector<Column>& info = final_part ? batch.final_info : batch.info;
   scratch.obs.clear();
@@ -103,18 +121,22 @@ void Workers::ResetEnv(int env_id) {
       e.drawn[k] = e.rng.Uniform(r.low, r.high);
       config.Set(r.key, e.drawn[k]);
     }
+    StageClock* clock = e.env->stage_clock();
     e.env = setup.factory->CreateWith(config);
     e.env->SetEnvId(env_id);
+    e.env->SetStageClock(clock);
   }
   e.env->Reset(e.rng);
   e.elapsed = 0;
 }
 
 void Workers::Run(const Task& task, Scratch& scratch) {
-  if (task.render != nullptr) return RunRender(task);
+  if (task.render != nullptr) return RunRender(task, scratch.clock);
   EnvState& e = envs_[task.env_id];
+  e.env->SetStageClock(scratch.clock);
   StepOutcome out;
   if (e.reset_requested || (options_.autoreset == AutoresetMode::kNextStep && e.needs_reset)) {
+    const StageScope reset(scratch.clock, Stage::kReset);
     if (e.reseed) {
       e.rng.Seed(*e.reseed);
       e.env->Seed(*e.reseed);
@@ -124,6 +146,7 @@ void Workers::Run(const Task& task, Scratch& scratch) {
   } else {
     const int players =
         admission_.has_players() ? admission_.PlayerActions(task.env_id, scratch.players) : 0;
+    const StageScope step(scratch.clock, Stage::kStep);
     out = e.env->Step(ActionView(admission_.Action(task.env_id), scratch.players.data(), players),
                       e.rng);
     ++e.elapsed;
@@ -136,6 +159,7 @@ void Workers::Run(const Task& task, Scratch& scratch) {
 
   // Holding the batch keeps it alive until this row is committed, even if
   // Recv hands it out and the caller drops it right after the last row.
+  const StageScope hand_off(scratch.clock, Stage::kHandOff);
   std::shared_ptr<Batch> batch = task.batch;
   int row = task.row;
   const bool async = batch == nullptr;
@@ -144,6 +168,7 @@ void Workers::Run(const Task& task, Scratch& scratch) {
     if (done) {
       WriteRow(*batch, row, /*final_part=*/true, e, scratch);
       batch->final_elapsed_step.At<std::int32_t>(row) = e.elapsed;
+      const StageScope reset(scratch.clock, Stage::kReset);
       ResetEnv(task.env_id);
     } else {
       for (Column& c : batch->final_obs) std::memset(c.Row(row), 0, c.row_bytes());
@@ -166,7 +191,8 @@ void Workers::Run(const Task& task, Scratch& scratch) {
   }
 }
 
-void Workers::RunRender(const Task& task) {
+void Workers::RunRender(const Task& task, StageClock* clock) {
+  const StageScope render(clock, Stage::kRender);
   RenderJob& job = *task.render;
   try {
     envs_[task.env_id].env->Render(job.width, job.height, job.camera_id,
@@ -178,11 +204,22 @@ void Workers::RunRender(const Task& task) {
   if (job.left.fetch_sub(1, std::memory_order_acq_rel) == 1) completion_.Complete(nullptr);
 }
 
+int Workers::WorthWaking(int n, int most) const {
+  if (most <= 0) return 0;
+  const std::int64_t work = static_cast<std::int64_t>(n) * task_ns();
+  return static_cast<int>(std::min<std::int64_t>(most, work / spin::kWakeWorthNs));
+}
+
 bool Workers::RunQueued(Scratch& scratch) {
   // The caller helps too: the queue is shared by the workers and one more.
   TaskQueue::Chunk chunk;
-  const std::size_t taken = queue_.Take(chunk, options_.num_threads + 1);
+  std::size_t taken = 0;
+  {
+    const StageScope queue(scratch.clock, Stage::kQueue);
+    taken = queue_.Take(chunk, options_.num_threads + 1);
+  }
   if (taken == 0) return false;
+  const spin::Clock::time_point start = spin::Clock::now();
   for (std::size_t k = 0; k < taken; ++k) {
     try {
       Run(chunk[k], scratch);
@@ -191,11 +228,19 @@ bool Workers::RunQueued(Scratch& scratch) {
     }
     chunk[k].batch.reset();
   }
+  // The running average of a task's cost (1/8 of each chunk's): threads may
+  // race on it, and any of their values is a fair estimate.
+  const std::int64_t ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(spin::Clock::now() - start).count() /
+      static_cast<std::int64_t>(taken);
+  const std::int64_t avg = task_ns();
+  task_ns_.store(avg + (ns - avg) / 8, std::memory_order_relaxed);
   return true;
 }
 
-void Workers::Loop() {
+void Workers::Loop(StageClock* clock) {
   Scratch scratch;
+  scratch.clock = clock;  // in Stage::kIdle between tasks
   for (;;) {
     if (RunQueued(scratch)) continue;
     // Out of tasks. In async mode look a little longer before sleeping (see
@@ -205,7 +250,11 @@ void Workers::Loop() {
     // enough to need it; a spinning one would split even a batch of a few
     // tiny steps and slow it down with the cache traffic (CartPole, 8 envs:
     // -20%).
-    if (!sync_ && spin::Until([this] { return queue_.queued() > 0 || queue_.stopping(); })) {
+    // Only while a batch holds enough work to be worth a worker at all
+    // (spin::kWakeWorthNs): with tiny steps the caller steps them itself.
+    const bool worth = task_ns() * options_.batch_size >= spin::kWakeWorthNs;
+    if (!sync_ && worth &&
+        spin::Until([this] { return queue_.queued() > 0 || queue_.stopping(); })) {
       if (queue_.stopping()) return;
       continue;
     }

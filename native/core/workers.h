@@ -26,6 +26,8 @@
 #include "core/env.h"
 #include "core/pool_options.h"
 #include "core/recv.h"
+#include "core/spin.h"
+#include "core/stage_clock.h"
 #include "core/task_queue.h"
 
 namespace envpool {
@@ -76,6 +78,19 @@ class Workers {
   // Runs a share of the queued tasks on the calling thread; false if none was queued.
   bool Help() { return RunQueued(caller_scratch_); }
 
+  // How many sleeping workers `n` newly queued tasks are worth waking, at most
+  // `most`: one per spin::kWakeWorthNs of their work, costed by the running
+  // average of the tasks run so far (every thread times its chunks of tasks).
+  int WorthWaking(int n, int most) const;
+  // The running average cost of a task, in nanoseconds.
+  std::int64_t task_ns() const { return task_ns_.load(std::memory_order_relaxed); }
+
+  // The calling thread's stage clock (null unless PoolOptions::stage_times).
+  StageClock* caller_clock() { return caller_clock_.get(); }
+  // Each thread's stage times: the calling thread's first, then each worker's
+  // (empty unless PoolOptions::stage_times).
+  std::vector<StageTimes> StageReport() const;
+
   // Draws the current frame of each env of `env_ids` (see Pool::Render).
   std::shared_ptr<Column> Render(const std::int64_t* env_ids, int n, int width, int height,
                                  int camera_id);
@@ -84,14 +99,15 @@ class Workers {
   struct Scratch {
     std::vector<std::byte*> obs, info;
     std::vector<const std::byte*> players;  // the stepped env's player action arrays
+    StageClock* clock = nullptr;            // the thread's, when stages are timed
   };
 
   bool RunQueued(Scratch& scratch);  // runs a few queued tasks; false if none
   void Run(const Task& task, Scratch& scratch);
-  void RunRender(const Task& task);
+  void RunRender(const Task& task, StageClock* clock);
   void ResetEnv(int env_id);  // draws the env's ranges (if any), then Env::Reset
   void WriteRow(Batch& batch, int row, bool final_part, const EnvState& e, Scratch& scratch);
-  void Loop();  // a worker thread
+  void Loop(StageClock* clock);  // a worker thread
 
   const std::vector<EnvSetup>& setups_;
   const PoolOptions& options_;
@@ -104,6 +120,10 @@ class Workers {
   std::vector<EnvState> envs_;
   std::vector<std::thread> threads_;
   Scratch caller_scratch_;
+  std::atomic<std::int64_t> task_ns_{spin::kAssumedTaskNs};  // see WorthWaking
+  // With PoolOptions::stage_times: the calling thread's clock and each worker's.
+  std::unique_ptr<StageClock> caller_clock_;
+  std::vector<std::unique_ptr<StageClock>> worker_clocks_;
   std::shared_ptr<Column> frames_;  // the last Render's frames, reused when free
 };
 

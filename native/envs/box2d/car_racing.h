@@ -674,6 +674,7 @@ class CarRacing final : public Env {
     CarStep(1.0 / kFps);
     world_.Step(F(1.0 / kFps), 6 * 30, 2 * 30);
     t_ += 1.0 / kFps;
+    const StageScope draw(stage_clock(), Stage::kDraw);
     DrawState();
   }
 

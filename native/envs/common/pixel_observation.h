@@ -220,6 +220,7 @@ class PixelObservation final : public Env {
 
   // Draws the current state into the last frame of the stack, channel-first.
   void DrawNewest() {
+    const StageScope draw(stage_clock(), Stage::kDraw);
     inner_.Render(width_, height_, options_.camera_id, drawn_.data());
     std::uint8_t* r = stack_.data() + stack_.size() - 3 * plane_;
     std::uint8_t* g = r + plane_;

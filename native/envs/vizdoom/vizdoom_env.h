@@ -406,6 +406,7 @@ class VizdoomEnv final : public Env {
         static_cast<std::size_t>(weapon) < p_.keys.weapon_reward.size()) {
       reward += static_cast<float>(p_.keys.weapon_reward[static_cast<std::size_t>(weapon)]);
     }
+    const StageScope push(stage_clock(), Stage::kPreprocess);
     PushScreen(state->screenBuffer->data(), reset);
     return reward;
   }

@@ -345,11 +345,16 @@ def ale_vector_runner(game: str, n: int, seed: int, make_actor: ActorFactory) ->
 def raw_mujoco_runner(task: str) -> Made:
     """One env's bare ``mj_step`` loop (``frame_skip`` substeps per env step, random
     controls set from Python per step, no observation or reward)."""
-    import mujoco
-
     env = gymnasium.make(task).unwrapped
     env.reset(seed=0)
-    model, data, frame_skip = env.model, env.data, env.frame_skip
+    return mj_step_loop(env.model, env.data, env.frame_skip), env.close
+
+
+def mj_step_loop(model: Any, data: Any, nstep: int) -> Runner:
+    """A bare loop of ``mujoco.mj_step(model, data, nstep)`` per env step, random controls
+    set from Python per step, the state reset every 256 steps (kept sane over long runs)."""
+    import mujoco
+
     ctrl = np.random.default_rng(0).uniform(-1, 1, size=(256, model.nu))
     state = {"i": 0}
 
@@ -357,12 +362,12 @@ def raw_mujoco_runner(task: str) -> Made:
         for _ in range(k):
             i = state["i"] = (state["i"] + 1) % 256
             data.ctrl[:] = ctrl[i]
-            mujoco.mj_step(model, data, nstep=frame_skip)
-            if i == 0:  # keep the state sane over long runs
+            mujoco.mj_step(model, data, nstep=nstep)
+            if i == 0:
                 mujoco.mj_resetData(model, data)
         return k
 
-    return run, env.close
+    return run
 
 
 # -- DeepMind Control Suite --------------------------------------------------

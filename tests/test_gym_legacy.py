@@ -9,6 +9,8 @@
   that folder exists and skips with the install line where not; the nightly test makes it.
 * CleanRL's ``ppo_atari_envpool.py``, unchanged, two iterations in that child, where the
   workspace holds CleanRL's scripts (../shared/peer/cleanrl) and torch is installed.
+* The legacy pool's own behaviour, in this process (``LegacyGymEnvPool(spec)`` needs no
+  gym): an explicit ``gym_reset_return_info=True``, and ``xla()``'s 4-tuple.
 """
 
 from __future__ import annotations
@@ -210,3 +212,43 @@ def test_cleanrl_ppo_atari_envpool_runs_unchanged(tmp_path: pathlib.Path) -> Non
         env=_child_env(), cwd=tmp_path, capture_output=True, text=True, timeout=580)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("SPS:") == 2, done.stdout[-3000:]
+
+
+def test_legacy_reset_honours_an_explicit_gym_reset_return_info() -> None:
+    """Under gym < 0.26 ``reset()`` returns obs alone (EnvPool 0.6-0.8's default), and
+    ``(obs, info)`` where the pool was made with ``gym_reset_return_info=True``."""
+    for kwargs, with_info in (({}, False), ({"gym_reset_return_info": False}, False),
+                              ({"gym_reset_return_info": True}, True)):
+        spec = envpool.make_spec("CartPole-v1", num_envs=2, **kwargs)
+        assert spec.given_keywords == {"num_envs", *kwargs}
+        env = LegacyGymEnvPool(spec)
+        result = env.reset()
+        if with_info:
+            obs, info = result
+            assert obs.shape == (2, 4) and list(info["env_id"]) == [0, 1], kwargs
+        else:
+            assert isinstance(result, np.ndarray) and result.shape == (2, 4), kwargs
+        env.close()
+
+
+def test_legacy_xla_step_is_the_4_tuple() -> None:
+    """``xla()``'s ``recv`` / ``step`` of a gym pool under gym < 0.26: ``(obs, reward, done,
+    info)`` with ``info["TimeLimit.truncated"]``, what CleanRL's XLA scripts unpack."""
+    jax = pytest.importorskip("jax")
+    env = LegacyGymEnvPool(envpool.make_spec("CartPole-v1", num_envs=3, max_episode_steps=2))
+    handle, recv, send, step = env.xla()
+    assert isinstance(env.reset(), np.ndarray)
+    dones, truncs = [], []
+    for _ in range(2):
+        handle, result = jax.jit(step)(handle, jax.numpy.zeros(3, jax.numpy.int32))
+        assert len(result) == 4
+        obs, reward, done, info = result
+        assert obs.shape == (3, 4) and reward.dtype == np.float32 and done.dtype == np.bool_
+        dones.append(np.asarray(done))
+        truncs.append(np.asarray(info["TimeLimit.truncated"]))
+    assert not dones[0].any() and dones[1].all() and truncs[1].all() and not truncs[0].any()
+    handle = send(handle, np.ones(3, np.int32))  # next-step autoreset
+    handle, (obs, reward, done, info) = recv(handle)
+    assert not np.asarray(done).any() and (np.asarray(info["elapsed_step"]) == 0).all()
+    env.close()
+

@@ -101,3 +101,37 @@ def test_the_command_runs_a_script_as_python_would(tmp_path: pathlib.Path) -> No
     assert lines[0] == "name __main__ argv ['--total-timesteps', '8', '--no-track'] path0 True"
     assert lines[1] == "tree_map [2, 3]"
     assert lines[2] == "params [0.0, 0.0] step 1"
+
+
+def _curve_module() -> types.ModuleType:
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "cleanrl_curve.py"
+    spec = importlib.util.spec_from_file_location("cleanrl_curve", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gpu_recipe_curve_reads_the_stamped_output(tmp_path: pathlib.Path) -> None:
+    """scripts/cleanrl_curve.py (scripts/gpu_pong_xla.sh's results): each iteration's
+    stamped ``global_step=..., avg_episodic_return=...`` and ``SPS:`` lines, wall seconds
+    from the launch; other lines (warnings, an iteration cut off by the budget) ignored."""
+    curve = _curve_module()
+    log = tmp_path / "run.log"
+    log.write_text("100.5 UserWarning: something\n"
+                   "130.5 global_step=8192, avg_episodic_return=-21.0\n"
+                   "130.75 SPS: 300\n"
+                   "160.5 global_step=16384, avg_episodic_return=-20.5\n"
+                   "161.0 SPS: 400\n"
+                   "190.0 global_step=24576, avg_episodic_return=-19.0\n")
+    rows = curve.read_curve(log.read_text(), start=100.0)
+    assert rows == [{"wall_s": 30.5, "step": 8192, "avg_episodic_return": -21.0, "sps": 300},
+                    {"wall_s": 60.5, "step": 16384, "avg_episodic_return": -20.5, "sps": 400},
+                    {"wall_s": 90.0, "step": 24576, "avg_episodic_return": -19.0}]
+    assert curve.read_curve(log.read_text())[0]["wall_s"] == 30.0  # from the first line
+    out = tmp_path / "curve.csv"
+    curve.main([str(log), str(out), "--start", "100"])
+    assert out.read_text().splitlines()[:2] == ["wall_s,step,avg_episodic_return,sps",
+                                                "30.5,8192,-21.0,300"]
+    assert "273 steps/s" in curve.summary(rows) and "best -19.00" in curve.summary(rows)

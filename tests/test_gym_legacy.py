@@ -8,7 +8,11 @@
   --target``): :data:`LEGACY_DIR`, or ``$ENVPOOL_GYM_LEGACY``. The default suite runs it where
   that folder exists and skips with the install line where not; the nightly test makes it.
 * CleanRL's ``ppo_atari_envpool.py``, unchanged, two iterations in that child, where the
-  workspace holds CleanRL's scripts (../shared/peer/cleanrl) and torch is installed.
+  workspace holds CleanRL's scripts (../shared/peer/cleanrl) and torch is installed; the
+  nightly test runs each of CleanRL's six EnvPool scripts for 4096 steps and reads the
+  episode returns they log (the two JAX ones through ``envpool.integrations.cleanrl_run``).
+* The legacy pool's own behaviour, in this process (``LegacyGymEnvPool(spec)`` needs no
+  gym): an explicit ``gym_reset_return_info=True``, and ``xla()``'s 4-tuple.
 """
 
 from __future__ import annotations
@@ -210,3 +214,101 @@ def test_cleanrl_ppo_atari_envpool_runs_unchanged(tmp_path: pathlib.Path) -> Non
         env=_child_env(), cwd=tmp_path, capture_output=True, text=True, timeout=580)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("SPS:") == 2, done.stdout[-3000:]
+
+
+def test_legacy_reset_honours_an_explicit_gym_reset_return_info() -> None:
+    """Under gym < 0.26 ``reset()`` returns obs alone (EnvPool 0.6-0.8's default), and
+    ``(obs, info)`` where the pool was made with ``gym_reset_return_info=True``."""
+    for kwargs, with_info in (({}, False), ({"gym_reset_return_info": False}, False),
+                              ({"gym_reset_return_info": True}, True)):
+        spec = envpool.make_spec("CartPole-v1", num_envs=2, **kwargs)
+        assert spec.given_keywords == {"num_envs", *kwargs}
+        env = LegacyGymEnvPool(spec)
+        result = env.reset()
+        if with_info:
+            obs, info = result
+            assert obs.shape == (2, 4) and list(info["env_id"]) == [0, 1], kwargs
+        else:
+            assert isinstance(result, np.ndarray) and result.shape == (2, 4), kwargs
+        env.close()
+
+
+def test_legacy_xla_step_is_the_4_tuple() -> None:
+    """``xla()``'s ``recv`` / ``step`` of a gym pool under gym < 0.26: ``(obs, reward, done,
+    info)`` with ``info["TimeLimit.truncated"]``, what CleanRL's XLA scripts unpack."""
+    jax = pytest.importorskip("jax")
+    env = LegacyGymEnvPool(envpool.make_spec("CartPole-v1", num_envs=3, max_episode_steps=2))
+    handle, recv, send, step = env.xla()
+    assert isinstance(env.reset(), np.ndarray)
+    dones, truncs = [], []
+    for _ in range(2):
+        handle, result = jax.jit(step)(handle, jax.numpy.zeros(3, jax.numpy.int32))
+        assert len(result) == 4
+        obs, reward, done, info = result
+        assert obs.shape == (3, 4) and reward.dtype == np.float32 and done.dtype == np.bool_
+        dones.append(np.asarray(done))
+        truncs.append(np.asarray(info["TimeLimit.truncated"]))
+    assert not dones[0].any() and dones[1].all() and truncs[1].all() and not truncs[0].any()
+    handle = send(handle, np.ones(3, np.int32))  # next-step autoreset
+    handle, (obs, reward, done, info) = recv(handle)
+    assert not np.asarray(done).any() and (np.asarray(info["elapsed_step"]) == 0).all()
+    env.close()
+
+
+#: CleanRL's six EnvPool scripts with a few thousand steps each: 4 iterations of 8 envs x
+#: 128 steps (a random Breakout game ends after about 120 steps, so each logs returns).
+CLEANRL_RUNS = {
+    "ppo_atari_envpool.py": ["--no-cuda"],
+    "pqn_atari_envpool.py": ["--no-cuda"],
+    "pqn_atari_envpool_lstm.py": ["--no-cuda"],
+    "ppo_rnd_envpool.py": ["--no-cuda", "--num-iterations-obs-norm-init", "2"],
+    "ppo_atari_envpool_xla_jax.py": [],
+    "ppo_atari_envpool_xla_jax_scan.py": [],
+}
+CLEANRL_STEPS = ["--total-timesteps", "4096", "--num-envs", "8", "--num-steps", "128",
+                 "--no-track"]
+
+
+def _scalars(run_dir: pathlib.Path) -> dict[str, list[float]]:
+    """The scalars of a run's tensorboard event files, by tag."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = {p.parent for p in run_dir.rglob("events.out.tfevents.*")}
+    acc = EventAccumulator(str(events))
+    acc.Reload()
+    return {tag: [e.value for e in acc.Scalars(tag)] for tag in acc.Tags()["scalars"]}
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(1500)
+@pytest.mark.parametrize("script", sorted(CLEANRL_RUNS))
+def test_cleanrl_script_logs_episode_returns(script: str, tmp_path: pathlib.Path) -> None:
+    """Each of CleanRL's EnvPool scripts, unchanged, under gym 0.23.1: 4096 steps, then its
+    episode returns in its stdout and its tensorboard events (the JAX ones through
+    ``envpool.integrations.cleanrl_run``, for today's jax and flax)."""
+    path = CLEANRL / script
+    if not path.exists():
+        pytest.skip(f"no CleanRL scripts at {CLEANRL} (the workspace's copy of them)")
+    folder = LEGACY_DIR
+    if not (folder / "gym" / "__init__.py").exists():
+        folder = tmp_path / "gym-0.23.1"
+        subprocess.run(install_line(folder), check=True, timeout=600)  # needs the registry
+    xla = "xla_jax" in script
+    for package in ("tensorboard", "torch", *(("jax", "flax", "optax") if xla else ())):
+        if gym_spaces.importlib.util.find_spec(package) is None:
+            pytest.skip(f"{script} needs {package}: pip install 'envpool-ng[jax]' torch "
+                        "tensorboard (torch's CPU build)")
+    runner = ["-m", "envpool.integrations.cleanrl_run"] if xla else []
+    done = subprocess.run([sys.executable, *runner, str(path), *CLEANRL_STEPS,
+                           *CLEANRL_RUNS[script]], env=_child_env(folder), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1400)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.count("SPS:") == 4, done.stdout[-3000:]
+    scalars = _scalars(tmp_path / "runs")
+    if xla:  # the mean of each env's last finished game, 0 until one has finished
+        assert scalars["charts/avg_episodic_length"][-1] > 0, scalars
+        assert "avg_episodic_return=" in done.stdout
+    else:
+        assert "episodic_return=" in done.stdout, done.stdout[-3000:]
+        assert len(scalars["charts/episodic_return"]) >= 1, sorted(scalars)
+        assert all(length > 0 for length in scalars["charts/episodic_length"])

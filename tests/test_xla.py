@@ -214,3 +214,25 @@ def test_every_family_steps_through_xla(task_id: str, make: Any) -> None:
             _assert_same(got, ref.step(action), f"{task_id}: step {t}")
         ours.close()
         ref.close()
+
+
+def test_the_calls_are_registered_for_cuda_too() -> None:
+    """A jitted function placed on a GPU (jax's CUDA build) finds the custom calls: the shim
+    exports CUDA handlers (copies through the host) and registers them for CUDA, which XLA
+    keeps for the CUDA backend where none is loaded. They run only on a GPU (not here)."""
+    from envpool.core.xla_build import RECV, SEND, shim
+
+    env = envpool.make("CartPole-v1", num_envs=2)
+    env.xla()
+    lib = shim()
+    assert lib.EnvpoolXlaRecvCuda and lib.EnvpoolXlaSendCuda
+    from jax._src.lib import xla_client
+
+    pending = getattr(xla_client, "_custom_callback", None)
+    if pending is None:
+        pytest.skip("this jaxlib keeps its custom-call registrations elsewhere")
+    if "CUDA" in getattr(xla_client, "_custom_callback_handler", {}):
+        pytest.skip("jax's CUDA plugin took the registrations (a GPU machine)")
+    names = [entry[0] for entry in pending.get("CUDA", [])]
+    assert RECV in names and SEND in names, names
+    env.close()

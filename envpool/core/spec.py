@@ -112,6 +112,8 @@ class EnvSpec:
             raise TypeError(f"info_env_kwargs must be a bool, got {pool['info_env_kwargs']!r}")
 
         self.id = task_id
+        #: The keywords given to make this spec (the others in ``config`` are defaults).
+        self.given_keywords: frozenset[str] = frozenset(kwargs)
         self.task = task
         self.native_env = task.native_env
         self.env_config = native_config

@@ -58,10 +58,11 @@ class PoolXla:
             result)``, where ``result`` is what the flavour's ``recv`` returns, as jax
             arrays with ``batch_size`` rows: ``(obs, reward, terminated, truncated,
             info)`` in the gymnasium and gym flavours (``info`` holds ``env_id``,
-            ``players``, ``elapsed_step`` and the env's info arrays), a
-            ``dm_env.TimeStep`` in the dm flavour. ``send(handle, action, env_id=None)``
-            queues a step and returns the handle; ``step(handle, action, env_id=None)``
-            is ``recv(send(...))``.
+            ``players``, ``elapsed_step`` and the env's info arrays; under a gym older
+            than 0.26 the gym flavour's ``(obs, reward, done, info)`` with
+            ``info["TimeLimit.truncated"]``), a ``dm_env.TimeStep`` in the dm flavour.
+            ``send(handle, action, env_id=None)`` queues a step and returns the handle;
+            ``step(handle, action, env_id=None)`` is ``recv(send(...))``.
 
         Raises:
             ImportError: jax 0.5 or newer is not installed.

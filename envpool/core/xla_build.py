@@ -1,6 +1,7 @@
 """The XLA custom calls of ``xla()``: envpool/core/xla_shim.cc, compiled at a process's first
 ``xla()`` against the installed jaxlib's FFI headers (with ``$CXX``, or the compiler Python
-was built with), cached in ``~/.cache/envpool`` and registered with XLA for the CPU."""
+was built with), cached in ``~/.cache/envpool`` and registered with XLA for the CPU and for
+CUDA (a jitted function placed on a GPU: the batch is copied through the host)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def shim() -> ctypes.CDLL:
         with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
             built = Path(tmp, library.name)
             cmd = [compiler, *flags, "-isystem", jax.ffi.include_dir(), "-I", include,
-                   str(_SHIM), "-o", str(built)]
+                   str(_SHIM), "-o", str(built), "-ldl"]
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"xla(): compiling envpool's XLA custom calls failed:\n"
@@ -76,4 +77,8 @@ def shim() -> ctypes.CDLL:
     lib = ctypes.CDLL(str(library))
     for name, symbol in ((RECV, lib.EnvpoolXlaRecv), (SEND, lib.EnvpoolXlaSend)):
         jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(symbol), platform="cpu")
+    # for a jitted function placed on a GPU: copies through the host (XLA keeps them for the
+    # CUDA backend, used where jax's CUDA plugin is installed)
+    for name, symbol in ((RECV, lib.EnvpoolXlaRecvCuda), (SEND, lib.EnvpoolXlaSendCuda)):
+        jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(symbol), platform="CUDA")
     return lib

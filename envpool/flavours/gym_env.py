@@ -88,8 +88,9 @@ class GymEnvPool(GymnasiumEnvPool):
 
 class LegacyGymEnvPool(GymEnvPool):
     """The gym flavour under a gym older than 0.26 (CleanRL's gym 0.23.1): sail-sg EnvPool
-    0.6-0.8's gym API. ``reset()`` returns the observations alone (EnvPool's default then,
-    ``gym_reset_return_info`` is not read), ``step()`` and ``recv()`` (also after
+    0.6-0.8's gym API. ``reset()`` returns the observations alone (EnvPool's default then;
+    ``(obs, info)`` where made with an explicit ``gym_reset_return_info=True``, as EnvPool
+    0.6-0.8 did), ``step()`` and ``recv()`` (also after
     ``async_reset()``) return ``(obs, reward, done, info)`` with ``done = terminated |
     truncated`` and ``info["TimeLimit.truncated"]`` (``truncated``: the time limit);
     ``xla()``'s ``recv`` / ``step`` return the same 4-tuple. Made by ``GymEnvPool(spec)``
@@ -97,7 +98,9 @@ class LegacyGymEnvPool(GymEnvPool):
 
     def __init__(self, spec: EnvSpec) -> None:
         GymEnvPool.__init__(self, spec)
-        self._return_info = False  # reset() returns obs alone, as under EnvPool 0.6-0.8
+        # reset() returns obs alone, EnvPool 0.6-0.8's default, unless asked for the info
+        self._return_info = ("gym_reset_return_info" in spec.given_keywords
+                             and bool(spec.config.gym_reset_return_info))
 
     def step(self, actions: Any, env_id: Any = None  # type: ignore[override]
              ) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:

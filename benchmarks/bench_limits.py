@@ -98,12 +98,12 @@ def ratios(cores: int) -> list[tuple[str, str, float, float]]:
     return [
         ("Pong sync 1", "raw emulator", 1.0, 0.0),
         ("Pong sync 8", "raw emulator", min(8, lim), 0.0),
-        ("Pong sync 16", "raw emulator", min(16, lim), 0.90),
+        ("Pong sync 16", "raw emulator", min(16, lim), 0.95),
         ("Pong async 8/4", "raw emulator", min(8, lim), 0.0),
-        ("Pong async 16/8", "raw emulator", min(16, lim), 0.0),
+        ("Pong async 16/8", "raw emulator", min(16, lim), 0.95),
         ("Pong sync 1", "ale-py AtariEnv + preprocessing", 1.0, 0.90),
         ("Pong sync 1", "ale-py AtariEnv bare", 1.0, 0.0),
-        ("CartPole async 8/4", "CartPole sync 8", 1.0, 0.80),
+        ("CartPole async 8/4", "CartPole sync 8", 1.0, 0.90),
         ("Ant sync 32", "raw mj_step (Ant)", min(32, lim), 0.95),
     ]
 

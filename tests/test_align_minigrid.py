@@ -602,15 +602,18 @@ DEBUG_IDS = ["MiniGrid-DoorKey-8x8-v0", "MiniGrid-KeyCorridorS3R3-v0",
 
 @pytest.mark.parametrize("task_id", ["MiniGrid-Empty-5x5-v0", "BabyAI-GoToObj-v0"])
 def test_direction_space_is_the_packages(task_id: str) -> None:
-    """obs["direction"]: the package's Discrete(4) (int64), and arrays of that dtype."""
+    """obs["direction"]: the package's space, Discrete(4) of int64, over int32 arrays (sail-sg
+    EnvPool's, which jax keeps without x64); the space holds every value."""
     ref_space = gymnasium.make(task_id).observation_space["direction"]
     env = envpool.make_gymnasium(task_id, num_envs=2, seed=0)
     space = env.single_observation_space["direction"]
     assert (space, space.dtype) == (ref_space, ref_space.dtype) == (
         gymnasium.spaces.Discrete(4), np.dtype(np.int64))
+    assert env.spec.native_spec["obs"][0]["dtype"] == "int32"
     obs, _ = env.reset()
-    assert obs["direction"].dtype == np.int64 and obs["direction"].shape == (2,)
+    assert obs["direction"].dtype == np.int32 and obs["direction"].shape == (2,)
     assert all(space.contains(d) for d in obs["direction"])
+    assert env.single_observation_space.contains({k: v[0] for k, v in obs.items()})
     env.close()
 
 

@@ -78,7 +78,8 @@ _EMPTY = 1  # OBJECT_TO_IDX["empty"]: no object
 
 def _register(task_id: str, max_steps: int, **kwargs: Any) -> None:
     register(task_id, "MiniGrid", max_steps=max_steps, per_env_kwargs=_PER_ENV,
-             pool_methods={"_debug_states": debug_states}, **kwargs)
+             pool_methods={"_debug_states": debug_states},
+             space_dtypes={"direction": "int64"}, **kwargs)
 
 
 def decode_mission(mission: np.ndarray) -> Any:

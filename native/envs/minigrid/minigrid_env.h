@@ -8,8 +8,9 @@
 // seed s + i, and its later episodes (autoreset) those of the package's reset() without a
 // seed, which continues the same generator. The pool's Rng is not used.
 //
-// Observations, as sail-sg EnvPool names them: "direction" (the agent's direction, 0..3,
-// int64: the package's space, Discrete(4), is int64),
+// Observations, as sail-sg EnvPool names them: "direction" (the agent's direction, 0..3;
+// int32 arrays, as EnvPool's, under the package's space, Discrete(4) of int64: the task's
+// space_dtypes),
 // "image" (the package's obs["image"], agent_view_size^2 x 3 uint8), "mission" (the
 // mission's bytes, zero-padded to 96); and "mission_tokens" (mission.h). Info: "agent_pos".
 // The episode ends as the package's: terminated on the goal (reward 1 - 0.9 * step_count /
@@ -233,7 +234,7 @@ class MiniGrid final : public Env {
       spec.obs.push_back(std::move(image));
       spec.obs_layout = ObsLayout::kArray;
     } else {
-      spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt64));
+      spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
       spec.obs.push_back(std::move(image));
       spec.obs.push_back(BoxSpec("mission", DType::kUInt8, {MissionBytes(p)}, {0.0}, {255.0}));
       spec.obs.push_back(BoxSpec("mission_tokens", DType::kInt32, {MissionTokens(p)}, {0.0},
@@ -374,7 +375,7 @@ class MiniGrid final : public Env {
     agent_pos[0] = world_.agent_pos.x;
     agent_pos[1] = world_.agent_pos.y;
     if (params_.img_obs) return;
-    *slot.Obs<std::int64_t>(0) = world_.agent_dir;
+    *slot.Obs<std::int32_t>(0) = world_.agent_dir;
     std::uint8_t* mission = slot.Obs<std::uint8_t>(2);
     const auto bytes = static_cast<std::size_t>(MissionBytes(params_));
     std::memset(mission, 0, bytes);

@@ -405,9 +405,16 @@ FAMILIES: dict[str, tuple[list[str], str, Callable[[str], Shown]]] = {
 def renders(task: str, mode: str) -> str | None:
     """None when ``task`` draws ``mode``, else why not (the error envpool gives)."""
     try:
-        envpool.make(task, num_envs=1, render_mode=mode).close()
+        env = envpool.make(task, num_envs=1, render_mode=mode)
     except (ValueError, ImportError) as e:
         return str(e)
+    try:
+        env.reset()
+        env.render()
+    except (ValueError, RuntimeError) as e:
+        return str(e)
+    finally:
+        env.close()
     return None
 
 

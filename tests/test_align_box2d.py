@@ -487,3 +487,52 @@ def test_bipedal_walker_frames_equal_gymnasium(task_id: str) -> None:
     assert frames > 80 and resets >= 1 and least_scroll < 0, (frames, resets, least_scroll)
     ours.close()
     ref.close()
+
+
+# -- render_width / render_height: gymnasium's picture shrunk as pygame shrinks it ---------
+
+
+def _smoothscaled(frame: np.ndarray, width: int, height: int) -> np.ndarray:
+    """pygame.transform.smoothscale of an RGB frame (gymnasium's own way to a smaller
+    picture: CarRacing's observation)."""
+    import pygame
+
+    surface = pygame.surfarray.make_surface(np.ascontiguousarray(frame.transpose(1, 0, 2)))
+    small = pygame.transform.smoothscale(surface, (width, height))
+    return np.asarray(pygame.surfarray.pixels3d(small)).transpose(1, 0, 2).copy()
+
+
+@pytest.mark.parametrize("task_id", ["LunarLander-v3", "BipedalWalker-v3", "CarRacing-v3"])
+@pytest.mark.parametrize("size", [(64, 48), (600, 200), (300, 400), (4, 3)])
+def test_render_at_a_smaller_size_is_the_picture_smoothscaled(
+        task_id: str, size: tuple[int, int]) -> None:
+    """A smaller ``render_width`` x ``render_height`` is gymnasium's picture (this
+    package's, bit for bit equal to it) shrunk by pygame's smoothscale, bitwise; a side of
+    gymnasium's own length is kept as it is. Gymnasium draws the two pools' envs alike:
+    the same seed gives the same picture at every step."""
+    width, height = size
+    full = envpool.make_gymnasium(task_id, num_envs=1, seed=2, render_mode="rgb_array")
+    small = envpool.make_gymnasium(task_id, num_envs=2, seed=2, render_mode="rgb_array",
+                                   render_width=width, render_height=height)
+    full.reset()
+    small.reset()
+    action = np.zeros((1, *full.single_action_space.shape), full.single_action_space.dtype)
+    for _ in range(3):
+        frame = small.render(env_ids=[0])
+        assert frame.shape == (1, height, width, 3) and frame.dtype == np.uint8
+        np.testing.assert_array_equal(frame[0], _smoothscaled(full.render()[0], width, height))
+        full.step(action)
+        small.step(np.repeat(action, 2, axis=0))
+    full.close()
+    small.close()
+
+
+@pytest.mark.parametrize("kwargs", [{"render_width": 601}, {"render_height": 401},
+                                    {"render_width": 1200, "render_height": 800},
+                                    {"render_width": 3}, {"render_height": 2}])
+def test_render_larger_or_far_smaller_is_refused(kwargs: dict[str, int]) -> None:
+    """Larger than gymnasium's picture, or a shrink by 200 or more (pygame's filter sums in
+    16 bits): refused."""
+    with pytest.raises(ValueError, match=r"render_height must be 3 to 400 and render_width 4 "
+                                         r"to 600"):
+        envpool.make_gymnasium("LunarLander-v3", render_mode="rgb_array", **kwargs)

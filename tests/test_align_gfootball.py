@@ -29,6 +29,7 @@ import pytest
 # The package's modules (its env imports old gym, which imports cleanly here).
 from gfootball.env import config as gconfig  # noqa: E402
 from gfootball.env import (
+    football_action_set,  # noqa: E402
     football_env,  # noqa: E402
     observation_preprocessing,  # noqa: E402
 )
@@ -240,3 +241,55 @@ def test_whole_games_nightly(task_id: str) -> None:
     # for 1_vs_1_easy; the kaggle one changes ends at 1500), or its first goal where the
     # scenario ends on one. Here: 133 s with -n 2.
     assert run_aligned(task_id, seed=13, steps=3100, episodes=1) == 1
+
+
+def test_oracle_engine_replays_the_envs_episode() -> None:
+    """``OracleEngine`` (EnvPool's ``_GfootballOracleEngine``: one engine driven from
+    Python) reset with the episode's number and engine seed, stepped until the ball is in
+    play after each action as football_env_core.py does, is in the env's state at every
+    step: the Super Mini Map drawn from its ``get_info()`` (the package's generate_smm of
+    the same positions) equals the observation, and so do the score and the clock."""
+    from envpool.gfootball.gfootball_envpool import _GfootballOracleEngine
+    from envpool.registration import base_path
+
+    task_id, name = "gfootball/academy_3_vs_1_with_keeper-v1", "academy_3_vs_1_with_keeper"
+    env = envpool.make_gymnasium(task_id, num_envs=1, seed=5)
+    obs, info = env.reset()
+    engine = _GfootballOracleEngine(base_path, 10)
+    engine.reset(name, int(info["episode_number"][0]), int(info["engine_seed"][0]), 400)
+
+    def observe() -> dict[str, Any]:
+        while True:
+            state = engine.get_info()
+            if state["is_in_play"]:
+                return state
+            engine.step()
+
+    def drawn(state: dict[str, Any]) -> np.ndarray:
+        active = state["left_controllers"][0]
+        return smm({
+            "left_team": np.array([p["position"] for p in state["left_team"]]),
+            "right_team": np.array([p["position"] for p in state["right_team"]]),
+            "ball": np.array(state["ball_position"]),
+            "active": active,
+        })
+
+    action_set = [int(a._backend_action) for a in football_action_set.get_action_set(
+        {"action_set": "default"})]
+    rng = np.random.default_rng(1)
+    state = observe()
+    engine.waiting_for_game_count = 3  # (the package's counter, kept by the caller)
+    assert engine.waiting_for_game_count == 3
+    engine.waiting_for_game_count = 0
+    for _ in range(40):
+        np.testing.assert_array_equal(obs[0], drawn(state))
+        assert (state["left_goals"], state["right_goals"]) == tuple(info["score"][0])
+        assert 400 - state["step"] == info["steps_left"][0]
+        action = int(rng.integers(0, 19))
+        obs, _, terminated, truncated, info = env.step(np.array([action], np.int32))
+        if terminated[0] or truncated[0]:
+            break
+        engine.action(action_set[action], True, 0)
+        engine.step()
+        state = observe()
+    env.close()

@@ -591,3 +591,100 @@ def test_numpy_generator_parity() -> None:
                 calls.append(("integers", 0, 2))  # _rand_bool
                 expected.append(float(ref.integers(0, 2)))
         assert _native._numpy_generator_draws(seed, calls) == expected, seed
+
+
+# -- the direction's space and sail-sg EnvPool's debug hook _debug_states ------------------
+
+DEBUG_IDS = ["MiniGrid-DoorKey-8x8-v0", "MiniGrid-KeyCorridorS3R3-v0",
+             "MiniGrid-ObstructedMaze-2Dlhb-v1", "BabyAI-GoToObj-v0", "BabyAI-BossLevel-v0",
+             "BabyAI-PutNextS5N2Carrying-v0"]
+
+
+@pytest.mark.parametrize("task_id", ["MiniGrid-Empty-5x5-v0", "BabyAI-GoToObj-v0"])
+def test_direction_space_is_the_packages(task_id: str) -> None:
+    """obs["direction"]: the package's space, Discrete(4) of int64, over int32 arrays (sail-sg
+    EnvPool's, which jax keeps without x64); the space holds every value."""
+    ref_space = gymnasium.make(task_id).observation_space["direction"]
+    env = envpool.make_gymnasium(task_id, num_envs=2, seed=0)
+    space = env.single_observation_space["direction"]
+    assert (space, space.dtype) == (ref_space, ref_space.dtype) == (
+        gymnasium.spaces.Discrete(4), np.dtype(np.int64))
+    assert env.spec.native_spec["obs"][0]["dtype"] == "int32"
+    obs, _ = env.reset()
+    assert obs["direction"].dtype == np.int32 and obs["direction"].shape == (2,)
+    assert all(space.contains(d) for d in obs["direction"])
+    assert env.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+    env.close()
+
+
+def _rebuilt_package_env(task_id: str, state: Any) -> Any:
+    """The package's env with its world replaced by a debug state's (as sail-sg EnvPool's
+    tests do it): grid, box contents, agent, carried object, mission."""
+    from minigrid.core.grid import Grid
+    from minigrid.core.world_object import WorldObj
+
+    ref = gymnasium.make(task_id, render_mode="rgb_array")
+    ref.reset(seed=0)
+    u = ref.unwrapped
+    grid = Grid(state.width, state.height)
+    cells = state.grid.reshape(state.width, state.height, 3)
+    contains = state.grid_contains.reshape(state.width, state.height, 3)
+    for x in range(state.width):
+        for y in range(state.height):
+            obj = WorldObj.decode(*(int(v) for v in cells[x, y]))
+            if obj is not None:
+                obj.contains = WorldObj.decode(*(int(v) for v in contains[x, y]))
+                obj.cur_pos = (x, y)
+            grid.set(x, y, obj)
+    u.grid = grid
+    u.agent_pos = tuple(int(v) for v in state.agent_pos)
+    u.agent_dir = state.agent_dir
+    u.mission = state.mission
+    u.step_count = state.step_count
+    u.carrying = None
+    if state.has_carrying:
+        u.carrying = WorldObj.decode(state.carrying_type, state.carrying_color,
+                                     state.carrying_state)
+        if state.carrying_has_contains:
+            u.carrying.contains = WorldObj.decode(state.carrying_contains_type,
+                                                  state.carrying_contains_color, 0)
+    return ref
+
+
+@pytest.mark.parametrize("task_id", DEBUG_IDS)
+def test_debug_states_rebuild_the_packages_env(task_id: str) -> None:
+    """``_debug_states(env_ids)`` (sail-sg EnvPool's debug hook of these pools) gives each
+    env's world: the package's env given that world draws our frame and makes our
+    observation, at the reset and after steps (pick-ups and carrying included), for envs
+    in any order; the target is the level's named object, in the grid or carried."""
+    env = envpool.make_gymnasium(task_id, num_envs=2, seed=3, render_mode="rgb_array")
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        states = env._debug_states(np.array([1, 0], dtype=np.int32))
+        assert [s.env_name for s in states] == [env.spec.env_config["env_name"]] * 2
+        for row, state in zip((1, 0), states, strict=True):
+            assert state.mission == decode_mission(obs["mission"][row])
+            assert tuple(state.agent_pos) == tuple(info["agent_pos"][row])
+            assert state.agent_dir == obs["direction"][row]
+            assert state.step_count == info["elapsed_step"][row]
+            assert state.max_steps >= 1
+            ref = _rebuilt_package_env(task_id, state)
+            frame = ref.unwrapped.get_frame(highlight=True, tile_size=32, agent_pov=False)
+            np.testing.assert_array_equal(env.render(env_ids=[row])[0], frame)
+            if state.step_count > 0:  # (PutNext*Carrying observes its reset before the pickup)
+                np.testing.assert_array_equal(obs["image"][row],
+                                              ref.unwrapped.gen_obs()["image"])
+            if state.target_type >= 0 and state.target_pos[0] >= 0:
+                target = ref.unwrapped.grid.get(*(int(v) for v in state.target_pos))
+                assert target is not None and target.encode()[:2] == (
+                    state.target_type, state.target_color)
+            ref.close()
+        obs, _, _, _, info = env.step(rng.integers(0, 6, size=2).astype(np.int32))
+    env.close()
+
+
+def test_debug_states_only_on_minigrid_pools() -> None:
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=1)
+    assert not hasattr(env, "_debug_states")
+    env.close()

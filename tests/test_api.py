@@ -42,8 +42,11 @@ def test_unknown_and_mistyped_keywords_name_the_valid_ones() -> None:
         envpool.make("CartPole-v1", num_envs=3, seed=[1, 2])
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array', 'human'"):
         envpool.make("CartPole-v1", render_mode="window")
+    human = envpool.make("NChain-v0", render_mode="human")  # (made: render() refuses)
+    human.reset()
     with pytest.raises(ValueError, match="does not render yet"):
-        envpool.make("NChain-v0", render_mode="human")
+        human.render()
+    human.close()
 
 
 def test_spec_config_and_limits() -> None:

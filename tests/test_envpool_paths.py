@@ -162,3 +162,52 @@ def test_a_script_that_imports_registration_first() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(envpool.__file__).parents[1])
     assert out.stdout.strip() == "(2, 3)"
+
+
+def test_myosuite_tasks_are_the_registrations() -> None:
+    """``envpool.mujoco.myosuite.tasks`` (EnvPool's generated MyoSuite metadata): one entry
+    per registered MyoSuite id, in ``myosuite_task_ids``' order, with the spec's sizes and
+    time limit; its alias ``MyoSuite/<id>`` has the same spaces."""
+    import envpool.mujoco.myosuite.registration as registration
+    from envpool.mujoco.myosuite.tasks import (
+        MYOSUITE_ORACLE_NUMPY2_BROKEN_IDS,
+        MYOSUITE_ORACLE_VERSION,
+        MYOSUITE_TASKS,
+        MyoSuiteTask,
+    )
+
+    assert MYOSUITE_ORACLE_VERSION == envpool.tasks.myosuite.MYOSUITE_VERSION == "2.12.2"
+    assert MYOSUITE_ORACLE_NUMPY2_BROKEN_IDS == frozenset()
+    assert set(get_type_hints(MyoSuiteTask)) == {"id", "obs_dim", "action_dim",
+                                                 "max_episode_steps", "oracle_numpy2_broken"}
+    ids = [task["id"] for task in MYOSUITE_TASKS]
+    assert ids == list(registration.myosuite_task_ids) == list(envpool.tasks.myosuite.TASKS)
+    assert len(ids) == 365 and "myoFingerReachFixed-v0" in ids
+    by_id = {task["id"]: task for task in MYOSUITE_TASKS}
+    for task_id in ("myoFingerReachFixed-v0", "myoHandPoseRandom-v0", "myoLegWalk-v0",
+                    "motorFingerReachFixed-v0", ids[-1]):
+        spec = envpool.make_spec(task_id)
+        task = by_id[task_id]
+        assert spec.observation_space.shape == (task["obs_dim"],)
+        assert spec.action_space.shape == (task["action_dim"],)
+        assert spec.config.max_episode_steps == task["max_episode_steps"]
+        assert task["oracle_numpy2_broken"] is False
+        alias = envpool.make_spec(f"MyoSuite/{task_id}")
+        assert alias.observation_space.shape == spec.observation_space.shape
+    assert by_id["myoFingerReachFixed-v0"] == {
+        "id": "myoFingerReachFixed-v0", "obs_dim": 19, "action_dim": 5,
+        "max_episode_steps": 100, "oracle_numpy2_broken": False}
+
+
+def test_gfootball_paths() -> None:
+    """EnvPool's gfootball paths: the family package, its registration and the engine
+    oracle class of its raw binding; ``base_path`` is the package's folder."""
+    import envpool.gfootball.registration  # noqa: F401
+    from envpool.gfootball.gfootball_envpool import _GfootballOracleEngine
+    from envpool.registration import base_path, registry
+
+    assert _GfootballOracleEngine is envpool.tasks.gfootball.OracleEngine
+    assert base_path == os.path.dirname(envpool.__file__)
+    assert registry.specs["gfootball/academy_empty_goal-v1"] == (
+        "envpool.gfootball", "GfootballEnvSpec", {})
+    assert registry.specs["CarRacing-v3"] == ("envpool.box2d", "CarRacingEnvSpec", {})

@@ -171,9 +171,17 @@ def test_flavours_and_metadata() -> None:
 def test_refusals() -> None:
     """Clear errors: a family that does not render, another mode, render() without a render
     mode, bad ids (out of range, listed twice, not integers), bad sizes and cameras."""
+    # An env that draws no frames: the pool is made (as sail-sg EnvPool makes it), render()
+    # refuses, with a ValueError that is also a RuntimeError, "render not implemented".
+    env = envpool.make("NChain-v0", render_mode="rgb_array")
+    env.reset()
     with pytest.raises(ValueError, match=r"NChain-v0 \(native env 'NChain'\) does "
-                                         "not render yet"):
-        envpool.make("NChain-v0", render_mode="rgb_array")
+                                         r"not render yet \(render not implemented\)"):
+        env.render()
+    with pytest.raises(RuntimeError, match="render not implemented"):
+        env.render(env_ids=[0])
+    env.close()
+    # gymnasium's own path refuses a mode the env does not list, at make
     with pytest.raises(ValueError, match="Catch-v0.*does not render yet"):
         gymnasium.make("envpool/Catch-v0", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array', 'human' or "

@@ -10,7 +10,7 @@ from typing import Any
 # (registry.specs gives them, as EnvPool's does): the native env name decides.
 _CLASSIC = {"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot",
             "Phys2dCartPole", "Phys2dPendulum"}
-_BOX2D = {"LunarLander", "BipedalWalker"}
+_BOX2D = {"LunarLander", "BipedalWalker", "CarRacing"}
 
 
 # Gymnasium-Robotics' native envs (but Adroit*): before the "V4"/"V5" rule of gym's MuJoCo.
@@ -40,6 +40,8 @@ def family_of(native_env: str) -> str:
         return "envpool.mujoco.metaworld"
     if native_env.startswith("Myo"):
         return "envpool.mujoco.myosuite"
+    if native_env == "Gfootball":
+        return "envpool.gfootball"
     return "envpool.toy_text"
 
 

@@ -58,6 +58,7 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.registration": {
         **_CORE,
         "registry": f"{_HERE}:registry",
+        "base_path": f"{_HERE}:base_path",
         "EnvRegistry": f"{_HERE}:EnvRegistry",
     },
     "envpool.python": {},
@@ -107,6 +108,19 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.mujoco.myosuite": {},
     "envpool.mujoco.myosuite.registration": {
         "myosuite_task_ids": f"{_HERE}:myosuite_task_ids()",
+    },
+    # EnvPool's generated metadata of its MyoSuite ids, as this package's registrations
+    "envpool.mujoco.myosuite.tasks": {
+        "MYOSUITE_TASKS": f"{_HERE}:myosuite_tasks()",
+        "MyoSuiteTask": f"{_HERE}:MyoSuiteTask",
+        "MYOSUITE_ORACLE_NUMPY2_BROKEN_IDS": f"{_HERE}:myosuite_oracle_numpy2_broken_ids",
+        "MYOSUITE_ORACLE_VERSION": f"{_HERE}:MYOSUITE_VERSION",
+    },
+    "envpool.gfootball": {},
+    "envpool.gfootball.registration": {},
+    # EnvPool's raw binding of the family: its engine oracle (envpool/tasks/gfootball.py)
+    "envpool.gfootball.gfootball_envpool": {
+        "_GfootballOracleEngine": "envpool.tasks.gfootball:OracleEngine",
     },
 }
 

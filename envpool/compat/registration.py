@@ -4,7 +4,9 @@ package's registrations: :mod:`envpool.compat.paths` names them in its table."""
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, TypedDict
 
 from envpool import tasks
 from envpool.compat.names import family_of, native_tasks, spec_class_name
@@ -37,6 +39,9 @@ class EnvRegistry:
 
 
 registry = EnvRegistry()
+#: EnvPool's ``envpool.registration.base_path``: the package's folder (where EnvPool keeps
+#: its assets); here, envpool's.
+base_path = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def atari_game_list() -> list[str]:
@@ -114,6 +119,75 @@ def myosuite_task_ids() -> list[str]:
     """EnvPool's ``envpool.mujoco.myosuite.registration.myosuite_task_ids``: the package's
     ids of the registered MyoSuite tasks (each also registered as ``MyoSuite/<id>``)."""
     return list(tasks.myosuite.TASKS)
+
+
+class MyoSuiteTask(TypedDict):
+    """One entry of EnvPool's ``envpool.mujoco.myosuite.tasks.MYOSUITE_TASKS``: a MyoSuite
+    id and its spaces' sizes and time limit, as this package registers it."""
+
+    id: str
+    obs_dim: int
+    action_dim: int
+    max_episode_steps: int
+    #: whether the reference package cannot make the id under numpy 2 (none can't here:
+    #: every id is aligned with the package under numpy 2)
+    oracle_numpy2_broken: bool
+
+
+class _MyoSuiteTaskEntry(Mapping[str, Any]):
+    """One :class:`MyoSuiteTask`, its sizes and time limit read from the id's spec on first
+    use (making a spec reads the id's model, some 0.15 s; EnvPool's list is data it
+    generated)."""
+
+    _KEYS = ("id", "obs_dim", "action_dim", "max_episode_steps", "oracle_numpy2_broken")
+
+    def __init__(self, task_id: str) -> None:
+        self._id = task_id
+        self._values: dict[str, Any] | None = None
+
+    def _read(self) -> dict[str, Any]:
+        if self._values is None:
+            spec = make_module.make_spec(self._id)
+            self._values = dict(MyoSuiteTask(
+                id=self._id,
+                obs_dim=int(spec.observation_space.shape[0]),
+                action_dim=int(spec.action_space.shape[0]),
+                max_episode_steps=int(spec.config.max_episode_steps),
+                oracle_numpy2_broken=False,
+            ))
+        return self._values
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "id":
+            return self._id
+        if key == "oracle_numpy2_broken":
+            return False
+        if key not in self._KEYS:
+            raise KeyError(key)
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+    def __repr__(self) -> str:
+        return f"MyoSuiteTask({self._id!r})" if self._values is None else repr(self._values)
+
+
+def myosuite_tasks() -> list[Mapping[str, Any]]:
+    """EnvPool's ``MYOSUITE_TASKS``: each registered MyoSuite id (in
+    :func:`myosuite_task_ids`' order) as a :class:`MyoSuiteTask` mapping: its observation
+    and action sizes and ``max_episode_steps``, read from its spec when first asked for."""
+    return [_MyoSuiteTaskEntry(task_id) for task_id in myosuite_task_ids()]
+
+
+#: EnvPool's ``MYOSUITE_ORACLE_NUMPY2_BROKEN_IDS``: the ids the reference package cannot
+#: make under numpy 2; none.
+myosuite_oracle_numpy2_broken_ids: frozenset[str] = frozenset()
+#: EnvPool's ``MYOSUITE_ORACLE_VERSION``: the myosuite version the ids follow.
+MYOSUITE_VERSION = tasks.myosuite.MYOSUITE_VERSION
 
 
 def metaworld_public_task_name(task_name: str) -> str:

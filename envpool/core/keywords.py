@@ -109,9 +109,19 @@ class RenderNotImplementedError(ValueError, RuntimeError):
     cannot take), and a RuntimeError ("render not implemented") as sail-sg EnvPool raises."""
 
 
+def render_refusal(task_id: str, task: TaskSpec) -> RenderNotImplementedError:
+    """The error ``render()`` raises for a task whose env draws no frames (sail-sg EnvPool
+    makes such a pool with a ``render_mode`` and refuses at ``render()``, as here)."""
+    return RenderNotImplementedError(
+        f"{task_id} (native env {task.native_env!r}) does not render yet (render not "
+        "implemented): make it with render_mode=None (docs/api.md, Rendering, lists the "
+        "families that draw frames)")
+
+
 def check_render(task_id: str, task: TaskSpec, factory: Any,
-                  pool: dict[str, Any]) -> tuple[int, int, float]:
-    """Checks the render keywords; the frame (height, width, fps) the env draws."""
+                  pool: dict[str, Any]) -> tuple[int, int, float] | None:
+    """Checks the render keywords; the frame (height, width, fps) the env draws, None for
+    an env that draws none (``render()`` then raises :func:`render_refusal`'s error)."""
     mode = pool["render_mode"]
     if mode not in ("rgb_array", "human"):
         raise ValueError(f"render_mode must be None, 'rgb_array', 'human' or 'ansi', got "
@@ -122,10 +132,7 @@ def check_render(task_id: str, task: TaskSpec, factory: Any,
     frame = factory.render_size(pool["render_width"], pool["render_height"],
                                 pool["render_camera_id"])
     if frame is None:
-        raise RenderNotImplementedError(
-            f"{task_id} (native env {task.native_env!r}) does not render yet (render not "
-            "implemented): render_mode must be None (docs/api.md, Rendering, lists the "
-            "families that draw frames)")
+        return None
     height, width, fps = frame
     return int(height), int(width), float(fps)
 

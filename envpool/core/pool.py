@@ -26,6 +26,7 @@ import numpy as np
 from envpool.core.actions import PoolActions
 from envpool.core.batch import RawBatch, layout_obs, split_info
 from envpool.core.human_window import HumanWindow
+from envpool.core.keywords import render_refusal
 from envpool.core.render import PoolRendering
 from envpool.core.seeds import expand_seeds
 from envpool.core.spaces import info_arrays
@@ -81,6 +82,10 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         #: "ansi" (text) when made with it, else None.
         self.render_mode: str | None = config.render_mode
         self._window: HumanWindow | None = None
+        self._render_refusal: str | None = (
+            str(render_refusal(spec.id, spec.task))
+            if config.render_mode in ("rgb_array", "human") and spec.render_frame is None
+            else None)
         if config.render_mode == "human":
             frame = spec.render_frame
             self._window = HumanWindow(spec.id, None if frame is None else frame[2])

@@ -42,6 +42,11 @@ class TaskSpec:
     # Methods of the task's pools beyond the pool's own (a goal env's compute_reward):
     # name -> function(pool, *args, **kwargs), bound to each pool the task makes.
     pool_methods: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # The dtype of the gymnasium space of some observation arrays, by name, where the
+    # reference package's space says another dtype than the arrays' (MiniGrid's
+    # "direction": the package's Discrete(4) is int64, the arrays int32 as sail-sg
+    # EnvPool's, which jax keeps without x64).
+    space_dtypes: dict[str, str] = field(default_factory=dict)
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -73,6 +78,7 @@ def register(
     random_kwargs: tuple[str, ...] = (),
     module: ModuleType | None = None,
     pool_methods: dict[str, Callable[..., Any]] | None = None,
+    space_dtypes: dict[str, str] | None = None,
     listed: bool = True,
     **env_kwargs: Any,
 ) -> None:
@@ -103,6 +109,8 @@ def register(
             envpool's env SDK (default ``envpool._native``).
         pool_methods: Methods added to the task's pools, by name: functions
             ``(pool, *args, **kwargs)``.
+        space_dtypes: The dtype of the gymnasium space of observation arrays, by name,
+            where it is to differ from the arrays' own (a reference package's space).
         listed: False registers an id that pools are made of but that neither
             ``list_all_envs()`` nor gymnasium lists.
         **env_kwargs: Defaults that override the native env's own (keywords it takes).
@@ -151,7 +159,7 @@ def register(
     task = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps, reward_threshold,
                     prepare, dict(python_kwargs or {}), thread_per_env,
                     frozenset(per_env_kwargs), frozenset(random_kwargs), native,
-                    dict(pool_methods or {}))
+                    dict(pool_methods or {}), dict(space_dtypes or {}))
     if not listed:
         _UNLISTED[task_id] = task
         return

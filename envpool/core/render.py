@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from envpool.core.human_window import HumanWindow
+from envpool.core.keywords import RenderNotImplementedError
 from envpool.core.text_render import TextRenderer
 
 
@@ -26,6 +27,8 @@ class PoolRendering:
     spec: Any
     config: dict[str, Any]
     render_mode: str | None
+    #: why render() refuses where the env draws no frames (keywords.render_refusal)
+    _render_refusal: str | None
 
     def render(self, env_ids: Any = None,
                camera_id: int | None = None) -> np.ndarray | list[str] | None:
@@ -52,6 +55,8 @@ class PoolRendering:
 
         Raises:
             RuntimeError: the pool was made without ``render_mode``, or is closed.
+            RenderNotImplementedError: the env draws no frames (a ValueError and a
+                RuntimeError, "render not implemented", as sail-sg EnvPool raises).
             ValueError: an env id out of range, listed twice or in flight, or more than
                 one env with ``render_mode="human"``.
             TypeError: env ids or ``camera_id`` that are not integers.
@@ -71,6 +76,8 @@ class PoolRendering:
                                "render_mode='rgb_array' to make() to render")
         if self._text is not None:
             return self.render_text(env_ids)
+        if self._render_refusal is not None:  # an env that draws no frames
+            raise RenderNotImplementedError(self._render_refusal)
         if env_ids is None:
             ids = np.array([self.config["render_env_id"]], dtype=np.int64)
         else:

@@ -87,9 +87,12 @@ def gymnasium_space(spec: NativeArray) -> spaces.Space:
     return spaces.Box(low=low, high=high, shape=tuple(spec["shape"]), dtype=dtype)
 
 
-def observation_space(native_spec: dict[str, Any]) -> spaces.Space:
-    """The single-env observation space: one array, a Tuple or a Dict."""
-    obs = native_spec["obs"]
+def observation_space(native_spec: dict[str, Any],
+                      space_dtypes: dict[str, str] | None = None) -> spaces.Space:
+    """The single-env observation space: one array, a Tuple or a Dict. ``space_dtypes``
+    gives some arrays' spaces another dtype than the arrays' (TaskSpec.space_dtypes)."""
+    obs = [{**o, "dtype": space_dtypes[o["name"]]} if o["name"] in (space_dtypes or {}) else o
+           for o in native_spec["obs"]]
     layout = native_spec["obs_layout"]
     if layout == "array":
         return gymnasium_space(obs[0])

@@ -182,7 +182,7 @@ class EnvSpec:
     @property
     def observation_space(self) -> spaces.Space:
         """The observation space of one env."""
-        return envpool_spaces.observation_space(self.native_spec)
+        return envpool_spaces.observation_space(self.native_spec, self.task.space_dtypes)
 
     @property
     def gymnasium_observation_space(self) -> spaces.Space:

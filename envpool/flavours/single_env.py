@@ -14,6 +14,7 @@ import gymnasium
 import numpy as np
 
 from envpool.core import tree
+from envpool.core.keywords import render_refusal
 from envpool.core.pool import EnvPoolBase
 from envpool.core.spec import EnvSpec
 from envpool.flavours.gymnasium_env import render_metadata
@@ -31,6 +32,9 @@ class GymnasiumEnv(gymnasium.Env):
     def __init__(self, spec: EnvSpec) -> None:
         if spec.config.num_envs != 1:
             raise ValueError(f"a single env has num_envs=1, got {spec.config.num_envs}")
+        if spec.config.render_mode in ("rgb_array", "human") and spec.render_frame is None:
+            # gymnasium's envs list the modes they draw, and gymnasium.make refuses others
+            raise render_refusal(spec.id, spec.task)
         self.pool = EnvPoolBase(spec, first_step_resets=False)  # step before reset: ResetNeeded
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space

@@ -143,6 +143,66 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class OracleEngine:
+    """One engine driven step by step, for tests that replay the package's
+    ``football_env_core.py`` loop themselves (sail-sg EnvPool's
+    ``envpool.gfootball.gfootball_envpool._GfootballOracleEngine``, which its tests' oracle
+    drives): the engine the envs run, taken from the same pool of started engines.
+
+    ``OracleEngine(base_path, physics_steps_per_frame)`` (``base_path``: EnvPool's
+    package folder, where its engine data lies; here the data is found as the envs find
+    it, so it is not read). ``reset(env_name, episode_number, engine_seed,
+    max_episode_steps)`` resets the engine into the scenario for that episode number's
+    parity with that engine seed (the duration is the scenario's own, so
+    ``max_episode_steps`` is not read); ``step()``, ``action(action, left_team, player)``
+    (the engine's action values), ``get_info()`` (the engine's state as a dict: the teams'
+    positions, the ball, the controllers, goals, game mode, possession, step, in play) and
+    ``waiting_for_game_count`` are the engine's."""
+
+    def __init__(self, base_path: str = "", physics_steps_per_frame: int = 10) -> None:
+        """Takes a started engine (see the class)."""
+        del base_path
+        if _gfootball is None or _gfootball.missing:
+            raise RuntimeError(str(getattr(_gfootball, "missing", "")) or
+                               f"envpool._gfootball is not available: {INSTALL_HINT}")
+        recorded_scenarios()  # (raises where the engine's data is missing)
+        load_sdl()  # (raises where SDL is missing)
+        self._engine = _gfootball.OracleEngine(os.path.join(engine_dir(), "data"),
+                                               int(physics_steps_per_frame))
+
+    def reset(self, env_name: str, episode_number: int, engine_seed: int,
+              max_episode_steps: int | None = None) -> None:
+        """The engine's reset into ``env_name`` (see the class)."""
+        del max_episode_steps
+        config = _prepare({"env_name": env_name})
+        parity = "even" if int(episode_number) % 2 == 0 else "odd"
+        self._engine.reset(config["_config_keys"], config[f"_config_{parity}"],
+                           config[f"_ball_{parity}"], config[f"_players_{parity}"],
+                           int(engine_seed))
+
+    def step(self) -> None:
+        """The engine's step (physics_steps_per_frame physics steps)."""
+        self._engine.step()
+
+    def action(self, action: int, left_team: bool, player: int) -> None:
+        """Gives the engine's ``action`` (its value, not an index of the action set) to a
+        controlled player."""
+        self._engine.action(int(action), bool(left_team), int(player))
+
+    def get_info(self) -> dict[str, Any]:
+        """The engine's state (see the class)."""
+        return dict(self._engine.get_info())
+
+    @property
+    def waiting_for_game_count(self) -> int:
+        """The steps the game has been held in a set piece (the package's counter)."""
+        return int(self._engine.waiting_for_game_count)
+
+    @waiting_for_game_count.setter
+    def waiting_for_game_count(self, count: int) -> None:
+        self._engine.waiting_for_game_count = int(count)
+
+
 for _name, _duration in SCENARIOS.items() if _gfootball is not None else ():
     register(
         f"gfootball/{_name}-v1",

@@ -12,6 +12,7 @@ the observations.
 from __future__ import annotations
 
 import os
+import types
 from typing import Any
 
 import numpy as np
@@ -32,8 +33,53 @@ _PER_ENV = ("size", "width", "height", "max_steps", "see_through_walls", "agent_
 _RANDOM_START = {"agent_start_pos": (-1, -1), "agent_start_dir": -1}
 
 
+def debug_states(pool: Any, env_ids: Any) -> list[types.SimpleNamespace]:
+    """The worlds of the envs ``env_ids`` (none in flight), read from the native env
+    (``get_state``): sail-sg EnvPool's debug hook ``_debug_states`` of its MiniGrid and
+    BabyAI pools, which its tests use to put the package's env in the same state. Each is a
+    namespace of: ``env_name`` (the level), ``width``, ``height``, ``grid`` and
+    ``grid_contains`` (uint8, width x height x 3 flattened with x first: each square's
+    ``WorldObj.encode`` and its box's content, ``(1, 0, 0)`` for none), ``agent_pos``,
+    ``agent_dir``, ``step_count``, ``max_steps``, ``mission``, the carried object
+    (``has_carrying``, ``carrying_type`` / ``_color`` / ``_state``,
+    ``carrying_has_contains``, ``carrying_contains_type`` / ``_color`` / ``_state``) and the
+    level's target object, the one its mission names (``target_pos``, ``(-1, -1)`` when
+    carried or absent; ``target_type``, ``target_color``, -1 when absent)."""
+    env_name = str(pool.spec.env_config.get("env_name", ""))
+    states = []
+    for env_id in np.asarray(env_ids, dtype=np.int64).reshape(-1):
+        s = np.asarray(pool.get_state(int(env_id)), dtype=np.float64).astype(np.int64)
+        width, height = int(s[0]), int(s[1])
+        cells = width * height * 3
+        grid_at = 16  # 7 numbers of the agent, 5 of the carried object, 4 of the target
+        mission_at = grid_at + 2 * cells
+        mission_len = int(s[mission_at])
+        mission = bytes(s[mission_at + 1:mission_at + 1 + mission_len].astype(np.uint8))
+        carrying = [int(v) for v in s[7:12]]
+        states.append(types.SimpleNamespace(
+            env_name=env_name, width=width, height=height,
+            agent_pos=s[2:4].astype(np.int32), agent_dir=int(s[4]), step_count=int(s[5]),
+            max_steps=int(s[6]),
+            has_carrying=carrying[0] != _EMPTY, carrying_type=carrying[0],
+            carrying_color=carrying[1], carrying_state=carrying[2],
+            carrying_has_contains=carrying[0] != _EMPTY and carrying[3] != _EMPTY,
+            carrying_contains_type=carrying[3], carrying_contains_color=carrying[4],
+            carrying_contains_state=0,
+            target_pos=s[12:14].astype(np.int32), target_type=int(s[14]),
+            target_color=int(s[15]),
+            grid=s[grid_at:grid_at + cells].astype(np.uint8),
+            grid_contains=s[grid_at + cells:mission_at].astype(np.uint8),
+            mission=mission.decode("utf-8")))
+    return states
+
+
+_EMPTY = 1  # OBJECT_TO_IDX["empty"]: no object
+
+
 def _register(task_id: str, max_steps: int, **kwargs: Any) -> None:
-    register(task_id, "MiniGrid", max_steps=max_steps, per_env_kwargs=_PER_ENV, **kwargs)
+    register(task_id, "MiniGrid", max_steps=max_steps, per_env_kwargs=_PER_ENV,
+             pool_methods={"_debug_states": debug_states},
+             space_dtypes={"direction": "int64"}, **kwargs)
 
 
 def decode_mission(mission: np.ndarray) -> Any:

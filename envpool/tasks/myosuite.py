@@ -38,6 +38,8 @@ from envpool.tasks._numpy_blas import native_keywords as blas_keywords
 from envpool.tasks._numpy_exp import native_keywords as exp_keywords
 from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
+#: The myosuite release whose tasks these are (its ids, models and rules).
+MYOSUITE_VERSION = "2.12.2"
 ASSETS_DIR = package_path("myosuite")
 
 _FINGER = "simhive/myo_sim/finger/myofinger_v0.xml"

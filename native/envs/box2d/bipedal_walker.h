@@ -38,6 +38,7 @@
 #include "envs/box2d/pybox2d.h"
 #include "envs/common/draw/picture.h"
 #include "envs/common/draw/raster.h"
+#include "envs/common/draw/smoothscale.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -77,14 +78,21 @@ class BipedalWalker final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return draw::FixedFrame("BipedalWalker", kViewportW, kViewportH, kFps, width, height,
+    return draw::ShrinkableFrame("BipedalWalker", kViewportW, kViewportH, kFps, width, height,
                             camera_id);
+  }
+
+  // render(): Draw at gymnasium's size; a smaller render size shrinks that picture as
+  // pygame's smoothscale does (draw::DrawAtSize).
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    draw::DrawAtSize(kViewportW, kViewportH, width, height, out, resized_,
+                     [this](std::uint8_t* full) { Draw(full); });
   }
 
   // gymnasium's render(): a surface as wide as the scroll has gone (600 + scroll * SCALE
   // pixels), drawn in world pixels (sky, clouds, terrain fill, one lidar ray, every body, the
   // flag), flipped, and its last 600 columns kept. Each call moves the drawn ray on.
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+  void Draw(std::uint8_t* out) {
     using draw::Rgb;
     const auto truncated = [](const std::vector<std::array<double, 2>>& poly) {
       std::vector<std::array<int, 2>> v;
@@ -236,6 +244,7 @@ class BipedalWalker final : public Env {
   }
 
  private:
+  std::vector<std::uint8_t> resized_;  // the full picture of a smaller render size
   static constexpr double kFps = 50;
   static constexpr double kScale = 30.0;
   static constexpr int kMotorsTorque = 80;

@@ -81,17 +81,20 @@ class CarRacing final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return draw::FixedFrame("CarRacing", kVideoW, kVideoH, kFps, width, height, camera_id);
+    return draw::ShrinkableFrame("CarRacing", kVideoW, kVideoH, kFps, width, height, camera_id);
   }
 
   // gymnasium's render(): _render("rgb_array"), drawn afresh (the reward's text shows the
-  // reward as it is now, after the step's -0.1), skid marks included, then smoothscaled.
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    DrawSurface(true);
-    if (!video_shrink_) {
-      video_shrink_ = std::make_unique<draw::PlaneShrink>(kWindowW, kWindowH, kVideoW, kVideoH);
-    }
-    Shrink(*video_shrink_, out);
+  // reward as it is now, after the step's -0.1), skid marks included, then smoothscaled;
+  // a smaller render size shrinks that picture again (draw::DrawAtSize).
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    draw::DrawAtSize(kVideoW, kVideoH, width, height, out, resized_, [this](std::uint8_t* full) {
+      DrawSurface(true);
+      if (!video_shrink_) {
+        video_shrink_ = std::make_unique<draw::PlaneShrink>(kWindowW, kWindowH, kVideoW, kVideoH);
+      }
+      Shrink(*video_shrink_, full);
+    });
   }
 
   explicit CarRacing(const Params& params)
@@ -937,6 +940,7 @@ class CarRacing final : public Env {
       std::vector<std::uint8_t>(std::size_t{3} * kWindowW * kWindowH);
   std::vector<std::array<int, 2>> vertices_;  // PolygonOnSurface's
   draw::PlaneShrink state_shrink_{kWindowW, kWindowH, kStateW, kStateH};
+  std::vector<std::uint8_t> resized_;  // the full picture of a smaller render size
   std::unique_ptr<draw::PlaneShrink> video_shrink_;  // render()'s, made at its first call
   std::array<std::uint8_t, kStateH * kStateW * 3> state_{};  // the observation
 };

@@ -36,6 +36,7 @@
 #include "envs/box2d/pybox2d.h"
 #include "envs/common/draw/picture.h"
 #include "envs/common/draw/raster.h"
+#include "envs/common/draw/smoothscale.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_random.h"
 
@@ -103,12 +104,19 @@ class LunarLander final : public Env {
   }
 
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return draw::FixedFrame("LunarLander", kViewportW, kViewportH, kFps, width, height, camera_id);
+    return draw::ShrinkableFrame("LunarLander", kViewportW, kViewportH, kFps, width, height, camera_id);
+  }
+
+  // render(): Draw at gymnasium's size; a smaller render size shrinks that picture as
+  // pygame's smoothscale does (draw::DrawAtSize).
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    draw::DrawAtSize(kViewportW, kViewportH, width, height, out, resized_,
+                     [this](std::uint8_t* full) { Draw(full); });
   }
 
   // gymnasium's render(): the particles age, then the sky, every body and (after each
   // body, as gymnasium's loop is written) the two flags are drawn, and the picture flipped.
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+  void Draw(std::uint8_t* out) {
     using draw::Rgb;
     for (Particle& p : particles_) {
       p.ttl -= 0.15;
@@ -315,6 +323,7 @@ class LunarLander final : public Env {
   }
 
  private:
+  std::vector<std::uint8_t> resized_;  // the full picture of a smaller render size
   static constexpr double kFps = 50;
   static constexpr double kScale = 30.0;
   static constexpr double kMainEnginePower = 13.0;

@@ -139,6 +139,70 @@ inline boost::shared_ptr<const ScenarioConfig> BuildScenario(
   return cfg;
 }
 
+// The engine of a closed env (or oracle engine, module.cc) is kept for the next one (as the
+// package keeps them in football_env_core.py's _unused_engines): the engine has no
+// teardown, and a started one holds some 56 MB. Starting a game initialises SDL_ttf
+// (process-wide state), so one engine starts at a time.
+inline std::mutex& EngineMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+inline std::vector<std::unique_ptr<GameEnv>>& IdleEngines() {
+  static std::vector<std::unique_ptr<GameEnv>> engines;
+  return engines;
+}
+
+// A started engine on `data_dir`: an idle one, else a new one.
+inline std::unique_ptr<GameEnv> AcquireEngine(const std::string& data_dir,
+                                              int physics_steps_per_frame) {
+  std::lock_guard<std::mutex> lock(EngineMutex());
+  auto& idle = IdleEngines();
+  for (auto it = idle.begin(); it != idle.end(); ++it) {
+    if ((*it)->game_config.data_dir == data_dir) {
+      std::unique_ptr<GameEnv> engine = std::move(*it);
+      idle.erase(it);
+      engine->game_config.physics_steps_per_frame = physics_steps_per_frame;
+      return engine;
+    }
+  }
+  // The engine opens its font with SDL_ttf when its game starts: SDL is loaded first
+  // (from where envpool.tasks.gfootball found it, else the system), or this says what
+  // is missing.
+  LoadSdl({});
+  auto engine = std::make_unique<GameEnv>();
+  engine->game_config.render = false;
+  engine->game_config.physics_steps_per_frame = physics_steps_per_frame;
+  engine->game_config.data_dir = data_dir;
+  engine->start_game();
+  return engine;
+}
+
+// Gives an engine back for reuse; one that threw (a fatal engine error) is left as it is
+// (it has no teardown to run).
+inline void ReleaseEngine(std::unique_ptr<GameEnv> engine, bool failed) {
+  if (!engine) return;
+  if (failed) {
+    static_cast<void>(engine.release());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(EngineMutex());
+  IdleEngines().push_back(std::move(engine));
+}
+
+// football_env_core.py's reset of the engine into `scenario` (a copy) with the episode's
+// engine seed: the seed and the teams' processing order unless the scenario is
+// deterministic. The ball may not be in play yet: the caller steps until it is.
+inline void ResetEngine(GameEnv& engine, const ScenarioConfig& scenario, unsigned int seed) {
+  ScenarioConfig cfg = scenario;
+  if (!cfg.deterministic) {
+    cfg.game_engine_random_seed = seed;
+    cfg.reverse_team_processing = seed % 2 != 0;
+  }
+  SetGame(&engine);
+  engine.state = game_running;
+  engine.reset(cfg, /*init_animation=*/false);
+}
+
 class Gfootball final : public Env {
  public:
   struct Params {
@@ -187,15 +251,7 @@ class Gfootball final : public Env {
   Gfootball(const Gfootball&) = delete;
   Gfootball& operator=(const Gfootball&) = delete;
 
-  ~Gfootball() override {
-    // An engine that threw (a fatal engine error) is not reused.
-    if (engine_ && !failed_) {
-      std::lock_guard<std::mutex> lock(EngineMutex());
-      IdleEngines().push_back(std::move(engine_));
-    } else if (engine_) {
-      static_cast<void>(engine_.release());  // no teardown to run: left as it is
-    }
-  }
+  ~Gfootball() override { ReleaseEngine(std::move(engine_), failed_); }
 
   void Reset(Rng& rng) override {
     failed_ = true;
@@ -319,55 +375,15 @@ class Gfootball final : public Env {
     map[(static_cast<std::size_t>(y) * kMapWidth + x) * kMapLayers + layer] = 255;
   }
 
-  // The engine of a closed env is kept for the next env (as the package keeps them in
-  // football_env_core.py's _unused_engines): the engine has no teardown, and a started one
-  // holds some 56 MB. Starting a game initialises SDL_ttf (process-wide state), so one
-  // engine starts at a time.
-  static std::mutex& EngineMutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
-  static std::vector<std::unique_ptr<GameEnv>>& IdleEngines() {
-    static std::vector<std::unique_ptr<GameEnv>> engines;
-    return engines;
-  }
-
-  void Start() {
-    std::lock_guard<std::mutex> lock(EngineMutex());
-    auto& idle = IdleEngines();
-    for (auto it = idle.begin(); it != idle.end(); ++it) {
-      if ((*it)->game_config.data_dir == params_.data_dir) {
-        engine_ = std::move(*it);
-        idle.erase(it);
-        engine_->game_config.physics_steps_per_frame = params_.physics_steps_per_frame;
-        return;
-      }
-    }
-    // The engine opens its font with SDL_ttf when its game starts: SDL is loaded first
-    // (from where envpool.tasks.gfootball found it, else the system), or this says what
-    // is missing.
-    LoadSdl({});
-    engine_ = std::make_unique<GameEnv>();
-    engine_->game_config.render = false;
-    engine_->game_config.physics_steps_per_frame = params_.physics_steps_per_frame;
-    engine_->game_config.data_dir = params_.data_dir;
-    engine_->start_game();
-  }
+  void Start() { engine_ = AcquireEngine(params_.data_dir, params_.physics_steps_per_frame); }
 
   // football_env_core.py's reset for the current episode number.
   void NewEpisode(Rng& rng) {
     engine_seed_ = static_cast<unsigned int>(rng.Integer(0, 2000000001));
-    ScenarioConfig cfg = *(episode_number_ % 2 == 0 ? params_.even : params_.odd);
-    if (!cfg.deterministic) {
-      cfg.game_engine_random_seed = engine_seed_;
-      cfg.reverse_team_processing = engine_seed_ % 2 != 0;
-    }
     previous_score_diff_ = 0;
     previous_game_mode_ = -1;
     previous_ball_owned_team_ = -1;
-    SetGame(engine_.get());
-    engine_->state = game_running;
-    engine_->reset(cfg, /*init_animation=*/false);
+    ResetEngine(*engine_, *(episode_number_ % 2 == 0 ? params_.even : params_.odd), engine_seed_);
     while (!Observe()) {
       SetGame(engine_.get());
       engine_->step();

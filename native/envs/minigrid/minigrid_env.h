@@ -8,7 +8,9 @@
 // seed s + i, and its later episodes (autoreset) those of the package's reset() without a
 // seed, which continues the same generator. The pool's Rng is not used.
 //
-// Observations, as sail-sg EnvPool names them: "direction" (the agent's direction, 0..3),
+// Observations, as sail-sg EnvPool names them: "direction" (the agent's direction, 0..3;
+// int32 arrays, as EnvPool's, under the package's space, Discrete(4) of int64: the task's
+// space_dtypes),
 // "image" (the package's obs["image"], agent_view_size^2 x 3 uint8), "mission" (the
 // mission's bytes, zero-padded to 96); and "mission_tokens" (mission.h). Info: "agent_pos".
 // The episode ends as the package's: terminated on the goal (reward 1 - 0.9 * step_count /
@@ -263,6 +265,60 @@ class MiniGrid final : public Env {
     } else {
       picture_.DrawFull(world_, params_.highlight, out);
     }
+  }
+
+  // The world as numbers (envpool.tasks.minigrid.debug_states decodes them; no SetState):
+  //   width, height, agent x, y, dir, step_count, max_steps,
+  //   the carried object: WorldObj.encode (type, color, state; type 1: nothing) and its
+  //   content's (type, color),
+  //   the level's target object (the one its mission names, Cell::tag kTarget): x, y (-1,
+  //   -1 when carried or absent), type, color (-1 when absent),
+  //   the grid's encodings, x-major (width x height x 3), then each square's box content
+  //   (type, color, 0; (1, 0, 0): none), x-major too,
+  //   the mission's length in bytes, then its bytes.
+  std::vector<double> GetState() const override {
+    const Grid& g = world_.grid;
+    std::vector<double> s = {static_cast<double>(g.Width()), static_cast<double>(g.Height()),
+                             static_cast<double>(world_.agent_pos.x),
+                             static_cast<double>(world_.agent_pos.y),
+                             static_cast<double>(world_.agent_dir),
+                             static_cast<double>(world_.step_count),
+                             static_cast<double>(world_.max_steps)};
+    const Cell& c = world_.carrying;
+    for (const std::uint8_t v : c.Encode()) s.push_back(v);
+    s.push_back(c.Empty() ? kEmpty : c.contains_type);
+    s.push_back(c.Empty() ? 0 : c.contains_color);
+    Pos target{-1, -1};
+    const Cell* target_cell = c.tag == kTarget ? &c : nullptr;
+    for (int x = 0; x < g.Width() && target_cell == nullptr; ++x) {
+      for (int y = 0; y < g.Height() && target_cell == nullptr; ++y) {
+        if (!g.Get(x, y).Empty() && g.Get(x, y).tag == kTarget) {
+          target = {x, y};
+          target_cell = &g.Get(x, y);
+        }
+      }
+    }
+    s.push_back(target.x);
+    s.push_back(target.y);
+    s.push_back(target_cell ? static_cast<double>(target_cell->type) : -1.0);
+    s.push_back(target_cell ? static_cast<double>(target_cell->color) : -1.0);
+    for (int x = 0; x < g.Width(); ++x) {
+      for (int y = 0; y < g.Height(); ++y) {
+        for (const std::uint8_t v : g.Get(x, y).Encode()) s.push_back(v);
+      }
+    }
+    for (int x = 0; x < g.Width(); ++x) {
+      for (int y = 0; y < g.Height(); ++y) {
+        const Cell& cell = g.Get(x, y);
+        const bool has = !cell.Empty() && cell.contains_type != kEmpty;
+        s.push_back(has ? cell.contains_type : kEmpty);
+        s.push_back(has ? cell.contains_color : 0);
+        s.push_back(0);
+      }
+    }
+    s.push_back(static_cast<double>(world_.mission.size()));
+    for (const char ch : world_.mission) s.push_back(static_cast<unsigned char>(ch));
+    return s;
   }
 
   explicit MiniGrid(const Params& p)

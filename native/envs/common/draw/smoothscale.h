@@ -335,4 +335,60 @@ class PlaneShrink {
   std::vector<std::uint8_t> temp_, scratch_;
 };
 
+// pygame.transform.smoothscale of an RGB picture sw x sh (rows of sw * 3 bytes) to dw x dh,
+// each no larger than the source's: a line of the same length is copied, as pygame copies
+// it; the X pass (rows) comes first, then the Y pass (columns), each channel alone.
+inline void ShrinkRgb(const std::uint8_t* src, int sw, int sh, std::uint8_t* dst, int dw, int dh) {
+  if (dw < 1 || dh < 1 || dw > sw || dh > sh) {
+    throw std::invalid_argument("smoothscale: ShrinkRgb shrinks only");
+  }
+  const auto n = static_cast<std::size_t>(sw) * sh;
+  std::vector<std::uint8_t> plane(n), rows(static_cast<std::size_t>(dw) * sh),
+      column(static_cast<std::size_t>(sh));
+  const smoothscale_detail::ShrinkPlan* px = nullptr;
+  const smoothscale_detail::ShrinkPlan* py = nullptr;
+  std::vector<smoothscale_detail::ShrinkPlan> plans;
+  plans.reserve(2);
+  if (dw < sw) px = &plans.emplace_back(sw, dw);
+  if (dh < sh) py = &plans.emplace_back(sh, dh);
+  for (int c = 0; c < 3; ++c) {
+    for (std::size_t i = 0; i < n; ++i) plane[i] = src[3 * i + static_cast<std::size_t>(c)];
+    for (int y = 0; y < sh; ++y) {  // rows: sh lines of dw samples
+      const std::uint8_t* line = plane.data() + static_cast<std::ptrdiff_t>(y) * sw;
+      std::uint8_t* out = rows.data() + static_cast<std::ptrdiff_t>(y) * dw;
+      if (px != nullptr) {
+        px->Run(line, out, 1);
+      } else {
+        std::copy(line, line + sw, out);
+      }
+    }
+    for (int x = 0; x < dw; ++x) {  // columns, into the RGB picture
+      for (int y = 0; y < sh; ++y) {
+        column[static_cast<std::size_t>(y)] = rows[static_cast<std::size_t>(y) * dw + x];
+      }
+      std::uint8_t* out = dst + std::ptrdiff_t{3} * x + c;
+      if (py != nullptr) {
+        py->Run(column.data(), out, std::ptrdiff_t{3} * dw);
+      } else {
+        for (int y = 0; y < sh; ++y) out[std::ptrdiff_t{3} * dw * y] = column[static_cast<std::size_t>(y)];
+      }
+    }
+  }
+}
+
+// Render at a requested size: draw(out) draws the picture w x h; a smaller width / height
+// (0: the picture's own) is that picture drawn into `scratch` and shrunk by ShrinkRgb.
+template <class DrawFn>
+void DrawAtSize(int w, int h, int width, int height, std::uint8_t* out,
+                std::vector<std::uint8_t>& scratch, DrawFn draw) {
+  const int fw = width == 0 ? w : width, fh = height == 0 ? h : height;
+  if (fw == w && fh == h) {
+    draw(out);
+    return;
+  }
+  scratch.resize(static_cast<std::size_t>(w) * h * 3);
+  draw(scratch.data());
+  ShrinkRgb(scratch.data(), w, h, out, fw, fh);
+}
+
 }  // namespace envpool::draw

@@ -352,10 +352,14 @@ def raw_mujoco_runner(task: str) -> Made:
 
 def mj_step_loop(model: Any, data: Any, nstep: int) -> Runner:
     """A bare loop of ``mujoco.mj_step(model, data, nstep)`` per env step, random controls
-    set from Python per step, the state reset every 256 steps (kept sane over long runs)."""
+    set from Python per step, and every 256 steps the state the env's own reset left (kept
+    sane over long runs; the model's ``qpos0`` can overlap bodies, whose contacts a step
+    then pays for: Fetch's arm in its table)."""
     import mujoco
 
     ctrl = np.random.default_rng(0).uniform(-1, 1, size=(256, model.nu))
+    start = mujoco.MjData(model)
+    mujoco.mj_copyData(start, model, data)
     state = {"i": 0}
 
     def run(k: int) -> int:
@@ -364,7 +368,7 @@ def mj_step_loop(model: Any, data: Any, nstep: int) -> Runner:
             data.ctrl[:] = ctrl[i]
             mujoco.mj_step(model, data, nstep=nstep)
             if i == 0:
-                mujoco.mj_resetData(model, data)
+                mujoco.mj_copyData(data, model, start)
         return k
 
     return run
@@ -513,7 +517,8 @@ def vizdoom_gym_id(task_id: str) -> str:
 
 def raw_vizdoom_runner(task_id: str) -> Made:
     """One engine through vizdoom's ``DoomGame``: ``make_action(a, VIZDOOM_FRAME_SKIP)`` with
-    pre-sampled button vectors, ``new_episode()`` when an episode ends."""
+    pre-sampled button vectors and the screen read (``get_state().screen_buffer``: the
+    least observation work), ``new_episode()`` when an episode ends."""
     try:
         import vizdoom as vzd
     except ImportError as exc:
@@ -534,6 +539,9 @@ def raw_vizdoom_runner(task_id: str) -> Made:
         for _ in range(k):
             i = state["i"]
             g.make_action(actions[i], VIZDOOM_FRAME_SKIP)
+            s = g.get_state()
+            if s is not None:
+                _ = s.screen_buffer
             if g.is_episode_finished():
                 g.new_episode()
             state["i"] = (i + 1) % len(actions)

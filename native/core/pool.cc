@@ -154,10 +154,15 @@ void Pool::Enqueue(const std::int64_t* env_ids, int n) {
         queue_.Push(n, [&](int k) { return Task{static_cast<int>(env_ids[k]), nullptr, -1}; });
   }
   // Workers still spinning take tasks without a wake-up. In sync mode the
-  // caller steps too while it waits in Recv, so one task needs no worker.
-  // And only workers that get enough work to be worth a wake-up (WorthWaking).
+  // caller steps too while it waits in Recv, so one task needs no worker,
+  // and a worker is woken only for work worth a wake-up (WorthWaking): the
+  // caller steps a batch of tiny steps alone. In async mode every sent env
+  // wakes a sleeping worker: the caller asked for the steps to run while it
+  // does something else (CartPole 8 envs, batches of 4: 0.6x with the sync
+  // rule, where the caller steps them in recv).
   const StageScope wake(workers_.caller_clock(), Stage::kWake);
-  queue_.Wake(workers_.WorthWaking(n, std::min(is_sync() ? n - 1 : n, sleeping)));
+  queue_.Wake(is_sync() ? workers_.WorthWaking(n, std::min(n - 1, sleeping))
+                        : std::min(n, sleeping));
 }
 
 void Pool::Commit(const std::int64_t* env_ids, int n) {

@@ -27,8 +27,7 @@ inline constexpr auto kSpinTime = std::chrono::microseconds(50);
 // Workers::WorthWaking): a wake-up costs the sender a system call and the
 // woken thread tens of microseconds before it runs, and a worker that takes
 // a share of a few tiny steps slows the caller down with cache traffic more
-// than it helps (CartPole, 8 envs). Workers spin for the next send only when
-// a batch holds this much work.
+// than it helps (CartPole, 8 envs). Sync mode only (see Pool::Enqueue).
 inline constexpr std::int64_t kWakeWorthNs = 20000;
 // What a task is assumed to cost until one is timed: enough to wake every worker.
 inline constexpr std::int64_t kAssumedTaskNs = 1000000;

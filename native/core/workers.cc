@@ -250,11 +250,7 @@ void Workers::Loop(StageClock* clock) {
     // enough to need it; a spinning one would split even a batch of a few
     // tiny steps and slow it down with the cache traffic (CartPole, 8 envs:
     // -20%).
-    // Only while a batch holds enough work to be worth a worker at all
-    // (spin::kWakeWorthNs): with tiny steps the caller steps them itself.
-    const bool worth = task_ns() * options_.batch_size >= spin::kWakeWorthNs;
-    if (!sync_ && worth &&
-        spin::Until([this] { return queue_.queued() > 0 || queue_.stopping(); })) {
+    if (!sync_ && spin::Until([this] { return queue_.queued() > 0 || queue_.stopping(); })) {
       if (queue_.stopping()) return;
       continue;
     }

@@ -78,7 +78,7 @@ class Workers {
   // Runs a share of the queued tasks on the calling thread; false if none was queued.
   bool Help() { return RunQueued(caller_scratch_); }
 
-  // How many sleeping workers `n` newly queued tasks are worth waking, at most
+  // How many sleeping workers `n` newly queued tasks of a sync batch are worth waking, at most
   // `most`: one per spin::kWakeWorthNs of their work, costed by the running
   // average of the tasks run so far (every thread times its chunks of tasks).
   int WorthWaking(int n, int most) const;

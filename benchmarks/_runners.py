@@ -350,11 +350,11 @@ def raw_mujoco_runner(task: str) -> Made:
     return mj_step_loop(env.model, env.data, env.frame_skip), env.close
 
 
-def mj_step_loop(model: Any, data: Any, nstep: int) -> Runner:
+def mj_step_loop(model: Any, data: Any, nstep: int, reset_every: int = 256) -> Runner:
     """A bare loop of ``mujoco.mj_step(model, data, nstep)`` per env step, random controls
-    set from Python per step, and every 256 steps the state the env's own reset left (kept
-    sane over long runs; the model's ``qpos0`` can overlap bodies, whose contacts a step
-    then pays for: Fetch's arm in its table)."""
+    set from Python per step, and every ``reset_every`` steps (at most 256) the state the
+    env's own reset left (kept sane over long runs; the model's ``qpos0`` can overlap
+    bodies, whose contacts a step then pays for: Fetch's arm in its table)."""
     import mujoco
 
     ctrl = np.random.default_rng(0).uniform(-1, 1, size=(256, model.nu))
@@ -367,7 +367,7 @@ def mj_step_loop(model: Any, data: Any, nstep: int) -> Runner:
             i = state["i"] = (state["i"] + 1) % 256
             data.ctrl[:] = ctrl[i]
             mujoco.mj_step(model, data, nstep=nstep)
-            if i == 0:
+            if i % reset_every == 0:
                 mujoco.mj_copyData(data, model, start)
         return k
 

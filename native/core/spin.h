@@ -25,10 +25,12 @@ inline constexpr auto kSpinTime = std::chrono::microseconds(50);
 // A sleeping worker is woken for queued tasks only when they hold at least
 // this much work for it (the tasks' count times their measured cost, see
 // Workers::WorthWaking): a wake-up costs the sender a system call and the
-// woken thread tens of microseconds before it runs, and a worker that takes
-// a share of a few tiny steps slows the caller down with cache traffic more
-// than it helps (CartPole, 8 envs). Sync mode only (see Pool::Enqueue).
-inline constexpr std::int64_t kWakeWorthNs = 20000;
+// woken thread microseconds before it runs, and a worker that takes a share
+// of a few tiny steps slows the caller down with cache traffic more than it
+// helps. Sync CartPole on 2 cores (docs/design-notes.md): never waking gains
+// 1.5x at 8 envs and 2x at 32, always waking 1.7x at 128 (about 10 us of
+// work), so the bar is 8 us. Sync mode only (see Pool::Enqueue).
+inline constexpr std::int64_t kWakeWorthNs = 8000;
 // What a task is assumed to cost until one is timed: enough to wake every worker.
 inline constexpr std::int64_t kAssumedTaskNs = 1000000;
 

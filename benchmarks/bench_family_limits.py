@@ -10,8 +10,9 @@ For each row (a family's task, ``num_envs`` n, async batch n // 2):
   Gymnasium-Robotics); one dm_control physics; one vizdoom ``DoomGame`` (ViZDoom). For the
   families whose engine is this package's own C++ (classic control, Box2D, MiniGrid,
   Meta-World, MyoSuite, gfootball: its engine is compiled in) the raw work is the env's own
-  work, read from the pool's stage clock: the CPU seconds its threads spent in ``step``,
-  ``reset``, ``preprocess``, ``draw`` and ``write`` per env step, and the limit is the cores
+  work, read from the pool's stage clock: the seconds its threads spent in ``step``,
+  ``reset``, ``preprocess``, ``draw``, ``write`` and ``hand_off`` per env step (CPU time on
+  an idle machine, as these envs compute rather than wait), and the limit is the cores
   divided by it;
 * **envpool sync and async**: the pool's rate (stage timing off) as a share of the limit,
   and its steps per CPU second against the raw work's (the share that the VM's drift does

@@ -135,3 +135,29 @@ def test_gpu_recipe_curve_reads_the_stamped_output(tmp_path: pathlib.Path) -> No
     assert out.read_text().splitlines()[:2] == ["wall_s,step,avg_episodic_return,sps",
                                                 "30.5,8192,-21.0,300"]
     assert "273 steps/s" in curve.summary(rows) and "best -19.00" in curve.summary(rows)
+
+
+def test_curve_reads_the_torch_scripts_games(tmp_path: pathlib.Path) -> None:
+    """scripts/cleanrl_curve.py on ``ppo_atari_envpool.py``'s output (scripts/cpu_pong_ppo.sh):
+    one row per game with the average of the last 20 games, the last SPS printed before it,
+    a plot; the SPS lines on their own for the speed comparison."""
+    curve = _curve_module()
+    games = [f"{100 + k}.0 global_step={1000 * (k + 1)}, episodic_return={-21.0 + k}"
+             for k in range(22)]
+    log = "\n".join(["99.0 start", "100.5 SPS: 180", *games[:2], "103.0 SPS: 190",
+                     *games[2:]]) + "\n"
+    rows = curve.read_curve(log, start=99.0)
+    assert len(rows) == 22
+    assert rows[0] == {"wall_s": 1.0, "step": 1000, "avg_episodic_return": -21.0,
+                       "episodic_return": -21.0, "sps": 180}
+    assert rows[1]["avg_episodic_return"] == -20.5 and rows[2]["sps"] == 190
+    # the last 20 games of 22: returns -19 ... 0
+    assert rows[-1]["avg_episodic_return"] == sum(range(-19, 1)) / 20
+    assert curve.sps_lines(log) == [180, 190]
+    run = tmp_path / "run.log"
+    run.write_text(log)
+    out, png = tmp_path / "curve.csv", tmp_path / "curve.png"
+    curve.main([str(run), str(out), "--start", "99", "--plot", str(png)])
+    assert out.read_text().splitlines()[:2] == [
+        "wall_s,step,avg_episodic_return,sps,episodic_return", "1.0,1000,-21.0,180,-21.0"]
+    assert png.stat().st_size > 1000

@@ -31,6 +31,7 @@ from myosuite.utils import gym as myo_gym
 from numerics import arctan2_matches_libm, ufunc_matches_libm  # tests/numerics.py
 
 import envpool
+from envpool.compat.registration import myosuite_task_ids
 from envpool.tasks._installed import package_path
 from envpool.tasks._numpy_exp import numpy_exp_f64_svml
 from envpool.tasks.myosuite import TASKS, reorient_tables, track_reference
@@ -179,6 +180,43 @@ def test_ids_are_the_packages() -> None:
         assert spec.observation_space.dtype == ref.observation_space.dtype == np.float32
         assert spec.action_space == ref.action_space
         ref.close()
+
+
+
+# sail-sg EnvPool's own info keys (its envpool/mujoco/myosuite/myosuite_env.h): the MuJoCo
+# model's sizes, as int32.
+MODEL_SIZES = ("nq", "nv", "na", "nu", "nsite", "nbody", "ngeom", "nhfielddata", "nmocap")
+
+
+@pytest.mark.parametrize("task_id", ["myoFingerReachFixed-v0", "motorFingerPoseRandom-v0",
+                                     "myoArmReachRandom-v0", "myoFatiLegWalk-v0",
+                                     "MyoSuite/myoChallengeDieReorientP1-v0"])
+def test_envpool_info_keys(task_id: str) -> None:
+    """The info keys sail-sg EnvPool's MyoSuite envs give besides the package's ``sparse`` and
+    ``solved`` (float64): ``task_id``, the id's index in the list of ids (EnvPool's
+    ``MYOSUITE_TASKS``, this package's order), ``oracle_numpy2_broken`` (False), and
+    ``model_nq``, ... ``model_nmocap``, the sizes of the model the package builds, after a
+    reset and after a step."""
+    name = task_id.removeprefix("MyoSuite/")
+    ref = _reference(name, 7)
+    model = ref.unwrapped.mj_model  # the MjModel the package built
+    ours = envpool.make_gymnasium(task_id, num_envs=2, seed=7)
+    _, reset_info = ours.reset()
+    step_info = ours.step(np.zeros((2,) + ours.single_action_space.shape, np.float32))[4]
+    index = list(TASKS).index(name)
+    assert myosuite_task_ids()[index] == name
+    for info in (reset_info, step_info):
+        assert info["task_id"].dtype == np.int32 and info["task_id"].tolist() == [index] * 2
+        broken = info["oracle_numpy2_broken"]
+        assert broken.dtype == np.bool_ and broken.tolist() == [False, False]
+        for size in MODEL_SIZES:
+            value = info[f"model_{size}"]
+            assert value.dtype == np.int32, size
+            assert value.tolist() == [int(getattr(model, size))] * 2, (task_id, size)
+        for key in ("sparse", "solved"):
+            assert info[key].dtype == np.float64 and info[key].shape == (2,)
+    ours.close()
+    ref.close()
 
 
 @pytest.mark.sweep

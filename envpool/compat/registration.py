@@ -179,7 +179,9 @@ class _MyoSuiteTaskEntry(Mapping[str, Any]):
 def myosuite_tasks() -> list[Mapping[str, Any]]:
     """EnvPool's ``MYOSUITE_TASKS``: each registered MyoSuite id (in
     :func:`myosuite_task_ids`' order) as a :class:`MyoSuiteTask` mapping: its observation
-    and action sizes and ``max_episode_steps``, read from its spec when first asked for."""
+    and action sizes and ``max_episode_steps``, read from its spec when first asked for.
+    An id's index in this list is the ``task_id`` its pools' info gives, as in EnvPool
+    (whose list has its own order and 33 ids more)."""
     return [_MyoSuiteTaskEntry(task_id) for task_id in myosuite_task_ids()]
 
 

@@ -28,6 +28,7 @@ import ast
 import functools
 import math
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -625,13 +626,23 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
             "MyoTrack": _prepare_track}
-for _id, (_native, _steps, _kwargs) in TASKS.items():
+
+
+def _with_task_index(prepare: Callable[[dict[str, Any]], dict[str, Any]],
+                     index: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """``prepare``'s hidden keywords and ``_task_index``: the id's index in TASKS (the order
+    of EnvPool's ``MYOSUITE_TASKS`` here, envpool/compat/registration.py), which the info
+    gives as ``task_id``, as EnvPool's does."""
+    return lambda config: {**prepare(config), "_task_index": index}
+
+
+for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
     for _name in (_id, f"MyoSuite/{_id}"):
         register(
             _name,
             _native,
             max_episode_steps=_steps,
-            prepare=_PREPARE.get(_native, _prepare),
+            prepare=_with_task_index(_PREPARE.get(_native, _prepare), _index),
             assets_dir=ASSETS_DIR,
             **_kwargs,
         )

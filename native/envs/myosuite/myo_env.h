@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -237,6 +238,10 @@ struct MyoParams : mujoco::ModelParams {
   std::vector<double> reward_weights;
   bool numpy_exp_simd = true;
   bool numpy_exp_f64_svml = false;
+  // The id's index in the registry's list of MyoSuite ids (envpool/tasks/myosuite.py's
+  // TASKS, the order of MYOSUITE_TASKS), set by the registration: the info's `task_id`,
+  // as EnvPool gives it. -1 when the env is made without a registered id.
+  int task_index = -1;
   // The package's edit_fn made on the model's spec before compiling (model_edit.h), by
   // name: "" (none) or "arm_reaching". A task that has one reads it as `model_edit`.
   std::string model_edit;
@@ -299,6 +304,7 @@ void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_ski
   k.Add("_numpy_exp_simd", true, &P::numpy_exp_simd);
   k.Add("_numpy_dot_fma", true, &P::numpy_dot_fma);
   k.Add("_numpy_exp_f64_svml", false, &P::numpy_exp_f64_svml);
+  k.Add("_task_index", -1, &P::task_index);
 }
 
 // The base env. A task implements ResetTask (its draws and edits before Robot.reset),
@@ -307,7 +313,14 @@ void AddMyoKeywords(Keywords<P>& k, const std::string& model_path, int frame_ski
 class MyoEnv : public mujoco::MujocoEnv {
  public:
   // The observation's size: the obs keys' values at the model's initial state.
+  // The info: the package's `sparse` and `solved` (float64), then EnvPool's own keys
+  // (its envpool/mujoco/myosuite/myosuite_env.h gives them in its released build): the id's
+  // index `task_id` (int32), `oracle_numpy2_broken` (bool, false: every id is made under
+  // numpy 2) and the MuJoCo model's sizes (int32).
   static constexpr const char* kInfoKeys[] = {"sparse", "solved"};
+  static constexpr const char* kModelSizeKeys[] = {
+      "model_nq",    "model_nv",    "model_na",          "model_nu",    "model_nsite",
+      "model_nbody", "model_ngeom", "model_nhfielddata", "model_nmocap"};
 
   MyoEnv(const MyoParams& p, std::vector<std::string> default_obs_keys,
          std::vector<std::pair<std::string, double>> default_weights)
@@ -317,6 +330,7 @@ class MyoEnv : public mujoco::MujocoEnv {
         numpy_exp_simd_(p.numpy_exp_simd),
         numpy_exp_f64_svml_(p.numpy_exp_f64_svml),
         fatigue_reset_random_(p.fatigue_reset_random),
+        task_index_(p.task_index),
         fatigue_reset_vec_(p.fatigue_reset_vec),
         obs_keys_(p.obs_keys.empty() ? std::move(default_obs_keys) : p.obs_keys) {
     if (p.muscle_condition == "sarcopenia") condition_ = Condition::kSarcopenia;
@@ -428,6 +442,11 @@ class MyoEnv : public mujoco::MujocoEnv {
     std::copy(obs_.begin(), obs_.end(), slot.Obs<float>());
     *slot.Info<double>(0) = info_[0];
     *slot.Info<double>(1) = info_[1];
+    *slot.Info<std::int32_t>(2) = task_index_;
+    *slot.Info<bool>(3) = false;  // oracle_numpy2_broken
+    const int sizes[] = {m_->nq,    m_->nv,    m_->na,          m_->nu,   m_->nsite,
+                         m_->nbody, m_->ngeom, m_->nhfielddata, m_->nmocap};
+    for (std::size_t i = 0; i < std::size(sizes); ++i) *slot.Info<std::int32_t>(4 + i) = sizes[i];
   }
 
   // The package draws its observed copy of the sim: the same state, but its controls are
@@ -461,6 +480,9 @@ class MyoEnv : public mujoco::MujocoEnv {
     }
     spec.action = BoxSpec("action", DType::kFloat32, {m->nu}, low, high);
     for (const char* key : kInfoKeys) spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
+    spec.info.push_back(BoxSpec("task_id", DType::kInt32, {}));
+    spec.info.push_back(BoxSpec("oracle_numpy2_broken", DType::kBool, {}));
+    for (const char* key : kModelSizeKeys) spec.info.push_back(BoxSpec(key, DType::kInt32, {}));
     return spec;
   }
 
@@ -701,6 +723,7 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   bool normalize_act_, numpy_exp_simd_, numpy_exp_f64_svml_, fatigue_reset_random_;
+  std::int32_t task_index_;
   std::vector<double> fatigue_reset_vec_;
   std::vector<std::string> obs_keys_;
   std::vector<std::pair<std::string, double>> weights_;

@@ -168,6 +168,31 @@ def test_missions_succeed_and_truncate() -> None:
         assert (bool(term[0]), bool(trunc[0])) == (ref_term, ref_trunc) == (False, t == 63)
 
 
+def test_success_on_the_last_step_is_terminated_and_truncated() -> None:
+    """A success on the step that reaches max_steps: the package's terminated and truncated
+    are both True, and so are ours (gymnasium's semantics, docs/api.md). EnvPool's own
+    babyai_align_test expects `terminated` False there (it asserts `term == (oracle_term and
+    not oracle_trunc)`), so its unseeded random actions fail it in the rare episode that
+    ends like this one. The actions: gymnasium's Discrete(7) seeded with 3209, as
+    `action_space.sample()` draws them; the 64th faces the red ball."""
+    task_id = "BabyAI-GoToRedBallGrey-v0"
+    actions = [int(a) for a in "3265305353315405216255223100336351621523435666433021514042422620"]
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=0)
+    ref = gymnasium.make(task_id)
+    obs, info = ours.reset()
+    ref_obs, _ = ref.reset(seed=0)
+    _check(obs, info, ref_obs, ref, "reset")
+    assert ref.unwrapped.max_steps == len(actions) == 64
+    for t, action in enumerate(actions):
+        ref_obs, ref_r, ref_term, ref_trunc, _ = ref.step(action)
+        obs, r, term, trunc, info = ours.step(np.array([action]))
+        _check(obs, info, ref_obs, ref, t)
+        assert r[0] == np.float32(ref_r), t
+        assert (bool(term[0]), bool(trunc[0])) == (ref_term, ref_trunc) == (t == 63, t == 63), t
+    assert r[0] == np.float32(1 - 0.9 * 64 / 64)
+    ours.close()
+
+
 def test_reset_batch_of_seeds() -> None:
     """Env i of a pool made with seed s is the package's env reset with seed s + i, for the
     levels with rejection sampling and random instructions."""

@@ -32,25 +32,12 @@ results=${1:-results/cpu_pong_ppo/$(date +%Y%m%d_%H%M%S)}
 budget=${SECONDS_BUDGET:-5400}
 compare=${COMPARE_SECONDS:-600}
 PYTHON=${PYTHON:-python}
-case $PYTHON in */*) PYTHON=$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON") ;; esac
-gym_legacy=${GYM_LEGACY:-$HOME/.cache/envpool/gym-0.23.1}
-cleanrl=${CLEANRL_DIR:-}
-if [ -z "$cleanrl" ]; then
-  for dir in ../shared/peer/cleanrl shared/peer/cleanrl; do
-    [ -f "$dir/ppo_atari_envpool.py" ] && cleanrl=$dir && break
-  done
-fi
-script=$cleanrl/ppo_atari_envpool.py
-[ -f "$script" ] || { echo "no $script: set CLEANRL_DIR to CleanRL's scripts"; exit 2; }
+source scripts/cleanrl_common.sh
+find_cleanrl_script ppo_atari_envpool.py
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
 here=$PWD
-if [ ! -f "$gym_legacy/gym/__init__.py" ]; then
-  $PYTHON -m pip install --quiet --no-deps --upgrade --target "$gym_legacy" gym==0.23.1 \
-    "cloudpickle>=1.2" "gym-notices>=0.0.4" tyro==1.0.17 docstring-parser==0.18.0 \
-    typeguard==4.6.1
-fi
+ensure_gym_legacy
 $PYTHON - <<'EOF' | tee "$results/summary.txt"
 import os, platform, torch, envpool
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
@@ -59,8 +46,6 @@ print(f"envpool {envpool.__version__}; torch {torch.__version__} ({torch.get_num
       f"threads); Python {platform.python_version()}; {cpu}, {os.cpu_count()} cores; "
       f"load average before {os.getloadavg()}")
 EOF
-
-stamp() { while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done; }
 
 cd "$results"
 start=$EPOCHREALTIME

@@ -27,18 +27,10 @@ cd "$(dirname "$0")/.."
 results=${1:-results/gpu_pong_xla/$(date +%Y%m%d_%H%M%S)}
 budget=${SECONDS_BUDGET:-300}
 num_envs=${NUM_ENVS:-64}
-gym_legacy=${GYM_LEGACY:-$HOME/.cache/envpool/gym-0.23.1}
-cleanrl=${CLEANRL_DIR:-}
-if [ -z "$cleanrl" ]; then
-  for dir in ../shared/peer/cleanrl shared/peer/cleanrl; do
-    [ -f "$dir/ppo_atari_envpool_xla_jax_scan.py" ] && cleanrl=$dir && break
-  done
-fi
-script=$cleanrl/ppo_atari_envpool_xla_jax_scan.py
-[ -f "$script" ] || { echo "no $script: set CLEANRL_DIR to CleanRL's scripts"; exit 2; }
+source scripts/cleanrl_common.sh
+find_cleanrl_script ppo_atari_envpool_xla_jax_scan.py
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
 t0=$SECONDS
 
 if [ -z "${PYTHON:-}" ]; then
@@ -49,11 +41,7 @@ if [ -z "${PYTHON:-}" ]; then
   $PYTHON -m pip install --quiet "jax[cuda12]" flax optax tensorboard
   $PYTHON -m pip install --quiet .
 fi
-if [ ! -f "$gym_legacy/gym/__init__.py" ]; then
-  $PYTHON -m pip install --quiet --no-deps --upgrade --target "$gym_legacy" gym==0.23.1 \
-    "cloudpickle>=1.2" "gym-notices>=0.0.4" tyro==1.0.17 docstring-parser==0.18.0 \
-    typeguard==4.6.1
-fi
+ensure_gym_legacy
 echo "installs: $((SECONDS - t0)) s"
 REQUIRE_GPU=${REQUIRE_GPU:-1} $PYTHON - <<'EOF' | tee "$results/summary.txt"
 import os, jax, envpool
@@ -73,7 +61,7 @@ set +e
 PYTHONPATH=$gym_legacy PYTHONUNBUFFERED=1 timeout --signal=INT --kill-after=30 "$budget" \
   "$PYTHON" -m envpool.integrations.cleanrl_run "$script" --env-id Pong-v5 --num-envs "$num_envs" \
   --num-steps 128 --total-timesteps 50000000 --seed 1 --no-track 2>&1 \
-  | while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done >run.log
+  | stamp >run.log
 rc=${PIPESTATUS[0]}
 set -e
 cd - >/dev/null

@@ -178,7 +178,7 @@ class Baoding final : public MyoEnv {
     }
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     obs["time"].assign(1, d_->time);
     obs["hand_pos"].assign(d_->qpos, d_->qpos + (m_->nq - 14));
     auto site = [&](const char* key, int id) -> std::vector<double>& {
@@ -208,7 +208,7 @@ class Baoding final : public MyoEnv {
     obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double target1_dist = NormLastAxis(obs.At("target1_err"));
     const double target2_dist = NormLastAxis(obs.At("target2_err"));
     const double target_dist = target1_dist + target2_dist;

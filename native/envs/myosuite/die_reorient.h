@@ -173,7 +173,7 @@ class DieReorient final : public MyoEnv {
     }
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     obs["time"].assign(1, d_->time);
     obs["hand_qpos_noMD5"].assign(d_->qpos, d_->qpos + (m_->nq - 7));
     obs["hand_qpos"].assign(d_->qpos, d_->qpos + (m_->nq - 6));
@@ -197,7 +197,7 @@ class DieReorient final : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double pos_dist = std::abs(NormLastAxis(obs.At("pos_err")));
     const double rot_dist = std::abs(NormLastAxis(obs.At("rot_err")));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;

@@ -90,7 +90,7 @@ class KeyTurn final : public MyoEnv {
     SetResetQpos(std::move(qpos));
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     const int n = m_->nq - 1;  // the hand's joints; the key's is the last
     obs["time"].assign(1, d_->time);
     obs["hand_qpos"].assign(d_->qpos, d_->qpos + n);
@@ -104,7 +104,7 @@ class KeyTurn final : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double if_d = std::abs(NormLastAxis(obs.At("IFtip_approach")) - 0.030);
     const double th_d = std::abs(NormLastAxis(obs.At("THtip_approach")) - 0.030);
     const double key_pos = obs.Scalar("key_qpos");

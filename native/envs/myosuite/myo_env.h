@@ -367,6 +367,7 @@ class MyoEnv : public mujoco::MujocoEnv {
     // Robot.step: int(step_duration / timestep), step_duration = timestep * frame_skip.
     n_frames_ = static_cast<int>(dt_ / m_->opt.timestep);
     ctrl_.resize(m_->nu);
+    action_size_ = m_->nu;
   }
 
   void Seed(std::uint64_t seed) override {
@@ -389,47 +390,21 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
-    const float* a = action.As<float>();
-    std::vector<float> muscle_a(a, a + m_->nu);
-    bool normalized = normalize_act_;
-    if (m_->na > 0 && normalize_act_) {
-      for (int i = 0; i < m_->nu; ++i) {
-        if (muscle_[i]) muscle_a[i] = NumpySigmoidMyo(muscle_a[i], numpy_exp_simd_);
-      }
-      normalized = false;
-    }
-    if (condition_ == Condition::kFatigue) {
-      std::vector<float> target;
-      for (int i = 0; i < m_->nu; ++i) {
-        if (muscle_[i]) target.push_back(muscle_a[i]);
-      }
-      std::vector<double> active(target.size());
-      fatigue_.ComputeAct(target.data(), active.data());
-      std::size_t k = 0;
-      for (int i = 0; i < m_->nu; ++i) {
-        if (muscle_[i]) muscle_a[i] = static_cast<float>(active[k++]);
-      }
-    } else if (condition_ == Condition::kReafferentation) {
-      muscle_a[epl_] = muscle_a[eip_];
-      muscle_a[eip_] = 0.0f;
-    }
-    // Robot.process_actuator: the controls remapped from [-1, 1] when normalized.
-    for (int i = 0; i < m_->nu; ++i) {
-      if (normalized) {
-        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
-        const double mid = (0.0 + lo + hi) / 2.0;
-        ctrl_[i] = mid + static_cast<double>(muscle_a[i]) * (hi - lo) / 2.0;
-      } else {
-        ctrl_[i] = static_cast<double>(muscle_a[i]);
-      }
-    }
-    std::copy(ctrl_.begin(), ctrl_.end(), d_->ctrl);
-    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+    const float* user = action.As<float>();
+    // The action BaseV0.step gets: the user's float32 action, or what the task's step makes
+    // of it (TaskAction).
+    std::vector<double> a(user, user + action_size_);
+    bool float64 = false;
+    TaskAction(a, float64);
+    Actuate(a, float64, fatigue_);
     // forward: get_obs syncs the observed sim (the same one) and runs mj_forward.
     mj_forward(m_, d_);
     Observe();
-    rwd_ = TermDict();
-    RewardDict(obs_dict_, rwd_);
+    // The new reward dict; until it replaces rwd_, rwd_ is the previous step's (the
+    // package's self.rwd_dict, which a task's get_obs_dict or get_reward_dict may read).
+    TermDict rwd;
+    RewardDict(obs_dict_, rwd);
+    rwd_ = std::move(rwd);
     StepOutcome out;
     out.reward = Dense();
     out.terminated = rwd_.Scalar("done") != 0.0;
@@ -468,17 +443,20 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   // One env's spec: the float32 observation in (-10, 10) (obs_range), the action in
-  // [-1, 1] (normalize_act) or the ctrlrange, and the info's sparse and solved.
-  static EnvSpec Spec(const mjModel* m, std::size_t obs_size, bool normalize_act) {
+  // [-1, 1] (normalize_act) or the ctrlrange, and the info's sparse and solved. The action
+  // has the first `action_size` actuators (all nu when -1).
+  static EnvSpec Spec(const mjModel* m, std::size_t obs_size, bool normalize_act,
+                      int action_size = -1) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("obs", DType::kFloat32, {static_cast<std::int64_t>(obs_size)},
                                {-10.0}, {10.0}));
+    if (action_size < 0) action_size = m->nu;
     std::vector<double> low, high;
-    for (int i = 0; i < m->nu; ++i) {
+    for (int i = 0; i < action_size; ++i) {
       low.push_back(normalize_act ? -1.0 : static_cast<float>(m->actuator_ctrlrange[2 * i]));
       high.push_back(normalize_act ? 1.0 : static_cast<float>(m->actuator_ctrlrange[2 * i + 1]));
     }
-    spec.action = BoxSpec("action", DType::kFloat32, {m->nu}, low, high);
+    spec.action = BoxSpec("action", DType::kFloat32, {action_size}, low, high);
     for (const char* key : kInfoKeys) spec.info.push_back(BoxSpec(key, DType::kFloat64, {}));
     spec.info.push_back(BoxSpec("task_id", DType::kInt32, {}));
     spec.info.push_back(BoxSpec("oracle_numpy2_broken", DType::kBool, {}));
@@ -505,39 +483,36 @@ class MyoEnv : public mujoco::MujocoEnv {
     mj_forward(m_, d_);
     CumulativeFatigue fatigue = fatigue_;
     fatigue.Reset({}, false);
-    std::vector<double> muscle_a(m_->nu, 0.0), target;
-    const bool sigmoid = m_->na > 0 && normalize_act_;
-    for (int i = 0; i < m_->nu; ++i) {
-      if (sigmoid && muscle_[i]) muscle_a[i] = 1.0 / (1.0 + NumpyExp(-5.0 * (0.0 - 0.5)));
-      if (muscle_[i]) target.push_back(muscle_a[i]);
-    }
-    if (condition_ == Condition::kFatigue) {
-      std::vector<double> active(target.size());
-      fatigue.ComputeAct(target.data(), active.data());
-      std::size_t k = 0;
-      for (int i = 0; i < m_->nu; ++i) {
-        if (muscle_[i]) muscle_a[i] = active[k++];
-      }
-    } else if (condition_ == Condition::kReafferentation) {
-      muscle_a[epl_] = muscle_a[eip_];
-      muscle_a[eip_] = 0.0;
-    }
-    for (int i = 0; i < m_->nu; ++i) {
-      if (!sigmoid && normalize_act_) {
-        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
-        d_->ctrl[i] = (0.0 + lo + hi) / 2.0 + muscle_a[i] * (hi - lo) / 2.0;
-      } else {
-        d_->ctrl[i] = muscle_a[i];
-      }
-    }
-    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+    in_construction_ = true;
+    std::vector<double> a(m_->nu, 0.0);
+    bool float64 = true;
+    TaskAction(a, float64);
+    Actuate(a, float64, fatigue);
     mj_forward(m_, d_);
     Observe();
     TermDict rwd;
     RewardDict(obs_dict_, rwd);
+    in_construction_ = false;
     mj_resetData(m_, d_);
     mj_forward(m_, d_);
   }
+  // Whether the step being taken is the construction step (see ConstructionStep), for a
+  // TaskAction that differs there.
+  bool InConstruction() const { return in_construction_; }
+
+  // The task's step before BaseV0.step: `a` holds the user's action (the action space's
+  // size, SetActionSize), float32 values; the task may change it (BimanualEnvV1.step remaps
+  // its robotic actuators) or replace it with the nu controls BaseV0.step gets (RunTrack
+  // appends its prosthesis's torques), and sets `float64` when its array is float64 (then
+  // the muscles' sigmoid and the fatigue model run in float64 and nothing is rounded to
+  // float32). In the construction step, `a` is nu float64 zeros and `float64` is true.
+  virtual void TaskAction(std::vector<double>& /*a*/, bool& /*float64*/) {}
+  // The task's part of reset after BaseV0.reset has observed (what the package's reset does
+  // after super().reset(): its returned observation does not see it).
+  virtual void AfterReset() {}
+  // The action space's size when it is not nu (RunTrack: the muscles only).
+  void SetActionSize(int size) { action_size_ = size; }
+  int ActionSize() const { return action_size_; }
 
   // After a reset: whether the task resets again (see Reset).
   virtual bool ResetAgain() const { return false; }
@@ -554,9 +529,9 @@ class MyoEnv : public mujoco::MujocoEnv {
   // np.exp of a float64 number, as the running numpy computes it (envs/common/numpy_exp.h).
   double NumpyExp(double x) const { return NumpyExpF64(x, numpy_exp_f64_svml_); }
   // get_obs_dict(model, data) of this env's data.
-  virtual void ObsDict(TermDict& obs) const = 0;
+  virtual void ObsDict(TermDict& obs) = 0;
   // get_reward_dict: the named terms, with sparse, solved and done.
-  virtual void RewardDict(const TermDict& obs, TermDict& rwd) const = 0;
+  virtual void RewardDict(const TermDict& obs, TermDict& rwd) = 0;
 
   // BaseV0._setup's sites: each site `s` and its target `s_target` (tip_sids, target_sids).
   void SetSites(const std::vector<std::string>& sites) {
@@ -640,11 +615,14 @@ class MyoEnv : public mujoco::MujocoEnv {
   }
 
   // The dense reward: np.sum([wt * rwd[key] ...], axis=0), in the weights' order.
-  double Dense() const {
+  virtual double Dense() const {
     std::vector<double> terms;
     for (const auto& [key, wt] : weights_) terms.push_back(wt * rwd_.Scalar(key));
     return Sum(terms);
   }
+
+  // The weighted reward keys (weighted_reward_keys, or the keywords'), in their order.
+  const std::vector<std::pair<std::string, double>>& Weights() const { return weights_; }
 
   mjModel* mw_;  // this env's model, which resets edit
   NumpyGenerator np_random_;
@@ -684,6 +662,61 @@ class MyoEnv : public mujoco::MujocoEnv {
     opt.flags[mjVIS_ACTIVATION] = 1;
   }
 
+  // BaseV0.step from its action on: the muscles' sigmoid (float32, or float64 for a float64
+  // array), the muscle condition, Robot.step's controls and its mj_steps.
+  void Actuate(std::vector<double>& a, bool float64, CumulativeFatigue& fatigue) {
+    if (static_cast<int>(a.size()) != m_->nu) {
+      throw std::logic_error("MyoSuite: the task's step gave " + std::to_string(a.size()) +
+                             " controls for a model with " + std::to_string(m_->nu));
+    }
+    bool normalized = normalize_act_;
+    if (m_->na > 0 && normalize_act_) {
+      for (int i = 0; i < m_->nu; ++i) {
+        if (!muscle_[i]) continue;
+        a[i] = float64 ? 1.0 / (1.0 + NumpyExp(-5.0 * (a[i] - 0.5)))
+                       : NumpySigmoidMyo(static_cast<float>(a[i]), numpy_exp_simd_);
+      }
+      normalized = false;
+    }
+    if (condition_ == Condition::kFatigue) {
+      std::vector<double> active(fatigue.Size());
+      if (float64) {
+        std::vector<double> target;
+        for (int i = 0; i < m_->nu; ++i) {
+          if (muscle_[i]) target.push_back(a[i]);
+        }
+        fatigue.ComputeAct(target.data(), active.data());
+      } else {
+        std::vector<float> target;
+        for (int i = 0; i < m_->nu; ++i) {
+          if (muscle_[i]) target.push_back(static_cast<float>(a[i]));
+        }
+        fatigue.ComputeAct(target.data(), active.data());
+      }
+      std::size_t k = 0;
+      for (int i = 0; i < m_->nu; ++i) {
+        if (!muscle_[i]) continue;
+        a[i] = float64 ? active[k] : static_cast<float>(active[k]);
+        ++k;
+      }
+    } else if (condition_ == Condition::kReafferentation) {
+      a[epl_] = a[eip_];
+      a[eip_] = 0.0;
+    }
+    // Robot.process_actuator: the controls remapped from [-1, 1] when normalized.
+    for (int i = 0; i < m_->nu; ++i) {
+      if (normalized) {
+        const double lo = m_->actuator_ctrlrange[2 * i], hi = m_->actuator_ctrlrange[2 * i + 1];
+        const double mid = (0.0 + lo + hi) / 2.0;
+        ctrl_[i] = mid + a[i] * (hi - lo) / 2.0;
+      } else {
+        ctrl_[i] = a[i];
+      }
+    }
+    std::copy(ctrl_.begin(), ctrl_.end(), d_->ctrl);
+    for (int i = 0; i < n_frames_; ++i) mj_step(m_, d_);
+  }
+
   // One reset: the task's, the fatigue state's, Robot.reset's, the observation.
   void ResetOnce() {
     ResetTask();
@@ -697,6 +730,7 @@ class MyoEnv : public mujoco::MujocoEnv {
                 has_reset_qvel_ ? reset_qvel_.data() : init_qvel_.data());
     has_reset_qpos_ = has_reset_qvel_ = false;
     Observe();
+    AfterReset();
   }
 
   // The fatigue state the construction step leaves (see KeepFatigueAcrossResets).
@@ -729,6 +763,8 @@ class MyoEnv : public mujoco::MujocoEnv {
   std::vector<std::pair<std::string, double>> weights_;
   Condition condition_ = Condition::kNormal;
   bool keep_fatigue_ = false;
+  bool in_construction_ = false;
+  int action_size_ = 0;
   std::vector<bool> muscle_;
   CumulativeFatigue fatigue_;
   int epl_ = -1, eip_ = -1;

@@ -80,7 +80,7 @@ class ObjHold final : public MyoEnv {
     }
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     const int nq = m_->nq - 7, nv = m_->nv - 6;  // the hand's, without the free joint
     obs["time"].assign(1, d_->time);
     obs["hand_qpos"].assign(d_->qpos, d_->qpos + nq);
@@ -94,7 +94,7 @@ class ObjHold final : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double goal_dist = std::abs(NormLastAxis(obs.At("obj_err")));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
     const double goal_th = 0.010;

@@ -87,14 +87,14 @@ class PenTwirl final : public MyoEnv {
     Euler2Quat(euler, mw_->body_quat + 4 * target_);
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     const double* x = d_->site_xpos;
     ObjectObs(obs, obj_, eps_ball_, x + 3 * obj_top_, x + 3 * obj_bottom_, pen_length_,
               x + 3 * tar_top_, x + 3 * tar_bottom_, tar_length_);
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double pos_align = NormLastAxis(obs.At("obj_err_pos"));
     const double rot_align = Cosine3(obs.At("obj_rot"), obs.At("obj_des_rot"));
     const bool dropped = pos_align > 0.075;

@@ -148,14 +148,14 @@ class Pose final : public MyoEnv {
     }
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     ObsBase(obs);
     std::vector<double>& err = obs["pose_err"];
     err.resize(target_.size());
     for (std::size_t i = 0; i < target_.size(); ++i) err[i] = target_[i] - d_->qpos[i];
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double pose_dist = NormLastAxis(obs.At("pose_err"));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
     const double far_th = far_th_;

@@ -83,12 +83,12 @@ class Reach final : public MyoEnv {
     mj_forward(m_, d_);
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     ObsBase(obs);
     ReachObs(obs);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double reach_dist = NormLastAxis(obs.At("reach_err"));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
     const double n = static_cast<double>(tip_sids_.size());

@@ -217,7 +217,7 @@ class Relocate final : public MyoEnv {
   // The package counts the contacts of its observed copy (the target where the XML has it).
   bool ResetAgain() const override { return od_->ncon > 0; }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     // sensor2sim: the observed copy takes the sim's time, qpos, qvel and act; mj_forward.
     mjData* d = od_.get();
     d->time = d_->time;
@@ -255,7 +255,7 @@ class Relocate final : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d->act, d->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double reach_dist = std::abs(NormLastAxis(obs.At("reach_err")));
     const double pos_dist = std::abs(NormLastAxis(obs.At("pos_err")));
     const double rot_dist = std::abs(NormLastAxis(obs.At("rot_err")));

@@ -163,7 +163,7 @@ class Reorient final : public MyoEnv {
     Euler2Quat(euler, mw_->body_quat + 4 * target_);
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     const double* x = d_->geom_xpos;
     ObjectObs(obs, obj_, eps_ball_, x + 3 * obj_top_, x + 3 * obj_bot_, pen_length_,
               x + 3 * tar_top_, x + 3 * tar_bot_, tar_length_);
@@ -175,7 +175,7 @@ class Reorient final : public MyoEnv {
     }
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double pos_align = NormLastAxis(obs.At("obj_err_pos"));
     const double rot_align = Cosine3(obs.At("obj_rot"), obs.At("obj_des_rot"));
     const bool dropped = pos_align > 0.075;

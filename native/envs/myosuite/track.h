@@ -204,7 +204,7 @@ class Track final : public MyoEnv {
  protected:
   void ResetTask() override { index_cache_ = 0; }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     Reference(d_->time);
     // update_reference_insim: the target site at the object's reference position.
     for (int k = 0; k < 3; ++k) mw_->site_pos[3 * target_ + k] = ref_object_[k];
@@ -255,7 +255,7 @@ class Track final : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const std::vector<double>& tgt_com = obs.At("targ_obj_com");
     const std::vector<double>& tgt_rot = obs.At("targ_obj_rot");
     const std::vector<double>& com = obs.At("curr_obj_com");

@@ -183,12 +183,12 @@ class LegReach final : public MyoEnv {
     if (random_qpos) SetResetQpos(GenerateQpos());
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     ObsBase(obs);
     ReachObs(obs);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const double reach_dist = NormLastAxis(obs.At("reach_err"));
     const double vel_dist = NormLastAxis(obs.At("qvel"));
     const double act_mag = m_->na != 0 ? NormLastAxis(obs.At("act")) / m_->na : 0.0;
@@ -334,7 +334,7 @@ class WalkBase : public MyoEnv {
     SetResetQvel(std::move(qvel));
   }
 
-  void ObsDict(TermDict& obs) const override {
+  void ObsDict(TermDict& obs) override {
     obs["t"].assign(1, d_->time);
     obs["time"].assign(1, d_->time);
     obs["qpos_without_xy"].assign(d_->qpos + 2, d_->qpos + m_->nq);
@@ -365,7 +365,7 @@ class WalkBase : public MyoEnv {
     if (m_->na > 0) obs["act"].assign(d_->act, d_->act + m_->na);
   }
 
-  void RewardDict(const TermDict& obs, TermDict& rwd) const override {
+  void RewardDict(const TermDict& obs, TermDict& rwd) override {
     const std::pair<double, double> vel = ComVelocity();
     const double dy = target_y_vel_ - vel.second, dx = target_x_vel_ - vel.first;
     const double vel_reward = NumpyExp(-(dy * dy)) + NumpyExp(-(dx * dx));

@@ -622,6 +622,23 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
      obj_size_range=[0.018, 0.024], obj_mass_range=[0.030, 0.300],
      obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
+# -- MyoChallenge 2024: the prosthesis running track (myochallenge/run_track_v0.py) ---------
+
+_OSL_RUN = "envs/myo/assets/leg/myoosl_runtrack.xml"
+# The Random id's difficulties: 24 patches, the first five and the last three flat.
+_OSL_RUN_RAMP = [0.0, 0.0, 0.0, 0.0, 0.0, 0.03, 0.0, 0.06, 0.0, 0.09, 0.0, 0.12, 0.0, 0.15,
+                 0.0, 0.18, 0.0, 0.21, 0.0, 0.24, 0.0, 0.0, 0.0, 0.0]
+_add("myoChallengeOslRunFixed-v0", "MyoChallengeOslRun", 1000, model_path=_OSL_RUN,
+     frame_skip=5, reset_type="random", terrain="flat",
+     hills_difficulties=[0.0, 0.1, 0.0, 0.5, 0.0, 0.8, 0.0, 1.0],
+     rough_difficulties=[0.0, 0.1, 0.0, 0.15, 0.0, 0.2, 0.0, 0.3],
+     stairs_difficulties=[0.0, 0.05, 0.0, 0.1, 0.0, 0.2, 0.0, 0.3],
+     end_pos=-15.0, start_pos=14.0)
+_add("myoChallengeOslRunRandom-v0", "MyoChallengeOslRun", 60000, model_path=_OSL_RUN,
+     frame_skip=5, reset_type="random", terrain="random", hills_difficulties=_OSL_RUN_RAMP,
+     rough_difficulties=_OSL_RUN_RAMP, stairs_difficulties=_OSL_RUN_RAMP,
+     end_pos=-45.0, start_pos=58.0)
+
 
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
@@ -650,9 +667,10 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
 # muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
-# unscaled (qv, over 10 rad/s within a few random steps). Checks of observations against their
-# space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
-# dtype only.
+# unscaled (qv, over 10 rad/s within a few random steps), the OSL running track the root's
+# position on its 120 m track (model_root_pos: y starts at 15 or 59). Checks of observations
+# against their space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these
+# for shape and dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native in ("MyoReorient", "MyoTrack")
+                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeOslRun")
                              for name in (_id, f"MyoSuite/{_id}"))

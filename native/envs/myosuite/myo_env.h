@@ -386,7 +386,7 @@ class MyoEnv : public mujoco::MujocoEnv {
     do {
       ResetOnce();
     } while (ResetAgain());
-    obs_ = first;
+    if (ResetReturnsFirstAttempt()) obs_ = first;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -516,6 +516,10 @@ class MyoEnv : public mujoco::MujocoEnv {
 
   // After a reset: whether the task resets again (see Reset).
   virtual bool ResetAgain() const { return false; }
+  // Whether a reset that resets again returns its first attempt's observation (RelocateEnvV0's
+  // recursion) or its last one (RunTrack's reset, whose second BaseV0.reset starts from the
+  // first one's state moved to the ground).
+  virtual bool ResetReturnsFirstAttempt() const { return true; }
   // The qpos this reset starts from (reset(reset_qpos=...)), instead of init_qpos.
   void SetResetQpos(std::vector<double> qpos) {
     reset_qpos_ = std::move(qpos);

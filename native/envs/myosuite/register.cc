@@ -7,6 +7,7 @@
 #include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
+#include "envs/myosuite/osl_run.h"
 #include "envs/myosuite/pen_twirl.h"
 #include "envs/myosuite/pose.h"
 #include "envs/myosuite/reach.h"
@@ -32,6 +33,7 @@ void Register(Registry& registry) {
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
   registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
   registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
+  registry.push_back(MakeEntry<PixelObservation<OslRun>>("MyoChallengeOslRun"));
 }
 
 }  // namespace envpool::myosuite

@@ -1,0 +1,104 @@
+"""Alignment of MyoChallenge 2024's prosthesis running track (``myoChallengeOslRunFixed-v0``,
+``myoChallengeOslRunRandom-v0`` and their ``myoSarc``/``myoFati`` variants: the package's
+``run_track_v0.RunTrack``, native env ``MyoChallengeOslRun``) with myosuite 2.12.2, step by
+step, as tests/test_align_myosuite.py aligns the other MyoSuite ids (its ``_run``: the same
+random float32 actions; reset observations, observations, float32 rewards, terminations,
+truncations and the info's ``sparse`` and ``solved`` bitwise, across resets).
+
+The Random id's rough terrain draws its noise from numpy's global generator (np.random, which
+the package never seeds), not from the env's np_random; ours draws it from a legacy MT19937 of
+its own seeded with the env's seed. So each reference here is made after
+``np.random.seed(seed)`` (nothing else in the test draws from np.random), and then the two
+agree bitwise on every terrain.
+
+Random actions fall within some 20 to 60 steps, near the start of the track, where the
+Random id's track is flat (its first and last patches are); the terrain tests start the
+runner mid-track (``start_pos=0``: the patch of difficulty 0.12) and observe the terrain's
+type (the ``terrain`` observation) besides the default keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from myosuite.utils import gym as myo_gym
+from test_align_myosuite import _run, _variant  # tests/test_align_myosuite.py
+
+import envpool
+from envpool.tasks.myosuite import TASKS
+
+OSL_RUN_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                     if native == "MyoChallengeOslRun")
+# The default observation keys, the terrain's type, the heightfield around the runner and the
+# socket's force sensor.
+_TERRAIN_KEYS = ["internal_qpos", "internal_qvel", "grf", "torso_angle", "model_root_pos",
+                 "model_root_vel", "muscle_length", "muscle_velocity", "muscle_force", "terrain",
+                 "hfield", "socket_force"]
+
+
+def _run_seeded(task_id: str, seed: int, steps: int, **kwargs: Any) -> tuple[int, int]:
+    """``_run`` with numpy's global generator seeded as ours seeds its legacy one."""
+    # The package's TrackField draws from the legacy global generator: seeding it is the point.
+    np.random.seed(seed)  # noqa: NPY002
+    return _run(task_id, seed, steps, **kwargs)
+
+
+def test_osl_run_ids() -> None:
+    """The 12 ids, the package's time limits, and the spaces: 260 observations (the default
+    keys and act) and the 54 muscles' actions (the prosthesis's motors are not actions)."""
+    assert len(OSL_RUN_IDS) == 6
+    for tid in OSL_RUN_IDS:
+        assert TASKS[tid][1] == myo_gym.envs.registry[tid].max_episode_steps
+        assert f"MyoSuite/{tid}" in envpool.list_all_envs()
+    spec = envpool.make_spec("myoChallengeOslRunFixed-v0")
+    assert spec.observation_space.shape == (260,)
+    assert spec.action_space.shape == (54,)
+    ref = myo_gym.make("myoChallengeOslRunFixed-v0")
+    assert spec.action_space == ref.action_space
+    assert spec.observation_space.shape == ref.observation_space.shape
+    ref.close()
+
+
+def test_osl_run_fixed_aligns() -> None:
+    """The flat track: episodes of random actions to their falls (each reset drawing the
+    keyframe, the lateral start and the heading, then moving the runner to the ground and
+    resetting again), the prosthesis's state machine stepping each step, the observed
+    sim's contact forces (touch sensors) from its cold solver."""
+    assert _run_seeded("myoChallengeOslRunFixed-v0", seed=3, steps=350)[0] >= 2
+
+
+def test_osl_run_random_terrain_aligns() -> None:
+    """The Random id's terrains under the runner's feet (``start_pos=0``: the patch of
+    difficulty 0.12), observed (the type, the heightfield around the runner): seed 5's first
+    three resets draw rough (numpy's global generator), hills and stairs."""
+    kw = {"start_pos": 0.0, "obs_keys": _TERRAIN_KEYS}
+    _run_seeded("myoChallengeOslRunRandom-v0", seed=5, steps=130, reset_every=40,
+                ours_kwargs=kw, ref_kwargs=kw)
+
+
+def test_osl_run_reset_type_init_aligns() -> None:
+    """reset_type "init": keyframe 0, early stance, and no second reset."""
+    kw = {"reset_type": "init"}
+    _run_seeded("myoChallengeOslRunFixed-v0", seed=5, steps=60, reset_every=30,
+                ours_kwargs=kw, ref_kwargs=kw)
+
+
+@pytest.mark.parametrize("kwargs", [{"terrain": "hilly"}, {"osl_param_set": 0},
+                                    {"reset_type": "osl_init"},
+                                    {"terrain": "random_mixed", "hills_difficulties": [0.1]}])
+def test_osl_run_bad_keywords(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(Exception, match="terrain|osl_param_set|osl_init|difficult"):
+        envpool.make_gymnasium("myoChallengeOslRunFixed-v0", num_envs=1, **kwargs)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("task_id", OSL_RUN_IDS)
+def test_osl_run_aligns(task_id: str) -> None:
+    """Each id: a base id to its falls; a variant (sarcopenia, fatigue: the fatigue state
+    reset at both of the reset's BaseV0.resets) in episodes cut mid-way."""
+    if _variant(task_id):
+        _run_seeded(task_id, seed=5, steps=40, reset_every=20)
+    else:
+        assert sum(_run_seeded(task_id, seed=3, steps=200)) >= 1

@@ -19,15 +19,19 @@ type (the ``terrain`` observation) besides the default keys.
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
+import mujoco
 import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
+from numerics import arctan2_matches_libm  # tests/numerics.py
 from test_align_myosuite import _run, _variant  # tests/test_align_myosuite.py
 
 import envpool
-from envpool.tasks.myosuite import TASKS
+from envpool.tasks.myosuite import ASSETS_DIR, TASKS
 
 OSL_RUN_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
                      if native == "MyoChallengeOslRun")
@@ -36,6 +40,31 @@ OSL_RUN_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
 _TERRAIN_KEYS = ["internal_qpos", "internal_qvel", "grf", "torso_angle", "model_root_pos",
                  "model_root_vel", "muscle_length", "muscle_velocity", "muscle_force", "terrain",
                  "hfield", "socket_force"]
+
+
+def _reset_angles_match_libm() -> bool:
+    """Whether numpy's float64 arctan2 and arcsin equal the C library's (which ours calls) on
+    the numbers every random reset puts through them: the roll and pitch
+    (quat2euler_intrinsic) of the three keyframes it starts from. numpy's AVX-512 loops differ
+    from the C library in the last bits on some numbers."""
+    model = mujoco.MjModel.from_xml_path(
+        os.path.join(ASSETS_DIR, "envs/myo/assets/leg/myoosl_runtrack.xml"))
+    for w, x, y, z in model.key_qpos[:3, 3:7].astype(np.float64):
+        a, b, sinp = 2 * (w * x + y * z), 1 - 2 * (x * x + y * y), 2 * (w * y - z * x)
+        if np.arctan2(a, b) != math.atan2(a, b):
+            return False
+        if abs(sinp) < 1 and np.arcsin(sinp) != math.asin(sinp):
+            return False
+    return True
+
+
+# The random resets' angles (see _reset_angles_match_libm); the heightfield observation's
+# yaw (quat2euler) and the gait cycle's start (quat2euler_intrinsic) call arctan2 on any number.
+needs_libm_resets = pytest.mark.skipif(
+    not _reset_angles_match_libm(),
+    reason="numpy's arctan2 / arcsin differ from the C library's on the keyframes' angles")
+needs_libm_arctan2 = pytest.mark.skipif(
+    not arctan2_matches_libm(), reason="numpy's arctan2 is not the C library's on this CPU")
 
 
 def _run_seeded(task_id: str, seed: int, steps: int, **kwargs: Any) -> tuple[int, int]:
@@ -61,6 +90,7 @@ def test_osl_run_ids() -> None:
     ref.close()
 
 
+@needs_libm_resets
 def test_osl_run_fixed_aligns() -> None:
     """The flat track: episodes of random actions to their falls (each reset drawing the
     keyframe, the lateral start and the heading, then moving the runner to the ground and
@@ -69,6 +99,8 @@ def test_osl_run_fixed_aligns() -> None:
     assert _run_seeded("myoChallengeOslRunFixed-v0", seed=3, steps=350)[0] >= 2
 
 
+@needs_libm_resets
+@needs_libm_arctan2
 def test_osl_run_random_terrain_aligns() -> None:
     """The Random id's terrains under the runner's feet (``start_pos=0``: the patch of
     difficulty 0.12), observed (the type, the heightfield around the runner): seed 5's first
@@ -76,6 +108,43 @@ def test_osl_run_random_terrain_aligns() -> None:
     kw = {"start_pos": 0.0, "obs_keys": _TERRAIN_KEYS}
     _run_seeded("myoChallengeOslRunRandom-v0", seed=5, steps=130, reset_every=40,
                 ours_kwargs=kw, ref_kwargs=kw)
+
+
+@needs_libm_arctan2
+def test_osl_run_gait_cycle_start_aligns() -> None:
+    """reset_type "osl_init": a row of the package's sample_gait_cycle.csv (read from the
+    installed package), written into init_qpos, which keeps it for the next reset's yaw; the
+    controller to the row's phase. Fixed's start_pos (14) makes every such start lost (the
+    gait's root is at y 55), so the track starts further (60)."""
+    kw = {"reset_type": "osl_init", "start_pos": 60.0}
+    _run_seeded("myoChallengeOslRunRandom-v0", seed=6, steps=100, reset_every=20,
+                ours_kwargs=kw, ref_kwargs=kw)
+
+
+@needs_libm_resets
+@needs_libm_arctan2
+def test_osl_run_reseed_aligns() -> None:
+    """reset(seed=s) after some steps is the package's env made anew with seed s (and numpy's
+    global generator seeded with s): the draws, the terrain, the gait cycle's init_qpos."""
+    kw = {"start_pos": 0.0, "obs_keys": _TERRAIN_KEYS}
+    ours = envpool.make_gymnasium("myoChallengeOslRunRandom-v0", num_envs=1, seed=3, **kw)
+    ours.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        ours.step(rng.uniform(-1, 1, (1, 54)).astype(np.float32))
+    obs, _ = ours.reset(seed=9)
+    np.random.seed(9)  # noqa: NPY002
+    ref = myo_gym.make("myoChallengeOslRunRandom-v0", seed=9, **kw)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(10):
+        action = rng.uniform(-1, 1, 54).astype(np.float32)
+        obs, rew, term, _, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"step {t}")
+        assert rew[0] == np.float32(ref_rew) and bool(term[0]) == bool(ref_term)
+    ours.close()
+    ref.close()
 
 
 def test_osl_run_reset_type_init_aligns() -> None:
@@ -86,13 +155,15 @@ def test_osl_run_reset_type_init_aligns() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [{"terrain": "hilly"}, {"osl_param_set": 0},
-                                    {"reset_type": "osl_init"},
+                                    {"reset_type": "osl_init", "init_pose_path": ""},
+                                    {"init_pose_path": "no/such/gait.csv"},
                                     {"terrain": "random_mixed", "hills_difficulties": [0.1]}])
 def test_osl_run_bad_keywords(kwargs: dict[str, Any]) -> None:
-    with pytest.raises(Exception, match="terrain|osl_param_set|osl_init|difficult"):
+    with pytest.raises(Exception, match="terrain|osl_param_set|init_pose_path|gait|difficult"):
         envpool.make_gymnasium("myoChallengeOslRunFixed-v0", num_envs=1, **kwargs)
 
 
+@needs_libm_resets
 @pytest.mark.sweep
 @pytest.mark.parametrize("task_id", OSL_RUN_IDS)
 def test_osl_run_aligns(task_id: str) -> None:

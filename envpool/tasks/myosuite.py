@@ -625,6 +625,8 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
 # -- MyoChallenge 2024: the prosthesis running track (myochallenge/run_track_v0.py) ---------
 
 _OSL_RUN = "envs/myo/assets/leg/myoosl_runtrack.xml"
+# The gait cycle reset_type "osl_init" starts from (read when a pool is made).
+_GAIT_CYCLE = "envs/myo/assets/leg/sample_gait_cycle.csv"
 # The Random id's difficulties: 24 patches, the first five and the last three flat.
 _OSL_RUN_RAMP = [0.0, 0.0, 0.0, 0.0, 0.0, 0.03, 0.0, 0.06, 0.0, 0.09, 0.0, 0.12, 0.0, 0.15,
                  0.0, 0.18, 0.0, 0.21, 0.0, 0.24, 0.0, 0.0, 0.0, 0.0]
@@ -633,11 +635,11 @@ _add("myoChallengeOslRunFixed-v0", "MyoChallengeOslRun", 1000, model_path=_OSL_R
      hills_difficulties=[0.0, 0.1, 0.0, 0.5, 0.0, 0.8, 0.0, 1.0],
      rough_difficulties=[0.0, 0.1, 0.0, 0.15, 0.0, 0.2, 0.0, 0.3],
      stairs_difficulties=[0.0, 0.05, 0.0, 0.1, 0.0, 0.2, 0.0, 0.3],
-     end_pos=-15.0, start_pos=14.0)
+     end_pos=-15.0, start_pos=14.0, init_pose_path=_GAIT_CYCLE)
 _add("myoChallengeOslRunRandom-v0", "MyoChallengeOslRun", 60000, model_path=_OSL_RUN,
      frame_skip=5, reset_type="random", terrain="random", hills_difficulties=_OSL_RUN_RAMP,
      rough_difficulties=_OSL_RUN_RAMP, stairs_difficulties=_OSL_RUN_RAMP,
-     end_pos=-45.0, start_pos=58.0)
+     end_pos=-45.0, start_pos=58.0, init_pose_path=_GAIT_CYCLE)
 
 
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,

@@ -72,6 +72,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -86,6 +90,10 @@
 
 namespace envpool::myosuite {
 
+// generate_init_lookup's phases of the gait cycle's rows: early swing below 48, late swing
+// below 99, early stance below 183, late stance below 247.
+inline constexpr int kGaitPhaseEnds[4] = {48, 99, 183, 247};
+
 class OslRun final : public MyoEnv {
  public:
   struct Params : MyoParams {
@@ -95,9 +103,13 @@ class OslRun final : public MyoEnv {
         throw std::invalid_argument("terrain must be 'flat', 'random' or 'random_mixed', got '" +
                                     terrain + "'");
       }
-      if (reset_type == "osl_init") {
-        throw std::invalid_argument(
-            "reset_type 'osl_init' (a start from the gait cycle's data) is not ported");
+      if (!init_pose_path.empty()) ReadGaitCycle(assets_dir + "/" + init_pose_path);
+      if (reset_type == "osl_init" && gait_rows == 0) {
+        throw std::invalid_argument("reset_type 'osl_init' needs init_pose_path (a gait cycle)");
+      }
+      if (gait_rows > kGaitPhaseEnds[3]) {
+        throw std::invalid_argument("the gait cycle has more rows than the package's phase "
+                                    "table (247)");
       }
       for (const auto* d : {&hills_difficulties, &rough_difficulties, &stairs_difficulties}) {
         if (d->empty()) throw std::invalid_argument("the terrain difficulties must not be empty");
@@ -110,6 +122,42 @@ class OslRun final : public MyoEnv {
         stairs_difficulties{0, 0};
     double real_width = 1, real_length = 120, end_pos = -15, start_pos = 14;
     int osl_param_set = 4;
+    std::string init_pose_path;
+    // The gait cycle's table (np.loadtxt of the CSV past its header; the header's names).
+    std::vector<std::string> gait_headers;
+    std::vector<double> gait_data;
+    int gait_rows = 0;
+
+   private:
+    void ReadGaitCycle(const std::string& path) {
+      std::ifstream file(path);
+      if (!file) throw std::invalid_argument("cannot read the gait cycle " + path);
+      std::string line, cell;
+      // Lines end in "\r\n" (the file's) or "\n".
+      const auto chomp = [](std::string& l) {
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+      };
+      std::getline(file, line);
+      chomp(line);
+      std::stringstream header(line);
+      while (std::getline(header, cell, ',')) gait_headers.push_back(cell);
+      while (std::getline(file, line)) {
+        chomp(line);
+        if (line.empty()) continue;
+        std::stringstream row(line);
+        std::size_t n = 0;
+        while (std::getline(row, cell, ',')) {
+          gait_data.push_back(std::strtod(cell.c_str(), nullptr));
+          ++n;
+        }
+        if (n != gait_headers.size()) {
+          throw std::invalid_argument("the gait cycle " + path + " has a row of " +
+                                      std::to_string(n) + " numbers for " +
+                                      std::to_string(gait_headers.size()) + " columns");
+        }
+        ++gait_rows;
+      }
+    }
   };
 
   static Keywords<Params> Keys() {
@@ -125,6 +173,7 @@ class OslRun final : public MyoEnv {
     k.Add("end_pos", -15.0, &Params::end_pos);
     k.Add("start_pos", 14.0, &Params::start_pos);
     k.Add("osl_param_set", 4, &Params::osl_param_set).AtLeast(1);
+    k.Add("init_pose_path", std::string(), &Params::init_pose_path);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -213,10 +262,12 @@ class OslRun final : public MyoEnv {
     osl_foot_ = Named(mjOBJ_BODY, "body", "osl_foot_assembly");
     pelvis_ = Named(mjOBJ_BODY, "body", "pelvis");
     SetActionSize(m_->na);
+    ReadGaitColumns(p);
   }
 
   void Seed(std::uint64_t seed) override {
     global_random_.Seed(static_cast<std::uint32_t>(seed));
+    gait_qpos_ = init_qpos_;  // a new env's init_qpos
     MyoEnv::Seed(seed);
   }
 
@@ -238,6 +289,8 @@ class OslRun final : public MyoEnv {
     std::vector<double> qpos, qvel;
     if (reset_type_ == "random") {
       RandomStart(qpos, qvel);
+    } else if (reset_type_ == "osl_init") {
+      GaitStart(qpos, qvel);
     } else {
       osl_.Reset(OslController::kEarlyStance);
       qpos.assign(m_->key_qpos, m_->key_qpos + m_->nq);
@@ -368,6 +421,36 @@ class OslRun final : public MyoEnv {
     return id;
   }
 
+  // initializeFromData's columns: the pelvis's Euler angles and velocity by name, the feet's
+  // relative positions unused, every other column a joint's first qpos number.
+  void ReadGaitColumns(const Params& p) {
+    gait_data_ = p.gait_data;
+    gait_rows_ = p.gait_rows;
+    gait_cols_ = static_cast<int>(p.gait_headers.size());
+    gait_qpos_ = init_qpos_;
+    if (gait_rows_ == 0) return;
+    const char* const skipped[] = {"l_foot_relative_X", "l_foot_relative_Y", "l_foot_relative_Z",
+                                   "r_foot_relative_X", "r_foot_relative_Y", "r_foot_relative_Z"};
+    for (int c = 0; c < gait_cols_; ++c) {
+      const std::string& name = p.gait_headers[c];
+      if (name == "pelvis_euler_roll") {
+        gait_roll_ = c;
+      } else if (name == "pelvis_euler_pitch") {
+        gait_pitch_ = c;
+      } else if (name == "pelvis_euler_yaw") {
+        gait_yaw_ = c;
+      } else if (name == "pelvis_vel_X" || name == "pelvis_vel_Y" || name == "pelvis_vel_Z") {
+        gait_vel_[name.back() - 'X'] = c;
+      } else if (std::find(std::begin(skipped), std::end(skipped), name) == std::end(skipped)) {
+        gait_joints_.emplace_back(c, m_->jnt_qposadr[Named(mjOBJ_JOINT, "joint", name.c_str())]);
+      }
+    }
+    if (gait_roll_ < 0 || gait_pitch_ < 0 || gait_yaw_ < 0 || gait_vel_[0] < 0 ||
+        gait_vel_[1] < 0 || gait_vel_[2] < 0) {
+      throw std::invalid_argument("the gait cycle lacks the pelvis's Euler angles or velocity");
+    }
+  }
+
   // np.arange(0, nrow, nrow // n).
   std::vector<int> PatchStarts(int n) const {
     std::vector<int> starts;
@@ -475,19 +558,52 @@ class OslRun final : public MyoEnv {
     const double roll = std::atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y));
     const double sinp = 2 * (w * y - z * x);
     const double pitch = std::fabs(sinp) >= 1 ? std::copysign(kPi / 2, sinp) : std::asin(sinp);
-    // intrinsic_euler2quat(roll, pitch, yaw).
-    const double sr = std::sin(roll * 0.5), cr = std::cos(roll * 0.5);
-    const double sp = std::sin(pitch * 0.5), cp = std::cos(pitch * 0.5);
-    const double sy = std::sin(yaw * 0.5), cy = std::cos(yaw * 0.5);
-    qpos[3] = cr * cp * cy + sr * sp * sy;
-    qpos[4] = sr * cp * cy - cr * sp * sy;
-    qpos[5] = cr * sp * cy + sr * cp * sy;
-    qpos[6] = cr * cp * sy - sr * sp * cy;
+    IntrinsicEuler2Quat(roll, pitch, yaw, qpos.data() + 3);
     // np.linalg.norm(qvel[:2]): sqrt of BLAS's dot.
     const double speed = std::sqrt(NumpyBlas::Sum(qvel.data(), qvel.data(), 2, dot_fma_));
     const double c = std::cos(yaw), s = std::sin(yaw);
     qvel[0] = c * speed;
     qvel[1] = s * speed;
+  }
+
+  // quat_math.intrinsic_euler2quat(roll, pitch, yaw) (the half angles' libm sines and cosines).
+  static void IntrinsicEuler2Quat(double roll, double pitch, double yaw, double* q) {
+    const double sr = std::sin(roll * 0.5), cr = std::cos(roll * 0.5);
+    const double sp = std::sin(pitch * 0.5), cp = std::cos(pitch * 0.5);
+    const double sy = std::sin(yaw * 0.5), cy = std::cos(yaw * 0.5);
+    q[0] = cr * cp * cy + sr * sp * sy;
+    q[1] = sr * cp * cy - cr * sp * sy;
+    q[2] = cr * sp * cy + sr * cp * sy;
+    q[3] = cr * cp * sy - sr * sp * cy;
+  }
+
+  // initializeFromData: a row of the gait cycle (np_random.integers(0, rows)) written into
+  // init_qpos (which keeps it: the package edits its init_qpos in place), its joints' columns
+  // by name; the root's rotation from the row's pelvis Euler angles (intrinsic_euler2quat);
+  // qvel zero but the root's: the row's pelvis velocity x, y turned by the yaw of the rotation
+  // init_qpos had before (quat2euler_intrinsic; rotate_frame: (cos t x - sin t y,
+  // sin t x + cos t y)), and z; the controller to the row's phase (rows 0-47 early swing,
+  // 48-98 late swing, 99-182 early stance, 183-246 late stance).
+  void GaitStart(std::vector<double>& qpos, std::vector<double>& qvel) {
+    const int row = static_cast<int>(np_random_.Integers(0, gait_rows_));
+    const double* data = gait_data_.data() + static_cast<std::size_t>(row) * gait_cols_;
+    for (const auto& [col, adr] : gait_joints_) gait_qpos_[adr] = data[col];
+    const double w = gait_qpos_[3], x = gait_qpos_[4], y = gait_qpos_[5], z = gait_qpos_[6];
+    IntrinsicEuler2Quat(data[gait_roll_], data[gait_pitch_], data[gait_yaw_],
+                        gait_qpos_.data() + 3);
+    const double t = std::atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+    const double vx = data[gait_vel_[0]], vy = data[gait_vel_[1]];
+    qvel.assign(m_->nv, 0.0);
+    qvel[0] = std::cos(t) * vx - std::sin(t) * vy;
+    qvel[1] = std::sin(t) * vx + std::cos(t) * vy;
+    qvel[2] = data[gait_vel_[2]];
+    static constexpr OslController::Phase kPhases[] = {
+        OslController::kEarlySwing, OslController::kLateSwing, OslController::kEarlyStance,
+        OslController::kLateStance};
+    int phase = 0;
+    while (row >= kGaitPhaseEnds[phase]) ++phase;
+    osl_.Reset(kPhases[phase]);
+    qpos = gait_qpos_;
   }
 
   // get_pain: the joint-limit constraint forces in joint space (mj_mulJacTVec of efc_force
@@ -568,6 +684,14 @@ class OslRun final : public MyoEnv {
   // and constraint forces (the touch and force sensors, the joint-limit forces) are the ones
   // the package observes and feeds to the prosthesis's controller.
   mujoco::DataPtr od_{mj_makeData(m_)};
+  // The gait cycle (reset_type "osl_init"): its table, its joint columns' qpos addresses, the
+  // columns of the pelvis's Euler angles and velocity; the init_qpos its resets edit.
+  std::vector<double> gait_data_;
+  int gait_rows_ = 0, gait_cols_ = 0;
+  std::vector<std::pair<int, int>> gait_joints_;
+  int gait_roll_ = -1, gait_pitch_ = -1, gait_yaw_ = -1;
+  int gait_vel_[3] = {-1, -1, -1};
+  std::vector<double> gait_qpos_;
   bool second_pass_ = false;
   std::vector<double> adjusted_qpos_, adjusted_qvel_;
 };

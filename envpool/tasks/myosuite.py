@@ -1,8 +1,8 @@
 """MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2: its ``myobase``
-tasks, MyoChallenge's die reorientation, object relocation and Baoding balls, and MyoDM's
-190 tracking tasks; 365 tasks in all): the package's ids (``myoFingerReachFixed-v0``, its
-muscle-condition variants ``myoSarc...``, ``myoFati...``, ``myoReaf...``) and sail-sg
-EnvPool's ``MyoSuite/<id>`` spelling of each (730 ids).
+tasks, MyoChallenge's die reorientation, object relocation, Baoding balls and prosthesis
+running track, and MyoDM's 190 tracking tasks; 371 tasks in all): the package's ids
+(``myoFingerReachFixed-v0``, its muscle-condition variants ``myoSarc...``, ``myoFati...``,
+``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>`` spelling of each (742 ids).
 
 Each task class of the package is one native env (``MyoReach``, ...; the Random
 subclasses of the object holding and pen twirling tasks, which only add a reset that draws,

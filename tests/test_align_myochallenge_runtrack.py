@@ -154,6 +154,23 @@ def test_osl_run_reset_type_init_aligns() -> None:
                 ours_kwargs=kw, ref_kwargs=kw)
 
 
+@needs_libm_resets
+@pytest.mark.parametrize(("task_id", "kwargs"), [
+    # Without normalize_act: the package's action Box has all 56 ctrlranges (its step reads
+    # the first 54), the muscles get their actions as they are, the motors their torques.
+    ("myoChallengeOslRunFixed-v0", {"normalize_act": False}),
+    # A kind drawn for each of the 24 patches (type 4).
+    pytest.param("myoChallengeOslRunRandom-v0",
+                 {"terrain": "random_mixed", "start_pos": 0.0, "obs_keys": _TERRAIN_KEYS},
+                 marks=needs_libm_arctan2),
+    # The fatigue state drawn at both of a reset's BaseV0.resets.
+    ("myoFatiChallengeOslRunFixed-v0", {"fatigue_reset_random": True}),
+])
+def test_osl_run_keywords_align(task_id: str, kwargs: dict[str, Any]) -> None:
+    _run_seeded(task_id, seed=3, steps=60, reset_every=30, ours_kwargs=kwargs,
+                ref_kwargs=kwargs)
+
+
 @pytest.mark.parametrize("kwargs", [{"terrain": "hilly"}, {"osl_param_set": 0},
                                     {"reset_type": "osl_init", "init_pose_path": ""},
                                     {"init_pose_path": "no/such/gait.csv"},

@@ -12,7 +12,8 @@
 // What the package does, restated:
 //   - Setup: init_qpos is the keyframe "stand", init_qvel zero. The action is the na muscles
 //     only (the prosthesis's two motors are driven by its controller, osl_controller.h, with
-//     the total body mass np.sum(body_mass)).
+//     the total body mass np.sum(body_mass)); without normalize_act the package's action Box
+//     has all nu ctrlranges, of which its step reads the first na.
 //   - Step: the nu controls are a float64 array: the user's na muscle actions, then for the
 //     knee and the ankle motor (osl_knee_torque_actuator, osl_ankle_torque_actuator) the
 //     controller's torque after its update from the sensors (the joints osl_knee_angle_r
@@ -180,7 +181,7 @@ class OslRun final : public MyoEnv {
 
   static EnvSpec MakeSpec(const Params& p) {
     OslRun env(p);
-    return Spec(env.m_, env.ObsSize(), p.normalize_act, env.m_->na);
+    return Spec(env.m_, env.ObsSize(), p.normalize_act, env.ActionSize());
   }
 
   explicit OslRun(const Params& p)
@@ -261,7 +262,9 @@ class OslRun final : public MyoEnv {
     talus_l_ = Named(mjOBJ_BODY, "body", "talus_l");
     osl_foot_ = Named(mjOBJ_BODY, "body", "osl_foot_assembly");
     pelvis_ = Named(mjOBJ_BODY, "body", "pelvis");
-    SetActionSize(m_->na);
+    // The action space: the na muscles in [-1, 1] with normalize_act; without, the package's
+    // Box keeps all nu ctrlranges (its step reads the first na).
+    SetActionSize(normalize_act_ ? m_->na : m_->nu);
     ReadGaitColumns(p);
   }
 

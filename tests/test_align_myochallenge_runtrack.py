@@ -88,6 +88,12 @@ def test_osl_run_ids() -> None:
     assert spec.action_space == ref.action_space
     assert spec.observation_space.shape == ref.observation_space.shape
     ref.close()
+    # Without normalize_act the package's Box has all 56 ctrlranges (the motors' too).
+    spec = envpool.make_spec("myoChallengeOslRunFixed-v0", normalize_act=False)
+    ref = myo_gym.make("myoChallengeOslRunFixed-v0", normalize_act=False)
+    assert spec.action_space.shape == ref.action_space.shape == (56,)
+    assert spec.action_space == ref.action_space
+    ref.close()
 
 
 @needs_libm_resets

@@ -177,6 +177,17 @@ def test_osl_run_keywords_align(task_id: str, kwargs: dict[str, Any]) -> None:
                 ref_kwargs=kwargs)
 
 
+@needs_libm_resets
+def test_osl_run_reward_terms_align() -> None:
+    """The reward terms the default weights leave out, weighted: pain (the observed sim's
+    joint-limit forces, non-zero at most steps of a fall), act_reg and done."""
+    weights = {"pain": -2.0, "act_reg": -1.0, "sparse": 1.0, "solved": 10.0, "done": -5.0}
+    _run_seeded("myoChallengeOslRunFixed-v0", seed=3, steps=100,
+                ours_kwargs={"reward_keys": list(weights),
+                             "reward_weights": list(weights.values())},
+                ref_kwargs={"weighted_reward_keys": weights})
+
+
 @pytest.mark.parametrize("kwargs", [{"terrain": "hilly"}, {"osl_param_set": 0},
                                     {"reset_type": "osl_init", "init_pose_path": ""},
                                     {"init_pose_path": "no/such/gait.csv"},

@@ -39,11 +39,20 @@
 //         the heading yaw = np_random.uniform(deg2rad(-125), deg2rad(-60)): the root's
 //         quaternion to intrinsic Euler angles (quat2euler_intrinsic), the yaw replaced,
 //         back (intrinsic_euler2quat); qvel[:2] = (cos yaw, sin yaw) * norm(qvel[:2]);
-//       "init" and any other name but "osl_init": keyframe 0, the controller to early stance.
+//       "osl_init": a row of the gait cycle (init_pose_path, the package's
+//         sample_gait_cycle.csv, read when the pool is made): GaitStart;
+//       "init" and any other name: keyframe 0, the controller to early stance.
 //     BaseV0.reset from there (the fatigue state, Robot.reset, the observation), mj_forward;
 //     then, unless reset_type is "init", the lowest of the sites r_heel_btm, r_toe_btm,
 //     l_heel_btm, l_toe_btm is brought to z 0.005 (qpos[2] moved) and BaseV0.reset runs
-//     again from there (the fatigue state again), whose observation the reset returns.
+//     again from there (the fatigue state again), whose observation the reset returns
+//     (ResetReturnsFirstAttempt false).
+//   - The observed sim: the package's Robot steps a MjData of its own; the env's mj_data,
+//     which the observation dict, the rewards and the controller's sensors read, is another,
+//     which each observation copies time, qpos, qvel and act into before its mj_forward. Its
+//     controls stay 0 and its qacc_warmstart 0 (mj_forward does not write it), so its contact
+//     and constraint forces (touch and force sensors, joint-limit forces) are a cold solve
+//     without the motors' torques: here od_, kept the same way.
 //   - Observation dict: time, terrain (the type), internal_qpos / internal_qvel (the 17
 //     biological joints' first qpos / qvel, the qvel times dt), grf (l_foot, l_toes touch
 //     sensors), socket_force (r_socket_load), torso_angle (the pelvis's xquat),

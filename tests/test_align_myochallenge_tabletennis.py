@@ -198,6 +198,31 @@ def test_table_tennis_reseed_aligns() -> None:
     ref.close()
 
 
+# The package's keywords no registered id sets, as ours spells them and as the package does.
+KEYWORD_CASES = {
+    "qpos_noise": ("myoChallengeTableTennisP1-v0",
+                   {"qpos_noise_low": [-0.02], "qpos_noise_high": [0.02]},
+                   {"qpos_noise_range": {"low": -0.02, "high": 0.02}}),
+    "body_collisions": ("myoChallengeTableTennisP0-v0", {"remove_body_collisions": False},
+                        {"remove_body_collisions": False}),
+    "no_left_arm": ("myoChallengeTableTennisP0-v0", {"add_left_arm": False},
+                    {"add_left_arm": False}),
+    "raw_actions": ("myoChallengeTableTennisP0-v0", {"normalize_act": False},
+                    {"normalize_act": False}),
+}
+
+
+@pytest.mark.skipif(not _EVERY, reason="ENVPOOL_SWEEP=all (some 35 s)")
+@pytest.mark.parametrize("case", sorted(KEYWORD_CASES))
+def test_table_tennis_keywords_align(case: str) -> None:
+    """qpos_noise_range (njnt draws after the ball's; each joint but the two free ones moved
+    and clipped), the model without _preprocess_spec's collision removal or left arm, and
+    actions in the ctrlrange (normalize_act=False: no remap of the pelvis actuators)."""
+    task_id, ours_kwargs, ref_kwargs = KEYWORD_CASES[case]
+    _run(task_id, seed=2, steps=120, reset_every=60, ours_kwargs=ours_kwargs,
+         ref_kwargs=ref_kwargs)
+
+
 @pytest.mark.parametrize("kwargs", [
     {"ball_xyz_low": [0.0, 0.0], "ball_xyz_high": [0.0, 0.0]},
     {"ball_xyz_low": [0.0, 0.0, 1.0]},

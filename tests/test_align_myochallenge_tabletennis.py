@@ -39,8 +39,10 @@ MODEL_SIZES = ("nq", "nv", "na", "nu", "nsite", "nbody", "ngeom", "nhfielddata",
 _SAVE_MODEL = r"""
 #include "envs/myosuite/model_edit.h"
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
-  mjModel* m = envpool::myosuite::LoadTableTennisModel(argv[1], true, true);
+  if (argc != 5) return 2;
+  const bool remove_body_collisions = argv[3][0] == '1', add_left_arm = argv[4][0] == '1';
+  mjModel* m = envpool::myosuite::LoadTableTennisModel(argv[1], remove_body_collisions,
+                                                       add_left_arm);
   mj_saveModel(m, argv[2], nullptr, 0);
   mj_deleteModel(m);
   return 0;
@@ -48,9 +50,11 @@ int main(int argc, char** argv) {
 """
 
 
-def _save_our_model(xml: str, path: pathlib.Path) -> bool:
-    """model_edit.h's LoadTableTennisModel of ``xml``, compiled on its own (a C++ compiler, the
-    mujoco wheel's headers and library), saved at ``path`` as MJB; False without a compiler."""
+def _save_our_model(xml: str, path: pathlib.Path, remove_body_collisions: bool = True,
+                    add_left_arm: bool = True) -> bool:
+    """model_edit.h's LoadTableTennisModel of ``xml`` (with those two keywords), compiled on its
+    own (a C++ compiler, the mujoco wheel's headers and library), saved at ``path`` as MJB;
+    False without a compiler."""
     cxx = shutil.which("c++") or shutil.which("g++")
     if cxx is None:
         return False
@@ -62,7 +66,8 @@ def _save_our_model(xml: str, path: pathlib.Path) -> bool:
     subprocess.run([cxx, "-std=c++17", f"-I{native}", f"-I{mujoco_dir / 'include'}",
                     str(source), str(library), f"-Wl,-rpath,{mujoco_dir}", "-o", str(program)],
                    check=True)
-    subprocess.run([str(program), xml, str(path)], check=True, capture_output=True)
+    flags = [str(int(remove_body_collisions)), str(int(add_left_arm))]
+    subprocess.run([str(program), xml, str(path), *flags], check=True, capture_output=True)
     return True
 
 
@@ -214,13 +219,23 @@ KEYWORD_CASES = {
 
 @pytest.mark.skipif(not _EVERY, reason="ENVPOOL_SWEEP=all (some 35 s)")
 @pytest.mark.parametrize("case", sorted(KEYWORD_CASES))
-def test_table_tennis_keywords_align(case: str) -> None:
+def test_table_tennis_keywords_align(case: str, tmp_path: pathlib.Path) -> None:
     """qpos_noise_range (njnt draws after the ball's; each joint but the two free ones moved
     and clipped), the model without _preprocess_spec's collision removal or left arm, and
-    actions in the ctrlrange (normalize_act=False: no remap of the pelvis actuators)."""
+    actions in the ctrlrange (normalize_act=False: no remap of the pelvis actuators); the two
+    model keywords' models byte for byte the package's."""
     task_id, ours_kwargs, ref_kwargs = KEYWORD_CASES[case]
     _run(task_id, seed=2, steps=120, reset_every=60, ours_kwargs=ours_kwargs,
          ref_kwargs=ref_kwargs)
+    if case in ("body_collisions", "no_left_arm"):
+        # The model too, byte for byte (random steps may never make the body touch itself).
+        ref = _reference(task_id, 2, **ref_kwargs)
+        mujoco.mj_saveModel(ref.unwrapped.mj_model, str(tmp_path / "ref.mjb"), None)
+        xml = myo_gym.envs.registry[task_id].kwargs["model_path"]
+        flags = {"remove_body_collisions": True, "add_left_arm": True, **ours_kwargs}
+        if _save_our_model(xml, tmp_path / "ours.mjb", **flags):
+            assert (tmp_path / "ours.mjb").read_bytes() == (tmp_path / "ref.mjb").read_bytes()
+        ref.close()
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -623,6 +623,22 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
      obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
 
+# -- MyoChallenge 2025: table tennis (myochallenge/tabletennis_v0.py) ----------------------
+# The model is the XML's spec as TableTennisEnvV0._preprocess_spec edits it (model_edit.h);
+# the range dicts are flat (relocate_kwargs), paddle_mass_range a list.
+
+_TABLE_TENNIS = "envs/myo/assets/arm/myoarm_tabletennis.xml"
+_add("myoChallengeTableTennisP0-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5)
+_add("myoChallengeTableTennisP1-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5,
+     **relocate_kwargs(ball_xyz={"high": [-1.20, -0.45, 1.5], "low": [-1.25, -0.5, 1.4]}))
+_add("myoChallengeTableTennisP2-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5, ball_qvel=True, paddle_mass_range=[0.10, 0.15],
+     **relocate_kwargs(ball_xyz={"high": [-0.8, 0.5, 1.5], "low": [-1.25, -0.5, 1.4]},
+                       ball_friction={"high": [1.1, 0.006, 0.00003],
+                                      "low": [0.9, 0.004, 0.00001]}))
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
             "MyoTrack": _prepare_track}
@@ -649,10 +665,11 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
-# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
-# unscaled (qv, over 10 rad/s within a few random steps). Checks of observations against their
+# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks and table tennis the
+# joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few random steps: a finger's
+# 14 rad/s at step 21 of P0). Checks of observations against their
 # space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
 # dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native in ("MyoReorient", "MyoTrack")
+                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeTableTennis")
                              for name in (_id, f"MyoSuite/{_id}"))

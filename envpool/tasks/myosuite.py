@@ -1,8 +1,8 @@
 """MyoSuite's musculoskeletal tasks (the ``myosuite`` package 2.12.2: its ``myobase``
-tasks, MyoChallenge's die reorientation, object relocation, Baoding balls and prosthesis
-running track, and MyoDM's 190 tracking tasks; 371 tasks in all): the package's ids
+tasks, MyoChallenge's die reorientation, object relocation, Baoding balls, table tennis and
+prosthesis running track, and MyoDM's 190 tracking tasks; 380 tasks in all): the package's ids
 (``myoFingerReachFixed-v0``, its muscle-condition variants ``myoSarc...``, ``myoFati...``,
-``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>`` spelling of each (742 ids).
+``myoReaf...``) and sail-sg EnvPool's ``MyoSuite/<id>`` spelling of each (760 ids).
 
 Each task class of the package is one native env (``MyoReach``, ...; the Random
 subclasses of the object holding and pen twirling tasks, which only add a reset that draws,
@@ -622,6 +622,22 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
      obj_size_range=[0.018, 0.024], obj_mass_range=[0.030, 0.300],
      obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
+# -- MyoChallenge 2025: table tennis (myochallenge/tabletennis_v0.py) ----------------------
+# The model is the XML's spec as TableTennisEnvV0._preprocess_spec edits it (model_edit.h);
+# the range dicts are flat (relocate_kwargs), paddle_mass_range a list.
+
+_TABLE_TENNIS = "envs/myo/assets/arm/myoarm_tabletennis.xml"
+_add("myoChallengeTableTennisP0-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5)
+_add("myoChallengeTableTennisP1-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5,
+     **relocate_kwargs(ball_xyz={"high": [-1.20, -0.45, 1.5], "low": [-1.25, -0.5, 1.4]}))
+_add("myoChallengeTableTennisP2-v0", "MyoChallengeTableTennis", 300, model_path=_TABLE_TENNIS,
+     frame_skip=5, ball_qvel=True, paddle_mass_range=[0.10, 0.15],
+     **relocate_kwargs(ball_xyz={"high": [-0.8, 0.5, 1.5], "low": [-1.25, -0.5, 1.4]},
+                       ball_friction={"high": [1.1, 0.006, 0.00003],
+                                      "low": [0.9, 0.004, 0.00001]}))
+
 # -- MyoChallenge 2024: the prosthesis running track (myochallenge/run_track_v0.py) ---------
 
 _OSL_RUN = "envs/myo/assets/leg/myoosl_runtrack.xml"
@@ -668,11 +684,13 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
-# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
-# unscaled (qv, over 10 rad/s within a few random steps), the OSL running track the root's
-# position on its 120 m track (model_root_pos: y starts at 15 or 59). Checks of observations
-# against their space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these
-# for shape and dtype only.
+# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks and table tennis the
+# joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few random steps: a finger's
+# 14 rad/s at step 21 of P0), the OSL running track the root's position on its 120 m track
+# (model_root_pos: y starts at 15 or 59). Checks of observations against their space
+# (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and dtype
+# only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeOslRun")
+                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeTableTennis",
+                                            "MyoChallengeOslRun")
                              for name in (_id, f"MyoSuite/{_id}"))

@@ -419,9 +419,12 @@ class MyoEnv : public mujoco::MujocoEnv {
     *slot.Info<double>(1) = info_[1];
     *slot.Info<std::int32_t>(2) = task_index_;
     *slot.Info<bool>(3) = false;  // oracle_numpy2_broken
-    const int sizes[] = {m_->nq,    m_->nv,    m_->na,          m_->nu,   m_->nsite,
-                         m_->nbody, m_->ngeom, m_->nhfielddata, m_->nmocap};
-    for (std::size_t i = 0; i < std::size(sizes); ++i) *slot.Info<std::int32_t>(4 + i) = sizes[i];
+    // MuJoCo's sizes are int or mjtSize (int64, nhfielddata); the info's are int32.
+    const std::int64_t sizes[] = {m_->nq,    m_->nv,    m_->na,          m_->nu,   m_->nsite,
+                                  m_->nbody, m_->ngeom, m_->nhfielddata, m_->nmocap};
+    for (std::size_t i = 0; i < std::size(sizes); ++i) {
+      *slot.Info<std::int32_t>(4 + i) = static_cast<std::int32_t>(sizes[i]);
+    }
   }
 
   // The package draws its observed copy of the sim: the same state, but its controls are

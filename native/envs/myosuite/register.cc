@@ -13,6 +13,7 @@
 #include "envs/myosuite/reach.h"
 #include "envs/myosuite/relocate.h"
 #include "envs/myosuite/reorient.h"
+#include "envs/myosuite/table_tennis.h"
 #include "envs/myosuite/track.h"
 #include "envs/myosuite/walk.h"
 
@@ -33,6 +34,8 @@ void Register(Registry& registry) {
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
   registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
   registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
+  registry.push_back(
+      MakeEntry<PixelObservation<TableTennis>>("MyoChallengeTableTennis"));
   registry.push_back(MakeEntry<PixelObservation<OslRun>>("MyoChallengeOslRun"));
 }
 

@@ -11,10 +11,16 @@ its own seeded with the env's seed. So each reference here is made after
 ``np.random.seed(seed)`` (nothing else in the test draws from np.random), and then the two
 agree bitwise on every terrain.
 
-Random actions fall within some 20 to 60 steps, near the start of the track, where the
-Random id's track is flat (its first and last patches are); the terrain tests start the
-runner mid-track (``start_pos=0``: the patch of difficulty 0.12) and observe the terrain's
-type (the ``terrain`` observation) besides the default keys.
+Under random actions the runner (the prosthesis's controller helping) falls within some 140
+to 180 steps, near the start of the track, where the Random id's track is flat (its first and
+last patches are); the terrain tests start the runner mid-track (``start_pos=0``: the patch of
+difficulty 0.12) and observe the terrain's type and the heightfield around the runner besides
+the default keys.
+
+The package's observations and rewards read its env's mj_data, a second MjData that each
+observation copies the stepping sim's time, qpos, qvel and act into before mj_forward, with
+zero controls and a qacc_warmstart that stays zero: its contact forces (the touch sensors of
+``grf``) differ from the stepping sim's in the fourth digit, and ours keeps such a sim too.
 """
 
 from __future__ import annotations

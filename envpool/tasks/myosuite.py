@@ -623,6 +623,14 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
      obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
 
+# -- MyoChallenge 2024: bimanual handover (myochallenge/bimanual_v0.py) -------------------
+
+_add("myoChallengeBimanual-v0", "MyoChallengeBimanual", 1000,
+     model_path="envs/myo/assets/arm/myoarm_bionic_bimanual.xml", frame_skip=5,
+     obj_scale_change=[0.1, 0.05, 0.1], obj_mass_change=[-0.050, 0.050],
+     obj_friction_change=[0.1, 0.001, 0.00002])
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
             "MyoTrack": _prepare_track}

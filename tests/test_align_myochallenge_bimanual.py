@@ -1,0 +1,181 @@
+"""Alignment of MyoChallenge 2024's bimanual handover (``myoChallengeBimanual-v0`` and its
+``myoSarc...`` and ``myoFati...`` variants: myosuite 2.12.2's BimanualEnvV1) with the
+package, as tests/test_align_myosuite.py aligns the other MyoSuite ids: the same seed, the
+same float32 actions; reset observations, observations, float32 rewards, terminations,
+truncations and the info's ``sparse`` and ``solved`` bitwise, across resets.
+
+The package cannot make these ids under numpy >= 2.4 as it is: BimanualEnvV1 passes
+one-element arrays where numbers are wanted (``np.arange``'s bounds in IdInfo and
+``__center_box_mesh``, ``MjModel.geom``'s index), a conversion numpy 2.4 removed (earlier
+numpy made it with a DeprecationWarning). The reference here is the package with that
+conversion given back (``_numpy_scalar_conversion``): one-element arrays become their number
+there, nothing else changes.
+
+numpy's float64 ``log`` (in three of the reward terms) is the C library's ``log`` where numpy
+has no SIMD loop for it (x86-64 without AVX-512); where it has one it may differ in the last
+bit, and the float64 reward may then round to another float32: the reward is compared within
+``_REWARD_RTOL`` there (tests/numerics.py tells which case the machine is in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import mujoco
+import numpy as np
+import pytest
+from myosuite.envs.myo.myochallenge import bimanual_v0
+from myosuite.utils import gym as myo_gym
+from numerics import ufunc_matches_libm  # tests/numerics.py
+
+import envpool
+from envpool.tasks.myosuite import TASKS
+
+BIMANUAL_IDS = sorted(tid for tid, (native, _, _) in TASKS.items()
+                      if native == "MyoChallengeBimanual")
+
+# Where numpy's float64 log is not libm's: its last bit may differ, the float32 reward by
+# one rounding step of a number of about 1.
+_REWARD_RTOL = 0.0 if ufunc_matches_libm("log", 1e-4, 10.0) else 2e-7
+
+
+def _scalar(value: Any) -> Any:
+    """A one-element array as its number (numpy < 2.4's conversion), anything else as is."""
+    return value.item() if isinstance(value, np.ndarray) and value.size == 1 else value
+
+
+class _Numpy1Arange:
+    """The numpy module, but ``arange`` converting one-element bounds as numpy < 2.4 did."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(np, name)
+
+    @staticmethod
+    def arange(*args: Any, **kwargs: Any) -> np.ndarray:
+        """np.arange with one-element array bounds taken as their numbers."""
+        return np.arange(*(_scalar(a) for a in args), **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _numpy_scalar_conversion(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Gives the package's bimanual_v0 numpy < 2.4's conversion of one-element arrays to
+    numbers, where it relies on it (see the module's docstring)."""
+    geom = mujoco.MjModel.geom
+    monkeypatch.setattr(bimanual_v0, "np", _Numpy1Arange())
+    monkeypatch.setattr(mujoco.MjModel, "geom",
+                        lambda self, *args: geom(self, *(_scalar(a) for a in args)))
+    yield
+
+
+def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
+         max_episode_steps: int | None = None, **kwargs: Any) -> tuple[int, int]:
+    """Steps ours and the package's env (both made with ``kwargs``; lists go to the package
+    as the arrays it wants) with the same random float32 actions, resetting both when an
+    episode ends (and every ``reset_every`` steps); returns the numbers of terminated and
+    truncated episodes."""
+    limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit, **kwargs)
+    ref_kwargs = {k: np.array(v) if isinstance(v, list) else v for k, v in kwargs.items()}
+    ref = myo_gym.make(task_id, seed=seed, **limit, **ref_kwargs)
+    rng = np.random.default_rng(seed + 1000)
+    obs, _ = ours.reset()
+    ref_obs, _ = ref.reset()
+    assert obs.dtype == np.float32 and obs.shape == (1,) + ref_obs.shape
+    np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} reset")
+    terminated = truncated = 0
+    low, high = ours.single_action_space.low, ours.single_action_space.high
+    for t in range(steps):
+        action = rng.uniform(low, high).astype(np.float32)
+        obs, rew, term, trunc, info = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(action.copy())
+        where = f"{task_id} seed {seed} step {t}"
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+        np.testing.assert_allclose(rew[0], np.float32(ref_rew), rtol=_REWARD_RTOL, atol=0,
+                                   err_msg=where)
+        assert bool(term[0]) == bool(ref_term), where
+        assert bool(trunc[0]) == bool(ref_trunc), where
+        assert info["sparse"][0] == ref_info["rwd_sparse"], where
+        assert info["solved"][0] == float(ref_info["solved"]), where
+        terminated += bool(term[0])
+        truncated += bool(trunc[0] and not term[0])
+        if term[0] or trunc[0] or (reset_every and (t + 1) % reset_every == 0):
+            obs, _ = ours.reset()
+            ref_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{where} reset")
+    ours.close()
+    ref.close()
+    return terminated, truncated
+
+
+def test_bimanual_sizes() -> None:
+    """The observation (time, the MyoArm's 38 qpos and qvel, the prosthesis's 26, the box's
+    free joint 7 + 6, the five contact labels, the 63 muscles' act) and the action (63
+    muscles, 17 prosthesis actuators)."""
+    env = envpool.make_gymnasium("myoChallengeBimanual-v0", num_envs=1)
+    assert env.single_observation_space.shape == (210,)
+    assert env.single_action_space.shape == (80,)
+    env.close()
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("task_id", BIMANUAL_IDS)
+def test_bimanual_aligns(task_id: str) -> None:
+    """Episodes cut by mid-episode resets: each reset draws the pillars' places, the box's
+    mass and friction and (but at the env's first reset) its size; the reset observation is
+    before the package's move of the box (in its observed copy only)."""
+    assert _run(task_id, seed=5, steps=45, reset_every=15) == (0, 0)
+
+
+@pytest.mark.parametrize("task_id", ["myoChallengeBimanual-v0", "myoFatiChallengeBimanual-v0"])
+def test_bimanual_drop_terminates(task_id: str) -> None:
+    """The start pillar moved from under the box (``start_center``): the box falls below
+    z = 0.3 and the episode terminates; the next episodes too, one after another (a reset
+    keeps the previous reward dict, whose ``solved`` the next step's done reads)."""
+    terminated, _ = _run(task_id, seed=2, steps=120, start_center=[-0.4, 0.6, 1.05])
+    assert terminated >= 2
+
+
+def test_bimanual_reseed_aligns() -> None:
+    """reset(seed=s) after some resets is the package's env made anew with seed s: the box's
+    size back to the XML's and its first reset drawing no scale."""
+    task_id = "myoChallengeBimanual-v0"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=3)
+    rng = np.random.default_rng(0)
+    low, high = ours.single_action_space.low, ours.single_action_space.high
+    for _ in range(3):
+        ours.reset()
+        ours.step(rng.uniform(low, high).astype(np.float32)[None])
+    obs, _ = ours.reset(seed=7)
+    ref = myo_gym.make(task_id, seed=7)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(2 * 8):
+        action = rng.uniform(low, high).astype(np.float32)
+        obs, rew, term, _, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"step {t}")
+        np.testing.assert_allclose(rew[0], np.float32(ref_rew), rtol=_REWARD_RTOL, atol=0)
+        assert bool(term[0]) == bool(ref_term)
+        if t == 7:
+            obs, _ = ours.reset()
+            ref_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], ref_obs)
+    ours.close()
+    ref.close()
+
+
+@pytest.mark.parametrize("kwargs", [{"obj_mass_change": [0.1]}, {"start_center": [0.0, 1.0]},
+                                    {"obj_scale_change": [0.1, 0.1]}, {"frame_skip": 0}])
+def test_bimanual_bad_keywords(kwargs: dict[str, Any]) -> None:
+    """Keywords of the wrong length or range: a clear exception when the pool is made."""
+    with pytest.raises((ValueError, RuntimeError)):
+        envpool.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **kwargs)
+
+
+@pytest.mark.nightly
+def test_bimanual_whole_episode_aligns() -> None:
+    """A whole episode of random actions to the time limit (1000 steps: the package's time >
+    10 s may end it as terminated there too) and a few steps of the next."""
+    terminated, truncated = _run("myoChallengeBimanual-v0", seed=3, steps=1005)
+    assert terminated + truncated >= 1

@@ -19,7 +19,11 @@ bit, and the float64 reward may then round to another float32: the reward is com
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import mujoco
@@ -171,6 +175,73 @@ def test_bimanual_bad_keywords(kwargs: dict[str, Any]) -> None:
     """Keywords of the wrong length or range: a clear exception when the pool is made."""
     with pytest.raises((ValueError, RuntimeError)):
         envpool.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **kwargs)
+
+
+# The package's frames (as tests/test_render_myosuite.py makes them), from a subprocess (its
+# GL context cannot share ours), with the same numpy < 2.4 conversion.
+_REFERENCE_FRAMES = """
+import sys
+import mujoco
+import numpy as np
+from myosuite.envs.myo.myochallenge import bimanual_v0
+from myosuite.utils import gym
+def scalar(v):
+    return v.item() if isinstance(v, np.ndarray) and v.size == 1 else v
+class Numpy1Arange:
+    def __getattr__(self, name):
+        return getattr(np, name)
+    @staticmethod
+    def arange(*args, **kwargs):
+        return np.arange(*(scalar(a) for a in args), **kwargs)
+bimanual_v0.np = Numpy1Arange()
+geom = mujoco.MjModel.geom
+mujoco.MjModel.geom = lambda self, *args: geom(self, *(scalar(a) for a in args))
+task_id, seed, size, actions, out = sys.argv[1:6]
+seed, size = int(seed), int(size)
+env = gym.make(task_id, seed=seed)
+renderer = env.unwrapped.mj_renderer
+frames = []
+for episode in np.load(actions):
+    env.reset()
+    frames.append(renderer.render_offscreen(width=size, height=size, camera_id=-1))
+    for action in episode:
+        env.step(action)
+        frames.append(renderer.render_offscreen(width=size, height=size, camera_id=-1))
+np.save(out, np.stack(frames))
+"""
+
+
+# (episodes, steps): a frame is some 3 s a side (software GL; the scene has over 1000 geoms).
+@pytest.mark.parametrize(("episodes", "steps"),
+                         [(1, 1), pytest.param(2, 3, marks=pytest.mark.nightly)])
+def test_bimanual_frames_are_the_packages(episodes: int, steps: int, tmp_path: Path) -> None:
+    """The frames of short episodes (each reset's and each step's), pixel for pixel: the
+    package draws its observed copy (the pillars where the XML has them, the box moved after
+    a reset though not yet forwarded there), the box's mesh as its construction centered
+    it, in a scene of up to 10000 geoms (mujoco.Renderer's)."""
+    task_id, seed, size = "myoChallengeBimanual-v0", 4, 96
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, render_mode="rgb_array",
+                                  render_width=size, render_height=size)
+    rng = np.random.default_rng(0)
+    actions = rng.uniform(-1, 1, (episodes, steps, *ours.single_action_space.shape))
+    actions = actions.astype(np.float32)
+    np.save(tmp_path / "actions.npy", actions)
+    subprocess.run([sys.executable, "-c", _REFERENCE_FRAMES, task_id, str(seed), str(size),
+                    str(tmp_path / "actions.npy"), str(tmp_path / "frames.npy")], check=True,
+                   env={**os.environ, "MUJOCO_GL": "egl"}, capture_output=True, timeout=300)
+    expected = np.load(tmp_path / "frames.npy")
+    frames = []
+    for episode in actions:
+        ours.reset()
+        frames.append(ours.render()[0])
+        for action in episode:
+            ours.step(action[None])
+            frames.append(ours.render()[0])
+    ours.close()
+    assert expected.shape == (len(frames), size, size, 3)
+    for t, (frame, ref) in enumerate(zip(frames, expected, strict=True)):
+        assert np.array_equal(frame, ref), (t, np.mean(frame != ref))
+    assert not np.array_equal(frames[0], frames[-1])
 
 
 @pytest.mark.nightly

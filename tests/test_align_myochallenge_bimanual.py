@@ -218,9 +218,13 @@ def test_bimanual_reseed_aligns() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [{"obj_mass_change": [0.1]}, {"start_center": [0.0, 1.0]},
-                                    {"obj_scale_change": [0.1, 0.1]}, {"frame_skip": 0}])
+                                    {"obj_scale_change": [0.1, 0.1]}, {"frame_skip": 0},
+                                    {"obj_mass_change": [-1.0, 0.0]},
+                                    {"obj_friction_change": [2.0, 0.0, 0.0]},
+                                    {"obj_scale_change": [1.5, 0.0, 0.0]}])
 def test_bimanual_bad_keywords(kwargs: dict[str, Any]) -> None:
-    """Keywords of the wrong length or range: a clear exception when the pool is made."""
+    """Keywords of the wrong length or range (a negative mass, friction or size of the box
+    reachable by a draw): a clear exception when the pool is made."""
     with pytest.raises((ValueError, RuntimeError)):
         envpool.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **kwargs)
 

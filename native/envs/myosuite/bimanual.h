@@ -154,13 +154,30 @@ class Bimanual final : public MyoEnv {
       start_pos_[k] = p.start_center[k];
       goal_pos_[k] = p.goal_center[k];
     }
+    // Draws that would make the box's mass, friction or size negative (MuJoCo's dynamics NaN
+    // then; the package passes them on) are refused.
     if (!p.obj_mass_change.empty()) {
       mass_low_ = m_->body_mass[obj_bid_] + p.obj_mass_change[0];
       mass_high_ = m_->body_mass[obj_bid_] + p.obj_mass_change[1];
+      if (!(std::min(mass_low_, mass_high_) >= 0)) {
+        throw std::invalid_argument("obj_mass_change: the box's mass (" +
+                                    std::to_string(m_->body_mass[obj_bid_]) +
+                                    ") plus each bound must be >= 0");
+      }
     }
     for (int k = 0; k < 3 && !p.obj_friction_change.empty(); ++k) {
       friction_low_[k] = m_->geom_friction[3 * obj_gid_ + k] - p.obj_friction_change[k];
       friction_high_[k] = m_->geom_friction[3 * obj_gid_ + k] + p.obj_friction_change[k];
+      if (!(std::min(friction_low_[k], friction_high_[k]) >= 0)) {
+        throw std::invalid_argument("obj_friction_change: the box's friction -+ each number "
+                                    "must be >= 0");
+      }
+    }
+    for (double c : p.obj_scale_change) {
+      if (!(std::abs(c) < 1)) {
+        throw std::invalid_argument("obj_scale_change: each number's magnitude must be < 1 "
+                                    "(a scale of 1 -+ it)");
+      }
     }
     for (int k = 0; k < 3; ++k) obj_size0_[k] = m_->geom_size[3 * obj_gid_ + k];
     if (!p.obj_scale_change.empty()) CenterBoxMesh();

@@ -141,6 +141,41 @@ def test_bimanual_drop_terminates(task_id: str) -> None:
     assert terminated >= 2
 
 
+def test_bimanual_other_keys_align() -> None:
+    """The observation dict's other entries (max_force, MPL_ori, the errors, the sites' and
+    the pillars' positions, qp, qv) as obs_keys, and the reward terms the default weights
+    leave out (lift_height, lift_bonus, fin_open), weighted (weighted_reward_keys is
+    reward_keys and reward_weights here)."""
+    keys = ["time", "max_force", "MPL_ori", "MPL_ori_err", "pass_err", "reach_err",
+            "goal_pos", "start_pos", "elbow_fle", "palm_pos", "fin0", "fin4", "Rpalm_pos",
+            "obj_pos", "touching_body", "qp", "qv"]
+    weights = {"lift_height": 1.0, "lift_bonus": 0.5, "fin_open": 2.0, "act": -1.0,
+               "reach_dist": -0.1}
+    task_id = "myoChallengeBimanual-v0"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=9, obs_keys=keys,
+                                  reward_keys=list(weights),
+                                  reward_weights=list(weights.values()))
+    ref = myo_gym.make(task_id, seed=9, obs_keys=keys, weighted_reward_keys=weights)
+    rng = np.random.default_rng(9)
+    obs, _ = ours.reset()
+    ref_obs, _ = ref.reset()
+    assert obs.shape == (1, 245)
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(30):
+        action = rng.uniform(-1, 1, 80).astype(np.float32)
+        obs, rew, term, _, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"step {t}")
+        np.testing.assert_allclose(rew[0], np.float32(ref_rew), rtol=_REWARD_RTOL, atol=0)
+        assert bool(term[0]) == bool(ref_term)
+        if term[0] or (t + 1) % 15 == 0:
+            obs, _ = ours.reset()
+            ref_obs, _ = ref.reset()
+            np.testing.assert_array_equal(obs[0], ref_obs)
+    ours.close()
+    ref.close()
+
+
 def test_bimanual_solved_aligns(tmp_path: Path) -> None:
     """The goal pillar put on the start one (in a copy of the XML: the package observes the
     pillars where its XML has them) and the goal drawn around the start (``goal_center``):

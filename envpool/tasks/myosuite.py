@@ -658,6 +658,14 @@ _add("myoChallengeOslRunRandom-v0", "MyoChallengeOslRun", 60000, model_path=_OSL
      end_pos=-45.0, start_pos=58.0, init_pose_path=_GAIT_CYCLE)
 
 
+# -- MyoChallenge 2024: bimanual handover (myochallenge/bimanual_v0.py) -------------------
+
+_add("myoChallengeBimanual-v0", "MyoChallengeBimanual", 1000,
+     model_path="envs/myo/assets/arm/myoarm_bionic_bimanual.xml", frame_skip=5,
+     obj_scale_change=[0.1, 0.05, 0.1], obj_mass_change=[-0.050, 0.050],
+     obj_friction_change=[0.1, 0.001, 0.00002])
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
             "MyoTrack": _prepare_track}
@@ -684,13 +692,14 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
-# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks and table tennis the
-# joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few random steps: a finger's
-# 14 rad/s at step 21 of P0), the OSL running track the root's position on its 120 m track
+# muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks, table tennis and the
+# bimanual handover the joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few
+# random steps: a finger's 14 rad/s at step 21 of P0; the arm's and the prosthesis's at the
+# first step of the handover), the OSL running track the root's position on its 120 m track
 # (model_root_pos: y starts at 15 or 59). Checks of observations against their space
 # (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and dtype
 # only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
                              if _native in ("MyoReorient", "MyoTrack", "MyoChallengeTableTennis",
-                                            "MyoChallengeOslRun")
+                                            "MyoChallengeOslRun", "MyoChallengeBimanual")
                              for name in (_id, f"MyoSuite/{_id}"))

@@ -314,7 +314,8 @@ class MujocoEnv : public Env {
     if (width == 0) width = 480;
     if (height == 0) height = 480;
     if (!renderer_) {
-      renderer_ = std::make_unique<mjrender::SceneRenderer>(m_, m_, width, height, 1000);
+      renderer_ = std::make_unique<mjrender::SceneRenderer>(m_, m_, width, height,
+                                                            SceneMaxGeom());
       SceneOptions(renderer_->Options());
       InitFreeCamera();
     }
@@ -410,6 +411,9 @@ class MujocoEnv : public Env {
   // center and extent, as mujoco.Renderer.update_scene(data, camera=-1) places it) instead of
   // gymnasium's.
   virtual bool MujocoFreeCamera() const { return false; }
+  // The scene's capacity in geoms (mjv_makeScene's maxgeom): gymnasium's MujocoRenderer's
+  // 1000; a scene with more drops the rest, as the reference's does.
+  virtual int SceneMaxGeom() const { return 1000; }
   // The task's visualisation flags, set once on the scene's options (mjv_defaultOption).
   virtual void SceneOptions(mjvOption& /*opt*/) const {}
 

@@ -662,6 +662,9 @@ class MyoEnv : public mujoco::MujocoEnv {
   // The package's frames (MJRenderer.render_offscreen, camera -1): mujoco.Renderer's default
   // free camera.
   bool MujocoFreeCamera() const override { return true; }
+  // mujoco.Renderer's default max_geom (10000), which the package's MJRenderer keeps: the
+  // bimanual task's scene has more than gymnasium's 1000.
+  int SceneMaxGeom() const override { return 10000; }
   // BaseV0's viewer_setup(render_actuator=True): actuators drawn, tendons colored by their
   // muscles' activation.
   void SceneOptions(mjvOption& opt) const override {

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
 #include "envs/myosuite/baoding.h"
+#include "envs/myosuite/bimanual.h"
 #include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
@@ -37,6 +38,7 @@ void Register(Registry& registry) {
   registry.push_back(
       MakeEntry<PixelObservation<TableTennis>>("MyoChallengeTableTennis"));
   registry.push_back(MakeEntry<PixelObservation<OslRun>>("MyoChallengeOslRun"));
+  registry.push_back(MakeEntry<PixelObservation<Bimanual>>("MyoChallengeBimanual"));
 }
 
 }  // namespace envpool::myosuite

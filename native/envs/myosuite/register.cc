@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "envs/common/pixel_observation.h"
 #include "envs/myosuite/baoding.h"
+#include "envs/myosuite/chase_tag.h"
 #include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
@@ -32,6 +33,7 @@ void Register(Registry& registry) {
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
   registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
   registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
+  registry.push_back(MakeEntry<PixelObservation<ChaseTag>>("MyoChallengeChaseTag"));
 }
 
 }  // namespace envpool::myosuite

@@ -11,9 +11,10 @@
 //     (the previous episode's end, or the construction step's move), and the opponent's
 //     geoms (contype 0) are never in the physics. A move always reads the pose back from the quat,
 //     so even a standing opponent's quat goes through quat2euler and euler2quat each step.
-//   - Noise: pink.ColoredNoiseProcess(beta=2, size=(2, 2000), scale=10, rng=np_random): a
-//     buffer of 2 x 2000 numbers drawn at once (4004 standard normals from np_random, numpy's
-//     ziggurat), sampled one column a step (times 10) and redrawn when used up.
+//   - Noise: pink.ColoredNoiseProcess(beta=2, size=(2, 2000), scale=10, rng=np_random)
+//     (envs/common/pink_noise.h): a buffer of 2 x 2000 numbers drawn at once (4004 standard
+//     normals from np_random, numpy's irfft), sampled one column a step (times 10) and redrawn
+//     when used up.
 //     ChallengeOpponent makes a new one at every reset_opponent(rng=...) (its construction
 //     and each env reset); RepellerChallengeOpponent makes one at construction, then calls
 //     reset_opponent() without rng (no new one), then a new one at each env reset.
@@ -53,6 +54,7 @@
 #include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/common/pink_noise.h"
 #include "envs/common/rotations.h"
 
 namespace envpool::myosuite {
@@ -63,40 +65,6 @@ inline double ChaseClip(double x, double lo, double hi) {
   const double t = x > lo ? x : lo;
   return t < hi ? t : hi;
 }
-
-// pink.ColoredNoiseProcess(beta=2, size=(2, 2000), scale=10): the buffer's draws. The
-// buffer's values (numpy's irfft of the drawn spectrum) are not restated here yet: Sample
-// gives them only where the caller's clip makes them irrelevant (Advance).
-class ChaseTagNoise {
- public:
-  static constexpr int kSteps = 2000;
-  static constexpr int kRows = 2;
-
-  // reset(): powerlaw_psd_gaussian's two draws, rng.normal(scale=s_scale, size=(2, 1001))
-  // for the real parts, then for the imaginary parts (C order: row by row).
-  void Reset(NumpyGenerator& rng, const NumpyZiggurat& ziggurat) {
-    const int n = kRows * (kSteps / 2 + 1);
-    for (int i = 0; i < 2 * n; ++i) ziggurat.StandardNormal(rng);
-    idx_ = 0;
-  }
-
-  // sample() where its value does not matter: the column used (and the buffer redrawn when
-  // used up).
-  void Advance(NumpyGenerator& rng, const NumpyZiggurat& ziggurat) {
-    if (idx_ >= kSteps) Reset(rng, ziggurat);
-    ++idx_;
-  }
-
-  // sample(): 10 times the buffer's next column.
-  std::array<double, 2> Sample(NumpyGenerator& /*rng*/, const NumpyZiggurat& /*ziggurat*/) {
-    throw std::logic_error(
-        "MyoChallengeChaseTag: the opponent's colored noise values (numpy's irfft) are not "
-        "ported yet; only a random_vel_range of zero width and no repeller are supported");
-  }
-
- private:
-  int idx_ = 0;
-};
 
 class ChaseTagOpponent {
  public:
@@ -130,8 +98,8 @@ class ChaseTagOpponent {
   // player's task is CHASE.
   void Construct(NumpyGenerator& rng, const double root[2]) {
     policy_ = Policy::kNone;
-    if (s_.repeller) noise_.Reset(rng, z_);
-    ResetOpponent(true, rng, root, !s_.repeller);
+    noise_ = ColoredNoiseProcess(2.0, 2, 2000, 10.0, 0.0, rng, z_);
+    ResetOpponent(true, rng, root, false);
   }
 
   // reset_opponent(player_task, rng=np_random): a new noise process.
@@ -246,15 +214,10 @@ class ChaseTagOpponent {
     SetPose(pose);
   }
 
-  // random_movement: the noise's sample clipped to random_vel_range. A range of zero width
-  // gives its one value whatever the (finite) sample.
+  // random_movement: the noise's sample clipped to random_vel_range.
   std::array<double, 2> RandomMovement(NumpyGenerator& rng) {
+    const std::vector<double> s = noise_.Sample(rng, z_);
     const auto [lo, hi] = s_.random_vel;
-    if (lo == hi) {
-      noise_.Advance(rng, z_);
-      return {lo, lo};
-    }
-    const std::array<double, 2> s = noise_.Sample(rng, z_);
     return {ChaseClip(s[0], lo, hi), ChaseClip(s[1], lo, hi)};
   }
 
@@ -302,7 +265,7 @@ class ChaseTagOpponent {
     for (const auto& w : walls_) consider(w);
     const auto [lo, hi] = s_.repeller_vel;
     if (near.empty()) {
-      const std::array<double, 2> s = noise_.Sample(rng, z_);
+      const std::vector<double> s = noise_.Sample(rng, z_);
       return {ChaseClip(s[0], lo, hi), Turn(pose[2], s[1])};
     }
     // np.mean over axis 0 (the rows added in order) and over the forces (add.reduce).
@@ -333,7 +296,7 @@ class ChaseTagOpponent {
   Settings s_;
   NumpyZiggurat z_;  // numpy's ziggurat tables (the normal draws)
   std::vector<std::array<double, 2>> walls_;
-  ChaseTagNoise noise_;
+  ColoredNoiseProcess noise_;  // pink.ColoredNoiseProcess(beta=2, size=(2, 2000), scale=10)
   Policy policy_ = Policy::kNone;
   std::array<double, 2> vel_{0.0, 0.0};
   double chase_velocity_ = 0.0;

@@ -692,9 +692,10 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 # The ids whose observations leave the observation space they declare, which is the package's
 # Box(-10, 10) (its obs_range; neither side clips): the reorientation tasks observe the
 # muscles' forces (mforce, hundreds of newtons), the MyoDM tracking tasks the joints' velocities
-# unscaled (qv, over 10 rad/s within a few random steps). Checks of observations against their
-# space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
-# dtype only.
+# unscaled (qv, over 10 rad/s within a few random steps), the chase-tag tasks the feet's contact
+# forces (grf, touch sensors: hundreds of newtons while standing). Checks of observations against
+# their space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape
+# and dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native in ("MyoReorient", "MyoTrack")
+                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeChaseTag")
                              for name in (_id, f"MyoSuite/{_id}"))

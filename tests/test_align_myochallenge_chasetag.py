@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
 from test_align_myosuite import _run, _variant  # tests/test_align_myosuite.py
+from test_render_myosuite import _reference_frames  # tests/test_render_myosuite.py
 
 import envpool
 from envpool.tasks.myosuite import TASKS
@@ -135,6 +136,31 @@ def test_chase_tag_scores() -> None:
     assert _run_to_score(P1, seed=2, steps=5, win_distance=20.0) == 0
     assert _run_to_score(P1, seed=1, steps=80, task_choice="EVADE", win_distance=1.0,
                          chase_vel_range=(3.0, 5.0)) == 58
+
+
+@pytest.mark.sweep(by="none", extra=0)
+@pytest.mark.parametrize("task_id", [P1, "myoChallengeChaseTagP2eval-v0"])
+def test_chase_tag_frames_are_the_packages(task_id: str, tmp_path: Any) -> None:
+    """The frames (the package's MJRenderer.render_offscreen, camera -1, in a subprocess as
+    tests/test_render_myosuite.py draws them), pixel for pixel: the opponent where the
+    package's env data has it (a reset does not move it), the terrain's patches (P2eval), the
+    opponent's indicator colored by the last reward. (About 35 s an id, most of it the
+    package's subprocess: one id in the default suite.)"""
+    size, steps = 96, 3
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=4, render_mode="rgb_array",
+                                  render_width=size, render_height=size)
+    rng = np.random.default_rng(0)
+    actions = rng.uniform(-1, 1, (steps, *ours.single_action_space.shape)).astype(np.float32)
+    ref = _reference_frames(task_id, 4, size, actions, tmp_path)
+    ours.reset()
+    frames = [ours.render()[0]]
+    for action in actions:
+        ours.step(action[None])
+        frames.append(ours.render()[0])
+    ours.close()
+    assert ref.shape == (steps + 1, size, size, 3)
+    for t, (frame, expected) in enumerate(zip(frames, ref, strict=True)):
+        assert np.array_equal(frame, expected), (task_id, t, np.mean(frame != expected))
 
 
 def test_chase_tag_keywords() -> None:

@@ -239,6 +239,13 @@ class ChaseTag final : public MyoEnv {
           throw std::invalid_argument("opponent_probabilities must lie in [0, 1]");
         }
       }
+      // The standard opponent's draw past the three's sum leaves its first policy undrawn
+      // (the package's AttributeError at the first move): refused here.
+      const std::vector<double>& p = opponent_probabilities;
+      if (!repeller_opponent && !(p[0] + p[1] + p[2] >= 1.0)) {
+        throw std::invalid_argument("opponent_probabilities must sum to at least 1 for the "
+                                    "standard opponent (no repeller_opponent)");
+      }
       Load();
       NeedKeyframes(model.get(), 4);
     }
@@ -257,18 +264,21 @@ class ChaseTag final : public MyoEnv {
     AddMyoKeywords(k, "envs/myo/assets/leg/myolegs_chasetag.xml", 10);
     k.Add("reset_type", std::string("none"), &Params::reset_type);
     k.Add("win_distance", 0.5, &Params::win_distance);
-    k.Add("min_spawn_distance", 2.0, &Params::min_spawn_distance).Above(0.0);
+    // Poses are drawn in [-5, 5]^2 until one is this far from the start: beyond 5 sqrt(2)
+    // (the farthest corner from the square's centre) none may be.
+    k.Add("min_spawn_distance", 2.0, &Params::min_spawn_distance).Above(0.0).AtMost(7.0);
     k.Add("task_choice", std::string("CHASE"), &Params::task_choice);
     k.Add("terrain", std::string("FLAT"), &Params::terrain);
     k.Add("hills_range", Range{0.0, 0.0}, &Params::hills_range);
     k.Add("rough_range", Range{0.0, 0.0}, &Params::rough_range);
     k.Add("relief_range", Range{0.0, 0.0}, &Params::relief_range);
     k.Add("repeller_opponent", false, &Params::repeller_opponent);
-    k.Add("chase_vel_range", Range{1.0, 1.0}, &Params::chase_vel_range).Ordered();
+    k.Add("chase_vel_range", Range{1.0, 1.0}, &Params::chase_vel_range).AtLeast(0.0).Ordered();
     k.Add("random_vel_range", Range{1.0, 1.0}, &Params::random_vel_range).Ordered();
     k.Add("repeller_vel_range", Range{1.0, 1.0}, &Params::repeller_vel_range);
     k.Add("opponent_probabilities", std::vector<double>{0.1, 0.45, 0.45},
-          &Params::opponent_probabilities);
+          &Params::opponent_probabilities)
+        .In(0.0, 1.0);
     k.Add("_relief", std::vector<double>{}, &Params::relief);
     k.Add("_ziggurat_ki", std::vector<double>{}, &Params::ziggurat_ki);
     k.Add("_ziggurat_wi", std::vector<double>{}, &Params::ziggurat_wi);

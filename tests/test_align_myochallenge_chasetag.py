@@ -163,6 +163,32 @@ def test_chase_tag_frames_are_the_packages(task_id: str, tmp_path: Any) -> None:
         assert np.array_equal(frame, expected), (task_id, t, np.mean(frame != expected))
 
 
+def test_chase_tag_reseed_aligns() -> None:
+    """reset(seed=s) after some steps is the package's env made anew with seed s: the
+    construction's draws again (terrain, opponent, the construction step's move: here the
+    repeller's), the mocap opponent where a new MjData has it before that, the fatigue
+    state anew."""
+    task_id = "myoFatiChallengeChaseTagP2eval-v0"
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=3)
+    ours.reset()
+    rng = np.random.default_rng(0)
+    low, high = ours.single_action_space.low, ours.single_action_space.high
+    for _ in range(7):
+        ours.step(rng.uniform(low, high).astype(np.float32)[None])
+    obs, _ = ours.reset(seed=7)
+    ref = myo_gym.make(task_id, seed=7)
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for t in range(12):
+        action = rng.uniform(low, high).astype(np.float32)
+        obs, rew, term, _, _ = ours.step(action[None])
+        ref_obs, ref_rew, ref_term, _, _ = ref.step(action.copy())
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} step {t}")
+        assert rew[0] == np.float32(ref_rew) and bool(term[0]) == bool(ref_term)
+    ours.close()
+    ref.close()
+
+
 def test_chase_tag_keywords() -> None:
     """The package's assert_settings (and its task and start names) as clear errors."""
     with pytest.raises(ValueError, match="opponent_probabilities"):

@@ -29,7 +29,7 @@
 //     this is) and the velocity of that move.
 //   - Step: the opponent moves (from the previous step's state), then BaseV0.step.
 //   - Observation dict (of the env's MjData after sensor2sim's mj_forward, whose solver starts
-//     from a zero warmstart: ObservedForward): time, internal_qpos (qpos[7:35]), internal_qvel (qvel[6:34] * dt),
+//     from a zero warmstart, with zero controls: ObservedForward): time, internal_qpos (qpos[7:35]), internal_qvel (qvel[6:34] * dt),
 //     grf (sensordata of r_foot, r_toes, l_foot, l_toes), torso_angle (pelvis's xquat),
 //     muscle_length, muscle_velocity (clipped to +-100), muscle_force (/ 1000, clipped to
 //     +-100), act, opponent_pose (x, y, angle), opponent_vel, model_root_pos (qpos[:2]),
@@ -485,13 +485,17 @@ class ChaseTag final : public MyoEnv {
   // The package observes the env's own MjData, into which Robot.sensor2sim copies the robot's
   // state (time, qpos, qvel, act) before an mj_forward; the robot steps its own MjData, so
   // the env's is never stepped and its constraint solver always starts from a zero warmstart
-  // (qacc_warmstart stays 0). The contact forces the foot sensors (grf) read are that solve's:
-  // the forward again from a zero warmstart, the physics' warmstart kept for its next step.
+  // (qacc_warmstart stays 0), and its controls are never set (0). The contact forces the
+  // foot sensors (grf) read are that solve's: the forward again from a zero warmstart and
+  // zero controls, the physics' warmstart and controls kept for its next step.
   void ObservedForward() {
     warmstart_.assign(d_->qacc_warmstart, d_->qacc_warmstart + m_->nv);
+    ctrl_.assign(d_->ctrl, d_->ctrl + m_->nu);
     std::fill(d_->qacc_warmstart, d_->qacc_warmstart + m_->nv, 0.0);
+    std::fill(d_->ctrl, d_->ctrl + m_->nu, 0.0);
     mj_forward(m_, d_);
     std::copy(warmstart_.begin(), warmstart_.end(), d_->qacc_warmstart);
+    std::copy(ctrl_.begin(), ctrl_.end(), d_->ctrl);
   }
 
   // |pelvis xy - opponent xy| <= win_distance.
@@ -536,7 +540,7 @@ class ChaseTag final : public MyoEnv {
   int terrain_geom_ = -1, root_ = -1, pelvis_ = -1, talus_l_ = -1, talus_r_ = -1;
   int head_ = -1, indicator_ = -1;
   std::vector<int> grf_;
-  std::vector<double> warmstart_;
+  std::vector<double> warmstart_, ctrl_;
 };
 
 }  // namespace envpool::myosuite

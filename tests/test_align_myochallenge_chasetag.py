@@ -189,6 +189,18 @@ def test_chase_tag_reseed_aligns() -> None:
     ref.close()
 
 
+def test_chase_tag_repeller_escapes_align() -> None:
+    """The repeller always (probabilities (0, 0, 0, 1)), spawned near the player (0.3) and
+    never tagging it (win_distance -1): its escape from the player, whose components within
+    0.1 of zero are redrawn from np_random (13 steps of these 180 draw there, counted on the
+    package), over three episodes."""
+    kwargs = {"opponent_probabilities": [0.0, 0.0, 0.0, 1.0], "min_spawn_distance": 0.3,
+              "task_choice": "CHASE", "win_distance": -1.0}
+    terminated, _ = _run("myoChallengeChaseTagP2eval-v0", seed=1, steps=180, ours_kwargs=kwargs,
+                         ref_kwargs=kwargs)
+    assert terminated >= 2
+
+
 def test_chase_tag_keywords() -> None:
     """The package's assert_settings (and its task and start names) as clear errors."""
     with pytest.raises(ValueError, match="opponent_probabilities"):

@@ -666,9 +666,51 @@ _add("myoChallengeBimanual-v0", "MyoChallengeBimanual", 1000,
      obj_friction_change=[0.1, 0.001, 0.00002])
 
 
+# -- MyoChallenge 2023: locomotion, chase tag (myochallenge/chasetag_v0.py) ---------------
+
+_CHASE_TAG_KW = {"model_path": "envs/myo/assets/leg/myolegs_chasetag.xml", "normalize_act": True,
+                 "win_distance": 0.5, "min_spawn_distance": 2.0}
+_add("myoChallengeChaseTagP1-v0", "MyoChallengeChaseTag", 2000, **_CHASE_TAG_KW,
+     reset_type="init", terrain="FLAT", task_choice="CHASE", hills_range=[0.0, 0.0],
+     rough_range=[0.0, 0.0], relief_range=[0.0, 0.0], opponent_probabilities=[0.1, 0.45, 0.45])
+_add("myoChallengeChaseTagP2-v0", "MyoChallengeChaseTag", 2000, **_CHASE_TAG_KW,
+     reset_type="random", terrain="random", task_choice="random", hills_range=[0.03, 0.23],
+     rough_range=[0.05, 0.1], relief_range=[0.1, 0.3], repeller_opponent=False,
+     chase_vel_range=[1.0, 1.0], random_vel_range=[-2.0, 2.0],
+     opponent_probabilities=[0.1, 0.45, 0.45])
+_add("myoChallengeChaseTagP2eval-v0", "MyoChallengeChaseTag", 2000, **_CHASE_TAG_KW,
+     reset_type="random", terrain="random", task_choice="random", hills_range=[0.03, 0.23],
+     rough_range=[0.05, 0.1], relief_range=[0.1, 0.3], repeller_opponent=True,
+     chase_vel_range=[1.0, 5.0], random_vel_range=[-2.0, 2.0], repeller_vel_range=[0.3, 1.0],
+     opponent_probabilities=[0.1, 0.35, 0.35, 0.2])
+
+_RELIEF = "envs/myo/assets/myo_relief.npy"
+
+
+@functools.cache
+def _relief(assets_dir: str) -> tuple[float, ...]:
+    """The relief patch of ChaseTagField (the package's ``myo_relief.npy``, 33 x 33 uint8),
+    flattened in C order."""
+    return tuple(float(x) for x in np.load(os.path.join(assets_dir, _RELIEF)).ravel())
+
+
+def _prepare_chase_tag(config: dict[str, Any]) -> dict[str, Any]:
+    """_prepare_walk's keywords (the opponent's noise and the random start draw normals) and,
+    with a terrain, the relief patch read from the package (``_relief``)."""
+    prepared = _prepare_walk(config)
+    if config.get("terrain", "FLAT") != "FLAT":
+        if not config["assets_dir"]:
+            raise ImportError("the MyoChallenge chase-tag terrain reads myo_relief.npy from the "
+                              "myosuite package, which is not installed (pip install "
+                              "--no-deps myosuite==2.12.2)")
+        prepared["_relief"] = list(_relief(config["assets_dir"]))
+    return prepared
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
-            "MyoTrack": _prepare_track}
+            "MyoTrack": _prepare_track,
+            "MyoChallengeChaseTag": _prepare_chase_tag}
 
 
 def _with_task_index(prepare: Callable[[dict[str, Any]], dict[str, Any]],
@@ -696,10 +738,12 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 # bimanual handover the joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few
 # random steps: a finger's 14 rad/s at step 21 of P0; the arm's and the prosthesis's at the
 # first step of the handover), the OSL running track the root's position on its 120 m track
-# (model_root_pos: y starts at 15 or 59). Checks of observations against their space
+# (model_root_pos: y starts at 15 or 59), the chase-tag tasks the feet's contact forces (grf,
+# touch sensors: hundreds of newtons while standing). Checks of observations against their space
 # (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and dtype
 # only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
                              if _native in ("MyoReorient", "MyoTrack", "MyoChallengeTableTennis",
-                                            "MyoChallengeOslRun", "MyoChallengeBimanual")
+                                            "MyoChallengeOslRun", "MyoChallengeBimanual",
+                                            "MyoChallengeChaseTag")
                              for name in (_id, f"MyoSuite/{_id}"))

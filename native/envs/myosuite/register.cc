@@ -5,6 +5,7 @@
 #include "envs/common/pixel_observation.h"
 #include "envs/myosuite/baoding.h"
 #include "envs/myosuite/bimanual.h"
+#include "envs/myosuite/chase_tag.h"
 #include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/obj_hold.h"
@@ -39,6 +40,7 @@ void Register(Registry& registry) {
       MakeEntry<PixelObservation<TableTennis>>("MyoChallengeTableTennis"));
   registry.push_back(MakeEntry<PixelObservation<OslRun>>("MyoChallengeOslRun"));
   registry.push_back(MakeEntry<PixelObservation<Bimanual>>("MyoChallengeBimanual"));
+  registry.push_back(MakeEntry<PixelObservation<ChaseTag>>("MyoChallengeChaseTag"));
 }
 
 }  // namespace envpool::myosuite

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <cstddef>
+#include <complex>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,10 @@
 #include "core/seed_sequence.h"
 #include "envs/box2d/register.h"
 #include "envs/classic_control/register.h"
+#include "envs/common/numpy_fft.h"
+#include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/common/pink_noise.h"
 #include "envs/dm_control/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
@@ -114,4 +118,40 @@ PYBIND11_MODULE(_native, m) {
         return out;
       },
       py::arg("seed"), py::arg("calls"));
+
+  // For the tests only (compared with numpy.fft.irfft): envs/common/numpy_fft.h's irfft of
+  // the spectrum re + 1j * im to n points.
+  m.def(
+      "_numpy_irfft",
+      [](const std::vector<double>& re, const std::vector<double>& im, std::size_t n) {
+        if (re.size() != im.size()) throw std::invalid_argument("re and im differ in length");
+        std::vector<std::complex<double>> spectrum(re.size());
+        for (std::size_t i = 0; i < re.size(); ++i) spectrum[i] = {re[i], im[i]};
+        return NumpyIrfft(n)(spectrum);
+      },
+      py::arg("re"), py::arg("im"), py::arg("n"));
+
+  // For the tests only (compared with the pink package on numpy.random.default_rng(seed)):
+  // envs/common/pink_noise.h's ColoredNoiseProcess(beta, (rows, time_steps), scale,
+  // max_period) drawn from NumpyGenerator(seed), then n_samples calls of sample() (rows
+  // values each, concatenated); max_period <= 0 is None. ki, wi, fi: numpy's ziggurat tables.
+  m.def(
+      "_pink_noise_samples",
+      [](std::uint64_t seed, double beta, std::size_t rows, std::size_t time_steps, double scale,
+         double max_period, std::size_t n_samples, const std::vector<double>& ki,
+         const std::vector<double>& wi, const std::vector<double>& fi) {
+        NumpyGenerator gen(seed);
+        const NumpyZiggurat zig = NumpyZiggurat::From(ki, wi, fi);
+        ColoredNoiseProcess noise(beta, rows, time_steps, scale, max_period, gen, zig);
+        std::vector<double> out;
+        for (std::size_t i = 0; i < n_samples; ++i) {
+          const std::vector<double> x = noise.Sample(gen, zig);
+          out.insert(out.end(), x.begin(), x.end());
+        }
+        out.push_back(gen.NextDouble());  // the generator's next uniform draw, after them
+        return out;
+      },
+      py::arg("seed"), py::arg("beta"), py::arg("rows"), py::arg("time_steps"),
+      py::arg("scale"), py::arg("max_period"), py::arg("n_samples"), py::arg("ki"),
+      py::arg("wi"), py::arg("fi"));
 }

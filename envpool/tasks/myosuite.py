@@ -623,9 +623,21 @@ _add("myoChallengeBaodingP2-v1", "MyoChallengeBaoding", 200, model_path=_BAODING
      obj_friction_change=[0.2, 0.001, 0.00002], task_choice="random")
 
 
+# -- MyoChallenge 2025: soccer (myochallenge/soccer_v0.py) ---------------------------------
+
+_SOCCER = "envs/myo/assets/leg_soccer/myolegs_soccer.xml"
+_add("myoChallengeSoccerP1-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
+     min_agent_spawn_distance=1, reset_type="none", goalkeeper_probabilities=[0.0, 0.0, 1.0])
+_add("myoChallengeSoccerP2-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
+     min_agent_spawn_distance=1, reset_type="random",
+     goalkeeper_probabilities=[0.1, 0.3, 0.6], max_time_sec=10.0)
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
-            "MyoTrack": _prepare_track}
+            "MyoTrack": _prepare_track,
+            # The goalkeeper's colored noise draws normals (numpy's ziggurat).
+            "MyoChallengeSoccer": _prepare_walk}
 
 
 def _with_task_index(prepare: Callable[[dict[str, Any]], dict[str, Any]],
@@ -654,5 +666,5 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 # space (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and
 # dtype only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
-                             if _native in ("MyoReorient", "MyoTrack")
+                             if _native in ("MyoReorient", "MyoTrack", "MyoChallengeSoccer")
                              for name in (_id, f"MyoSuite/{_id}"))

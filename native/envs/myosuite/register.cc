@@ -12,6 +12,7 @@
 #include "envs/myosuite/reach.h"
 #include "envs/myosuite/relocate.h"
 #include "envs/myosuite/reorient.h"
+#include "envs/myosuite/soccer.h"
 #include "envs/myosuite/track.h"
 #include "envs/myosuite/walk.h"
 
@@ -32,6 +33,7 @@ void Register(Registry& registry) {
       MakeEntry<PixelObservation<DieReorient>>("MyoChallengeDieReorient"));
   registry.push_back(MakeEntry<PixelObservation<Relocate>>("MyoChallengeRelocate"));
   registry.push_back(MakeEntry<PixelObservation<Baoding>>("MyoChallengeBaoding"));
+  registry.push_back(MakeEntry<PixelObservation<Soccer>>("MyoChallengeSoccer"));
 }
 
 }  // namespace envpool::myosuite

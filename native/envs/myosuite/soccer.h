@@ -276,6 +276,21 @@ class Soccer final : public WalkBase {
     Construct();
   }
 
+  // The package draws the env's own MjData (MJRenderer(mj_model, mj_data)): the observed sim,
+  // whose goalkeeper is where the goalkeeper is (MyoEnv::Render draws the physics with zero
+  // controls, as the observed sim has them). The physics' mocap pose is put back after; the
+  // next mj_step recomputes what the frame's mj_forward left.
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    const double pos[3] = {d_->mocap_pos[0], d_->mocap_pos[1], d_->mocap_pos[2]};
+    const double quat[4] = {d_->mocap_quat[0], d_->mocap_quat[1], d_->mocap_quat[2],
+                            d_->mocap_quat[3]};
+    std::copy(e_->mocap_pos, e_->mocap_pos + 3, d_->mocap_pos);
+    std::copy(e_->mocap_quat, e_->mocap_quat + 4, d_->mocap_quat);
+    WalkBase::Render(width, height, camera_id, out);
+    std::copy(pos, pos + 3, d_->mocap_pos);
+    std::copy(quat, quat + 4, d_->mocap_quat);
+  }
+
  protected:
   void ResetTask() override {
     std::vector<double> qpos(m_->key_qpos, m_->key_qpos + m_->nq);

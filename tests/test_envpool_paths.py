@@ -182,7 +182,7 @@ def test_myosuite_tasks_are_the_registrations() -> None:
                                                  "max_episode_steps", "oracle_numpy2_broken"}
     ids = [task["id"] for task in MYOSUITE_TASKS]
     assert ids == list(registration.myosuite_task_ids) == list(envpool.tasks.myosuite.TASKS)
-    assert len(ids) == 392 and "myoFingerReachFixed-v0" in ids
+    assert len(ids) == 398 and "myoFingerReachFixed-v0" in ids
     by_id = {task["id"]: task for task in MYOSUITE_TASKS}
     for task_id in ("myoFingerReachFixed-v0", "myoHandPoseRandom-v0", "myoLegWalk-v0",
                     "motorFingerReachFixed-v0", ids[-1]):

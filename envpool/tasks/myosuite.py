@@ -707,10 +707,22 @@ def _prepare_chase_tag(config: dict[str, Any]) -> dict[str, Any]:
     return prepared
 
 
+# -- MyoChallenge 2025: soccer (myochallenge/soccer_v0.py) ---------------------------------
+
+_SOCCER = "envs/myo/assets/leg_soccer/myolegs_soccer.xml"
+_add("myoChallengeSoccerP1-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
+     min_agent_spawn_distance=1, reset_type="none", goalkeeper_probabilities=[0.0, 0.0, 1.0])
+_add("myoChallengeSoccerP2-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
+     min_agent_spawn_distance=1, reset_type="random",
+     goalkeeper_probabilities=[0.1, 0.3, 0.6], max_time_sec=10.0)
+
+
 _PREPARE = {"MyoWalk": _prepare_walk, "MyoTerrain": _prepare_walk,
             "MyoReorient": _prepare_reorient,
             "MyoTrack": _prepare_track,
-            "MyoChallengeChaseTag": _prepare_chase_tag}
+            "MyoChallengeChaseTag": _prepare_chase_tag,
+            # The goalkeeper's colored noise draws normals (numpy's ziggurat).
+            "MyoChallengeSoccer": _prepare_walk}
 
 
 def _with_task_index(prepare: Callable[[dict[str, Any]], dict[str, Any]],
@@ -738,12 +750,13 @@ for _index, (_id, (_native, _steps, _kwargs)) in enumerate(TASKS.items()):
 # bimanual handover the joints' velocities unscaled (qv, body_qvel: over 10 rad/s within a few
 # random steps: a finger's 14 rad/s at step 21 of P0; the arm's and the prosthesis's at the
 # first step of the handover), the OSL running track the root's position on its 120 m track
-# (model_root_pos: y starts at 15 or 59), the chase-tag tasks the feet's contact forces (grf,
-# touch sensors: hundreds of newtons while standing). Checks of observations against their space
+# (model_root_pos: y starts at 15 or 59), soccer the root's position (x = 40) and the
+# muscles' forces, the chase-tag tasks the feet's contact forces (grf, touch sensors: hundreds
+# of newtons while standing). Checks of observations against their space
 # (tests/test_gymnasium_registry.py, scripts/sanitize_sweep.py) check these for shape and dtype
 # only.
 OBS_BEYOND_SPACE = frozenset(name for _id, (_native, _, _) in TASKS.items()
                              if _native in ("MyoReorient", "MyoTrack", "MyoChallengeTableTennis",
                                             "MyoChallengeOslRun", "MyoChallengeBimanual",
-                                            "MyoChallengeChaseTag")
+                                            "MyoChallengeChaseTag", "MyoChallengeSoccer")
                              for name in (_id, f"MyoSuite/{_id}"))

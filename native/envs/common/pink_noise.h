@@ -72,8 +72,8 @@ inline std::vector<double> PowerlawPsdGaussian(double exponent, std::size_t rows
   std::vector<double> w2(s_scale.begin() + 1, s_scale.end());
   if (!w2.empty()) w2.back() *= static_cast<double>(1 + samples % 2) / 2.0;
   for (double& x : w2) x = x * x;
-  const double sigma = 2 * std::sqrt(mujoco::NumpySum(w2.data(), static_cast<std::int64_t>(w2.size()))) /
-                       static_cast<double>(samples);
+  const double sum = mujoco::NumpySum(w2.data(), static_cast<std::int64_t>(w2.size()));
+  const double sigma = 2 * std::sqrt(sum) / static_cast<double>(samples);
   std::vector<double> sr(rows * nf), si(rows * nf);
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t j = 0; j < nf; ++j) sr[r * nf + j] = ziggurat.Normal(rng, 0.0, s_scale[j]);

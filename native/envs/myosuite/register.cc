@@ -16,6 +16,7 @@
 #include "envs/myosuite/relocate.h"
 #include "envs/myosuite/reorient.h"
 #include "envs/myosuite/table_tennis.h"
+#include "envs/myosuite/soccer.h"
 #include "envs/myosuite/track.h"
 #include "envs/myosuite/walk.h"
 
@@ -41,6 +42,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PixelObservation<OslRun>>("MyoChallengeOslRun"));
   registry.push_back(MakeEntry<PixelObservation<Bimanual>>("MyoChallengeBimanual"));
   registry.push_back(MakeEntry<PixelObservation<ChaseTag>>("MyoChallengeChaseTag"));
+  registry.push_back(MakeEntry<PixelObservation<Soccer>>("MyoChallengeSoccer"));
 }
 
 }  // namespace envpool::myosuite

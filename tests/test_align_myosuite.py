@@ -147,22 +147,28 @@ NATIVE_OF_CLASS = {
     "reorient_sar_v0:InDistribution": "MyoReorient",
     "reorient_sar_v0:OutofDistribution": "MyoReorient",
     "myodm_v0:TrackEnv": "MyoTrack",
-    # myochallenge/ (MyoChallenge): the classes ported so far.
+    # myochallenge/ (MyoChallenge): every class the package registers.
     "reorient_v0:ReorientEnvV0": "MyoChallengeDieReorient",
     "relocate_v0:RelocateEnvV0": "MyoChallengeRelocate",
     "baoding_v1:BaodingEnvV1": "MyoChallengeBaoding",
+    "bimanual_v0:BimanualEnvV1": "MyoChallengeBimanual",
+    "tabletennis_v0:TableTennisEnvV0": "MyoChallengeTableTennis",
+    "run_track_v0:RunTrack": "MyoChallengeOslRun",
+    "soccer_v0:SoccerEnvV0": "MyoChallengeSoccer",
+    "chasetag_v0:ChaseTagEnvV0": "MyoChallengeChaseTag",
 }
 
 
 def test_ids_are_the_packages() -> None:
-    """Every id of the ported classes is here with the package's time limit and spaces, and
-    nothing else; each also as sail-sg EnvPool's ``MyoSuite/<id>``."""
+    """Every id of the package's task classes (myobase, myodm, myochallenge) is here with the
+    package's time limit and spaces, and nothing else; each also as sail-sg EnvPool's
+    ``MyoSuite/<id>``."""
     theirs = {}
     for tid, spec in myo_gym.envs.registry.items():
         entry = str(spec.entry_point)
         cls = entry.rsplit(".", 1)[-1]
-        if ("myobase" in entry or "myodm" in entry or "myochallenge" in entry) and (
-                cls in NATIVE_OF_CLASS):
+        if "myobase" in entry or "myodm" in entry or "myochallenge" in entry:
+            assert cls in NATIVE_OF_CLASS, (tid, entry)  # every class of the package is here
             theirs[tid] = (NATIVE_OF_CLASS[cls], spec.max_episode_steps)
     ours = {tid: (native, steps) for tid, (native, steps, _) in TASKS.items()
             if native in set(NATIVE_OF_CLASS.values())}

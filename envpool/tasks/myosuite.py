@@ -711,9 +711,9 @@ def _prepare_chase_tag(config: dict[str, Any]) -> dict[str, Any]:
 
 _SOCCER = "envs/myo/assets/leg_soccer/myolegs_soccer.xml"
 _add("myoChallengeSoccerP1-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
-     min_agent_spawn_distance=1, reset_type="none", goalkeeper_probabilities=[0.0, 0.0, 1.0])
+     min_agent_spawn_distance=1.0, reset_type="none", goalkeeper_probabilities=[0.0, 0.0, 1.0])
 _add("myoChallengeSoccerP2-v0", "MyoChallengeSoccer", 2000, model_path=_SOCCER,
-     min_agent_spawn_distance=1, reset_type="random",
+     min_agent_spawn_distance=1.0, reset_type="random",
      goalkeeper_probabilities=[0.1, 0.3, 0.6], max_time_sec=10.0)
 
 

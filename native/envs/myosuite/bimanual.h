@@ -134,7 +134,6 @@ class Bimanual final : public MyoEnv {
                    "object_qpos", "object_qvel", "touching_body"},
                {{"reach_dist", -0.1}, {"act", 0.0}, {"fin_dis", -0.5}, {"pass_err", -1.0}}),
         p_(p),
-        od_(mj_makeData(m_), mj_deleteData),
         obj_bid_(BodyId("manip_object")),
         start_bid_(BodyId("start")),
         goal_bid_(BodyId("goal")),
@@ -145,9 +144,9 @@ class Bimanual final : public MyoEnv {
         rpalm1_sid_(SiteId("prosthesis/palm_thumb")),
         rpalm2_sid_(SiteId("prosthesis/palm_pinky")) {
     ReadIds();
-    mj_forward(m_, od_.get());
-    init_obj_z_ = od_->site_xpos[3 * obj_sid_ + 2];
-    init_palm_z_ = od_->site_xpos[3 * palm_sid_ + 2];
+    mj_forward(m_, Observed());
+    init_obj_z_ = Observed()->site_xpos[3 * obj_sid_ + 2];
+    init_palm_z_ = Observed()->site_xpos[3 * palm_sid_ + 2];
     for (int k = 0; k < 3; ++k) {
       mw_->body_pos[3 * start_bid_ + k] = p.start_center[k];
       mw_->body_pos[3 * goal_bid_ + k] = p.goal_center[k];
@@ -200,7 +199,7 @@ class Bimanual final : public MyoEnv {
   // move is in its qpos only): drawn so here, the sim's data put back after.
   void Render(int width, int height, int camera_id, std::uint8_t* out) override {
     std::unique_ptr<mjData, void (*)(mjData*)> sim(mj_copyData(nullptr, m_, d_), mj_deleteData);
-    mj_copyData(d_, m_, od_.get());
+    mj_copyData(d_, m_, Observed());
     mujoco::MujocoEnv::Render(width, height, camera_id, out);
     mj_copyData(d_, m_, sim.get());
   }
@@ -260,19 +259,14 @@ class Bimanual final : public MyoEnv {
   void AfterReset() override {
     const int adr = m_->body_jntadr[obj_bid_];
     const double lift[3] = {0.0, 0.0, 0.1};
-    for (int k = 0; k < 3; ++k) od_->qpos[adr + k] = start_pos_[k] + lift[k];
-    init_obj_z_ = od_->site_xpos[3 * obj_sid_ + 2];
-    init_palm_z_ = od_->site_xpos[3 * palm_sid_ + 2];
+    for (int k = 0; k < 3; ++k) Observed()->qpos[adr + k] = start_pos_[k] + lift[k];
+    init_obj_z_ = Observed()->site_xpos[3 * obj_sid_ + 2];
+    init_palm_z_ = Observed()->site_xpos[3 * palm_sid_ + 2];
   }
 
   void ObsDict(TermDict& obs) override {
-    // sensor2sim: the observed copy takes the sim's time, qpos, qvel and act; mj_forward.
-    mjData* d = od_.get();
-    d->time = d_->time;
-    std::copy(d_->qpos, d_->qpos + m_->nq, d->qpos);
-    std::copy(d_->qvel, d_->qvel + m_->nv, d->qvel);
-    std::copy(d_->act, d_->act + m_->na, d->act);
-    mj_forward(m_, d);
+    SyncObserved();  // everything below reads the observed copy
+    mjData* d = Observed();
     obs["time"].assign(1, d->time);
     obs["qp"].assign(d->qpos, d->qpos + m_->nq);
     obs["qv"].assign(d->qvel, d->qvel + m_->nv);
@@ -504,8 +498,6 @@ class Bimanual final : public MyoEnv {
   }
 
   Params p_;
-  // The package's observed copy of the sim (env.mj_data; see above).
-  std::unique_ptr<mjData, void (*)(mjData*)> od_;
   int obj_bid_, start_bid_, goal_bid_, obj_sid_, palm_sid_;
   int fin_sids_[5];
   int rpalm1_sid_, rpalm2_sid_;

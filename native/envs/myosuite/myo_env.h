@@ -628,6 +628,28 @@ class MyoEnv : public mujoco::MujocoEnv {
     return Sum(terms);
   }
 
+  // The package's observed sim (env.mj_data): its Robot steps a MjData of its own (here d_),
+  // and each observation copies the Robot's time, qpos, qvel and act into the env's MjData and
+  // runs mj_forward there (Robot.sensor2sim). That copy's controls are never set (0), its
+  // qacc_warmstart never written (mj_forward does not: its constraint solver starts cold), and
+  // what a task writes into it (a mocap opponent, an object moved after a reset) the physics
+  // never sees. The tasks whose observations read its contact or constraint forces (touch and
+  // force sensors, joint-limit forces) or what only it holds observe this one (made on first
+  // use, at the model's qpos0, as the package's env makes its MjData; a cache, hence const).
+  mjData* Observed() const {
+    if (!observed_) observed_ = mujoco::DataPtr(mj_makeData(m_));
+    return observed_.get();
+  }
+  // Robot.sensor2sim: the time, qpos, qvel and act into the observed sim, then mj_forward.
+  void SyncObserved() {
+    mjData* od = Observed();
+    od->time = d_->time;
+    std::copy(d_->qpos, d_->qpos + m_->nq, od->qpos);
+    std::copy(d_->qvel, d_->qvel + m_->nv, od->qvel);
+    std::copy(d_->act, d_->act + m_->na, od->act);
+    mj_forward(m_, od);
+  }
+
   // The weighted reward keys (weighted_reward_keys, or the keywords'), in their order.
   const std::vector<std::pair<std::string, double>>& Weights() const { return weights_; }
 
@@ -774,6 +796,7 @@ class MyoEnv : public mujoco::MujocoEnv {
   Condition condition_ = Condition::kNormal;
   bool keep_fatigue_ = false;
   bool in_construction_ = false;
+  mutable mujoco::DataPtr observed_;  // see Observed()
   int action_size_ = 0;
   std::vector<bool> muscle_;
   CumulativeFatigue fatigue_;

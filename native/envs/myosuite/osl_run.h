@@ -52,7 +52,7 @@
 //     which each observation copies time, qpos, qvel and act into before its mj_forward. Its
 //     controls stay 0 and its qacc_warmstart 0 (mj_forward does not write it), so its contact
 //     and constraint forces (touch and force sensors, joint-limit forces) are a cold solve
-//     without the motors' torques: here od_, kept the same way.
+//     without the motors' torques: here MyoEnv::Observed(), kept the same way.
 //   - Observation dict: time, terrain (the type), internal_qpos / internal_qvel (the 17
 //     biological joints' first qpos / qvel, the qvel times dt), grf (l_foot, l_toes touch
 //     sensors), socket_force (r_socket_load), torso_angle (the pelvis's xquat),
@@ -321,10 +321,10 @@ class OslRun final : public MyoEnv {
     }
     double lowest = 100;
     for (int s : feet_sites_) {
-      if (lowest > od_->site_xpos[3 * s + 2]) lowest = od_->site_xpos[3 * s + 2];
+      if (lowest > Observed()->site_xpos[3 * s + 2]) lowest = Observed()->site_xpos[3 * s + 2];
     }
-    adjusted_qpos_.assign(od_->qpos, od_->qpos + m_->nq);
-    adjusted_qvel_.assign(od_->qvel, od_->qvel + m_->nv);
+    adjusted_qpos_.assign(Observed()->qpos, Observed()->qpos + m_->nq);
+    adjusted_qvel_.assign(Observed()->qvel, Observed()->qvel + m_->nv);
     adjusted_qpos_[2] = adjusted_qpos_[2] + (0.005 - lowest);
     second_pass_ = true;
   }
@@ -337,11 +337,11 @@ class OslRun final : public MyoEnv {
     std::vector<double> full(m_->nu, 0.0);
     std::copy(a.begin(), a.begin() + m_->na, full.begin());
     OslController::Sensors s;
-    s.knee_angle = od_->qpos[knee_qpos_];
-    s.knee_vel = od_->qvel[knee_dof_];
-    s.ankle_angle = od_->qpos[ankle_qpos_];
-    s.ankle_vel = od_->qvel[ankle_dof_];
-    s.load = -1 * od_->sensordata[load_ + 1];
+    s.knee_angle = Observed()->qpos[knee_qpos_];
+    s.knee_vel = Observed()->qvel[knee_dof_];
+    s.ankle_angle = Observed()->qpos[ankle_qpos_];
+    s.ankle_vel = Observed()->qvel[ankle_dof_];
+    s.load = -1 * Observed()->sensordata[load_ + 1];
     osl_.Update(s);
     full[knee_act_] = MotorControl(knee_act_, osl_.KneeTorque());
     full[ankle_act_] = MotorControl(ankle_act_, osl_.AnkleTorque());
@@ -350,25 +350,20 @@ class OslRun final : public MyoEnv {
   }
 
   void ObsDict(TermDict& obs) override {
-    // get_obs's sensor2sim: the observed sim gets the time, qpos, qvel and act, and mj_forward.
-    od_->time = d_->time;
-    std::copy(d_->qpos, d_->qpos + m_->nq, od_->qpos);
-    std::copy(d_->qvel, d_->qvel + m_->nv, od_->qvel);
-    std::copy(d_->act, d_->act + m_->na, od_->act);
-    mj_forward(m_, od_.get());
-    obs["time"].assign(1, od_->time);
+    SyncObserved();  // get_obs's sensor2sim: everything below reads the observed sim
+    obs["time"].assign(1, Observed()->time);
     obs["terrain"].assign(1, static_cast<double>(terrain_type_));
     std::vector<double>& qpos = obs["internal_qpos"];
     std::vector<double>& qvel = obs["internal_qvel"];
     qpos.resize(bio_qpos_.size());
     qvel.resize(bio_dof_.size());
     for (std::size_t i = 0; i < bio_qpos_.size(); ++i) {
-      qpos[i] = od_->qpos[bio_qpos_[i]];
-      qvel[i] = od_->qvel[bio_dof_[i]] * dt_;
+      qpos[i] = Observed()->qpos[bio_qpos_[i]];
+      qvel[i] = Observed()->qvel[bio_dof_[i]] * dt_;
     }
-    obs["grf"] = {od_->sensordata[l_foot_], od_->sensordata[l_toes_]};
-    obs["socket_force"].assign(od_->sensordata + socket_, od_->sensordata + socket_ + socket_dim_);
-    obs["torso_angle"].assign(od_->xquat + 4 * pelvis_, od_->xquat + 4 * pelvis_ + 4);
+    obs["grf"] = {Observed()->sensordata[l_foot_], Observed()->sensordata[l_toes_]};
+    obs["socket_force"].assign(Observed()->sensordata + socket_, Observed()->sensordata + socket_ + socket_dim_);
+    obs["torso_angle"].assign(Observed()->xquat + 4 * pelvis_, Observed()->xquat + 4 * pelvis_ + 4);
     std::vector<double>& length = obs["muscle_length"];
     std::vector<double>& velocity = obs["muscle_velocity"];
     std::vector<double>& force = obs["muscle_force"];
@@ -376,13 +371,13 @@ class OslRun final : public MyoEnv {
     velocity.resize(bio_act_.size());
     force.resize(bio_act_.size());
     for (std::size_t i = 0; i < bio_act_.size(); ++i) {
-      length[i] = od_->actuator_length[bio_act_[i]];
-      velocity[i] = NumpyClip(od_->actuator_velocity[bio_act_[i]], -100.0, 100.0);
-      force[i] = NumpyClip(od_->actuator_force[bio_act_[i]] / 1000, -100.0, 100.0);
+      length[i] = Observed()->actuator_length[bio_act_[i]];
+      velocity[i] = NumpyClip(Observed()->actuator_velocity[bio_act_[i]], -100.0, 100.0);
+      force[i] = NumpyClip(Observed()->actuator_force[bio_act_[i]] / 1000, -100.0, 100.0);
     }
-    obs["act"].assign(od_->act, od_->act + m_->na);
-    obs["model_root_pos"].assign(od_->qpos, od_->qpos + 2);
-    obs["model_root_vel"].assign(od_->qvel, od_->qvel + 2);
+    obs["act"].assign(Observed()->act, Observed()->act + m_->na);
+    obs["model_root_pos"].assign(Observed()->qpos, Observed()->qpos + 2);
+    obs["model_root_vel"].assign(Observed()->qvel, Observed()->qvel + 2);
     HeightmapObs(obs["hfield"]);
   }
 
@@ -621,12 +616,12 @@ class OslRun final : public MyoEnv {
   // get_pain: the joint-limit constraint forces in joint space (mj_mulJacTVec of efc_force
   // with the other rows zeroed), |force| clipped to 1000 and / 1000, summed, / 12.
   double Pain() {
-    std::vector<double> efc(od_->nefc, 0.0);
-    for (int i = 0; i < od_->nefc; ++i) {
-      if (od_->efc_type[i] == mjCNSTR_LIMIT_JOINT) efc[i] = od_->efc_force[i];
+    std::vector<double> efc(Observed()->nefc, 0.0);
+    for (int i = 0; i < Observed()->nefc; ++i) {
+      if (Observed()->efc_type[i] == mjCNSTR_LIMIT_JOINT) efc[i] = Observed()->efc_force[i];
     }
     std::vector<double> force(m_->nv, 0.0);
-    mj_mulJacTVec(m_, od_.get(), force.data(), efc.data());
+    mj_mulJacTVec(m_, Observed(), force.data(), efc.data());
     double pain = 0;
     for (int dof : pain_dof_) pain += NumpyClip(std::fabs(force[dof]), -1000.0, 1000.0) / 1000;
     return pain / static_cast<double>(pain_dof_.size());
@@ -642,7 +637,7 @@ class OslRun final : public MyoEnv {
   // point (9 - j, 9 - i).
   void HeightmapObs(std::vector<double>& out) const {
     const double yaw =
-        rotations::Quat2Euler({od_->qpos[3], od_->qpos[4], od_->qpos[5], od_->qpos[6]})[2];
+        rotations::Quat2Euler({Observed()->qpos[3], Observed()->qpos[4], Observed()->qpos[5], Observed()->qpos[6]})[2];
     const rotations::Mat3 rot = rotations::Euler2Mat({0.0, 0.0, yaw});
     const double delta_row = real_length_ / nrow_, delta_col = real_width_ / ncol_;
     const double offset_row = nrow_ / 2.0, offset_col = ncol_ / 2.0;
@@ -653,7 +648,7 @@ class OslRun final : public MyoEnv {
       for (int r = 0; r < 3; ++r) {
         double acc = 0.0;
         for (int j = 0; j < 3; ++j) acc += p[j] * rot[3 * r + j];
-        q[r] = acc * 5 + od_->qpos[r];
+        q[r] = acc * 5 + Observed()->qpos[r];
       }
       const int row = std::clamp(Int16(q[1] / delta_row + offset_row), 0, nrow_ - 2);
       const int col = std::clamp(Int16(q[0] / delta_col + offset_col), 0, ncol_ - 2);
@@ -670,8 +665,8 @@ class OslRun final : public MyoEnv {
 
   // _get_fallen_condition.
   bool Fallen() const {
-    const double head = od_->site_xpos[3 * head_ + 2];
-    const double mean = (od_->xpos[3 * talus_l_ + 2] + od_->xpos[3 * osl_foot_ + 2]) / 2;
+    const double head = Observed()->site_xpos[3 * head_ + 2];
+    const double mean = (Observed()->xpos[3 * talus_l_ + 2] + Observed()->xpos[3 * osl_foot_ + 2]) / 2;
     return head - mean < 0.2 || head < 0.2;
   }
 
@@ -689,13 +684,6 @@ class OslRun final : public MyoEnv {
       ankle_dof_ = -1;
   int load_ = -1, l_foot_ = -1, l_toes_ = -1, socket_ = -1, socket_dim_ = 0;
   int head_ = -1, talus_l_ = -1, osl_foot_ = -1, pelvis_ = -1;
-  // The package's observed sim (env.mj_data), which its Robot's sim (the one that steps,
-  // here d_) is copied into at each observation (time, qpos, qvel, act; then mj_forward): its
-  // controls are never set (0: the prosthesis's motors exert nothing there), and mj_forward
-  // never writes its qacc_warmstart, so its constraint solver always starts cold. Its contact
-  // and constraint forces (the touch and force sensors, the joint-limit forces) are the ones
-  // the package observes and feeds to the prosthesis's controller.
-  mujoco::DataPtr od_{mj_makeData(m_)};
   // The gait cycle (reset_type "osl_init"): its table, its joint columns' qpos addresses, the
   // columns of the pelvis's Euler angles and velocity; the init_qpos its resets edit.
   std::vector<double> gait_data_;

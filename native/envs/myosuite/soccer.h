@@ -8,7 +8,7 @@
 //
 // Two sims, as the package has them: the Robot steps its own MjData (the physics here, d_),
 // whose mocap body stays where the model puts it (mj_resetData at each reset: the goalkeeper's
-// default pose, (50, 0)); the env's own MjData (obsd_ here) is where the observation, the
+// default pose, (50, 0)); the env's own MjData (MyoEnv::Observed() here) is where the observation, the
 // rewards and the goalkeeper live: each observation copies the physics' time, qpos, qvel and
 // act into it and runs mj_forward there, with its own mocap (the goalkeeper's pose), zero
 // controls and a zero qacc_warmstart (it is never stepped nor reset), so its constraint
@@ -223,7 +223,8 @@ class Soccer final : public WalkBase {
     k.Add("_ziggurat_ki", std::vector<double>{}, &Params::ziggurat_ki);
     k.Add("_ziggurat_wi", std::vector<double>{}, &Params::ziggurat_wi);
     k.Add("_ziggurat_fi", std::vector<double>{}, &Params::ziggurat_fi);
-    k.Add("min_agent_spawn_distance", 1.0, &Params::min_agent_spawn_distance);
+    // Stored by the package and read nowhere; a distance.
+    k.Add("min_agent_spawn_distance", 1.0, &Params::min_agent_spawn_distance).AtLeast(0);
     k.Add("random_vel_range", Range{1.0, 5.0}, &Params::random_vel_range).AtLeast(0).Ordered();
     k.Add("rnd_pos_noise", 1.0, &Params::rnd_pos_noise);
     k.Add("rnd_joint_noise", 0.02, &Params::rnd_joint_noise);
@@ -247,8 +248,7 @@ class Soccer final : public WalkBase {
         max_time_(p.max_time_sec),
         ziggurat_(NumpyZiggurat::From(p.ziggurat_ki, p.ziggurat_wi, p.ziggurat_fi)),
         goalkeeper_(p.goalkeeper_probabilities, p.random_vel_range),
-        obsd_(mj_makeData(m_)),
-        e_(obsd_.get()) {
+        e_(Observed()) {
     if (e_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
     HideTerrain(mw_);  // WalkEnvV0._setup
     for (const char* name : kMyoJoints) {
@@ -447,16 +447,6 @@ class Soccer final : public WalkBase {
     goalkeeper_.Update(e_, 0.01, ball_, np_random_, ziggurat_);
   }
 
-  // get_obs's sensor2sim: the physics' time, qpos, qvel and act into the observed sim, then
-  // mj_forward there.
-  void SyncObserved() {
-    e_->time = d_->time;
-    std::copy(d_->qpos, d_->qpos + m_->nq, e_->qpos);
-    std::copy(d_->qvel, d_->qvel + m_->nv, e_->qvel);
-    if (m_->na > 0) std::copy(d_->act, d_->act + m_->na, e_->act);
-    mj_forward(m_, e_);
-  }
-
   // _goal_scored_condition.
   bool GoalScored() const {
     const double* b = e_->xpos + 3 * ball_;
@@ -489,7 +479,6 @@ class Soccer final : public WalkBase {
   std::vector<int> joint_qpos_, joint_dof_, overext_dof_, grf_adr_;
   int root_ = -1, torso_ = -1, pelvis_ = -1, ball_ = -1, r_toe_ = -1, l_toe_ = -1;
   std::vector<double> limit_efc_, joint_force_;
-  mujoco::DataPtr obsd_;  // the env's own MjData: the observed sim
   mjData* e_;
 };
 

@@ -163,9 +163,10 @@ def test_highway_fast_episodes_end_both_ways() -> None:
 
 
 def test_highway_keywords() -> None:
-    """Non-default config keys: lanes, traffic, a fixed lane, the policy frequency, the
-    reward weights, the observation's options (absolute, unnormalised, more features,
-    shuffled rows drawn from np_random) and the discrete action's lateral-only labels."""
+    """Non-default config keys: lanes, traffic, a fixed lane, the frequencies, the reward
+    weights, the observation's options (absolute, unnormalised, more features, shuffled rows
+    drawn from np_random), the discrete action's lateral-only labels and other target
+    speeds, two controlled vehicles, offroad_terminal."""
     run_aligned("highway-fast-v0", 5, "random", 25, lanes_count=2, vehicles_count=12,
                 initial_lane_id=0, policy_frequency=2, collision_reward=-2.0,
                 right_lane_reward=0.3, high_speed_reward=0.5, reward_speed_range=[22.0, 28.0],
@@ -180,6 +181,12 @@ def test_highway_keywords() -> None:
                 normalize_reward=False, action_longitudinal=False)
     run_aligned("highway-fast-v0", 8, "random", 25, observation_clip=False,
                 target_speeds=[15.0, 20.0, 25.0, 30.0, 35.0])
+    # two controlled vehicles (the second an MDPVehicle driving on its own), off-road ends
+    run_aligned("highway-fast-v0", 12, "random", 25, controlled_vehicles=2, vehicles_count=15,
+                ego_spacing=1.0, offroad_terminal=True)
+    # two decisions a second, 5 frames each, on 5 lanes
+    run_aligned("highway-v0", 13, "faster", 6, simulation_frequency=10, policy_frequency=2,
+                lanes_count=5, vehicles_count=30)
 
 
 def test_highway_continuous_action() -> None:

@@ -78,13 +78,10 @@ class HighwayEnv final : public AbstractEnv {
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {
-    EnvSpec spec = CommonSpec(p, {"collision_reward", "right_lane_reward", "high_speed_reward",
-                                  "on_road_reward"});
-    if (p.normalize_reward) {
-      spec.reward_low = 0.0;
-      spec.reward_high = 1.0;
-    }
-    return spec;
+    // (no reward range: the package declares none, and with other weights the normalised
+    // reward leaves [0, 1])
+    return CommonSpec(p, {"collision_reward", "right_lane_reward", "high_speed_reward",
+                          "on_road_reward"});
   }
 
   explicit HighwayEnv(const Params& p) : AbstractEnv(p), params_(p) {

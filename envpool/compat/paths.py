@@ -77,6 +77,8 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.box2d.registration": {},
     "envpool.minigrid": {"decode_mission": "envpool.tasks.minigrid:decode_mission"},
     "envpool.minigrid.registration": {},
+    "envpool.highway": {},
+    "envpool.highway.registration": {},
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/compat/spec_classes.py, raw_pool.py)

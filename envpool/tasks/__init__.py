@@ -7,6 +7,7 @@ from envpool.tasks import (  # noqa: F401
     classic_control,
     dm_control,
     gfootball,
+    highway,
     metaworld,
     minigrid,
     mujoco,

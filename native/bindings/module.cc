@@ -26,6 +26,7 @@
 #include "envs/common/numpy_random.h"
 #include "envs/common/pink_noise.h"
 #include "envs/dm_control/register.h"
+#include "envs/highway/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
 #include "envs/minigrid/register.h"
@@ -46,6 +47,7 @@ Registry BuildRegistry() {
   box2d::Register(registry);
   classic_control::Register(registry);
   dm_control::Register(registry);
+  highway::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
   minigrid::Register(registry);

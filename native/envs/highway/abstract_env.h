@@ -1,0 +1,350 @@
+// highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
+// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its Kinematics
+// observation: what every task shares. A task (highway.h, ...) derives from it, builds its
+// road and vehicles in CreateScene, and gives its rewards, termination and truncation.
+//
+// Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
+// after reset(seed=seed), which its Road carries. The env owns that generator
+// (envs/common/numpy_random.h), seeded through Env::Seed with the env's seed (the pool's
+// seed + i, or reset(seed=...)'s), so env i of a pool made with seed s builds the scenes of
+// gymnasium.make(id) reset with seed s + i, and its later episodes (autoreset) those of the
+// package's reset() without a seed, which continues the same generator. The pool's Rng is
+// not used. (The package's reset info's "action" is action_space.sample(), from the space's
+// own unseeded generator: not reproduced; it is 0 here.)
+//
+// step(action): time += 1 / policy_frequency; simulation_frequency // policy_frequency
+// frames, each: the action on the first frame (action_type.act), road.act(), road.step(1 /
+// simulation_frequency); then the observation, the reward, terminated, truncated, info.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/spec.h"
+#include "envs/common/keywords.h"
+#include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_random.h"
+#include "envs/highway/observation.h"
+#include "envs/highway/vehicle.h"
+
+namespace envpool::highway {
+
+// The keywords every task takes: the frequencies, the action type and the observation
+// (the package's config["action"] and config["observation"] dicts, flattened).
+struct CommonParams {
+  int simulation_frequency = 15;
+  int policy_frequency = 1;
+  std::string action_type;  // "DiscreteMetaAction" or "ContinuousAction"
+  bool action_longitudinal = true;
+  bool action_lateral = true;
+  std::vector<double> target_speeds;  // DiscreteMetaAction
+  std::pair<double, double> acceleration_range{-5.0, 5.0};  // ContinuousAction
+  std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
+  bool action_clip = true;
+  std::vector<std::string> observation_features;
+  int observation_vehicles_count = 5;
+  bool observation_absolute = false;
+  std::string observation_order;
+  bool observation_normalize = true;
+  bool observation_clip = true;
+  bool observation_see_behind = false;
+  bool observation_observe_intentions = false;
+  bool offroad_terminal = false;
+  // derived
+  bool continuous = false;
+  KinematicsConfig kinematics;
+  NumpyBlas blas;
+
+  // What the package refuses, refused here with its reason (called after reading).
+  void Check(const Config& c) {
+    blas = NumpyBlas::FromConfig(c);
+    if (action_type == "DiscreteMetaAction") {
+      continuous = false;
+      if (!action_longitudinal && !action_lateral) {
+        throw std::invalid_argument(
+            "highway: DiscreteMetaAction needs action_longitudinal or action_lateral");
+      }
+      if (target_speeds.empty()) throw std::invalid_argument("highway: target_speeds is empty");
+    } else if (action_type == "ContinuousAction") {
+      continuous = true;
+      if (!action_longitudinal && !action_lateral) {
+        throw std::invalid_argument(
+            "highway: ContinuousAction needs action_longitudinal or action_lateral");
+      }
+    } else {
+      throw std::invalid_argument("highway: action_type must be 'DiscreteMetaAction' or "
+                                  "'ContinuousAction', got '" + action_type + "'");
+    }
+    if (observation_order != "sorted" && observation_order != "shuffled") {
+      throw std::invalid_argument("highway: observation_order must be 'sorted' or 'shuffled', "
+                                  "got '" + observation_order + "'");
+    }
+    if (observation_features.empty()) {
+      throw std::invalid_argument("highway: observation_features is empty");
+    }
+    kinematics.features.clear();
+    for (const std::string& f : observation_features) {
+      kinematics.features.push_back(FeatureFromName(f));
+    }
+    kinematics.vehicles_count = observation_vehicles_count;
+    kinematics.absolute = observation_absolute;
+    kinematics.shuffled = observation_order == "shuffled";
+    kinematics.normalize = observation_normalize;
+    kinematics.clip = observation_clip;
+    kinematics.see_behind = observation_see_behind;
+    kinematics.observe_intentions = observation_observe_intentions;
+  }
+
+  // DiscreteMetaAction's actions: ACTIONS_ALL, or ACTIONS_LONGI / ACTIONS_LAT.
+  std::vector<MetaAction> MetaActions() const {
+    if (action_longitudinal && action_lateral) {
+      return {MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
+              MetaAction::kFaster, MetaAction::kSlower};
+    }
+    if (action_longitudinal) return {MetaAction::kSlower, MetaAction::kIdle, MetaAction::kFaster};
+    return {MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight};
+  }
+  int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
+};
+
+// The common keywords, with a task's defaults for the frequencies.
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+  k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
+  k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
+  k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
+  k.Add("action_longitudinal", true, &P::action_longitudinal);
+  k.Add("action_lateral", true, &P::action_lateral);
+  // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
+  k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
+  k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
+  k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
+  k.Add("action_clip", true, &P::action_clip);
+  k.Add("observation_features",
+        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features);
+  // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
+  // observation outgrows its own space
+  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count).In(2, 1000);
+  k.Add("observation_absolute", false, &P::observation_absolute);
+  k.Add("observation_order", std::string("sorted"), &P::observation_order);
+  k.Add("observation_normalize", true, &P::observation_normalize);
+  k.Add("observation_clip", true, &P::observation_clip);
+  k.Add("observation_see_behind", false, &P::observation_see_behind);
+  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
+  k.Add("offroad_terminal", false, &P::offroad_terminal);
+}
+
+// The rewards of info["rewards"], in the package's dict order.
+struct RewardTerm {
+  const char* name;
+  double value;
+};
+
+class AbstractEnv : public Env {
+ public:
+  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.kinematics) {
+    road_.np_random = &np_random_;
+    road_.blas = p.blas;
+    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
+  }
+
+  // The spec: the Kinematics array, the action, info speed, crashed, action and the task's
+  // reward terms (info["rewards"] flattened: "rewards_<name>").
+  static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
+    EnvSpec spec;
+    const double inf = INFINITY;
+    spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
+                               {p.observation_vehicles_count,
+                                static_cast<std::int64_t>(p.observation_features.size())},
+                               {-inf}, {inf}));
+    if (p.continuous) {
+      spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
+      spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
+    } else {
+      spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
+                                 DType::kInt32);
+      spec.info.push_back(BoxSpec("action", DType::kInt32, {}));
+    }
+    spec.info.push_back(BoxSpec("speed", DType::kFloat64, {}));
+    spec.info.push_back(BoxSpec("crashed", DType::kBool, {}));
+    for (const std::string& t : terms) {
+      spec.info.push_back(BoxSpec("rewards_" + t, DType::kFloat64, {}));
+    }
+    return spec;
+  }
+
+  void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
+
+  // reset(): time = steps = 0, the task's scene, the observation (its ranges anew).
+  void Reset(Rng& /*rng*/) override {
+    time_ = 0.0;
+    steps_ = 0;
+    road_.vehicles.clear();
+    controlled_.clear();
+    CreateScene();
+    observation_.Reset();
+    last_action_.assign(last_action_.size(), 0.0F);
+    Observe();
+    terms_ = Rewards();
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    if (common_.continuous) {
+      const float* a = action.As<float>();
+      last_action_.assign(a, a + common_.ContinuousSize());
+    } else {
+      last_discrete_ = action.Scalar<std::int32_t>();
+    }
+    time_ += 1.0 / common_.policy_frequency;
+    Simulate();
+    Observe();
+    StepOutcome out;
+    terms_ = Rewards();
+    out.reward = Reward(terms_);
+    out.terminated = IsTerminated();
+    out.truncated = IsTruncated();
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+    if (common_.continuous) {
+      std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
+    } else {
+      *slot.Info<std::int32_t>(0) = last_discrete_;
+    }
+    *slot.Info<double>(1) = vehicle().speed;
+    *slot.Info<bool>(2) = vehicle().crashed;
+    for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(3 + i) = terms_[i].value;
+  }
+
+ protected:
+  // The task's scene: road_.network, the vehicles (controlled_ first among them).
+  virtual void CreateScene() = 0;
+  // _rewards(action), in the package's dict order.
+  virtual std::vector<RewardTerm> Rewards() const = 0;
+  // _reward(action) from the terms.
+  virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
+  virtual bool IsTerminated() const = 0;
+  virtual bool IsTruncated() const = 0;
+
+  // The first controlled vehicle (self.vehicle).
+  Vehicle& vehicle() const { return *controlled_.front(); }
+
+  // action_type.vehicle_class(road, position, heading, speed): an MDPVehicle with
+  // target_speeds (DiscreteMetaAction) or a plain Vehicle (ContinuousAction).
+  std::unique_ptr<Vehicle> MakeControlled(Vec2 position, double heading, double speed) {
+    if (common_.continuous) return std::make_unique<Vehicle>(&road_, position, heading, speed);
+    return std::make_unique<MDPVehicle>(&road_, position, heading, speed, common_.target_speeds);
+  }
+
+  // Vehicle.create_random(road, speed, lane_from, lane_to, lane_id, spacing): the road's
+  // origin and destination by np_random.choice, the lane id by choice unless given, the
+  // speed uniform in [0.7, 0.8] x speed limit unless given; behind the frontmost vehicle
+  // (or at 3 offsets) by offset x uniform(0.9, 1.1), offset = spacing x (12 + speed) x
+  // exp(-5 / 40 x lanes).
+  struct Spawn {
+    Vec2 position;
+    double heading;
+    double speed;
+  };
+  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing) {
+    const RoadNetwork& net = road_.network;
+    const std::vector<int> origins = net.Origins();
+    const int from = origins[static_cast<std::size_t>(
+        np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
+    const std::vector<int> dests = net.Destinations(from);
+    const int to = dests[static_cast<std::size_t>(
+        np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    const int n = net.LaneCount(from, to);
+    const int id = lane_id >= 0 ? lane_id : static_cast<int>(np_random_.Integers(0, n));
+    const Lane& lane = net.GetLane({from, to, id});
+    if (!has_speed) speed = np_random_.Uniform(0.7 * lane.speed_limit(), 0.8 * lane.speed_limit());
+    const double default_spacing = 12 + 1.0 * speed;
+    const double offset = spacing * default_spacing * std::exp(-5.0 / 40 * n);
+    double x0;
+    if (!road_.vehicles.empty()) {  // np.max of the vehicles' longitudinal coordinates
+      x0 = lane.LocalCoordinates(road_.vehicles[0]->position)[0];
+      for (std::size_t i = 1; i < road_.vehicles.size(); ++i) {
+        const double x = lane.LocalCoordinates(road_.vehicles[i]->position)[0];
+        if (x > x0 || std::isnan(x)) x0 = x;
+      }
+    } else {
+      x0 = 3 * offset;
+    }
+    x0 += offset * np_random_.Uniform(0.9, 1.1);
+    return {lane.Position(x0, 0), lane.HeadingAt(x0), speed};
+  }
+
+  CommonParams common_;
+  NumpyGenerator np_random_;
+  Road road_;
+  std::vector<Vehicle*> controlled_;  // road_.vehicles owns them
+  double time_ = 0.0;
+  std::int64_t steps_ = 0;
+  std::int32_t last_discrete_ = 0;
+  std::vector<float> last_action_;
+
+ private:
+  // _simulate(action): the action on the first frame, then road.act() and road.step(dt).
+  void Simulate() {
+    const int frames = common_.simulation_frequency / common_.policy_frequency;
+    for (int frame = 0; frame < frames; ++frame) {
+      if (steps_ % frames == 0) Act();
+      road_.Act();
+      road_.Step(1.0 / common_.simulation_frequency);
+      ++steps_;
+    }
+  }
+
+  // action_type.act(action).
+  void Act() {
+    Vehicle& v = vehicle();
+    if (!common_.continuous) {  // DiscreteMetaAction: the label's meta-action
+      const std::vector<MetaAction> actions = common_.MetaActions();
+      static_cast<ControlledVehicle&>(v).ActMeta(
+          actions[static_cast<std::size_t>(last_discrete_)]);
+      return;
+    }
+    // ContinuousAction.get_action: np.clip(action, -1, 1) and lmap onto the ranges, in
+    // float32 (the action is a float32 array; numpy keeps float32 with Python scalars)
+    std::vector<float> a(last_action_);
+    if (common_.action_clip) {
+      for (float& x : a) x = x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x);
+    }
+    auto lmap32 = [](float v, double y0, double y1) {
+      const float fy0 = static_cast<float>(y0);
+      const float span = static_cast<float>(y1 - y0);
+      return fy0 + (v - (-1.0F)) * span / 2.0F;
+    };
+    VehicleAction act;
+    if (common_.action_longitudinal && common_.action_lateral) {
+      act.acceleration = lmap32(a[0], common_.acceleration_range.first,
+                                common_.acceleration_range.second);
+      act.steering = lmap32(a[1], common_.steering_range.first, common_.steering_range.second);
+    } else if (common_.action_longitudinal) {
+      act.acceleration = lmap32(a[0], common_.acceleration_range.first,
+                                common_.acceleration_range.second);
+    } else {
+      act.steering = lmap32(a[0], common_.steering_range.first, common_.steering_range.second);
+    }
+    v.SetAction(act);
+  }
+
+  void Observe() {
+    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
+    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
+  }
+
+  KinematicObservation observation_;
+  std::vector<float> obs_;
+  std::vector<RewardTerm> terms_;
+};
+
+}  // namespace envpool::highway

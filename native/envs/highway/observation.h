@@ -1,0 +1,175 @@
+// highway-env's envs/common/observation.py KinematicObservation, restated: the observer's
+// row, then the nearest vehicles' rows (Road.close_objects_to), each a feature list of
+// Vehicle.to_dict, relative to the observer unless absolute; normalised by lmap over the
+// features' ranges (the default ranges from the observer's road at the first observation of
+// an episode), clipped to [-1, 1]; rows of zeros to vehicles_count; shuffled below the first
+// row with the env's np_random where order is "shuffled"; float64 arithmetic, cast to float32.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envs/common/numpy_random.h"
+#include "envs/highway/vehicle.h"
+
+namespace envpool::highway {
+
+// Vehicle.to_dict's keys.
+enum class Feature {
+  kPresence, kX, kY, kVx, kVy, kHeading, kCosH, kSinH, kCosD, kSinD, kLongOff, kLatOff, kAngOff
+};
+
+inline Feature FeatureFromName(const std::string& name) {
+  static const char* const kNames[] = {"presence", "x",     "y",     "vx",       "vy",
+                                       "heading",  "cos_h", "sin_h", "cos_d",    "sin_d",
+                                       "long_off", "lat_off", "ang_off"};
+  for (int i = 0; i < 13; ++i) {
+    if (name == kNames[i]) return static_cast<Feature>(i);
+  }
+  throw std::invalid_argument(
+      "highway: unknown Kinematics feature '" + name +
+      "' (presence, x, y, vx, vy, heading, cos_h, sin_h, cos_d, sin_d, long_off, lat_off, "
+      "ang_off)");
+}
+
+struct KinematicsConfig {
+  std::vector<Feature> features;
+  int vehicles_count = 5;
+  bool absolute = false;
+  bool shuffled = false;  // order == "shuffled"
+  bool normalize = true;
+  bool clip = true;
+  bool see_behind = false;
+  bool observe_intentions = false;
+};
+
+class KinematicObservation {
+ public:
+  static constexpr double kPerceptionDistance = 5.0 * Vehicle::kMaxSpeed;  // AbstractEnv's
+
+  explicit KinematicObservation(const KinematicsConfig& config) : config_(config) {}
+
+  int Rows() const { return config_.vehicles_count; }
+  int Cols() const { return static_cast<int>(config_.features.size()); }
+
+  // A new episode: the ranges are the observer's road's at the next observation.
+  void Reset() { ranges_set_ = false; }
+
+  // observe(): writes vehicles_count x len(features) float32s. The nearest vehicles sorted by
+  // |lane distance| (order "sorted"), or the first in the road's list ("shuffled").
+  void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& np_random,
+               float* out) {
+    const int cols = Cols();
+    std::vector<double> rows;
+    AppendRow(observer, nullptr, true, &rows);
+    const std::vector<const Vehicle*> close = road.CloseVehiclesTo(
+        observer, kPerceptionDistance, config_.vehicles_count - 1, config_.see_behind,
+        /*sort=*/!config_.shuffled);  // sort=self.order == "sorted": road order if shuffled
+    // close_vehicles[-vehicles_count + 1:]
+    std::size_t first = 0;
+    const std::size_t keep = static_cast<std::size_t>(config_.vehicles_count - 1);
+    if (close.size() > keep) first = close.size() - keep;
+    for (std::size_t i = first; i < close.size(); ++i) {
+      AppendRow(*close[i], config_.absolute ? nullptr : &observer, config_.observe_intentions,
+                &rows);
+    }
+    if (config_.normalize) {
+      if (!ranges_set_) SetRanges(road, observer);
+      const std::size_t n = rows.size() / static_cast<std::size_t>(cols);
+      for (int c = 0; c < cols; ++c) {
+        const Range* range = RangeOf(config_.features[static_cast<std::size_t>(c)]);
+        if (range == nullptr) continue;
+        for (std::size_t r = 0; r < n; ++r) {
+          double& v = rows[r * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)];
+          v = Lmap(v, range->low, range->high, -1, 1);
+          if (config_.clip) v = Clip(v, -1, 1);
+        }
+      }
+    }
+    rows.resize(static_cast<std::size_t>(config_.vehicles_count * cols), 0.0);
+    if (config_.shuffled) {  // np_random.shuffle(obs[1:]): Fisher-Yates over the rows
+      const std::size_t n = static_cast<std::size_t>(config_.vehicles_count - 1);
+      std::vector<std::size_t> order(n);
+      for (std::size_t i = 0; i < n; ++i) order[i] = i;
+      np_random.Shuffle(order);
+      std::vector<double> copy(rows);
+      for (std::size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < cols; ++c) {
+          rows[(1 + i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] =
+              copy[(1 + order[i]) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)];
+        }
+      }
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) out[i] = static_cast<float>(rows[i]);
+  }
+
+ private:
+  struct Range {
+    double low, high;
+  };
+
+  // normalize_obs's default features_range: x +-5 MAX_SPEED, y +-DEFAULT_WIDTH * (lanes of the
+  // observer's road), vx and vy +-2 MAX_SPEED.
+  void SetRanges(const Road& road, const Vehicle& observer) {
+    const int lanes = road.network.LaneCount(observer.lane_index.from, observer.lane_index.to);
+    x_ = {-5.0 * Vehicle::kMaxSpeed, 5.0 * Vehicle::kMaxSpeed};
+    y_ = {-Lane::kDefaultWidth * lanes, Lane::kDefaultWidth * lanes};
+    v_ = {-2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed};
+    ranges_set_ = true;
+  }
+  const Range* RangeOf(Feature f) const {
+    switch (f) {
+      case Feature::kX: return &x_;
+      case Feature::kY: return &y_;
+      case Feature::kVx:
+      case Feature::kVy: return &v_;
+      default: return nullptr;
+    }
+  }
+
+  // Vehicle.to_dict(origin_vehicle, observe_intentions), the configured features in order.
+  // Without a route, the destination is the position: cos_d = sin_d = 0.
+  void AppendRow(const Vehicle& v, const Vehicle* origin, bool observe_intentions,
+                 std::vector<double>* rows) const {
+    const Vec2 vel = v.Velocity();
+    const Vec2 dir = v.Direction();
+    Vec2 ovel{}, opos{};
+    if (origin != nullptr) {
+      ovel = origin->Velocity();
+      opos = origin->position;
+    }
+    for (const Feature f : config_.features) {
+      double x = 0.0;
+      switch (f) {
+        case Feature::kPresence: x = 1; break;
+        case Feature::kX: x = origin ? v.position[0] - opos[0] : v.position[0]; break;
+        case Feature::kY: x = origin ? v.position[1] - opos[1] : v.position[1]; break;
+        case Feature::kVx: x = origin ? vel[0] - ovel[0] : vel[0]; break;
+        case Feature::kVy: x = origin ? vel[1] - ovel[1] : vel[1]; break;
+        case Feature::kHeading: x = v.heading; break;
+        case Feature::kCosH: x = dir[0]; break;
+        case Feature::kSinH: x = dir[1]; break;
+        case Feature::kCosD:
+        case Feature::kSinD: x = observe_intentions ? 0.0 : 0; break;
+        case Feature::kLongOff:
+        case Feature::kLatOff:
+        case Feature::kAngOff: {  // lane_offset: the lane's (long, lat, local_angle)
+          const Vec2 sl = v.lane().LocalCoordinates(v.position);
+          x = f == Feature::kLongOff   ? sl[0]
+              : f == Feature::kLatOff ? sl[1]
+                                      : v.lane().LocalAngle(v.heading, sl[0]);
+          break;
+        }
+      }
+      rows->push_back(x);
+    }
+  }
+
+  KinematicsConfig config_;
+  bool ranges_set_ = false;
+  Range x_{}, y_{}, v_{};
+};
+
+}  // namespace envpool::highway

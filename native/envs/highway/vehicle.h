@@ -1,0 +1,678 @@
+// highway-env's vehicles and the road they share, restated:
+//   - RoadObject and Vehicle (vehicle/objects.py, vehicle/kinematics.py): the kinematic
+//     bicycle model, its action clipping, and the collisions between rectangles
+//     (handle_collisions, _is_colliding, utils.are_polygons_intersecting);
+//   - ControlledVehicle and MDPVehicle (vehicle/controller.py): the speed and lane-following
+//     controllers, and the meta-actions (lane changes, target speeds);
+//   - IDMVehicle (vehicle/behavior.py): the IDM longitudinal model and MOBIL lane changes;
+//   - Road (road/road.py): the vehicles in the package's list order, act(), step(dt) with
+//     its collision pairs, neighbour_vehicles and close_objects_to.
+// Every product and sum is the package's, in its order; np.dot and np.linalg.norm of two
+// numbers follow the running numpy's BLAS (envs/common/numpy_blas.h); np.power(x, 2) is
+// numpy's x * x and np.power(x, delta) libm's pow, as numpy calls them.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_random.h"
+#include "envs/highway/lane.h"
+#include "envs/highway/road_network.h"
+#include "envs/highway/utils.h"
+
+namespace envpool::highway {
+
+class Road;
+
+// Vehicle.action: {"steering": ..., "acceleration": ...}.
+struct VehicleAction {
+  double steering = 0.0;
+  double acceleration = 0.0;
+};
+
+// The high-level actions of ControlledVehicle.act (DiscreteMetaAction's labels).
+enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
+
+// RoadObject + Vehicle: a rectangle on the road that moves with the bicycle model.
+class Vehicle {
+ public:
+  static constexpr double kLength = 5.0;    // Vehicle.LENGTH
+  static constexpr double kWidth = 2.0;     // Vehicle.WIDTH
+  static constexpr double kMaxSpeed = 40.0;   // Vehicle.MAX_SPEED
+  static constexpr double kMinSpeed = -40.0;  // Vehicle.MIN_SPEED
+
+  // RoadObject.__init__ then Vehicle.__init__: the closest lane (with heading) is the
+  // vehicle's lane; impact is None.
+  Vehicle(Road* road, Vec2 position, double heading, double speed);
+  virtual ~Vehicle() = default;
+  Vehicle(const Vehicle&) = delete;
+  Vehicle& operator=(const Vehicle&) = delete;
+
+  virtual bool IsControlled() const { return false; }  // isinstance(v, ControlledVehicle)
+
+  // act(): what Road.act calls; a plain Vehicle keeps its stored action.
+  virtual void Act() {}
+  // Vehicle.act(action): store an action to be repeated.
+  void SetAction(const VehicleAction& action) { action_ = action; }
+  // step(dt): Vehicle.step (IDMVehicle adds its timer).
+  virtual void Step(double dt);
+
+  // direction, velocity (speed * direction), polygon (the rectangle's 4 corners and the
+  // first again), lane_distance_to, on_road, front_distance_to.
+  Vec2 Direction() const { return {std::cos(heading), std::sin(heading)}; }
+  Vec2 Velocity() const {
+    const Vec2 d = Direction();
+    return {speed * d[0], speed * d[1]};
+  }
+  std::array<Vec2, 5> Polygon() const;
+  double LaneDistanceTo(const Vehicle& other, const Lane* lane = nullptr) const;
+  bool OnRoad() const { return lane().OnLane(position); }
+  const Lane& lane() const;
+
+  // handle_collisions(other, dt).
+  void HandleCollisions(Vehicle& other, double dt);
+
+  Road* road;
+  Vec2 position;
+  double heading;
+  double speed;
+  LaneIndex lane_index;
+  VehicleAction action_;
+  bool crashed = false;
+  bool hit = false;
+  bool collidable = true;
+  bool solid = true;
+  bool check_collisions = true;
+  std::optional<Vec2> impact;
+  double diagonal;
+  // MAX_SPEED / MIN_SPEED, which ContinuousAction's speed_range overrides on its vehicle.
+  double max_speed = kMaxSpeed;
+  double min_speed = kMinSpeed;
+
+ protected:
+  void ClipActions();
+  void OnStateUpdate();
+};
+
+// ControlledVehicle: a speed controller and a lane-following heading controller.
+class ControlledVehicle : public Vehicle {
+ public:
+  static constexpr double kTauAcc = 0.6;
+  static constexpr double kTauHeading = 0.2;
+  static constexpr double kTauLateral = 0.6;
+  static constexpr double kTauPursuit = 0.5 * kTauHeading;
+  static constexpr double kKpA = 1 / kTauAcc;
+  static constexpr double kKpHeading = 1 / kTauHeading;
+  static constexpr double kKpLateral = 1 / kTauLateral;
+  static constexpr double kMaxSteeringAngle = kPi / 3;
+  static constexpr double kDeltaSpeed = 5;
+
+  // target_lane_index or lane_index; target_speed or speed (Python's `or`: 0 is unset).
+  ControlledVehicle(Road* road, Vec2 position, double heading, double speed,
+                    std::optional<LaneIndex> target_lane_index = std::nullopt,
+                    double target_speed = 0.0);
+
+  bool IsControlled() const override { return true; }
+  void Act() override { ActMeta(MetaAction::kNone); }
+  // ControlledVehicle.act(action): follow_road, the meta-action, then the two controllers.
+  virtual void ActMeta(MetaAction action);
+  void FollowRoad();
+  double SteeringControl(const LaneIndex& target) const;
+  double SpeedControl(double target) const { return kKpA * (target - speed); }
+
+  LaneIndex target_lane_index;
+  double target_speed;
+};
+
+// MDPVehicle: a ControlledVehicle whose target speed is one of target_speeds.
+class MDPVehicle : public ControlledVehicle {
+ public:
+  MDPVehicle(Road* road, Vec2 position, double heading, double speed,
+             std::vector<double> target_speeds);
+  void ActMeta(MetaAction action) override;
+  // speed_to_index: round((speed - s[0]) / (s[-1] - s[0]) * (n - 1)), clipped to [0, n - 1].
+  int SpeedToIndex(double s) const;
+
+  std::vector<double> target_speeds;
+  int speed_index;
+};
+
+// IDMVehicle: IDM longitudinal acceleration, MOBIL lane changes.
+class IDMVehicle : public ControlledVehicle {
+ public:
+  static constexpr double kAccMax = 6.0;
+  static constexpr double kComfortAccMax = 3.0;
+  static constexpr double kComfortAccMin = -5.0;
+  static constexpr double kDistanceWanted = 5.0 + ControlledVehicle::kLength;
+  static constexpr double kTimeWanted = 1.5;
+  static constexpr double kDelta = 4.0;
+  static constexpr double kDeltaLow = 3.5, kDeltaHigh = 4.5;  // DELTA_RANGE
+  static constexpr double kPoliteness = 0.0;
+  static constexpr double kLaneChangeMinAccGain = 0.2;
+  static constexpr double kLaneChangeMaxBrakingImposed = 2.0;
+  static constexpr double kLaneChangeDelay = 1.0;
+
+  // timer or (np.sum(position) * np.pi) % LANE_CHANGE_DELAY.
+  IDMVehicle(Road* road, Vec2 position, double heading, double speed);
+
+  void Act() override;
+  void ActMeta(MetaAction /*action*/) override { Act(); }
+  void Step(double dt) override {
+    timer += dt;
+    Vehicle::Step(dt);
+  }
+  // randomize_behavior: DELTA = uniform(DELTA_RANGE).
+  void RandomizeBehavior(NumpyGenerator& rng) { delta = rng.Uniform(kDeltaLow, kDeltaHigh); }
+  // acceleration(ego_vehicle, front_vehicle) with this vehicle's parameters.
+  double Acceleration(const Vehicle* ego, const Vehicle* front) const;
+  double DesiredGap(const Vehicle& ego, const Vehicle& front) const;
+  void ChangeLanePolicy();
+  bool Mobil(const LaneIndex& lane_index);
+
+  double delta = kDelta;
+  double timer;
+  bool enable_lane_change = true;
+};
+
+// Road: the network, the vehicles in their list order, and the generator the package's
+// Road carries (the env's np_random).
+class Road {
+ public:
+  RoadNetwork network;
+  std::vector<std::unique_ptr<Vehicle>> vehicles;
+  NumpyGenerator* np_random = nullptr;
+  NumpyBlas blas;
+  bool neighbour_vehicles_connected_lanes = false;
+
+  // act(): every vehicle's act(), in order.
+  void Act() {
+    for (auto& v : vehicles) v->Act();
+  }
+  // step(dt): every vehicle's step, then each pair (i, j > i) handle_collisions.
+  void Step(double dt) {
+    for (auto& v : vehicles) v->Step(dt);
+    for (std::size_t i = 0; i < vehicles.size(); ++i) {
+      for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
+        vehicles[i]->HandleCollisions(*vehicles[j], dt);
+      }
+    }
+  }
+
+  // neighbour_vehicles(vehicle, lane_index): the closest vehicles ahead (s <= s_v) and behind
+  // (s_v < s) on that lane, each seen on the lane within a margin of 1 m; with
+  // neighbour_vehicles_connected_lanes, also on the lanes that continue it and lead to it.
+  std::pair<const Vehicle*, const Vehicle*> NeighbourVehicles(const Vehicle& vehicle,
+                                                              const LaneIndex& index) const {
+    const Lane& lane = network.GetLane(index);
+    const double s = lane.LocalCoordinates(vehicle.position)[0];
+    bool has_front = false, has_rear = false;
+    double s_front = 0.0, s_rear = 0.0;
+    const Vehicle* v_front = nullptr;
+    const Vehicle* v_rear = nullptr;
+    std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
+    if (neighbour_vehicles_connected_lanes) {
+      for (const int next_to : network.Destinations(index.to)) {
+        const int n = network.LaneCount(index.to, next_to);
+        if (index.id < n) {
+          lanes_offsets.emplace_back(&network.GetLane({index.to, next_to, index.id}),
+                                     lane.length());
+        } else if (n > 0) {
+          lanes_offsets.emplace_back(&network.GetLane({index.to, next_to, 0}), lane.length());
+        }
+      }
+      for (const auto& [from, roads] : network.graph()) {
+        for (const auto& [to, lanes] : roads) {
+          if (to != index.from || lanes.empty()) continue;
+          const Lane& prev = index.id < static_cast<int>(lanes.size())
+                                 ? lanes[static_cast<std::size_t>(index.id)]
+                                 : lanes[0];
+          lanes_offsets.emplace_back(&prev, -prev.length());
+        }
+      }
+    }
+    for (const auto& v : vehicles) {
+      if (v.get() == &vehicle) continue;
+      for (const auto& [search_lane, offset] : lanes_offsets) {
+        const Vec2 sl = search_lane->LocalCoordinates(v->position);
+        if (!search_lane->OnLane(sl[0], sl[1], 1.0)) continue;
+        const double s_v = sl[0] + offset;
+        if (s <= s_v && (!has_front || s_v <= s_front)) {
+          s_front = s_v;
+          has_front = true;
+          v_front = v.get();
+        }
+        if (s_v < s && (!has_rear || s_v > s_rear)) {
+          s_rear = s_v;
+          has_rear = true;
+          v_rear = v.get();
+        }
+        break;
+      }
+    }
+    return {v_front, v_rear};
+  }
+
+  // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort): the
+  // vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along the vehicle's lane
+  // unless see_behind, sorted (stably) by |lane_distance_to|, the first count (0: all).
+  std::vector<const Vehicle*> CloseVehiclesTo(const Vehicle& vehicle, double distance, int count,
+                                              bool see_behind, bool sort) const {
+    std::vector<const Vehicle*> out;
+    for (const auto& v : vehicles) {
+      if (!(blas.Norm2(v->position[0] - vehicle.position[0],
+                       v->position[1] - vehicle.position[1]) < distance)) {
+        continue;
+      }
+      if (v.get() == &vehicle) continue;
+      if (!see_behind && !(-2 * Vehicle::kLength < vehicle.LaneDistanceTo(*v))) continue;
+      out.push_back(v.get());
+    }
+    if (sort) {
+      std::vector<std::pair<double, const Vehicle*>> keyed;
+      keyed.reserve(out.size());
+      for (const Vehicle* v : out) keyed.emplace_back(std::abs(vehicle.LaneDistanceTo(*v)), v);
+      std::stable_sort(keyed.begin(), keyed.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t i = 0; i < keyed.size(); ++i) out[i] = keyed[i].second;
+    }
+    if (count > 0 && static_cast<int>(out.size()) > count) out.resize(static_cast<std::size_t>(count));
+    return out;
+  }
+};
+
+// ---- Vehicle ----
+
+inline Vehicle::Vehicle(Road* road_, Vec2 position_, double heading_, double speed_)
+    : road(road_),
+      position(position_),
+      heading(heading_),
+      speed(speed_),
+      diagonal(std::sqrt(kLength * kLength + kWidth * kWidth)) {
+  lane_index = road->network.GetClosestLaneIndex(position, heading);
+}
+
+inline const Lane& Vehicle::lane() const { return road->network.GetLane(lane_index); }
+
+// clip_actions: a crashed vehicle steers straight and brakes by its speed; beyond
+// MAX_SPEED (MIN_SPEED) the acceleration is at most (least) the gap to it.
+inline void Vehicle::ClipActions() {
+  if (crashed) {
+    action_.steering = 0;
+    action_.acceleration = -1.0 * speed;
+  }
+  if (speed > max_speed) {
+    action_.acceleration = PyMin(action_.acceleration, 1.0 * (max_speed - speed));
+  } else if (speed < min_speed) {
+    action_.acceleration = PyMax(action_.acceleration, 1.0 * (min_speed - speed));
+  }
+}
+
+// Vehicle.step(dt): beta = arctan(tan(steering) / 2); position += speed * [cos(heading +
+// beta), sin(heading + beta)] * dt; a pending impact is added and crashes the vehicle;
+// heading += speed * sin(beta) / (LENGTH / 2) * dt; speed += acceleration * dt.
+inline void Vehicle::Step(double dt) {
+  ClipActions();
+  const double delta_f = action_.steering;
+  const double beta = std::atan(1.0 / 2 * std::tan(delta_f));
+  const double v0 = speed * std::cos(heading + beta);
+  const double v1 = speed * std::sin(heading + beta);
+  position[0] += v0 * dt;
+  position[1] += v1 * dt;
+  if (impact) {
+    position[0] += (*impact)[0];
+    position[1] += (*impact)[1];
+    crashed = true;
+    impact.reset();
+  }
+  heading += speed * std::sin(beta) / (kLength / 2) * dt;
+  speed += action_.acceleration * dt;
+  OnStateUpdate();
+}
+
+// on_state_update: the closest lane (with heading) is the vehicle's lane.
+inline void Vehicle::OnStateUpdate() {
+  lane_index = road->network.GetClosestLaneIndex(position, heading);
+}
+
+// polygon(): rotation [[c, -s], [s, c]] @ the corners [(-L/2, -W/2), (-L/2, W/2), (L/2, W/2),
+// (L/2, -W/2)], plus the position; the first corner again at the end. (The corners are
+// +-2.5 and +-1, so numpy's fused and plain 2-term sums agree: one rounding either way.)
+inline std::array<Vec2, 5> Vehicle::Polygon() const {
+  const double hl = kLength / 2, hw = kWidth / 2;
+  const double px[4] = {-hl, -hl, +hl, +hl};
+  const double py[4] = {-hw, +hw, +hw, -hw};
+  const double c = std::cos(heading), s = std::sin(heading);
+  std::array<Vec2, 5> out{};
+  for (int j = 0; j < 4; ++j) {
+    out[j] = {c * px[j] + (-s) * py[j] + position[0], s * px[j] + c * py[j] + position[1]};
+  }
+  out[4] = out[0];
+  return out;
+}
+
+// lane_distance_to(other, lane): lane.local_coordinates(other)[0] - ...(self)[0].
+inline double Vehicle::LaneDistanceTo(const Vehicle& other, const Lane* l) const {
+  const Lane& ln = l != nullptr ? *l : lane();
+  return ln.LocalCoordinates(other.position)[0] - ln.LocalCoordinates(position)[0];
+}
+
+namespace detail {
+
+// utils.project_polygon(polygon, axis): min and max of p.dot(axis) over the 5 points.
+inline std::pair<double, double> ProjectPolygon(const std::array<Vec2, 5>& polygon,
+                                                const Vec2& axis, const NumpyBlas& blas) {
+  double min_p = 0.0, max_p = 0.0;
+  bool first = true;
+  for (const Vec2& p : polygon) {
+    const double projected = blas.Dot(p.data(), axis.data(), 2);
+    if (first || projected < min_p) min_p = projected;
+    if (first || projected > max_p) max_p = projected;
+    first = false;
+  }
+  return {min_p, max_p};
+}
+
+// utils.interval_distance: min_b - max_a if min_a < min_b else min_a - max_b.
+inline double IntervalDistance(double min_a, double max_a, double min_b, double max_b) {
+  return min_a < min_b ? min_b - max_a : min_a - max_b;
+}
+
+struct Intersection {
+  bool intersecting;
+  bool will_intersect;
+  Vec2 translation;
+};
+
+// utils.are_polygons_intersecting(a, b, displacement_a, displacement_b): the separating
+// axis test on each polygon's 4 edge normals, the velocity projection widening a's
+// interval, the translation along the axis of least overlap (towards a, by the centres).
+// The `break` leaves only the edges of the polygon at hand; b's edges are still tried.
+inline Intersection ArePolygonsIntersecting(const std::array<Vec2, 5>& a,
+                                            const std::array<Vec2, 5>& b, const Vec2& disp_a,
+                                            const Vec2& disp_b, const NumpyBlas& blas) {
+  bool intersecting = true, will_intersect = true;
+  double min_distance = std::numeric_limits<double>::infinity();
+  Vec2 translation_axis{};
+  const Vec2 disp = {disp_a[0] - disp_b[0], disp_a[1] - disp_b[1]};
+  for (const auto* polygon : {&a, &b}) {
+    for (int k = 0; k < 4; ++k) {
+      const Vec2& p1 = (*polygon)[k];
+      const Vec2& p2 = (*polygon)[k + 1];
+      Vec2 normal = {-p2[1] + p1[1], p2[0] - p1[0]};
+      const double norm = blas.Norm(normal.data(), 2);
+      normal[0] /= norm;
+      normal[1] /= norm;
+      auto [min_a, max_a] = ProjectPolygon(a, normal, blas);
+      const auto [min_b, max_b] = ProjectPolygon(b, normal, blas);
+      if (IntervalDistance(min_a, max_a, min_b, max_b) > 0) intersecting = false;
+      const double velocity_projection = blas.Dot(normal.data(), disp.data(), 2);
+      if (velocity_projection < 0) {
+        min_a += velocity_projection;
+      } else {
+        max_a += velocity_projection;
+      }
+      const double distance = IntervalDistance(min_a, max_a, min_b, max_b);
+      if (distance > 0) will_intersect = false;
+      if (!intersecting && !will_intersect) break;
+      if (std::abs(distance) < min_distance) {
+        min_distance = std::abs(distance);
+        // d = a[:-1].mean(axis=0) - b[:-1].mean(axis=0): each column summed in row order
+        Vec2 d;
+        for (int c = 0; c < 2; ++c) {
+          const double ma = (((a[0][c] + a[1][c]) + a[2][c]) + a[3][c]) / 4;
+          const double mb = (((b[0][c] + b[1][c]) + b[2][c]) + b[3][c]) / 4;
+          d[c] = ma - mb;
+        }
+        translation_axis = blas.Dot(d.data(), normal.data(), 2) > 0
+                               ? normal
+                               : Vec2{-normal[0], -normal[1]};
+      }
+    }
+  }
+  Vec2 translation{};
+  if (will_intersect) {
+    translation = {min_distance * translation_axis[0], min_distance * translation_axis[1]};
+  }
+  return {intersecting, will_intersect, translation};
+}
+
+}  // namespace detail
+
+// handle_collisions(other, dt): skipped where neither checks collisions or either is not
+// collidable; the spherical pre-check (norm of the centres' gap > mean diagonal + speed *
+// dt); a future intersection splits the translation between two solid vehicles as
+// impacts (+-translation / 2); an intersection crashes both.
+inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
+  if (&other == this || !(check_collisions || other.check_collisions)) return;
+  if (!(collidable && other.collidable)) return;
+  const NumpyBlas& blas = road->blas;
+  if (blas.Norm2(other.position[0] - position[0], other.position[1] - position[1]) >
+      (diagonal + other.diagonal) / 2 + speed * dt) {
+    return;
+  }
+  const Vec2 va = Velocity(), vb = other.Velocity();
+  const detail::Intersection r = detail::ArePolygonsIntersecting(
+      Polygon(), other.Polygon(), {va[0] * dt, va[1] * dt}, {vb[0] * dt, vb[1] * dt}, blas);
+  if (r.will_intersect && solid && other.solid) {
+    impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
+    other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
+  }
+  if (r.intersecting) {
+    if (solid && other.solid) {
+      crashed = true;
+      other.crashed = true;
+    }
+    if (!solid) hit = true;
+    if (!other.solid) other.hit = true;
+  }
+}
+
+// ---- ControlledVehicle ----
+
+inline ControlledVehicle::ControlledVehicle(Road* road_, Vec2 position_, double heading_,
+                                            double speed_,
+                                            std::optional<LaneIndex> target_lane_index_,
+                                            double target_speed_)
+    : Vehicle(road_, position_, heading_, speed_) {
+  target_lane_index = target_lane_index_ ? *target_lane_index_ : lane_index;
+  target_speed = target_speed_ != 0.0 ? target_speed_ : speed;
+}
+
+// follow_road: at the end of the target lane, the next lane (next_lane).
+inline void ControlledVehicle::FollowRoad() {
+  if (road->network.GetLane(target_lane_index).AfterEnd(position)) {
+    target_lane_index = road->network.NextLane(target_lane_index, position);
+  }
+}
+
+inline void ControlledVehicle::ActMeta(MetaAction action) {
+  FollowRoad();
+  if (action == MetaAction::kFaster) {
+    target_speed += kDeltaSpeed;
+  } else if (action == MetaAction::kSlower) {
+    target_speed -= kDeltaSpeed;
+  } else if (action == MetaAction::kLaneRight || action == MetaAction::kLaneLeft) {
+    // the neighbouring lane id, clipped to the road's lanes, if reachable
+    const int n = road->network.LaneCount(target_lane_index.from, target_lane_index.to);
+    const int step = action == MetaAction::kLaneRight ? 1 : -1;
+    const int id = std::clamp(target_lane_index.id + step, 0, n - 1);
+    const LaneIndex target = {target_lane_index.from, target_lane_index.to, id};
+    if (road->network.GetLane(target).IsReachableFrom(position)) target_lane_index = target;
+  }
+  VehicleAction a;
+  a.steering = SteeringControl(target_lane_index);
+  a.acceleration = SpeedControl(target_speed);
+  a.steering = Clip(a.steering, -kMaxSteeringAngle, kMaxSteeringAngle);
+  SetAction(a);
+}
+
+// steering_control(target_lane_index): lateral position -> lateral speed -> heading
+// reference (lane heading TAU_PURSUIT ahead + arcsin, within +-pi/4) -> heading rate ->
+// steering angle arctan(2 tan(arcsin(L / 2 / speed * rate))), within +-MAX_STEERING_ANGLE.
+inline double ControlledVehicle::SteeringControl(const LaneIndex& target) const {
+  const Lane& target_lane = road->network.GetLane(target);
+  const Vec2 lane_coords = target_lane.LocalCoordinates(position);
+  const double lane_next_coords = lane_coords[0] + speed * kTauPursuit;
+  const double lane_future_heading = target_lane.HeadingAt(lane_next_coords);
+  const double lateral_speed_command = -kKpLateral * lane_coords[1];
+  const double heading_command =
+      std::asin(Clip(lateral_speed_command / NotZero(speed), -1, 1));
+  const double heading_ref = lane_future_heading + Clip(heading_command, -kPi / 4, kPi / 4);
+  const double heading_rate_command = kKpHeading * WrapToPi(heading_ref - heading);
+  const double slip_angle =
+      std::asin(Clip(kLength / 2 / NotZero(speed) * heading_rate_command, -1, 1));
+  const double steering_angle = std::atan(2 * std::tan(slip_angle));
+  return Clip(steering_angle, -kMaxSteeringAngle, kMaxSteeringAngle);
+}
+
+// ---- MDPVehicle ----
+
+inline MDPVehicle::MDPVehicle(Road* road_, Vec2 position_, double heading_, double speed_,
+                              std::vector<double> target_speeds_)
+    : ControlledVehicle(road_, position_, heading_, speed_),
+      target_speeds(std::move(target_speeds_)) {
+  speed_index = SpeedToIndex(target_speed);
+  target_speed = target_speeds[static_cast<std::size_t>(speed_index)];
+}
+
+inline int MDPVehicle::SpeedToIndex(double s) const {
+  const double n1 = static_cast<double>(target_speeds.size() - 1);
+  const double x = (s - target_speeds.front()) / (target_speeds.back() - target_speeds.front());
+  return static_cast<int>(Clip(std::nearbyint(x * n1), 0, n1));  // np.round: half to even
+}
+
+// MDPVehicle.act: FASTER / SLOWER move the speed index from the current speed's, clipped;
+// the target speed is its speed; any other action is ControlledVehicle's.
+inline void MDPVehicle::ActMeta(MetaAction action) {
+  if (action == MetaAction::kFaster) {
+    speed_index = SpeedToIndex(speed) + 1;
+  } else if (action == MetaAction::kSlower) {
+    speed_index = SpeedToIndex(speed) - 1;
+  } else {
+    ControlledVehicle::ActMeta(action);
+    return;
+  }
+  speed_index = std::clamp(speed_index, 0, static_cast<int>(target_speeds.size()) - 1);
+  target_speed = target_speeds[static_cast<std::size_t>(speed_index)];
+  ControlledVehicle::ActMeta(MetaAction::kNone);
+}
+
+// ---- IDMVehicle ----
+
+inline IDMVehicle::IDMVehicle(Road* road_, Vec2 position_, double heading_, double speed_)
+    : ControlledVehicle(road_, position_, heading_, speed_) {
+  timer = PyMod((position[0] + position[1]) * kPi, kLaneChangeDelay);
+}
+
+// IDMVehicle.act: nothing when crashed; follow_road, MOBIL, steering to the target lane;
+// IDM acceleration behind the lane's front vehicle (and the target lane's, the lesser,
+// while changing lanes), within +-ACC_MAX.
+inline void IDMVehicle::Act() {
+  if (crashed) return;
+  FollowRoad();
+  if (enable_lane_change) ChangeLanePolicy();
+  VehicleAction a;
+  a.steering = SteeringControl(target_lane_index);
+  a.steering = Clip(a.steering, -kMaxSteeringAngle, kMaxSteeringAngle);
+  const auto [front, rear] = road->NeighbourVehicles(*this, lane_index);
+  (void)rear;
+  a.acceleration = Acceleration(this, front);
+  if (lane_index != target_lane_index) {
+    const auto [t_front, t_rear] = road->NeighbourVehicles(*this, target_lane_index);
+    (void)t_rear;
+    const double target_idm_acceleration = Acceleration(this, t_front);
+    a.acceleration = PyMin(a.acceleration, target_idm_acceleration);
+  }
+  a.acceleration = Clip(a.acceleration, -kAccMax, kAccMax);
+  SetAction(a);
+}
+
+// acceleration(ego_vehicle, front_vehicle): 0 without an ego; COMFORT_ACC_MAX * (1 -
+// (max(speed, 0) / |not_zero(target speed within [0, speed limit])|) ** DELTA), less
+// COMFORT_ACC_MAX * (desired_gap / not_zero(d)) ** 2 behind a front vehicle.
+inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front) const {
+  if (ego == nullptr) return 0;
+  double ego_target_speed = 0;
+  if (ego->IsControlled()) ego_target_speed = static_cast<const ControlledVehicle*>(ego)->target_speed;
+  ego_target_speed = Clip(ego_target_speed, 0, ego->lane().speed_limit());
+  double acceleration =
+      kComfortAccMax *
+      (1 - std::pow(PyMax(ego->speed, 0) / std::abs(NotZero(ego_target_speed)), delta));
+  if (front != nullptr) {
+    const double d = ego->LaneDistanceTo(*front);
+    const double ratio = DesiredGap(*ego, *front) / NotZero(d);
+    acceleration -= kComfortAccMax * (ratio * ratio);  // np.power(x, 2): numpy's x * x
+  }
+  return acceleration;
+}
+
+// desired_gap(ego, front, projected=True): d0 + v tau + v dv / (2 sqrt(ab)), dv the
+// velocities' difference along ego's direction (np.dot).
+inline double IDMVehicle::DesiredGap(const Vehicle& ego, const Vehicle& front) const {
+  const double d0 = kDistanceWanted;
+  const double tau = kTimeWanted;
+  const double ab = -kComfortAccMax * kComfortAccMin;
+  const Vec2 ve = ego.Velocity(), vf = front.Velocity(), dir = ego.Direction();
+  const double diff[2] = {ve[0] - vf[0], ve[1] - vf[1]};
+  const double dv = road->blas.Dot(diff, dir.data(), 2);
+  return d0 + ego.speed * tau + ego.speed * dv / (2 * std::sqrt(ab));
+}
+
+// change_lane_policy: while changing lanes, abort if another vehicle heads for the same
+// lane within the desired gap ahead; else every LANE_CHANGE_DELAY, try the side lanes
+// (reachable, moving) and take each that MOBIL approves (the last one wins).
+inline void IDMVehicle::ChangeLanePolicy() {
+  if (lane_index != target_lane_index) {
+    if (lane_index.SameRoad(target_lane_index)) {
+      for (const auto& vp : road->vehicles) {
+        const Vehicle* v = vp.get();
+        if (v != this && v->lane_index != target_lane_index && v->IsControlled() &&
+            static_cast<const ControlledVehicle*>(v)->target_lane_index == target_lane_index) {
+          const double d = LaneDistanceTo(*v);
+          const double d_star = DesiredGap(*this, *v);
+          if (0 < d && d < d_star) {
+            target_lane_index = lane_index;
+            break;
+          }
+        }
+      }
+    }
+    return;
+  }
+  if (!(kLaneChangeDelay < timer)) return;  // utils.do_every
+  timer = 0;
+  for (const LaneIndex& side : road->network.SideLanes(lane_index)) {
+    if (!road->network.GetLane(side).IsReachableFrom(position)) continue;
+    if (std::abs(speed) < 1) continue;
+    if (Mobil(side)) target_lane_index = side;
+  }
+}
+
+// mobil(lane_index): not if the new follower would brake harder than
+// LANE_CHANGE_MAX_BRAKING_IMPOSED; without a route lane, only for an acceleration gain
+// (own, plus POLITENESS times the followers') of at least LANE_CHANGE_MIN_ACC_GAIN.
+inline bool IDMVehicle::Mobil(const LaneIndex& index) {
+  const auto [new_preceding, new_following] = road->NeighbourVehicles(*this, index);
+  const double new_following_a = Acceleration(new_following, new_preceding);
+  const double new_following_pred_a = Acceleration(new_following, this);
+  if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) return false;
+  const auto [old_preceding, old_following] = road->NeighbourVehicles(*this, lane_index);
+  const double self_pred_a = Acceleration(this, new_preceding);
+  // (routes with a lane, planned by other tasks, are not restated yet)
+  const double self_a = Acceleration(this, old_preceding);
+  const double old_following_a = Acceleration(old_following, this);
+  const double old_following_pred_a = Acceleration(old_following, old_preceding);
+  const double jerk = self_pred_a - self_a +
+                      kPoliteness * (new_following_pred_a - new_following_a +
+                                     old_following_pred_a - old_following_a);
+  return !(jerk < kLaneChangeMinAccGain);
+}
+
+}  // namespace envpool::highway

@@ -32,6 +32,7 @@ import pytest
 from myosuite.envs.myo.myochallenge import bimanual_v0
 from myosuite.utils import gym as myo_gym
 from numerics import ufunc_matches_libm  # tests/numerics.py
+from test_align_myosuite import _run as lockstep_run
 
 import envpool
 from envpool.tasks._installed import package_path
@@ -75,42 +76,13 @@ def _numpy_scalar_conversion(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
          max_episode_steps: int | None = None, **kwargs: Any) -> tuple[int, int]:
-    """Steps ours and the package's env (both made with ``kwargs``; lists go to the package
-    as the arrays it wants) with the same random float32 actions, resetting both when an
-    episode ends (and every ``reset_every`` steps); returns the numbers of terminated and
-    truncated episodes."""
-    limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit, **kwargs)
+    """test_align_myosuite's lockstep run: ours and the package's env both made with
+    ``kwargs`` (lists go to the package as the arrays it wants), the reward within
+    ``_REWARD_RTOL`` (numpy's float64 log, above)."""
     ref_kwargs = {k: np.array(v) if isinstance(v, list) else v for k, v in kwargs.items()}
-    ref = myo_gym.make(task_id, seed=seed, **limit, **ref_kwargs)
-    rng = np.random.default_rng(seed + 1000)
-    obs, _ = ours.reset()
-    ref_obs, _ = ref.reset()
-    assert obs.dtype == np.float32 and obs.shape == (1,) + ref_obs.shape
-    np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} reset")
-    terminated = truncated = 0
-    low, high = ours.single_action_space.low, ours.single_action_space.high
-    for t in range(steps):
-        action = rng.uniform(low, high).astype(np.float32)
-        obs, rew, term, trunc, info = ours.step(action[None])
-        ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(action.copy())
-        where = f"{task_id} seed {seed} step {t}"
-        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
-        np.testing.assert_allclose(rew[0], np.float32(ref_rew), rtol=_REWARD_RTOL, atol=0,
-                                   err_msg=where)
-        assert bool(term[0]) == bool(ref_term), where
-        assert bool(trunc[0]) == bool(ref_trunc), where
-        assert info["sparse"][0] == ref_info["rwd_sparse"], where
-        assert info["solved"][0] == float(ref_info["solved"]), where
-        terminated += bool(term[0])
-        truncated += bool(trunc[0] and not term[0])
-        if term[0] or trunc[0] or (reset_every and (t + 1) % reset_every == 0):
-            obs, _ = ours.reset()
-            ref_obs, _ = ref.reset()
-            np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{where} reset")
-    ours.close()
-    ref.close()
-    return terminated, truncated
+    return lockstep_run(task_id, seed, steps, reset_every=reset_every,
+                        max_episode_steps=max_episode_steps, ours_kwargs=kwargs,
+                        ref_kwargs=ref_kwargs, reward_rtol=_REWARD_RTOL)
 
 
 def test_bimanual_sizes() -> None:

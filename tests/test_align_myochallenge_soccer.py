@@ -31,6 +31,7 @@ import mujoco
 import numpy as np
 import pytest
 from myosuite.utils import gym as myo_gym
+from test_align_myosuite import _run as lockstep_run
 
 import envpool
 from envpool.tasks.myosuite import TASKS
@@ -82,38 +83,10 @@ def _reference(task_id: str, seed: int, **kwargs: Any) -> Any:
 
 def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
          **kwargs: Any) -> tuple[int, int]:
-    """Steps ours and the reference (both made with ``kwargs``) with the same random float32
-    actions, resetting both when an episode ends and every ``reset_every`` steps; returns
-    the numbers of episodes that terminated and that were truncated."""
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
-    ref = _reference(task_id, seed, **kwargs)
-    rng = np.random.default_rng(seed + 1000)
-    obs, _ = ours.reset()
-    ref_obs, _ = ref.reset()
-    assert obs.dtype == np.float32 and obs.shape == (1,) + ref_obs.shape
-    np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{task_id} reset")
-    terminated = truncated = 0
-    low, high = ours.single_action_space.low, ours.single_action_space.high
-    for t in range(steps):
-        action = rng.uniform(low, high).astype(np.float32)
-        obs, rew, term, trunc, info = ours.step(action[None])
-        ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(action.copy())
-        where = f"{task_id} seed {seed} step {t}"
-        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
-        assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
-        assert bool(term[0]) == bool(ref_term), where
-        assert bool(trunc[0]) == bool(ref_trunc), where
-        assert info["sparse"][0] == ref_info["rwd_sparse"], where
-        assert info["solved"][0] == float(ref_info["solved"]), where
-        terminated += bool(term[0])
-        truncated += bool(trunc[0] and not term[0])
-        if term[0] or trunc[0] or (reset_every and (t + 1) % reset_every == 0):
-            obs, _ = ours.reset()
-            ref_obs, _ = ref.reset()
-            np.testing.assert_array_equal(obs[0], ref_obs, err_msg=f"{where} reset")
-    ours.close()
-    ref.close()
-    return terminated, truncated
+    """test_align_myosuite's lockstep run, ours and the shimmed reference (``_reference``)
+    both made with ``kwargs``."""
+    return lockstep_run(task_id, seed, steps, reset_every=reset_every, ours_kwargs=kwargs,
+                        ref_kwargs=kwargs, reference=_reference)
 
 
 def test_ids_and_spaces() -> None:

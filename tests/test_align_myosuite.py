@@ -22,6 +22,7 @@ both sides use here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import mujoco
@@ -53,16 +54,21 @@ def _reference(task_id: str, seed: int, **kwargs: Any) -> Any:
 
 def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
          max_episode_steps: int | None = None, ours_kwargs: dict[str, Any] | None = None,
-         ref_kwargs: dict[str, Any] | None = None, sparse_rtol: float = 0.0) -> tuple[int, int]:
+         ref_kwargs: dict[str, Any] | None = None, sparse_rtol: float = 0.0,
+         reference: Callable[..., Any] = _reference, reward_rtol: float = 0.0,
+         ) -> tuple[int, int]:
     """Steps ours and the reference with the same random float32 actions (under the same time
     limit: the registered one or ``max_episode_steps``), resetting both when an episode ends
     (and every ``reset_every`` steps, if given: mid-episode resets); returns the numbers of
     episodes that terminated and that were truncated. ``ours_kwargs`` / ``ref_kwargs``: other
     keywords of each side. ``sparse_rtol``: the info's ``sparse`` within that relative
-    tolerance instead of bitwise (numpy's float64 arctan2 in it is not the C library's)."""
+    tolerance instead of bitwise (numpy's float64 arctan2 in it is not the C library's).
+    ``reference``: makes the package's env from (task_id, seed, **keywords) (a task whose
+    package needs a shim); ``reward_rtol``: the reward within that relative tolerance (a
+    caller that needs one says why)."""
     limit = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **limit, **(ours_kwargs or {}))
-    ref = _reference(task_id, seed, **limit, **(ref_kwargs or {}))
+    ref = reference(task_id, seed, **limit, **(ref_kwargs or {}))
     rng = np.random.default_rng(seed + 1000)
     obs, _ = ours.reset()
     ref_obs, _ = ref.reset()
@@ -76,7 +82,11 @@ def _run(task_id: str, seed: int, steps: int, reset_every: int = 0,
         ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(action.copy())
         where = f"{task_id} seed {seed} step {t}"
         np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
-        assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
+        if reward_rtol:
+            np.testing.assert_allclose(rew[0], np.float32(ref_rew), rtol=reward_rtol, atol=0,
+                                       err_msg=where)
+        else:
+            assert rew[0] == np.float32(ref_rew), (where, rew[0], ref_rew)
         assert bool(term[0]) == bool(ref_term), where
         assert bool(trunc[0]) == bool(ref_trunc), where
         if sparse_rtol:

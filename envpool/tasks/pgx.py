@@ -1,0 +1,50 @@
+"""PGX task ids: sail-sg EnvPool's ids of the games of ``pgx`` 2.6.0, in C++.
+
+Each id is one game of pgx (``pgx.make(name)``): ``TicTacToe-v1`` (``tic_tac_toe``),
+``ConnectFour-v1`` (``connect_four``), ``Play2048-v1`` (``2048``), ``Othello-v1``
+(``othello``), ``Hex-v1`` (``hex``), ``KuhnPoker-v1`` (``kuhn_poker``) and
+``LeducHoldem-v1`` (``leduc_holdem``). The two-player games are multi-player pools
+(``max_num_players=2``): every env gives both players' observations and rewards, one row
+per player (``info["players"]``), and takes one action, the current player's
+(``info["current_player"]``). pgx's own ids (``tic_tac_toe``, ...) are not registered: they
+name ``pgx.make``'s games, not gymnasium ids.
+
+Seeds: env ``i`` of a pool made with ``seed=s`` holds the jax key chain of
+``jax.random.PRNGKey(s + i)``; each reset takes ``use, key = jax.random.split(key)`` and
+starts ``env.init(use)``, each step takes the next ``use`` for ``env.step(state, action,
+use)`` (native/envs/pgx/pgx_env.h).
+"""
+
+from __future__ import annotations
+
+#: EnvPool id -> (native env, pgx's name of the game).
+PGX_GAMES: dict[str, tuple[str, str]] = {
+    "TicTacToe-v1": ("PgxTicTacToe", "tic_tac_toe"),
+    "ConnectFour-v1": ("PgxConnectFour", "connect_four"),
+    "Play2048-v1": ("PgxPlay2048", "2048"),
+    "Othello-v1": ("PgxOthello", "othello"),
+    "Hex-v1": ("PgxHex", "hex"),
+    "KuhnPoker-v1": ("PgxKuhnPoker", "kuhn_poker"),
+    "LeducHoldem-v1": ("PgxLeducHoldem", "leduc_holdem"),
+}
+
+
+def ids() -> list[str]:
+    """Every PGX id of this package."""
+    return list(PGX_GAMES)
+
+
+def pgx_name(task_id: str) -> str:
+    """pgx's name of the game of ``task_id`` (``pgx.make``'s argument)."""
+    return PGX_GAMES[task_id][1]
+
+
+def _register() -> None:
+    """Registers the ids."""
+    from envpool.core.registry import register
+
+    for task_id, (native_env, _) in PGX_GAMES.items():
+        register(task_id, native_env)
+
+
+_register()

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.tasks.pgx import PGX_GAMES, pgx_name
+from envpool.tasks.pgx import GO_SIZES, PGX_GAMES, pgx_name
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -59,9 +59,28 @@ INFO: dict[str, Callable[[Any], dict[str, Any]]] = {
                                  "last_action": s._last_action,
                                  "raise_count": s._raise_count, "round": s._round},
 }
+
+def _animal_shogi(s: Any) -> dict[str, Any]:
+    board = np.empty((4, 3), np.int32)
+    for sq, value in enumerate(np.asarray(s._board)):
+        board[sq % 4, 2 - sq // 4] = value
+    return {"board": board, "hand": s._hand, "turn": s._turn}
+
+
+INFO["AnimalShogi-v1"] = _animal_shogi
+for _go in GO_SIZES:
+    INFO[_go] = lambda s: {"ko": s._x.ko, "is_psk": s._x.is_psk,
+                           "consecutive_pass_count": s._x.consecutive_pass_count}
 # Steps per env of the rollout (games end and restart within it).
 STEPS = {"TicTacToe-v1": 40, "ConnectFour-v1": 60, "Othello-v1": 90, "Hex-v1": 90,
-         "Play2048-v1": 120, "KuhnPoker-v1": 30, "LeducHoldem-v1": 40}
+         "Play2048-v1": 120, "KuhnPoker-v1": 30, "LeducHoldem-v1": 40, "Go9x9-v1": 120,
+         "Go13x13-v1": 70, "Go19x19-v1": 40, "AnimalShogi-v1": 120}
+# The rollout's keywords (pgx's Go(size=..., max_terminal_steps=...) the same): a 5 x 5
+# board, where random games end by passes, captures, ko and superko within the test; the
+# larger boards end by the step limit.
+KWARGS: dict[str, dict[str, Any]] = {"Go9x9-v1": {"board_size": 5},
+                                     "Go13x13-v1": {"max_terminal_steps": 30},
+                                     "Go19x19-v1": {"max_terminal_steps": 16}}
 
 _REFS: dict[str, Any] = {}
 
@@ -69,18 +88,32 @@ _REFS: dict[str, Any] = {}
 class Ref:
     """pgx's game of ``task_id``, jitted once per test run, with one key chain per env."""
 
-    def __init__(self, task_id: str) -> None:
-        if task_id not in _REFS:
-            env = pgx.make(pgx_name(task_id))
+    def __init__(self, task_id: str, kwargs: dict[str, Any] | None = None) -> None:
+        kwargs = dict(kwargs or {})
+        name = (task_id, tuple(sorted(kwargs.items())))
+        if name not in _REFS:
+            if task_id in GO_SIZES:
+                from pgx._src.games.go import _count_scores
+                from pgx.go import Go
+
+                size = kwargs.pop("board_size", GO_SIZES[task_id])
+                steps = kwargs.pop("max_terminal_steps", None) or None
+                env = Go(size=size, komi=7.5, max_terminal_steps=steps, **kwargs)
+                extra = jax.jit(lambda s: {"board": jnp.sign(s._x.board).reshape(size, size),
+                                           "areas": _count_scores(s._x, size)})
+            else:
+                env = pgx.make(pgx_name(task_id))
+                extra = jax.jit(lambda s: {})
             players = jnp.arange(max(env.num_players, 1))
-            _REFS[task_id] = (
+            _REFS[name] = (
                 env,
                 jax.jit(env.init),
                 jax.jit(env.step),
                 jax.jit(lambda s: jax.vmap(lambda p: env._observe(s, p))(players)),
                 jax.jit(lambda k: tuple(jax.random.split(k))),
+                extra,
             )
-        self.env, self.init, self.step, self.observe, self.split = _REFS[task_id]
+        self.env, self.init, self.step, self.observe, self.split, self.extra = _REFS[name]
         self.num_players = self.env.num_players
 
     def next_key(self, chain: list[Any], i: int) -> Any:
@@ -113,6 +146,11 @@ def _check(task_id: str, ref: Ref, state: Any, obs: np.ndarray, rew: np.ndarray,
     assert int(info["elapsed_step"][row]) == int(s._step_count), where
     for key, value in INFO[task_id](s).items():
         assert np.array_equal(info[key][row], np.asarray(value)), (where, key)
+    extra = jax.device_get(ref.extra(state))
+    if "areas" in extra:  # Go: pgx's _count_scores (black, white)
+        extra["black_area"], extra["white_area"] = extra.pop("areas")
+    for key, value in extra.items():
+        assert np.array_equal(info[key][row], np.asarray(value)), (where, key)
 
 
 @pytest.mark.sweep(by="none", extra=2)
@@ -120,8 +158,9 @@ def _check(task_id: str, ref: Ref, state: Any, obs: np.ndarray, rew: np.ndarray,
 def test_lockstep(task_id: str) -> None:
     """Random play (some illegal moves) past several games, autoresets and a reseed:
     bitwise with pgx."""
-    ref = Ref(task_id)
-    env = envpool.make_gymnasium(task_id, num_envs=N, seed=SEED)
+    kwargs = KWARGS.get(task_id, {})
+    ref = Ref(task_id, kwargs)
+    env = envpool.make_gymnasium(task_id, num_envs=N, seed=SEED, **kwargs)
     rng = np.random.default_rng(3)
     chain = [jax.random.PRNGKey(SEED + i) for i in range(N)]
     obs, info = env.reset()
@@ -192,12 +231,37 @@ def test_spaces_match_sail_sg_envpool() -> None:
     shapes = {"TicTacToe-v1": ((3, 3, 2), 9), "ConnectFour-v1": ((6, 7, 2), 7),
               "Hex-v1": ((11, 11, 4), 122), "Othello-v1": ((8, 8, 2), 65),
               "KuhnPoker-v1": ((7,), 2), "LeducHoldem-v1": ((34,), 3),
-              "Play2048-v1": ((4, 4, 31), 4)}
+              "Play2048-v1": ((4, 4, 31), 4), "Go9x9-v1": ((9, 9, 17), 82),
+              "Go13x13-v1": ((13, 13, 17), 170), "Go19x19-v1": ((19, 19, 17), 362),
+              "AnimalShogi-v1": ((4, 3, 194), 132)}
     for task_id, (shape, n) in shapes.items():
         spec = envpool.make_spec(task_id)
         assert spec.config.max_num_players == (1 if task_id == "Play2048-v1" else 2)
         assert spec.gymnasium_observation_space.shape == shape
-        assert isinstance(spec.gymnasium_observation_space, gymnasium.spaces.MultiBinary)
+        space = spec.gymnasium_observation_space
+        if task_id == "AnimalShogi-v1":
+            assert isinstance(space, gymnasium.spaces.Box) and space.dtype == np.float32
+        else:
+            assert isinstance(space, gymnasium.spaces.MultiBinary)
         assert spec.gymnasium_action_space.n == n
     with pytest.raises(ValueError, match="max_num_players"):
         envpool.make_gymnasium("TicTacToe-v1", max_num_players=3)
+
+
+@pytest.mark.sweep(by="none", extra=1)
+@pytest.mark.parametrize("task_id", IDS)
+def test_render_draws_the_state(task_id: str) -> None:
+    """render_mode="rgb_array": frames of the asked size (160 x 160 by default), the same
+    for the same state, different after a move; each env's own."""
+    env = envpool.make_gymnasium(task_id, num_envs=2, seed=SEED, render_mode="rgb_array",
+                                 render_width=96, render_height=80)
+    _, info = env.reset()
+    first = env.render(env_ids=[0, 1])
+    assert first.shape == (2, 80, 96, 3) and first.dtype == np.uint8
+    assert np.array_equal(env.render(env_ids=[0, 1]), first)
+    actions = np.array([np.flatnonzero(m)[1] for m in info["legal_action_mask"]], np.int32)
+    env.step(actions)
+    assert (env.render(env_ids=[0, 1]) != first).any(axis=(1, 2, 3)).all()
+    frame = envpool.make_gymnasium(task_id, render_mode="rgb_array")
+    frame.reset()
+    assert frame.render().shape == (1, 160, 160, 3)

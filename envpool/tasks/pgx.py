@@ -1,9 +1,9 @@
 """PGX task ids: sail-sg EnvPool's ids of the games of ``pgx`` 2.6.0, in C++.
 
-Each id is one game of pgx (``pgx.make(name)``): ``TicTacToe-v1`` (``tic_tac_toe``),
-``ConnectFour-v1`` (``connect_four``), ``Play2048-v1`` (``2048``), ``Othello-v1``
-(``othello``), ``Hex-v1`` (``hex``), ``KuhnPoker-v1`` (``kuhn_poker``) and
-``LeducHoldem-v1`` (``leduc_holdem``). The two-player games are multi-player pools
+Each id is one game of pgx (``PGX_GAMES``: the id, its native env and pgx's name of the
+game): TicTacToe, ConnectFour, Play2048, Othello, Hex, KuhnPoker, LeducHoldem,
+AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5)``; the
+``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords). The two-player games are multi-player pools
 (``max_num_players=2``): every env gives both players' observations and rewards, one row
 per player (``info["players"]``), and takes one action, the current player's
 (``info["current_player"]``). pgx's own ids (``tic_tac_toe``, ...) are not registered: they
@@ -26,7 +26,14 @@ PGX_GAMES: dict[str, tuple[str, str]] = {
     "Hex-v1": ("PgxHex", "hex"),
     "KuhnPoker-v1": ("PgxKuhnPoker", "kuhn_poker"),
     "LeducHoldem-v1": ("PgxLeducHoldem", "leduc_holdem"),
+    "Go9x9-v1": ("PgxGo", "go_9x9"),
+    "Go13x13-v1": ("PgxGo", "go_13x13"),
+    "Go19x19-v1": ("PgxGo", "go_19x19"),
+    "AnimalShogi-v1": ("PgxAnimalShogi", "animal_shogi"),
 }
+
+#: The Go ids' board sizes (keyword ``board_size``; pgx: ``Go(size=..., komi=7.5)``).
+GO_SIZES = {"Go9x9-v1": 9, "Go13x13-v1": 13, "Go19x19-v1": 19}
 
 
 def ids() -> list[str]:
@@ -44,7 +51,10 @@ def _register() -> None:
     from envpool.core.registry import register
 
     for task_id, (native_env, _) in PGX_GAMES.items():
-        register(task_id, native_env)
+        if task_id in GO_SIZES:
+            register(task_id, native_env, board_size=GO_SIZES[task_id])
+        else:
+            register(task_id, native_env)
 
 
 _register()

@@ -29,6 +29,9 @@ class ConnectFourEnv final : public PgxEnv {
     return MakePgxSpec(2, BoxSpec("obs", DType::kBool, {6, 7, 2}, {0.0}, {1.0}), 7,
                        {BoxSpec("board", DType::kInt32, {6, 7}, {-1.0}, {1.0})});
   }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
+  }
   explicit ConnectFourEnv(const Params& /*params*/) : PgxEnv(2, 7, 84) {}
 
  protected:
@@ -76,6 +79,12 @@ class ConnectFourEnv final : public PgxEnv {
       out[2 * i] = board_[i] == mine;
       out[2 * i + 1] = board_[i] == 1 - mine;
     }
+  }
+
+  Cells RenderCells() const override {
+    Cells c{6, 7, std::vector<int>(42)};
+    for (std::size_t i = 0; i < 42; ++i) c.codes[i] = board_[i] + 1;
+    return c;
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

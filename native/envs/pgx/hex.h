@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -36,6 +37,9 @@ class HexEnv final : public PgxEnv {
     return MakePgxSpec(2, BoxSpec("obs", DType::kBool, {kSize, kSize, 4}, {0.0}, {1.0}),
                        kCells + 1,
                        {BoxSpec("board", DType::kInt32, {kSize, kSize}, {-1.0}, {1.0})});
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit HexEnv(const Params& /*params*/) : PgxEnv(2, kCells + 1, kCells * 4) {}
 
@@ -117,6 +121,15 @@ class HexEnv final : public PgxEnv {
       out[4 * i + 2] = color != 0;
       out[4 * i + 3] = game_steps_ == 1;
     }
+  }
+
+  Cells RenderCells() const override {
+    const int mover = Color() == 0 ? 1 : 2;
+    Cells c{kSize, kSize, std::vector<int>(static_cast<std::size_t>(kCells))};
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kCells); ++i) {
+      c.codes[i] = board_[i] > 0 ? mover : (board_[i] < 0 ? 3 - mover : 0);
+    }
+    return c;
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

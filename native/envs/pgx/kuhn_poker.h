@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -29,6 +30,9 @@ class KuhnPokerEnv final : public PgxEnv {
                         BoxSpec("last_action", DType::kInt32, {}, {-1.0}, {1.0}),
                         BoxSpec("pot", DType::kInt32, {2}, {0.0}, {1.0})},
                        -2.0, 2.0);
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit KuhnPokerEnv(const Params& /*params*/) : PgxEnv(2, 2, 7) {}
 
@@ -71,6 +75,11 @@ class KuhnPokerEnv final : public PgxEnv {
     out[cards_[static_cast<std::size_t>(player)]] = true;
     out[3 + pot_[static_cast<std::size_t>(player)]] = true;
     out[5 + pot_[static_cast<std::size_t>(1 - player)]] = true;
+  }
+
+  Cells RenderCells() const override {
+    // the cards, the pot and the last action, one cell each
+    return Cells{1, 5, {cards_[0] + 3, cards_[1] + 3, pot_[0] + 6, pot_[1] + 6, last_action_ + 9}};
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

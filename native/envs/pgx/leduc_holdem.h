@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <vector>
 #include <numeric>
 
 #include "envs/pgx/pgx_env.h"
@@ -41,6 +42,9 @@ class LeducHoldemEnv final : public PgxEnv {
                         BoxSpec("raise_count", DType::kInt32, {}, {0.0}, {2.0}),
                         BoxSpec("round", DType::kInt32, {}, {0.0}, {2.0})},
                        -13.0, 13.0);
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit LeducHoldemEnv(const Params& /*params*/) : PgxEnv(2, 3, 34) {}
 
@@ -113,6 +117,12 @@ class LeducHoldemEnv final : public PgxEnv {
     if (round_ == 1) out[3 + cards_[2]] = true;
     out[6 + chips_[static_cast<std::size_t>(player)]] = true;
     out[20 + chips_[static_cast<std::size_t>(1 - player)]] = true;
+  }
+
+  Cells RenderCells() const override {
+    // the cards (the public one from round 1), the chips, the last action
+    return Cells{1, 6, {cards_[0] + 3, cards_[1] + 3, round_ >= 1 ? cards_[2] + 3 : 0,
+                        chips_[0] + 12, chips_[1] + 12, last_action_ + 2}};
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

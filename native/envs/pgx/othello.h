@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -32,6 +33,9 @@ class OthelloEnv final : public PgxEnv {
   static EnvSpec MakeSpec(const Params& /*params*/) {
     return MakePgxSpec(2, BoxSpec("obs", DType::kBool, {8, 8, 2}, {0.0}, {1.0}), 65,
                        {BoxSpec("board", DType::kInt32, {8, 8}, {-1.0}, {1.0})});
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit OthelloEnv(const Params& /*params*/) : PgxEnv(2, 65, 128) {}
 
@@ -108,6 +112,14 @@ class OthelloEnv final : public PgxEnv {
       out[2 * i] = board_[i] * sign > 0;
       out[2 * i + 1] = board_[i] * sign < 0;
     }
+  }
+
+  Cells RenderCells() const override {
+    // the mover's discs are black on even steps (pgx's turn 0), white on odd ones
+    const int mover = step_count_ % 2 == 0 ? 1 : 2;
+    Cells c{8, 8, std::vector<int>(64)};
+    for (std::size_t i = 0; i < 64; ++i) c.codes[i] = board_[i] > 0 ? mover : (board_[i] < 0 ? 3 - mover : 0);
+    return c;
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -30,6 +31,9 @@ class Play2048Env final : public PgxEnv {
     return MakePgxSpec(1, BoxSpec("obs", DType::kBool, {4, 4, 31}, {0.0}, {1.0}), 4,
                        {BoxSpec("board", DType::kInt32, {4, 4}, {0.0}, {30.0})}, -1.0,
                        1e300);
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit Play2048Env(const Params& /*params*/) : PgxEnv(1, 4, 16 * 31) {}
 
@@ -61,6 +65,12 @@ class Play2048Env final : public PgxEnv {
   void Observe(int /*player*/, bool* out) const override {
     std::fill(out, out + 16 * 31, false);
     for (std::size_t i = 0; i < 16; ++i) out[i * 31 + static_cast<std::size_t>(board_[i])] = true;
+  }
+
+  Cells RenderCells() const override {
+    Cells c{4, 4, std::vector<int>(16)};
+    for (std::size_t i = 0; i < 16; ++i) c.codes[i] = board_[i] == 0 ? 0 : board_[i] + 2;
+    return c;
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

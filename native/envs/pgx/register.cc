@@ -2,7 +2,9 @@
 #include "envs/pgx/register.h"
 
 #include "core/registry.h"
+#include "envs/pgx/animal_shogi.h"
 #include "envs/pgx/connect_four.h"
+#include "envs/pgx/go.h"
 #include "envs/pgx/hex.h"
 #include "envs/pgx/kuhn_poker.h"
 #include "envs/pgx/leduc_holdem.h"
@@ -20,6 +22,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<HexEnv>("PgxHex"));
   registry.push_back(MakeEntry<KuhnPokerEnv>("PgxKuhnPoker"));
   registry.push_back(MakeEntry<LeducHoldemEnv>("PgxLeducHoldem"));
+  registry.push_back(MakeEntry<GoEnv>("PgxGo"));
+  registry.push_back(MakeEntry<AnimalShogiEnv>("PgxAnimalShogi"));
 }
 
 }  // namespace envpool::pgx

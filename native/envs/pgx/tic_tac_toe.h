@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -26,6 +27,9 @@ class TicTacToeEnv final : public PgxEnv {
   static EnvSpec MakeSpec(const Params& /*params*/) {
     return MakePgxSpec(2, BoxSpec("obs", DType::kBool, {3, 3, 2}, {0.0}, {1.0}), 9,
                        {BoxSpec("board", DType::kInt32, {3, 3}, {-1.0}, {1.0})});
+  }
+  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
+    return PgxFrame(width, height, camera_id);
   }
   explicit TicTacToeEnv(const Params& /*params*/) : PgxEnv(2, 9, 18) {}
 
@@ -71,6 +75,12 @@ class TicTacToeEnv final : public PgxEnv {
       out[2 * i] = board_[i] == mine;
       out[2 * i + 1] = board_[i] == 1 - mine;
     }
+  }
+
+  Cells RenderCells() const override {
+    Cells c{3, 3, std::vector<int>(9)};
+    for (std::size_t i = 0; i < 9; ++i) c.codes[i] = board_[i] + 1;  // X black, O white
+    return c;
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

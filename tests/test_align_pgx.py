@@ -265,3 +265,38 @@ def test_render_draws_the_state(task_id: str) -> None:
     frame = envpool.make_gymnasium(task_id, render_mode="rgb_array")
     frame.reset()
     assert frame.render().shape == (1, 160, 160, 3)
+
+
+# Scripted games that random play seldom reaches: (id, keywords, actions, the last step
+# ends the game).
+SCRIPTED = [
+    ("ConnectFour-v1", {}, [3, 3, 4, 4, 5, 5, 6], True),  # a row at the right edge
+    ("ConnectFour-v1", {}, [0] * 7, True),  # a full column's drop (illegal) wraps to row 5
+    ("TicTacToe-v1", {}, [2, 0, 4, 1, 6], True),  # the anti-diagonal
+    ("Hex-v1", {}, [5, 121, 7], False),  # the swap
+    ("Othello-v1", {}, [19, 18, 17, 64], True),  # an illegal pass
+    # Go on 5 x 5 (EnvPool's test games): captures and ko, then the ko retake (illegal)
+    ("Go9x9-v1", {"board_size": 5}, [2, 17, 6, 13, 8, 11, 12, 7, 12], True),
+    # Go on 3 x 3: a positional superko ends the game
+    ("Go9x9-v1", {"board_size": 3, "max_terminal_steps": 200},
+     [5, 0, 8, 3, 1, 4, 6, 7, 6, 3, 7, 0, 2, 4, 5, 7, 1, 8, 6, 0, 8, 3, 7], True),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SCRIPTED)))
+def test_scripted_games(case: int) -> None:
+    """Scripted games through rules random play seldom reaches: bitwise with pgx."""
+    task_id, kwargs, actions, ends = SCRIPTED[case]
+    ref = Ref(task_id, kwargs)
+    env = envpool.make_gymnasium(task_id, num_envs=1, seed=SEED, **kwargs)
+    chain = [jax.random.PRNGKey(SEED)]
+    obs, info = env.reset()
+    state = ref.init(ref.next_key(chain, 0))
+    zeros = np.zeros(1, bool)
+    _check(task_id, ref, state, obs, np.zeros(2, np.float32), zeros, zeros, info, 0, "reset")
+    for t, action in enumerate(actions):
+        assert not bool(np.asarray(state.terminated)), t
+        obs, rew, term, trunc, info = env.step(np.asarray([action], np.int32))
+        state = ref.step(state, jnp.int32(action), ref.next_key(chain, 0))
+        _check(task_id, ref, state, obs, rew, term, trunc, info, 0, (t, action))
+    assert bool(term[0]) == ends

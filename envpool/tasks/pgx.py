@@ -3,11 +3,13 @@
 Each id is one game of pgx (``PGX_GAMES``: the id, its native env and pgx's name of the
 game): TicTacToe, ConnectFour, Play2048, Othello, Hex, KuhnPoker, LeducHoldem,
 AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5)``; the
-``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords). The two-player games are multi-player pools
-(``max_num_players=2``): every env gives both players' observations and rewards, one row
-per player (``info["players"]``), and takes one action, the current player's
-(``info["current_player"]``). pgx's own ids (``tic_tac_toe``, ...) are not registered: they
-name ``pgx.make``'s games, not gymnasium ids.
+``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords).
+
+The two-player games are multi-player pools (``max_num_players=2``): every env gives both
+players' observations and rewards, one row per player (``info["players"]``), and takes one
+action, the current player's (``info["current_player"]``); ``envpool.make_gymnasium``
+makes them, gymnasium's own registry does not hold them. pgx's own names
+(``tic_tac_toe``, ...) are not registered: they name ``pgx.make``'s games, not ids.
 
 Seeds: env ``i`` of a pool made with ``seed=s`` holds the jax key chain of
 ``jax.random.PRNGKey(s + i)``; each reset takes ``use, key = jax.random.split(key)`` and

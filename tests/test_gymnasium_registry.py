@@ -23,16 +23,17 @@ from gymnasium.vector import AutoresetMode
 
 import envpool
 from envpool.core.registry import get_task
+from envpool.flavours.gymnasium_ids import has_gymnasium_id
 from envpool.tasks import minigrid as minigrid_tasks
 from envpool.tasks import vizdoom as vizdoom_tasks
 from envpool.tasks.myosuite import OBS_BEYOND_SPACE
 
 # ViZDoom ids whose scenario files the user supplies (tests/test_align_vizdoom.py checks
-# their error) are left out, and so are ids with a namespace of their own (phys2d/...),
-# which gymnasium's id grammar cannot hold under envpool/ (one namespace at most).
+# their error) are left out, and so are the ids gymnasium's registry does not hold
+# (has_gymnasium_id: a namespace of their own, phys2d/...; multi-player envs, PGX).
 IDS = [i for i in envpool.list_all_envs()
        if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
-       and "/" not in i]
+       and has_gymnasium_id(get_task(i))]
 RNG = np.random.default_rng(0)
 # The first id of each native env: the single-env path (gymnasium.make) depends on the native
 # env's spaces, not on the id (the 104 Atari ids share one native env); every id goes

@@ -221,11 +221,11 @@ def test_dm_flavour_timesteps_per_player():
 def test_refusals():
     from envpool.core.pool import EnvPoolBase
     from envpool.core.spec import EnvSpec
-    from envpool.flavours.gymnasium_env import GymnasiumEnvPool
+    from envpool.flavours.vector_env import GymnasiumVectorEnv
 
     spec = _spec(num_envs=2, max_num_players=2)
     with pytest.raises(ValueError, match="multi-player"):
-        GymnasiumEnvPool(spec)
+        GymnasiumVectorEnv(spec)
     with pytest.raises(RuntimeError, match="players or container"):
         RawEnvPool(spec)._xla()
     with pytest.raises(ValueError, match="next_step"):

@@ -79,6 +79,8 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.minigrid.registration": {},
     "envpool.highway": {},
     "envpool.highway.registration": {},
+    "envpool.pgx": {},
+    "envpool.pgx.registration": {},
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/compat/spec_classes.py, raw_pool.py)

@@ -95,10 +95,18 @@ def observation_space(native_spec: dict[str, Any],
            for o in native_spec["obs"]]
     layout = native_spec["obs_layout"]
     if layout == "array":
-        return gymnasium_space(obs[0])
+        return _obs_space(obs[0])
     if layout == "tuple":
-        return spaces.Tuple([gymnasium_space(o) for o in obs])
-    return _dict_space(nest([o["name"] for o in obs], [gymnasium_space(o) for o in obs]))
+        return spaces.Tuple([_obs_space(o) for o in obs])
+    return _dict_space(nest([o["name"] for o in obs], [_obs_space(o) for o in obs]))
+
+
+def _obs_space(spec: NativeArray) -> spaces.Space:
+    """An observation array's space: a bool array (the PGX games' planes) is gymnasium's
+    ``MultiBinary`` of its shape, as sail-sg EnvPool gives it; others ``gymnasium_space``."""
+    if np.dtype(spec["dtype"]) == np.bool_ and not spec.get("container") and not spec["n"]:
+        return spaces.MultiBinary(list(spec["shape"]))
+    return gymnasium_space(spec)
 
 
 def action_space(native_spec: dict[str, Any]) -> spaces.Space:

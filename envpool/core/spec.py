@@ -195,6 +195,11 @@ class EnvSpec:
         return envpool_spaces.action_space(self.native_spec)
 
     @property
+    def gymnasium_action_space(self) -> spaces.Space:
+        """sail-sg EnvPool's name of :attr:`action_space` (the spaces are gymnasium's)."""
+        return self.action_space
+
+    @property
     def state_array_spec(self) -> dict[str, ArraySpec]:
         """The arrays of one env's output by name, in sail-sg EnvPool's layout
         (:func:`envpool.core.array_spec.state_array_spec`)."""

@@ -65,11 +65,17 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
       call returns the first ``batch_size`` envs to finish.
     """
 
+    #: Whether multi-player envs are taken: EnvPool's pools return their batches with one
+    #: row per player (observations, rewards, ``info["players"]``) and one per env (flags,
+    #: the env's info), as sail-sg EnvPool's ``make_gymnasium`` does for its PGX games; the
+    #: strict gymnasium vector env (one row per env everywhere) refuses them.
+    takes_players = True
+
     def __init__(self, spec: EnvSpec) -> None:
-        if spec.max_num_players:
+        if spec.max_num_players and not self.takes_players:
             raise ValueError(f"{spec.id} is a multi-player env: a gymnasium vector env has one "
-                             "row per env, its batches one per player. Use the dm flavour "
-                             "(env_type='dm') or EnvPool's raw pool")
+                             "row per env, its batches one per player. Use envpool.make_"
+                             "gymnasium, the dm flavour (env_type='dm') or EnvPool's raw pool")
         EnvPoolBase.__init__(self, spec)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
@@ -290,6 +296,9 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         }
         if raw.info:
             info.update(raw.info)
+            if self.max_num_players:  # players.id, ...: info["players"]["id"], as EnvPool's
+                for key in [k for k in raw.info if k.startswith("players.")]:
+                    info["players"][key[8:]] = info.pop(key)
         if env_kwargs and self._env_kwargs is not None:
             info["env_kwargs"] = self._env_kwargs.rows(raw.env_id, self._pool.drawn)
         return info

@@ -46,13 +46,21 @@ def make_single_env(task_id: str, **kwargs: Any) -> GymnasiumEnv:
     return GymnasiumEnv(EnvSpec(task_id, num_envs=1, autoreset_mode="disabled", **kwargs))
 
 
-def register_gymnasium_id(task: registry.TaskSpec) -> None:
-    """Registers ``envpool/<task_id>`` with gymnasium (both entry points).
-
-    An id with a namespace of its own (``phys2d/CartPole-v0``) is not registered:
-    gymnasium's ids have one namespace at most, so ``envpool/phys2d/CartPole-v0`` is not
-    an id there (``envpool.make_gymnasium`` makes it)."""
+def has_gymnasium_id(task: registry.TaskSpec) -> bool:
+    """Whether ``envpool/<task_id>`` is in gymnasium's registry: not for an id with a
+    namespace of its own (``phys2d/CartPole-v0``: gymnasium's ids have one namespace at
+    most), nor for a multi-player env (the PGX games: its batches have a row per player,
+    which gymnasium's vector and single envs cannot hold); ``envpool.make_gymnasium``
+    makes both."""
     if "/" in task.task_id:
+        return False
+    return "max_num_players" not in task.native_module.default_config(task.native_env)
+
+
+def register_gymnasium_id(task: registry.TaskSpec) -> None:
+    """Registers ``envpool/<task_id>`` with gymnasium (both entry points), where
+    :func:`has_gymnasium_id`."""
+    if not has_gymnasium_id(task):
         return
     gymnasium.register(
         id=f"{NAMESPACE}/{task.task_id}",

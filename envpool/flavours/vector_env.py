@@ -25,6 +25,7 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     """
 
     first_step_resets = False
+    takes_players = False
 
     def __init__(self, spec: EnvSpec) -> None:
         if spec.config.batch_size != spec.config.num_envs:

@@ -29,6 +29,7 @@
 #include "envs/highway/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
+#include "envs/pgx/register.h"
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
 #include "envs/robotics/register.h"
@@ -50,6 +51,7 @@ Registry BuildRegistry() {
   highway::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
+  pgx::Register(registry);
   minigrid::Register(registry);
   mujoco::Register(registry);
   robotics::Register(registry);

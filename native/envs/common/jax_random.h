@@ -86,6 +86,19 @@ inline std::int32_t RandInt(const Key& key, std::uint32_t n) {
   return static_cast<std::int32_t>(offset);
 }
 
+// jax.random.randint(key, shape, minval, minval + span)[i] - minval for a 32-bit dtype,
+// any span >= 1, element i in row-major order: higher = bits(split(key)[0])[i], lower =
+// bits(split(key)[1])[i], m = (2**16 % span)**2 % span, then ((higher % span) * m + lower %
+// span) % span, every operation in uint32 arithmetic that wraps as XLA's does (for span
+// = 2**31 - 1, m wraps to 0). RandInt is its case span < 2**16, i = 0.
+inline std::uint32_t RandIntSpanAt(const Key& key, std::uint32_t i, std::uint32_t span) {
+  const std::uint32_t higher = Bits32(SplitAt(key, 0), i);
+  const std::uint32_t lower = Bits32(SplitAt(key, 1), i);
+  const std::uint32_t half = static_cast<std::uint32_t>(std::uint64_t{1} << 16) % span;
+  const std::uint32_t multiplier = static_cast<std::uint32_t>(half * half) % span;
+  return static_cast<std::uint32_t>((higher % span) * multiplier + lower % span) % span;
+}
+
 // An env's key, as gymnasium's FunctionalJaxEnv holds it.
 class KeyChain {
  public:

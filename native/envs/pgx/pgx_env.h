@@ -1,0 +1,250 @@
+// The shared base of the PGX games (pgx 2.6.0, pgx/core.py's Env), which every
+// game header (tic_tac_toe.h, connect_four.h, ...) derives from.
+//
+// pgx's Env.step(state, action, key), as restated here:
+//   is_illegal = ~state.legal_action_mask[action]; loser = state.current_player
+//   state = _step(state with _step_count + 1, action, key)   (the game's rule,
+//            run on the illegal action too: its board changes stay)
+//   if is_illegal: rewards = (num_players - 1) * -penalty for everyone, penalty for
+//            the loser (penalty -1, Backgammon's -3); terminated = True
+//   if terminated: legal_action_mask = all True
+// pgx never truncates (truncated stays False); the pool's max_episode_steps does.
+// A terminal state is never stepped: the pool resets the env first (autoreset).
+//
+// Keys: each env keeps a jax key chain as gymnasium's FunctionalJaxEnv does
+// (envs/common/jax_random.h's KeyChain): the env's seed s (the pool's seed + the
+// env's index) sets key = PRNGKey(s); every reset takes `use, key = split(key)` and
+// runs init(use), every step takes the next `use` and passes it to step(state,
+// action, use) (the deterministic games ignore it). So env i of a pool made with
+// seed=s starts its first episode at pgx's init(split(PRNGKey(s + i))[0]).
+//
+// Two-player games (max_num_players = 2) write, per player p (0 and 1, in that
+// order): the observation _observe(state, p), its reward rewards[p] (info
+// "reward", which the pool returns as the players' rewards), and players.id = p;
+// per env: current_player and legal_action_mask, then the game's own info arrays.
+// One-player games (2048) are plain envs: one observation, the scalar reward.
+//
+// Rendering: not pgx's SVG (state.to_svg(), which would need an SVG rasteriser) but a plain
+// picture of the same state: the game's cells (RenderCells) as a grid on a wooden board,
+// each occupied cell a disc of its value's colour (black and white stones, then a palette);
+// any frame size (default 160 x 160), one view.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "envs/common/draw/raster.h"
+#include "envs/common/jax_random.h"
+
+namespace envpool::pgx {
+
+using jax_random::Key;
+
+// jax.random.bernoulli(key) (p = 0.5): uniform(key, (), float32) < 0.5.
+inline bool Bernoulli(const Key& key) {
+  return jax_random::UniformF32(key, 0, 0.0F, 1.0F, false) < 0.5F;
+}
+
+class PgxEnv : public Env {
+ public:
+  // The fields every game's info starts with (two-player games; a one-player game
+  // has only kInfoMask, at index 0).
+  static constexpr std::size_t kInfoReward = 0;
+  static constexpr std::size_t kInfoPlayerId = 1;
+  static constexpr std::size_t kInfoCurrentPlayer = 2;
+  static constexpr std::size_t kInfoMask = 3;
+  static constexpr std::size_t kInfoFirstExtra = 4;
+
+  // The spec of a game: `obs` is one player's observation, `extra_info` the game's
+  // own info arrays (after the common ones).
+  static EnvSpec MakePgxSpec(int num_players, ArraySpec obs, std::int64_t num_actions,
+                             std::vector<ArraySpec> extra_info, double reward_low = -1.0,
+                             double reward_high = 1.0) {
+    EnvSpec spec;
+    spec.action = DiscreteSpec("action", num_actions, DType::kInt32);
+    spec.reward_low = reward_low;
+    spec.reward_high = reward_high;
+    ArraySpec mask = BoxSpec("legal_action_mask", DType::kBool, {num_actions}, {0.0}, {1.0});
+    if (num_players > 1) {
+      spec.max_num_players = num_players;
+      obs.per_player = true;
+      ArraySpec reward = BoxSpec("reward", DType::kFloat32, {}, {reward_low}, {reward_high});
+      reward.per_player = true;
+      ArraySpec id = BoxSpec("players.id", DType::kInt32, {}, {0.0},
+                             {static_cast<double>(num_players - 1)});
+      id.per_player = true;
+      spec.info = {reward, id,
+                   BoxSpec("current_player", DType::kInt32, {}, {0.0},
+                           {static_cast<double>(num_players - 1)}),
+                   mask};
+    } else {
+      spec.info = {mask};
+    }
+    spec.obs = {std::move(obs)};
+    for (ArraySpec& a : extra_info) spec.info.push_back(std::move(a));
+    return spec;
+  }
+
+  PgxEnv(int num_players, std::int64_t num_actions, std::int64_t obs_size,
+         float illegal_penalty = -1.0F)
+      : num_players_(num_players),
+        obs_size_(obs_size),
+        illegal_penalty_(illegal_penalty),
+        rewards_(static_cast<std::size_t>(num_players), 0.0F),
+        mask_(static_cast<std::size_t>(num_actions), true) {}
+
+  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+
+  void Reset(Rng& /*rng*/) override {
+    step_count_ = 0;
+    terminated_ = false;
+    current_player_ = 0;
+    std::fill(rewards_.begin(), rewards_.end(), 0.0F);
+    Init(keys_.Next());
+  }
+
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    const Key key = keys_.Next();
+    const int a = action.Scalar<std::int32_t>();
+    const bool illegal = !mask_[static_cast<std::size_t>(a)];
+    const int loser = current_player_;
+    ++step_count_;
+    std::fill(rewards_.begin(), rewards_.end(), 0.0F);
+    GameStep(a, key);
+    if (illegal) {
+      // _step_with_illegal_action: ones * (-1 * penalty) * (num_players - 1), the
+      // loser's set to the penalty.
+      const float others = -illegal_penalty_ * static_cast<float>(num_players_ - 1);
+      std::fill(rewards_.begin(), rewards_.end(), others);
+      rewards_[static_cast<std::size_t>(loser)] = illegal_penalty_;
+      terminated_ = true;
+    }
+    if (terminated_) std::fill(mask_.begin(), mask_.end(), true);
+    StepOutcome out;
+    out.terminated = terminated_;
+    double sum = 0.0;
+    for (float r : rewards_) sum += r;
+    out.reward = num_players_ == 1 ? static_cast<double>(rewards_[0]) : sum;
+    return out;
+  }
+
+  // The frame of render_width x render_height (0: 160), camera -1 or 0.
+  static FrameSize PgxFrame(int width, int height, int camera_id) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("the PGX games have one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    const int w = width == 0 ? 160 : width;
+    const int h = height == 0 ? 160 : height;
+    if (w < 8 || h < 8 || w > 4096 || h > 4096) {
+      throw std::invalid_argument("the PGX games draw frames of 8 .. 4096 pixels a side, got " +
+                                  std::to_string(h) + " x " + std::to_string(w));
+    }
+    return FrameSize{h, w, 4.0};
+  }
+
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    const int w = width == 0 ? 160 : width;
+    const int h = height == 0 ? 160 : height;
+    const Cells cells = RenderCells();
+    draw::Canvas canvas(w, h, out);
+    canvas.Fill({205, 165, 95});
+    const double cw = static_cast<double>(w) / cells.cols;
+    const double ch = static_cast<double>(h) / cells.rows;
+    const draw::Rgb line{120, 90, 40};
+    for (int r = 0; r < cells.rows; ++r) {
+      canvas.HLine(static_cast<int>(cw / 2), static_cast<int>(w - cw / 2), static_cast<int>((r + 0.5) * ch), line);
+    }
+    for (int c = 0; c < cells.cols; ++c) {
+      canvas.VLine(static_cast<int>((c + 0.5) * cw), static_cast<int>(ch / 2), static_cast<int>(h - ch / 2), line);
+    }
+    static constexpr std::array<draw::Rgb, 12> kPalette = {{
+        {20, 20, 20}, {235, 235, 235}, {200, 40, 40}, {40, 90, 200}, {40, 160, 60},
+        {230, 200, 40}, {150, 60, 170}, {40, 180, 190}, {240, 130, 30}, {120, 70, 30},
+        {255, 120, 180}, {100, 100, 100}}};
+    const int radius = std::max(1, static_cast<int>(0.4 * std::min(cw, ch)));
+    for (int r = 0; r < cells.rows; ++r) {
+      for (int c = 0; c < cells.cols; ++c) {
+        const int code = cells.codes[static_cast<std::size_t>(r * cells.cols + c)];
+        if (code <= 0) continue;
+        const draw::Rgb& colour = kPalette[static_cast<std::size_t>((code - 1) % 12)];
+        canvas.FillCircle(static_cast<int>((c + 0.5) * cw), static_cast<int>((r + 0.5) * ch),
+                          radius, colour);
+        if (code > 12) {  // values past the palette: a darker core
+          canvas.FillCircle(static_cast<int>((c + 0.5) * cw), static_cast<int>((r + 0.5) * ch),
+                            std::max(1, radius / 2), kPalette[static_cast<std::size_t>((code / 12) % 12)]);
+        }
+      }
+    }
+  }
+
+  void Write(const Slot& slot) const override {
+    WriteObs(slot);
+    if (num_players_ > 1) {
+      slot.SetNumPlayers(num_players_);
+      for (int p = 0; p < num_players_; ++p) {
+        slot.Info<float>(kInfoReward)[p] = rewards_[static_cast<std::size_t>(p)];
+        slot.Info<std::int32_t>(kInfoPlayerId)[p] = p;
+      }
+      *slot.Info<std::int32_t>(kInfoCurrentPlayer) = current_player_;
+      std::copy(mask_.begin(), mask_.end(), slot.Info<bool>(kInfoMask));
+      WriteInfo(slot, kInfoFirstExtra);
+    } else {
+      std::copy(mask_.begin(), mask_.end(), slot.Info<bool>(0));
+      WriteInfo(slot, 1);
+    }
+  }
+
+ protected:
+  // init(key): the game's initial state; sets current_player_, mask_ and its own.
+  virtual void Init(const Key& key) = 0;
+  // _step(state, action, key): the game's rule; sets rewards_ (zero on entry),
+  // terminated_, mask_, current_player_ and its own state.
+  virtual void GameStep(int action, const Key& key) = 0;
+  // _observe(state, player) as bools (the bool games; others override WriteObs).
+  virtual void Observe(int /*player*/, bool* /*out*/) const {}
+  // What Render draws: rows x cols cells, each 0 (empty), 1 (black), 2 (white) or another
+  // value (a palette colour).
+  struct Cells {
+    int rows = 1;
+    int cols = 1;
+    std::vector<int> codes{0};
+  };
+  virtual Cells RenderCells() const = 0;
+  // The game's own info arrays, from index `first` on.
+  virtual void WriteInfo(const Slot& slot, std::size_t first) const = 0;
+  // Every player's observation, one after the other.
+  virtual void WriteObs(const Slot& slot) const {
+    bool* obs = slot.Obs<bool>(0);
+    for (int p = 0; p < num_players_; ++p) Observe(p, obs + p * obs_size_);
+  }
+
+  int num_players_;
+  std::int64_t obs_size_;
+  float illegal_penalty_;
+  std::int32_t step_count_ = 0;
+  bool terminated_ = false;
+  int current_player_ = 0;
+  std::vector<float> rewards_;
+  std::vector<bool> mask_;
+
+ private:
+  jax_random::KeyChain keys_;
+};
+
+// A game's Defaults(): the players (a fixed keyword, as sail-sg EnvPool's config shows
+// it) and nothing else.
+inline Config PgxDefaults(int num_players) {
+  Config config;
+  config.Set("max_num_players", std::int64_t{num_players}).In(num_players, num_players);
+  return config;
+}
+
+}  // namespace envpool::pgx

@@ -42,6 +42,8 @@ def family_of(native_env: str) -> str:
         return "envpool.mujoco.myosuite"
     if native_env == "Highway":
         return "envpool.highway"
+    if native_env.startswith("Jumanji"):
+        return "envpool.jumanji"
     if native_env == "Gfootball":
         return "envpool.gfootball"
     return "envpool.toy_text"

@@ -10,9 +10,9 @@
 // action was outside the mask, when no dirty cell is left, or at step_count >= 100. Info:
 // ratio_dirty_tiles (dirty / not wall, float32) and num_dirty_tiles.
 //
-// Keywords (sail-sg EnvPool's): cleaner_grid ("" or the 100 cells in 0 .. 2) and
-// cleaner_agent_locations ("" or 3 (row, col) pairs): every episode starts from them;
-// cleaner_penalty_per_timestep.
+// Keywords (sail-sg EnvPool's): cleaner_grid ("" or the 100 cells in 0 .. 2; its top-left
+// cell is cleaned, as the generator's) and cleaner_agent_locations ("" or 3 (row, col)
+// pairs): every episode starts from them; cleaner_penalty_per_timestep.
 #pragma once
 
 #include <array>
@@ -83,8 +83,8 @@ class Cleaner final : public JumanjiEnv {
     } else {
       const std::vector<std::int8_t> maze = GenerateMaze(kCols, kRows, generator_key);
       for (int i = 0; i < kCells; ++i) grid_[i] = maze[i] == 0 ? kDirty : kWall;
-      grid_[0] = kClean;
     }
+    grid_[0] = kClean;  // the generator's clean top-left cell (a given grid's too)
     for (int a = 0; a < kAgents; ++a) {
       agents_[a] = params_.agents.empty()
                        ? std::array<int, 2>{0, 0}

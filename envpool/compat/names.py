@@ -44,6 +44,8 @@ def family_of(native_env: str) -> str:
         return "envpool.highway"
     if native_env.startswith("Pgx"):
         return "envpool.pgx"
+    if native_env.startswith("Jumanji"):
+        return "envpool.jumanji"
     if native_env == "Gfootball":
         return "envpool.gfootball"
     return "envpool.toy_text"

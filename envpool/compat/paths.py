@@ -81,6 +81,11 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.highway.registration": {},
     "envpool.pgx": {},
     "envpool.pgx.registration": {},
+    "envpool.jumanji": {},
+    "envpool.jumanji.registration": {
+        "jumanji_env_ids": "envpool.tasks.jumanji:JUMANJI_ENV_IDS",
+        "_TASKS": "envpool.tasks.jumanji:TASKS",
+    },
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/compat/spec_classes.py, raw_pool.py)

@@ -8,6 +8,7 @@ from envpool.tasks import (  # noqa: F401
     dm_control,
     gfootball,
     highway,
+    jumanji,
     metaworld,
     minigrid,
     mujoco,

@@ -98,6 +98,8 @@ inline py::dtype ToNumpy(DType t) {
       return py::dtype::of<float>();
     case DType::kFloat64:
       return py::dtype::of<double>();
+    case DType::kInt8:
+      return py::dtype::of<std::int8_t>();
   }
   throw std::logic_error("bad dtype");
 }

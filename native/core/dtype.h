@@ -7,13 +7,15 @@
 
 namespace envpool {
 
-enum class DType : std::uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+// (kInt8 last: jumanji's int8 observations, added after the others kept their values)
+enum class DType : std::uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt8 };
 
 // Size in bytes of one element.
 constexpr std::size_t DTypeSize(DType t) {
   switch (t) {
     case DType::kBool:
     case DType::kUInt8:
+    case DType::kInt8:
       return 1;
     case DType::kInt32:
     case DType::kFloat32:
@@ -40,6 +42,8 @@ constexpr const char* DTypeName(DType t) {
       return "float32";
     case DType::kFloat64:
       return "float64";
+    case DType::kInt8:
+      return "int8";
   }
   return "?";
 }
@@ -58,5 +62,7 @@ template <>
 constexpr DType DTypeOf<float>() { return DType::kFloat32; }
 template <>
 constexpr DType DTypeOf<double>() { return DType::kFloat64; }
+template <>
+constexpr DType DTypeOf<std::int8_t>() { return DType::kInt8; }
 
 }  // namespace envpool

@@ -1,9 +1,10 @@
 // jax.random's default generator (threefry2x32, jax_threefry_partitionable on,
 // the default since jax 0.5), the few calls gymnasium's jax envs make:
 // PRNGKey(seed), split(key), uniform(key, minval, maxval) in float32 and
-// choice(key, a, shape=(1,)) (randint). Bit for bit jax's results, so that an
-// env seeded with s draws what gymnasium's FunctionalJaxEnv draws after
-// reset(seed=s).
+// choice(key, a, shape=(1,)) (randint); for jumanji's generators also randint over a
+// shape, permutation (choice without replacement) and choice with probabilities. Bit for
+// bit jax's results, so that an env seeded with s draws what gymnasium's FunctionalJaxEnv
+// draws after reset(seed=s).
 //
 // FunctionalJaxEnv's key chain: reset(seed=s) sets key = PRNGKey(s); every
 // reset and every step then takes `use, key = split(key)` and passes `use` to
@@ -11,12 +12,14 @@
 // from Env::Seed (the pool's seed + i), like the ALE's own generator.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
@@ -97,6 +100,64 @@ inline std::uint32_t RandIntSpanAt(const Key& key, std::uint32_t i, std::uint32_
   const std::uint32_t half = static_cast<std::uint32_t>(std::uint64_t{1} << 16) % span;
   const std::uint32_t multiplier = static_cast<std::uint32_t>(half * half) % span;
   return static_cast<std::uint32_t>((higher % span) * multiplier + lower % span) % span;
+}
+
+// jax.random.split(key, n)[i]: the hash of the counter (0, i) for any n (SplitAt); the
+// keys of `a, b, c = split(key, 3)` are SplitAt(key, 0), SplitAt(key, 1), SplitAt(key, 2).
+
+// jax.random.randint(key, shape, minval, maxval)[i] in int32, for element i of the flattened
+// shape and that element's bounds: the higher and lower 32 bits of element i come from
+// split(key)[0] and split(key)[1]; the span (maxval - minval, 1 when empty) takes them
+// modulo as jax does. For maxval <= 2**31 - 1 (jax widens the span when maxval overflows).
+inline std::int32_t RandIntAt(const Key& key, std::uint32_t i, std::int32_t minval,
+                              std::int32_t maxval) {
+  const std::uint32_t span = maxval <= minval ? 1u
+                                              : static_cast<std::uint32_t>(
+                                                    static_cast<std::int64_t>(maxval) - minval);
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(minval) +
+                                   RandIntSpanAt(key, i, span));
+}
+
+// jax.random.permutation(key, n) (also choice(key, n, (k,), replace=False)[:k] = its first
+// k): `rounds` times (ceil(3 ln n / ln(2**32 - 1)): one round for 2 <= n <= 1626),
+// `key, sub = split(key)`; 32 random bits per element from sub sort the array (a stable
+// sort on the bits, XLA's sort_key_val).
+inline std::vector<std::int32_t> Permutation(Key key, std::int32_t n) {
+  std::vector<std::int32_t> x(static_cast<std::size_t>(n));
+  for (std::int32_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = i;
+  const int rounds = static_cast<int>(
+      std::ceil(3.0 * std::log(static_cast<double>(n < 1 ? 1 : n)) / std::log(4294967295.0)));
+  for (int r = 0; r < rounds; ++r) {
+    const Key sub = SplitAt(key, 1);
+    key = SplitAt(key, 0);
+    std::vector<std::pair<std::uint32_t, std::int32_t>> keyed(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      keyed[i] = {Bits32(sub, static_cast<std::uint32_t>(i)), x[i]};
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = keyed[i].second;
+  }
+  return x;
+}
+
+// jax.random.choice(key, n, shape=(), p=p) with replacement: the float32 running sum c of p
+// (in order: XLA's cumsum of a short vector), r = c[-1] * (1 - u) with u =
+// uniform(key, ()) in float32, and the index is searchsorted(c, r) (side "left": the first
+// i with r <= c[i]; n - 1 past the end is never reached for r <= c[-1]; an all-zero p gives
+// r = 0 and index 0).
+inline std::int32_t ChoiceWeighted(const Key& key, const std::vector<float>& p) {
+  std::vector<float> cumulative(p.size());
+  float sum = 0.0F;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    sum += p[i];
+    cumulative[i] = sum;
+  }
+  const float u = UniformF32(key, 0, 0.0F, 1.0F, false);
+  const float r = cumulative.back() * (1.0F - u);
+  std::size_t i = 0;
+  while (i < cumulative.size() && cumulative[i] < r) ++i;
+  return static_cast<std::int32_t>(i);
 }
 
 // An env's key, as gymnasium's FunctionalJaxEnv holds it.

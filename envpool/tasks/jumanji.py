@@ -1,0 +1,84 @@
+"""Jumanji task ids: jumanji's (1.1.2) ids with their default generators and rewards,
+each also as sail-sg EnvPool's ``Jumanji/<id>``.
+
+Each id is one native env (native/envs/jumanji/<env>.h). The observation is a Dict of
+the fields of jumanji's ``Observation``; the info holds the ``extras`` of its TimeStep.
+The k-th episode of the env seeded with ``s`` is jumanji's ``env.reset(split(key_k)[0])``
+with ``key_0 = PRNGKey(s)`` and ``key_{k+1} = split(key_k)[1]`` (docs/jumanji.md); a step
+ends as jumanji's TimeStep says (terminated: LAST with discount 0, truncated: discount
+1), and the pool adds EnvPool's ``max_episode_steps`` (truncated).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from envpool.core.registry import register
+from envpool.tasks._installed import package_path
+from envpool.tasks.classic_control import xla_uses_fma
+
+#: (task id, native env, max_episode_steps): sail-sg EnvPool's limits.
+TASKS: list[tuple[str, str, int]] = [
+    ("Game2048-v1", "JumanjiGame2048", 1000),
+    ("SlidingTilePuzzle-v0", "JumanjiSlidingTilePuzzle", 500),
+    ("Snake-v1", "JumanjiSnake", 4000),
+    ("Minesweeper-v0", "JumanjiMinesweeper", 90),
+    ("Knapsack-v1", "JumanjiKnapsack", 50),
+    ("TSP-v1", "JumanjiTSP", 20),
+    ("Sudoku-v0", "JumanjiSudoku", 81),
+    ("Sudoku-very-easy-v0", "JumanjiSudoku", 81),
+    ("RubiksCube-v0", "JumanjiRubiksCube", 200),
+    ("RubiksCube-partly-scrambled-v0", "JumanjiRubiksCube", 20),
+    ("Maze-v0", "JumanjiMaze", 100),
+    ("Cleaner-v0", "JumanjiCleaner", 100),
+    ("GraphColoring-v1", "JumanjiGraphColoring", 20),
+    ("CVRP-v1", "JumanjiCVRP", 40),
+]
+
+#: Each id's keywords: jumanji's registration's generator and time limit.
+_KWARGS: dict[str, dict[str, Any]] = {
+    "Sudoku-very-easy-v0": {"sudoku_database": "very-easy"},
+    "RubiksCube-partly-scrambled-v0": {"rubiks_cube_num_scrambles": 7,
+                                       "rubiks_cube_time_limit": 20},
+}
+
+# jumanji's sudoku databases (environments/logic/sudoku/data), read by the env at run time.
+_SUDOKU_DATABASES = {"mixed": "10000_mixed_puzzles.npy",
+                     "very-easy": "1000_very_easy_puzzles.npy"}
+
+#: The jumanji ids this package has (each also as ``Jumanji/<id>``).
+JUMANJI_ENV_IDS: tuple[str, ...] = tuple(task_id for task_id, _, _ in TASKS)
+
+
+def ids() -> list[str]:
+    """Every jumanji id: jumanji's spelling and ``Jumanji/<id>``."""
+    return [i for task_id, _, _ in TASKS for i in (task_id, f"Jumanji/{task_id}")]
+
+
+def _xla_arithmetic(config: dict[str, Any]) -> dict[str, Any]:
+    """Whether XLA's CPU backend fuses a product feeding a sum here (as for the phys2d envs:
+    envpool.tasks.classic_control.xla_uses_fma)."""
+    del config
+    return {"_xla_fma": xla_uses_fma()}
+
+
+def _sudoku_database(config: dict[str, Any]) -> dict[str, Any]:
+    """The installed jumanji's puzzle file named by ``sudoku_database`` (an unknown name is
+    refused by the env)."""
+    name = _SUDOKU_DATABASES.get(config["sudoku_database"], "")
+    path = package_path("jumanji", "environments", "logic", "sudoku", "data", name)
+    if name and not os.path.isfile(path):
+        raise FileNotFoundError(f"Sudoku reads jumanji's puzzles ({path}): pip install "
+                                "jumanji==1.1.2")
+    return {"_sudoku_database": path if name else ""}
+
+
+# The native envs that need hidden keywords when a pool is made.
+_PREPARE = {"JumanjiTSP": _xla_arithmetic, "JumanjiCVRP": _xla_arithmetic,
+            "JumanjiSudoku": _sudoku_database}
+
+for _task_id, _native, _steps in TASKS:
+    for _id in (_task_id, f"Jumanji/{_task_id}"):
+        register(_id, _native, max_episode_steps=_steps, prepare=_PREPARE.get(_native),
+                 **_KWARGS.get(_task_id, {}))

@@ -180,13 +180,15 @@ class Soccer final : public WalkBase {
       double sum = 0.0;
       for (double p : goalkeeper_probabilities) {
         if (!(p >= 0 && p <= 1)) {
-          throw std::invalid_argument("GoalKeeper probabilities should be between 0 and 1");
+          throw std::invalid_argument(
+              "goalkeeper_probabilities: GoalKeeper probabilities should be between 0 and 1");
         }
         sum += p;
       }
       // np.isclose(np.sum(p), 1.0): |sum - 1| <= 1e-8 + 1e-5.
       if (!(std::fabs(sum - 1.0) <= 1e-8 + 1e-5 * 1.0)) {
-        throw std::invalid_argument("GoalKeeper probabilities should sum to 1.0");
+        throw std::invalid_argument(
+            "goalkeeper_probabilities: GoalKeeper probabilities should sum to 1.0");
       }
       if (reset_type != "none" && reset_type != "init" && reset_type != "random") {
         throw std::invalid_argument("reset_type must be 'none', 'init' or 'random', got '" +

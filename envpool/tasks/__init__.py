@@ -12,6 +12,7 @@ from envpool.tasks import (  # noqa: F401
     minigrid,
     mujoco,
     myosuite,
+    procgen,
     robotics,
     robotics_adroit,
     robotics_hand,

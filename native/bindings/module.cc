@@ -27,6 +27,7 @@
 #include "envs/common/pink_noise.h"
 #include "envs/dm_control/register.h"
 #include "envs/highway/register.h"
+#include "envs/procgen/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
 #include "envs/minigrid/register.h"
@@ -48,6 +49,7 @@ Registry BuildRegistry() {
   classic_control::Register(registry);
   dm_control::Register(registry);
   highway::Register(registry);
+  procgen::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
   minigrid::Register(registry);

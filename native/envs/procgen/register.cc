@@ -1,0 +1,19 @@
+// The procgen envs of the native registry (see register.h): one native env per restated
+// game, named as procgen names it.
+#include "envs/procgen/register.h"
+
+#include "core/registry.h"
+#include "envs/procgen/bigfish.h"
+#include "envs/procgen/coinrun.h"
+#include "envs/procgen/procgen_env.h"
+#include "envs/procgen/starpilot.h"
+
+namespace envpool::procgen {
+
+void Register(Registry& registry) {
+  registry.push_back(MakeEntry<ProcgenEnv<BigFish>>("ProcgenBigfish"));
+  registry.push_back(MakeEntry<ProcgenEnv<StarPilot>>("ProcgenStarpilot"));
+  registry.push_back(MakeEntry<ProcgenEnv<CoinRun>>("ProcgenCoinrun"));
+}
+
+}  // namespace envpool::procgen

@@ -3,7 +3,7 @@
 procgen's wheels stop at CPython 3.10, but the game library inside them,
 ``procgen/data/prebuilt/libenv.so``, is a plain C library with gym3's libenv API
 (``libenv_make`` / ``libenv_set_buffers`` / ``libenv_act`` / ``libenv_observe``) and Qt
-linked in statically. ``envpool.tasks.procgen.procgen_wheel_dir`` downloads and unpacks the
+linked in statically. ``envpool.tasks.procgen.download_wheel`` downloads and unpacks the
 wheel once into the cache folder; this module loads the library with ctypes and drives one
 game the way ``procgen.ProcgenGym3Env(num=1, ...)`` does (its options, with ``num_threads=0``
 so that it steps on the caller's thread).

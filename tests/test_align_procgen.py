@@ -119,8 +119,10 @@ def test_procgen_random_episodes(wheel_dir: str, task_id: str) -> None:
         assert _run(wheel_dir, task_id, seed, episodes=3, max_steps=4000) == 3
 
 
-# The drawing and level keywords, each on its own, on one id.
-@pytest.mark.parametrize("kw", [
+# The drawing and level keywords, each on its own: in the default suite each on one game
+# (round robin), nightly on one id of every game.
+_ONE_ID_PER_GAME = [f"{prefix}Hard-v0" for prefix, _ in procgen_tasks.GAMES.values()]
+_KEYWORDS = [
     {"paint_vel_info": True},
     {"use_backgrounds": False},
     {"restrict_themes": True},
@@ -128,18 +130,42 @@ def test_procgen_random_episodes(wheel_dir: str, task_id: str) -> None:
     {"center_agent": False},
     {"num_levels": 3, "start_level": 5},
     {"num_levels": 2, "start_level": 11, "use_sequential_levels": True},
-], ids=lambda kw: "-".join(f"{k}={v}" for k, v in kw.items()))
-def test_procgen_keywords(wheel_dir: str, kw: dict[str, Any]) -> None:
+]
+
+
+def _kw_id(kw: dict[str, Any]) -> str:
+    return "-".join(f"{k}={v}" for k, v in kw.items())
+
+
+@pytest.mark.parametrize(("task_id", "kw"), [
+    (_ONE_ID_PER_GAME[i % len(_ONE_ID_PER_GAME)], kw) for i, kw in enumerate(_KEYWORDS)],
+    ids=[_kw_id(kw) for kw in _KEYWORDS])
+def test_procgen_keywords(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> None:
     """The keywords change the frames and levels as procgen's options do."""
-    assert _run(wheel_dir, IDS[0], 3, episodes=2, max_steps=1500, **kw) >= 1
+    assert _run(wheel_dir, task_id, 3, episodes=1, max_steps=1100, **kw) == 1
 
 
-def test_procgen_bad_keywords() -> None:
+@pytest.mark.sweep(by="none", extra=0)
+@pytest.mark.parametrize("task_id", _ONE_ID_PER_GAME)
+@pytest.mark.parametrize("kw", _KEYWORDS, ids=_kw_id)
+def test_procgen_keywords_every_game(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> None:
+    """The same on every game (nightly; one pair a day in the default suite)."""
+    assert _run(wheel_dir, task_id, 3, episodes=1, max_steps=1100, **kw) == 1
+
+
+def test_procgen_bad_keywords(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     """A mode a game does not have, a negative level count and a missing asset folder are
-    refused when the pool is made."""
+    refused when the pool is made; without any asset folder the spec is still made."""
     with pytest.raises(ValueError, match="distribution_mode"):
         envpool.make_gymnasium(IDS[0], num_envs=1, distribution_mode="memory")
     with pytest.raises(ValueError, match="num_levels"):
         envpool.make_gymnasium(IDS[0], num_envs=1, num_levels=-1)
     with pytest.raises(ValueError, match="resource_root"):
         envpool.make_gymnasium(IDS[0], num_envs=1, resource_root="/nonexistent/procgen")
+    monkeypatch.setenv("ENVPOOL_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("ENVPOOL_PROCGEN_ASSETS", raising=False)
+    if procgen_tasks.find_assets():  # an installed procgen package
+        return
+    assert envpool.make_spec(IDS[0]).observation_space.shape == (64, 64, 3)
+    with pytest.raises(RuntimeError, match="--procgen-assets"):
+        envpool.make_gymnasium(IDS[0], num_envs=1)

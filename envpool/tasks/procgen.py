@@ -15,7 +15,7 @@ licences: procgen's ASSET_LICENSES.md). They are read at run time from the first
 3. an installed ``procgen`` package (its ``data/assets``: procgen installs on Python 3.10
    and below only);
 4. ``$ENVPOOL_CACHE_DIR/procgen-0.10.7/procgen/data/assets`` (``~/.cache/envpool`` when
-   ``ENVPOOL_CACHE_DIR`` is unset), which ``python -m envpool.tasks.procgen`` fills: it
+   ``ENVPOOL_CACHE_DIR`` is unset), which ``python -m envpool --procgen-assets`` fills: it
    downloads procgen 0.10.7's CPython 3.10 wheel with pip and unpacks its ``data`` folder.
 """
 
@@ -38,10 +38,12 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "bigfish": ("Bigfish", ("easy", "hard")),
     "starpilot": ("Starpilot", ("easy", "hard")),
     "coinrun": ("Coinrun", ("easy", "hard", "exploration")),
+    "maze": ("Maze", ("easy", "hard", "memory", "exploration")),
+    "heist": ("Heist", ("easy", "hard", "memory", "exploration")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level
-EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038}
+EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 876640971}
 
 _MODE_NAMES = {"easy": "Easy", "hard": "Hard", "extreme": "Extreme", "memory": "Memory",
                "exploration": "Exploration"}
@@ -94,18 +96,12 @@ def find_assets(resource_root: str | None = None) -> str:
 
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
-    """Finds the asset folder for the native keyword ``_resource_root``."""
+    """Finds the asset folder for the native keyword ``_resource_root`` ("" when there is
+    none: the spec is still made, and making the envs says what to do)."""
     given = config.get("resource_root")
     if given is not None and not os.path.isdir(given):
         raise ValueError(f"procgen: resource_root {given!r} is not a folder")
-    folder = find_assets(given)
-    if not folder:
-        raise FileNotFoundError(
-            "procgen's images were not found: run `python -m envpool.tasks.procgen` once "
-            "(it downloads procgen 0.10.7's wheel with pip into "
-            f"{cache_dir()}), or pass resource_root= / set ENVPOOL_PROCGEN_ASSETS to a copy "
-            "of procgen's data/assets folder")
-    return {"_resource_root": folder}
+    return {"_resource_root": find_assets(given)}
 
 
 def ids() -> list[str]:
@@ -114,15 +110,15 @@ def ids() -> list[str]:
             for mode in modes]
 
 
-for _game, (_prefix, _modes) in GAMES.items():
-    for _mode in _modes:
-        _levels: dict[str, Any] = {"distribution_mode": _mode}
-        if _mode == "exploration":
-            _levels = {"distribution_mode": "hard", "num_levels": 1,
-                       "start_level": EXPLORATION_LEVEL_SEEDS[_game]}
-        register(f"{_prefix}{_MODE_NAMES[_mode]}-v0", f"Procgen{_prefix}", prepare=_prepare,
-                 python_kwargs={"resource_root": None}, **_levels)
+def _register() -> None:
+    for game, (prefix, modes) in GAMES.items():
+        for mode in modes:
+            levels: dict[str, Any] = {"distribution_mode": mode}
+            if mode == "exploration":
+                levels = {"distribution_mode": "hard", "num_levels": 1,
+                          "start_level": EXPLORATION_LEVEL_SEEDS[game]}
+            register(f"{prefix}{_MODE_NAMES[mode]}-v0", f"Procgen{prefix}", prepare=_prepare,
+                     python_kwargs={"resource_root": None}, **levels)
 
 
-if __name__ == "__main__":
-    print(download_wheel())
+_register()

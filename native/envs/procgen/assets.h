@@ -53,9 +53,7 @@ class AssetStore {
     auto found = images_.find(key);
     if (found != images_.end()) return found->second;
     if (root_.empty()) {
-      throw std::runtime_error(
-          "procgen: no asset folder (the resource_root keyword): envpool.tasks.procgen "
-          "finds procgen 0.10.7's assets (docs/procgen.md)");
+      throw std::runtime_error("procgen: no asset folder (docs/procgen.md)");
     }
     const draw::RgbaImage rgba = draw::ReadPng(root_ + relpath);
     auto image = std::make_shared<Image>();

@@ -36,6 +36,8 @@ constexpr int kExplosion3 = 56;
 constexpr int kExplosion4 = 57;
 constexpr int kExplosion5 = 58;
 constexpr int kTrail = 59;
+constexpr int kDoorObj = 200;
+constexpr int kKeyObj = 300;
 
 // game.h's DistributionMode
 enum DistributionMode { kEasyMode = 0, kHardMode = 1, kExtremeMode = 2, kMemoryMode = 10 };

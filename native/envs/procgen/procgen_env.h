@@ -98,7 +98,15 @@ class ProcgenEnv final : public Env {
     return spec;
   }
 
-  explicit ProcgenEnv(const Params& p) : params_(p) {}
+  explicit ProcgenEnv(const Params& p) : params_(p) {
+    if (p.resource_root.empty()) {
+      throw std::runtime_error(
+          "procgen's images were not found: run `python -m envpool --procgen-assets` once (it "
+          "downloads procgen 0.10.7's wheel with pip into the cache folder), or pass "
+          "resource_root= / set ENVPOOL_PROCGEN_ASSETS to a copy of procgen's data/assets "
+          "folder (docs/procgen.md)");
+    }
+  }
 
   void Seed(std::uint64_t seed) override {
     // procgen's rand_seed is an int

@@ -181,38 +181,48 @@ class Painter {
   void DrawImage(const RectF& target, const Image& image) {
     if (target.w == 0 || target.h == 0) return;  // QRectF::isEmpty: drawn as nothing
     const int alpha = IntOpacity();
-    if (m_.rotated) {
-      if (image.opaque) throw std::logic_error("procgen: a rotated opaque image");
-      if (alpha == 256) {
-        Transform(target, image, [](std::uint32_t* d, std::uint32_t s) {
-          *d = s + qt::ByteMul(*d, (~s) >> 24);
-        });
-      } else {
-        const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
-        Transform(target, image, [a](std::uint32_t* d, std::uint32_t s) {
-          s = qt::ByteMul(s, a);
-          *d = s + qt::ByteMul(*d, (~s) >> 24);
-        });
+    RectF r = target;
+    switch (TransformType()) {
+      case kTxRotate:
+        if (image.opaque) throw std::logic_error("procgen: a rotated opaque image");
+        if (alpha == 256) {
+          Transform(target, image, [](std::uint32_t* d, std::uint32_t s) {
+            *d = s + qt::ByteMul(*d, (~s) >> 24);
+          });
+        } else {
+          const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
+          Transform(target, image, [a](std::uint32_t* d, std::uint32_t s) {
+            s = qt::ByteMul(s, a);
+            *d = s + qt::ByteMul(*d, (~s) >> 24);
+          });
+        }
+        return;
+      case kTxScale:
+      case kTxTranslate: {
+        // qt_mapRect_non_normalizing: the mapped corners, a flip giving a negative size
+        double x1, y1, x2, y2;
+        MapScale(target.x, target.y, &x1, &y1);
+        MapScale(target.x + target.w, target.y + target.h, &x2, &y2);
+        r = RectF{x1, y1, x2 - x1, y2 - y1};
+        break;
       }
-      return;
-    }
-    if (m_.dx != 0 || m_.dy != 0) {
-      throw std::logic_error("procgen: drawImage under a translation alone is not restated");
+      case kTxNone:
+        break;
     }
     if (!image.opaque && alpha == 256) {
-      ScaleSse2(target, image);
+      ScaleSse2(r, image);
       return;
     }
     if (image.opaque && alpha == 256) {
-      ScaleGeneric(target, image, [](std::uint32_t* d, std::uint32_t s) { *d = s; });
+      ScaleGeneric(r, image, [](std::uint32_t* d, std::uint32_t s) { *d = s; });
     } else if (image.opaque) {
       const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
-      ScaleGeneric(target, image, [a](std::uint32_t* d, std::uint32_t s) {
+      ScaleGeneric(r, image, [a](std::uint32_t* d, std::uint32_t s) {
         *d = qt::Interpolate255(s, a, *d, 255 - a);
       });
     } else {
       const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
-      ScaleGeneric(target, image, [a](std::uint32_t* d, std::uint32_t s) {
+      ScaleGeneric(r, image, [a](std::uint32_t* d, std::uint32_t s) {
         s = qt::ByteMul(s, a);
         *d = s + qt::ByteMul(*d, (~s) >> 24);
       });
@@ -260,14 +270,14 @@ class Painter {
       basex = static_cast<std::uint32_t>(static_cast<std::int64_t>(image.width * 65536.0)) + dstx;
     } else {
       const int dstx = qt::Ceil((tx1 + 0.5 - t.x) * sx * 65536) - 1;
-      basex = static_cast<std::uint32_t>(static_cast<std::int64_t>(0 * 65536.0)) + dstx;
+      basex = static_cast<std::uint32_t>(dstx);  // the source's left is 0
     }
     if (sy < 0) {
       const int dsty = qt::Floor((ty1 + 0.5 - (t.y + t.h)) * sy * 65536) + 1;
       srcy = static_cast<std::uint32_t>(static_cast<std::int64_t>(image.height * 65536.0)) + dsty;
     } else {
       const int dsty = qt::Ceil((ty1 + 0.5 - t.y) * sy * 65536) - 1;
-      srcy = static_cast<std::uint32_t>(static_cast<std::int64_t>(0 * 65536.0)) + dsty;
+      srcy = static_cast<std::uint32_t>(dsty);  // the source's top is 0
     }
     Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, blend);
   }
@@ -309,6 +319,24 @@ class Painter {
     Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, [](std::uint32_t* d, std::uint32_t s) {
       *d = s + qt::ByteMul(*d, (~s) >> 24);
     });
+  }
+
+  enum TxType { kTxNone, kTxTranslate, kTxScale, kTxRotate };
+  // QTransform::type() after a rotate: entries within qFuzzyIsNull (1e-12) of 0 count as 0,
+  // so a rotation by -180 degrees (sin(-pi) = -1.2e-16) is a scale by -1, drawn by the
+  // scale loops with a flipped rect, not by qt_transform_image
+  TxType TransformType() const {
+    auto null = [](double d) { return std::fabs(d) <= 0.000000000001; };
+    if (!m_.rotated) return (m_.dx != 0 || m_.dy != 0) ? kTxTranslate : kTxNone;
+    if (!null(m_.m12) || !null(m_.m21)) return kTxRotate;
+    if (!null(m_.m11 - 1) || !null(m_.m22 - 1)) return kTxScale;
+    if (!null(m_.dx) || !null(m_.dy)) return kTxTranslate;
+    return kTxNone;
+  }
+  // QTransform::map of a TxScale (or TxTranslate) matrix
+  void MapScale(double x, double y, double* tx, double* ty) const {
+    *tx = m_.m11 * x + m_.dx;
+    *ty = m_.m22 * y + m_.dy;
   }
 
   struct Vertex {

@@ -5,6 +5,8 @@
 #include "core/registry.h"
 #include "envs/procgen/bigfish.h"
 #include "envs/procgen/coinrun.h"
+#include "envs/procgen/heist.h"
+#include "envs/procgen/maze.h"
 #include "envs/procgen/procgen_env.h"
 #include "envs/procgen/starpilot.h"
 
@@ -14,6 +16,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<BigFish>>("ProcgenBigfish"));
   registry.push_back(MakeEntry<ProcgenEnv<StarPilot>>("ProcgenStarpilot"));
   registry.push_back(MakeEntry<ProcgenEnv<CoinRun>>("ProcgenCoinrun"));
+  registry.push_back(MakeEntry<ProcgenEnv<Maze>>("ProcgenMaze"));
+  registry.push_back(MakeEntry<ProcgenEnv<Heist>>("ProcgenHeist"));
 }
 
 }  // namespace envpool::procgen

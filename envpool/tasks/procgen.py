@@ -40,6 +40,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "coinrun": ("Coinrun", ("easy", "hard", "exploration")),
     "maze": ("Maze", ("easy", "hard", "memory", "exploration")),
     "heist": ("Heist", ("easy", "hard", "memory", "exploration")),
+    "miner": ("Miner", ("easy", "hard", "memory")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

@@ -7,6 +7,7 @@
 #include "envs/procgen/coinrun.h"
 #include "envs/procgen/heist.h"
 #include "envs/procgen/maze.h"
+#include "envs/procgen/miner.h"
 #include "envs/procgen/procgen_env.h"
 #include "envs/procgen/starpilot.h"
 
@@ -18,6 +19,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<CoinRun>>("ProcgenCoinrun"));
   registry.push_back(MakeEntry<ProcgenEnv<Maze>>("ProcgenMaze"));
   registry.push_back(MakeEntry<ProcgenEnv<Heist>>("ProcgenHeist"));
+  registry.push_back(MakeEntry<ProcgenEnv<Miner>>("ProcgenMiner"));
 }
 
 }  // namespace envpool::procgen

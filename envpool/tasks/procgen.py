@@ -41,6 +41,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "maze": ("Maze", ("easy", "hard", "memory", "exploration")),
     "heist": ("Heist", ("easy", "hard", "memory", "exploration")),
     "miner": ("Miner", ("easy", "hard", "memory")),
+    "fruitbot": ("Fruitbot", ("easy", "hard")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

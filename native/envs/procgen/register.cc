@@ -5,6 +5,7 @@
 #include "core/registry.h"
 #include "envs/procgen/bigfish.h"
 #include "envs/procgen/coinrun.h"
+#include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
 #include "envs/procgen/maze.h"
 #include "envs/procgen/miner.h"
@@ -20,6 +21,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Maze>>("ProcgenMaze"));
   registry.push_back(MakeEntry<ProcgenEnv<Heist>>("ProcgenHeist"));
   registry.push_back(MakeEntry<ProcgenEnv<Miner>>("ProcgenMiner"));
+  registry.push_back(MakeEntry<ProcgenEnv<FruitBot>>("ProcgenFruitbot"));
 }
 
 }  // namespace envpool::procgen

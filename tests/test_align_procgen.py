@@ -66,6 +66,7 @@ def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,
                                   resource_root=os.path.join(wheel_dir, "procgen", "data",
                                                              "assets"), **kw)
     ref_kw = dict(kw)
+    mode = ref_kw.pop("distribution_mode", mode)
     if mode == "exploration":  # procgen/env.py: hard mode on one level
         mode = "hard"
         ref_kw.update(num_levels=1, start_level=procgen_tasks.EXPLORATION_LEVEL_SEEDS[game])
@@ -151,6 +152,13 @@ def test_procgen_keywords(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> N
 def test_procgen_keywords_every_game(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> None:
     """The same on every game (nightly; one pair a day in the default suite)."""
     assert _run(wheel_dir, task_id, 3, episodes=1, max_steps=1100, **kw) == 1
+
+
+@pytest.mark.parametrize("task_id", ["StarpilotHard-v0", "LeaperHard-v0"])
+def test_procgen_extreme_mode(wheel_dir: str, task_id: str) -> None:
+    """procgen's extreme mode (a keyword: EnvPool has no ids for it)."""
+    assert _run(wheel_dir, task_id, 5, episodes=2, max_steps=1100,
+                distribution_mode="extreme") == 2
 
 
 def test_procgen_bad_keywords(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:

@@ -42,10 +42,12 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "heist": ("Heist", ("easy", "hard", "memory", "exploration")),
     "miner": ("Miner", ("easy", "hard", "memory")),
     "fruitbot": ("Fruitbot", ("easy", "hard")),
+    "leaper": ("Leaper", ("easy", "hard", "exploration")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level
-EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 876640971}
+EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 876640971,
+                           "leaper": 1318677581}
 
 _MODE_NAMES = {"easy": "Easy", "hard": "Hard", "extreme": "Extreme", "memory": "Memory",
                "exploration": "Exploration"}

@@ -7,6 +7,7 @@
 #include "envs/procgen/coinrun.h"
 #include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
+#include "envs/procgen/leaper.h"
 #include "envs/procgen/maze.h"
 #include "envs/procgen/miner.h"
 #include "envs/procgen/procgen_env.h"
@@ -22,6 +23,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Heist>>("ProcgenHeist"));
   registry.push_back(MakeEntry<ProcgenEnv<Miner>>("ProcgenMiner"));
   registry.push_back(MakeEntry<ProcgenEnv<FruitBot>>("ProcgenFruitbot"));
+  registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
 }
 
 }  // namespace envpool::procgen

@@ -43,6 +43,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "miner": ("Miner", ("easy", "hard", "memory")),
     "fruitbot": ("Fruitbot", ("easy", "hard")),
     "leaper": ("Leaper", ("easy", "hard", "exploration")),
+    "plunder": ("Plunder", ("easy", "hard")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

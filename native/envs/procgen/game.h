@@ -437,6 +437,20 @@ class BasicGame {
       count++;
     }
   }
+  bool AgentHasCollision() const {
+    for (const auto& ent : entities_) {
+      if (HasAgentCollision(ent)) return true;
+    }
+    return false;
+  }
+  void RepositionAgent() {
+    int count = 0;
+    do {
+      agent_->x = rand_gen_.Rand01() * (main_width_ - 2 * agent_->rx) + agent_->rx;
+      agent_->y = rand_gen_.Rand01() * (main_height_ - 2 * agent_->ry) + agent_->ry;
+      count++;
+    } while (AgentHasCollision() && (count < 100));
+  }
   EntityPtr SpawnEntityRxy(float rx, float ry, int type, float x, float y, float w, float h,
                            bool check_collisions = true) {
     auto ent = std::make_shared<Entity>(0, 0, 0, 0, rx, ry, type);

@@ -10,6 +10,7 @@
 #include "envs/procgen/leaper.h"
 #include "envs/procgen/maze.h"
 #include "envs/procgen/miner.h"
+#include "envs/procgen/plunder.h"
 #include "envs/procgen/procgen_env.h"
 #include "envs/procgen/starpilot.h"
 
@@ -24,6 +25,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Miner>>("ProcgenMiner"));
   registry.push_back(MakeEntry<ProcgenEnv<FruitBot>>("ProcgenFruitbot"));
   registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
+  registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
 }
 
 }  // namespace envpool::procgen

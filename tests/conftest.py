@@ -159,6 +159,8 @@ _REFERENCES = {
     "metaworld": "pip install --no-deps metaworld==3.1.1",
     "myosuite": "pip install --no-deps myosuite==2.12.2",
     "gfootball": "python scripts/build_gfootball_reference.py",
+    # procgen's images (and the oracle's game library): its wheel, unpacked into the cache
+    "procgen": "python -m envpool --procgen-assets",
     "torch": "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu",
     "stable_baselines3": "pip install -e '.[sb3]'",
     "tianshou": "pip install -e '.[tianshou]'",

@@ -14,6 +14,7 @@ from envpool.tasks import (  # noqa: F401
     mujoco,
     myosuite,
     pgx,
+    procgen,
     robotics,
     robotics_adroit,
     robotics_hand,

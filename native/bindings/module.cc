@@ -28,6 +28,7 @@
 #include "envs/dm_control/register.h"
 #include "envs/highway/register.h"
 #include "envs/jumanji/register.h"
+#include "envs/procgen/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
 #include "envs/pgx/register.h"
@@ -51,6 +52,7 @@ Registry BuildRegistry() {
   dm_control::Register(registry);
   highway::Register(registry);
   jumanji::Register(registry);
+  procgen::Register(registry);
   metaworld::Register(registry);
   myosuite::Register(registry);
   pgx::Register(registry);

@@ -36,13 +36,13 @@ PROCGEN_VERSION = "0.10.7"
 # procgen's env name -> (EnvPool's id prefix, its distribution modes)
 GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "bigfish": ("Bigfish", ("easy", "hard")),
-    "starpilot": ("Starpilot", ("easy", "hard")),
+    "starpilot": ("Starpilot", ("easy", "hard", "extreme")),
     "coinrun": ("Coinrun", ("easy", "hard", "exploration")),
     "maze": ("Maze", ("easy", "hard", "memory", "exploration")),
     "heist": ("Heist", ("easy", "hard", "memory", "exploration")),
     "miner": ("Miner", ("easy", "hard", "memory")),
     "fruitbot": ("Fruitbot", ("easy", "hard")),
-    "leaper": ("Leaper", ("easy", "hard", "exploration")),
+    "leaper": ("Leaper", ("easy", "hard", "extreme", "exploration")),
     "plunder": ("Plunder", ("easy", "hard")),
 }
 

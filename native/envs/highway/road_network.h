@@ -72,6 +72,10 @@ class RoadNetwork {
     return (*lanes)[static_cast<std::size_t>(index.id)];
   }
 
+  Lane& MutableLane(const LaneIndex& index) {
+    return const_cast<Lane&>(static_cast<const RoadNetwork&>(*this).GetLane(index));
+  }
+
   // len(graph[_from][_to]) (0 where the road does not exist).
   int LaneCount(int from, int to) const {
     const std::vector<Lane>* lanes = Road(from, to);

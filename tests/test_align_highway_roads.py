@@ -54,7 +54,7 @@ def _package_config(package_id: str, kw: dict[str, Any]) -> dict[str, Any]:
             obs[_MORE_OBS_KEYS[key]] = value
         elif key == "observation_features_range":
             obs["features_range"] = (dict(zip(("x", "y", "vx", "vy"),
-                                              np.reshape(value, (4, 2)).tolist()))
+                                              np.reshape(value, (4, 2)).tolist(), strict=True))
                                      if value else None)
         elif key in _ACTION_KEYS:
             action[_ACTION_KEYS[key]] = value
@@ -138,16 +138,16 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int, **kw: Any) -> 
 def test_road_random_episodes(task_id: str) -> None:
     """Random actions over several episodes: every observation, reward, flag and info
     bitwise."""
-    seen = run_aligned(task_id, 3, "random", 40)
+    seen = run_aligned(task_id, 3, "random", 24)
     assert seen["episodes"] >= 2, seen
 
 
 def test_merge_episodes() -> None:
     """merge-v0: episodes that end past the ramp (x > 370) and that crash (the pilot speeds
     and changes lanes), the ramp's obstacle in the observation and the neighbour search."""
-    seen = run_aligned("merge-v0", 0, "idle", 40)
+    seen = run_aligned("merge-v0", 0, "idle", 32)
     assert seen["terminated"] >= 2, seen
-    seen = run_aligned("merge-v0", 11, "faster", 40)
+    seen = run_aligned("merge-v0", 11, "faster", 20)
     assert seen["terminated"] >= 2, seen
 
 
@@ -155,8 +155,8 @@ def test_roundabout_episodes() -> None:
     """roundabout-v0: routes through the ring (the IDM vehicles' exits, the ego's route to
     the north exit), episodes that run to their duration and that crash."""
     totals = {"terminated": 0, "truncated": 0}
-    for seed, policy in ((1, "faster"), (2, "idle"), (4, "random")):
-        seen = run_aligned("roundabout-v0", seed, policy, 25)
+    for seed, policy, steps in ((1, "faster", 25), (2, "idle", 14)):
+        seen = run_aligned("roundabout-v0", seed, policy, steps)
         for k in totals:
             totals[k] += seen[k]
     assert totals["terminated"] >= 1 and totals["truncated"] >= 1, totals
@@ -165,7 +165,7 @@ def test_roundabout_episodes() -> None:
 def test_two_way_episodes() -> None:
     """two-way-v0: the TimeToCollision grid, a pilot that drives onto the oncoming lane and
     crashes, over several episodes."""
-    seen = run_aligned("two-way-v0", 5, "left", 40)
+    seen = run_aligned("two-way-v0", 5, "left", 30)
     assert seen["terminated"] >= 2, seen
 
 
@@ -181,8 +181,8 @@ def test_u_turn_episodes() -> None:
     """u-turn-v0: the route through the turn, the TimeToCollision grid, crashes and
     episodes that run to their duration."""
     totals = {"terminated": 0, "truncated": 0}
-    for seed, policy in ((7, "left"), (8, "slow"), (9, "random")):
-        seen = run_aligned("u-turn-v0", seed, policy, 24)
+    for seed, policy in ((7, "left"), (8, "slow")):
+        seen = run_aligned("u-turn-v0", seed, policy, 14)
         for k in totals:
             totals[k] += seen[k]
     assert totals["terminated"] >= 1 and totals["truncated"] >= 1, totals
@@ -193,29 +193,29 @@ def test_road_keywords() -> None:
     intentions: the routes' destinations), another horizon and decision frequency, the
     incoming vehicle's destination, the exit's lanes and traffic, reward weights,
     ContinuousAction, connected-lane neighbours."""
-    run_aligned("two-way-v0", 12, "random", 15, observation_type="Kinematics",
+    run_aligned("two-way-v0", 12, "random", 6, observation_type="Kinematics",
                 observation_features=["presence", "x", "y", "vx", "vy", "heading", "cos_d",
                                       "sin_d", "long_off", "lat_off", "ang_off"],
                 observation_observe_intentions=True)
-    run_aligned("u-turn-v0", 13, "random", 15, observation_type="Kinematics",
+    run_aligned("u-turn-v0", 13, "random", 6, observation_type="Kinematics",
                 observation_features=["presence", "x", "y", "cos_h", "sin_h", "cos_d",
                                       "sin_d"],
                 observation_observe_intentions=True, observation_absolute=True)
-    run_aligned("u-turn-v0", 14, "random", 12, observation_horizon=7, policy_frequency=3,
+    run_aligned("u-turn-v0", 14, "random", 6, observation_horizon=7, policy_frequency=3,
                 simulation_frequency=9, collision_reward=-2.0, normalize_reward=False)
-    run_aligned("roundabout-v0", 15, "random", 15, incoming_vehicle_destination=2,
+    run_aligned("roundabout-v0", 15, "random", 6, incoming_vehicle_destination=2,
                 observation_features_range=[], observation_vehicles_count=8,
                 neighbour_vehicles_connected_lanes=True)
     # (one number: the package's `action in [0, 2]` cannot compare a two-number action)
-    run_aligned("roundabout-v0", 16, "continuous", 12, action_type="ContinuousAction",
+    run_aligned("roundabout-v0", 16, "continuous", 6, action_type="ContinuousAction",
                 action_lateral=False)
-    run_aligned("merge-v0", 17, "random", 20,
+    run_aligned("merge-v0", 17, "random", 6,
                 observation_features=["presence", "x", "y", "vx", "vy", "heading",
                                       "long_off"],
                 merging_speed_reward=-1.0, lane_change_reward=-0.2)
-    run_aligned("merge-v0", 18, "random", 15, observation_include_obstacles=False,
+    run_aligned("merge-v0", 18, "random", 6, observation_include_obstacles=False,
                 observation_order="shuffled", neighbour_vehicles_connected_lanes=True)
-    run_aligned("exit-v0", 19, "random", 15, lanes_count=4, vehicles_count=12,
+    run_aligned("exit-v0", 19, "random", 6, lanes_count=4, vehicles_count=12,
                 controlled_vehicles=2, observation_type="Kinematics",
                 observation_normalize=False, goal_reward=2.0, right_lane_reward=0.1)
 

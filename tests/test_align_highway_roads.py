@@ -251,6 +251,11 @@ def test_road_spaces() -> None:
      "observation_features_range"),
     ("roundabout-v0", {"incoming_vehicle_destination": 3}, "incoming_vehicle_destination"),
     ("exit-v0", {"lanes_count": 1}, "lanes_count"),
+    # empty lmap ranges, where the package raises ZeroDivisionError
+    ("merge-v0", {"reward_speed_range": [25.0, 25.0]}, "reward_speed_range"),
+    ("roundabout-v0", {"high_speed_reward": -1.0}, "high_speed_reward"),
+    ("exit-v0", {"goal_reward": 0.0}, "goal_reward"),
+    ("u-turn-v0", {"collision_reward": 0.5}, "collision_reward"),
 ])
 def test_road_bad_keywords(task_id: str, kw: dict[str, Any], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):

@@ -97,7 +97,17 @@ class ExitEnv final : public AbstractEnv {
     return spec;
   }
 
-  explicit ExitEnv(const Params& p) : AbstractEnv(p), params_(p) {}
+  // The package divides by zero (ZeroDivisionError) on an empty lmap range: refused here.
+  explicit ExitEnv(const Params& p) : AbstractEnv(p), params_(p) {
+    if (p.reward_speed_range.first == p.reward_speed_range.second) {
+      throw std::invalid_argument("highway: reward_speed_range must not be empty (low == high)");
+    }
+    if (p.normalize_reward && p.collision_reward == p.goal_reward) {
+      throw std::invalid_argument(
+          "highway: with normalize_reward, exit's reward is lmapped over [collision_reward, "
+          "goal_reward], an empty range here");
+    }
+  }
 
   void Write(const Slot& slot) const override {
     AbstractEnv::Write(slot);

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,7 +70,17 @@ class MergeEnv final : public AbstractEnv {
                           "lane_change_reward", "merging_speed_reward"});
   }
 
-  explicit MergeEnv(const Params& p) : AbstractEnv(p), params_(p) {}
+  // The package divides by zero (ZeroDivisionError) on an empty lmap range: refused here.
+  explicit MergeEnv(const Params& p) : AbstractEnv(p), params_(p) {
+    if (p.reward_speed_range.first == p.reward_speed_range.second) {
+      throw std::invalid_argument("highway: reward_speed_range must not be empty (low == high)");
+    }
+    if (p.collision_reward + p.merging_speed_reward == p.high_speed_reward + p.right_lane_reward) {
+      throw std::invalid_argument(
+          "highway: merge normalises its reward over [collision_reward + merging_speed_reward, "
+          "high_speed_reward + right_lane_reward], an empty range here");
+    }
+  }
 
  protected:
   void CreateScene() override {

@@ -78,7 +78,14 @@ class RoundaboutEnv final : public AbstractEnv {
                           "on_road_reward"});
   }
 
-  explicit RoundaboutEnv(const Params& p) : AbstractEnv(p), params_(p) {}
+  // The package divides by zero (ZeroDivisionError) on an empty lmap range: refused here.
+  explicit RoundaboutEnv(const Params& p) : AbstractEnv(p), params_(p) {
+    if (p.normalize_reward && p.collision_reward == p.high_speed_reward) {
+      throw std::invalid_argument(
+          "highway: with normalize_reward, roundabout's reward is lmapped over "
+          "[collision_reward, high_speed_reward], an empty range here");
+    }
+  }
 
  protected:
   void CreateScene() override {

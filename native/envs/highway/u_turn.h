@@ -19,6 +19,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,7 +73,17 @@ class UTurnEnv final : public AbstractEnv {
                           "on_road_reward"});
   }
 
-  explicit UTurnEnv(const Params& p) : AbstractEnv(p), params_(p) {}
+  // The package divides by zero (ZeroDivisionError) on an empty lmap range: refused here.
+  explicit UTurnEnv(const Params& p) : AbstractEnv(p), params_(p) {
+    if (p.reward_speed_range.first == p.reward_speed_range.second) {
+      throw std::invalid_argument("highway: reward_speed_range must not be empty (low == high)");
+    }
+    if (p.normalize_reward && p.collision_reward == p.high_speed_reward + p.left_lane_reward) {
+      throw std::invalid_argument(
+          "highway: with normalize_reward, u-turn's reward is lmapped over [collision_reward, "
+          "high_speed_reward + left_lane_reward], an empty range here");
+    }
+  }
 
  protected:
   void CreateScene() override {

@@ -1,9 +1,12 @@
 """highway-env task ids: the ``highway-env`` package's (1.12.1) ids and sail-sg EnvPool's
 spellings of them.
 
-One native env so far, ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
+The native envs (native/envs/highway/): ``Highway`` (highway.h) for ``highway-v0``
 (``HighwayEnv``) and ``highway-fast-v0`` (``HighwayEnvFast``: 5 Hz simulation, 3 lanes,
-20 vehicles, 30 s, the other vehicles not checking their collisions). The package's
+20 vehicles, 30 s, the other vehicles not checking their collisions); ``Merge`` (merge.h,
+``merge-v0``), ``Roundabout`` (roundabout.h, ``roundabout-v0``), ``TwoWay`` (two_way.h,
+``two-way-v0``), ``Exit`` (exit.h, ``exit-v0``) and ``UTurn`` (u_turn.h, ``u-turn-v0``),
+each with its task's defaults. The package's
 ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
@@ -21,12 +24,14 @@ from typing import Any
 
 from envpool.core.registry import register
 from envpool.tasks._numpy_blas import native_keywords
+from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
 # Keywords that change no space may differ between the envs of one pool.
 _PER_ENV = ("simulation_frequency", "policy_frequency", "target_speeds", "acceleration_range",
             "steering_range", "action_clip", "observation_absolute", "observation_order",
             "observation_normalize", "observation_clip", "observation_see_behind",
-            "observation_observe_intentions", "offroad_terminal", "lanes_count",
+            "observation_observe_intentions", "observation_features_range",
+            "observation_include_obstacles", "offroad_terminal", "lanes_count",
             "vehicles_count", "controlled_vehicles", "initial_lane_id", "duration",
             "ego_spacing", "vehicles_density", "collision_reward", "right_lane_reward",
             "high_speed_reward", "lane_change_reward", "reward_speed_range",
@@ -44,12 +49,56 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     return native_keywords()
 
 
+def _prepare_normal(config: dict[str, Any]) -> dict[str, Any]:
+    """As ``_prepare``, with numpy's ziggurat tables for the scenes that draw
+    ``np_random.normal()`` (roundabout, two-way, u-turn)."""
+    del config
+    return {**native_keywords(), **ziggurat_tables()}
+
+
+# The observation and action keywords every task takes (per env: they change no space;
+# policy_frequency sizes the TimeToCollision grid, per env only where Kinematics is the
+# task's observation).
+_COMMON_PER_ENV = ("simulation_frequency", "target_speeds",
+                   "acceleration_range", "steering_range", "action_clip",
+                   "observation_absolute", "observation_order", "observation_normalize",
+                   "observation_clip", "observation_see_behind",
+                   "observation_observe_intentions", "observation_features_range",
+                   "observation_include_obstacles", "offroad_terminal",
+                   "neighbour_vehicles_connected_lanes")
+
+# The road tasks: (the package's id, sail-sg EnvPool's, the native env, prepare, the task's
+# own per-env keywords).
+_ROAD_TASKS = (
+    ("merge-v0", "Merge-v0", "Merge", _prepare,
+     ("policy_frequency", "collision_reward", "right_lane_reward", "high_speed_reward",
+      "reward_speed_range", "merging_speed_reward", "lane_change_reward")),
+    ("roundabout-v0", "Roundabout-v0", "Roundabout", _prepare_normal,
+     ("policy_frequency", "incoming_vehicle_destination", "collision_reward", "high_speed_reward",
+      "right_lane_reward", "lane_change_reward", "duration", "normalize_reward")),
+    ("two-way-v0", "TwoWay-v0", "TwoWay", _prepare_normal,
+     ("collision_reward", "left_lane_constraint", "left_lane_reward", "high_speed_reward")),
+    ("exit-v0", "Exit-v0", "Exit", _prepare,
+     ("policy_frequency", "lanes_count", "vehicles_count", "controlled_vehicles",
+      "duration", "ego_spacing",
+      "vehicles_density", "collision_reward", "goal_reward", "high_speed_reward",
+      "right_lane_reward", "lane_change_reward", "reward_speed_range", "normalize_reward")),
+    ("u-turn-v0", "UTurn-v0", "UTurn", _prepare_normal,
+     ("duration", "collision_reward", "left_lane_reward", "high_speed_reward",
+      "reward_speed_range", "normalize_reward")),
+)
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
-    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
+    road = [task_id for task in _ROAD_TASKS for task_id in task[:2]]
+    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road]
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV)
 for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV, **_FAST)
+for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
+    for _task_id in (_package_id, _envpool_id):
+        register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own)

@@ -1,6 +1,7 @@
 // highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
-// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its Kinematics
-// observation: what every task shares. A task (highway.h, ...) derives from it, builds its
+// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its observation types
+// (observation_factory: Kinematics, TimeToCollision, ExitObservation): what every task
+// shares. A task (highway.h, ...) derives from it, builds its
 // road and vehicles in CreateScene, and gives its rewards, termination and truncation.
 //
 // Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
@@ -29,8 +30,11 @@
 #include "core/spec.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/highway/exit_observation.h"
 #include "envs/highway/observation.h"
+#include "envs/highway/time_to_collision_observation.h"
 #include "envs/highway/vehicle.h"
 
 namespace envpool::highway {
@@ -55,15 +59,36 @@ struct CommonParams {
   bool observation_clip = true;
   bool observation_see_behind = false;
   bool observation_observe_intentions = false;
+  std::string observation_type;  // config["observation"]["type"]
+  std::vector<double> observation_features_range;  // x, y, vx, vy (low, high); empty: None
+  bool observation_include_obstacles = true;
+  int observation_horizon = 10;  // TimeToCollision's
   bool offroad_terminal = false;
+  // numpy's ziggurat tables, for the tasks that draw np_random.normal() (hidden keywords
+  // _ziggurat_ki / _wi / _fi, envpool/tasks/_numpy_ziggurat.py; AddZigguratKeywords)
+  std::vector<double> zig_ki, zig_wi, zig_fi;
   // derived
   bool continuous = false;
   KinematicsConfig kinematics;
   NumpyBlas blas;
+  NumpyZiggurat ziggurat;
 
-  // What the package refuses, refused here with its reason (called after reading).
-  void Check(const Config& c) {
+  // What the package refuses, refused here with its reason (called after reading);
+  // `observations` are the observation types the task can make.
+  void Check(const Config& c,
+             const std::vector<std::string>& observations = {"Kinematics", "TimeToCollision"}) {
     blas = NumpyBlas::FromConfig(c);
+    ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
+    bool known = false;
+    std::string names;
+    for (const std::string& o : observations) {
+      known = known || o == observation_type;
+      names += (names.empty() ? "'" : ", '") + o + "'";
+    }
+    if (!known) {
+      throw std::invalid_argument("highway: observation_type must be one of " + names +
+                                  ", got '" + observation_type + "'");
+    }
     if (action_type == "DiscreteMetaAction") {
       continuous = false;
       if (!action_longitudinal && !action_lateral) {
@@ -88,6 +113,26 @@ struct CommonParams {
     if (observation_features.empty()) {
       throw std::invalid_argument("highway: observation_features is empty");
     }
+    if (!observation_features_range.empty() && observation_features_range.size() != 8) {
+      throw std::invalid_argument(
+          "highway: observation_features_range needs 8 numbers (x, y, vx, vy low-high pairs), "
+          "or none");
+    }
+    if (observation_type == "TimeToCollision") {
+      // the grid reads the observer's target_speeds and speed_index (an MDPVehicle's)
+      if (continuous) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs action_type "
+            "'DiscreteMetaAction'");
+      }
+      if (target_speeds.size() < 2) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs at least 2 target_speeds");
+      }
+      if (TimeToCollisionObservation::TimeCells(observation_horizon, policy_frequency) < 1) {
+        throw std::invalid_argument("highway: observation_horizon must give a time cell");
+      }
+    }
     kinematics.features.clear();
     for (const std::string& f : observation_features) {
       kinematics.features.push_back(FeatureFromName(f));
@@ -99,6 +144,18 @@ struct CommonParams {
     kinematics.clip = observation_clip;
     kinematics.see_behind = observation_see_behind;
     kinematics.observe_intentions = observation_observe_intentions;
+    kinematics.features_range = observation_features_range;
+    kinematics.include_obstacles = observation_include_obstacles;
+  }
+
+  // observation_factory(env, config["observation"]).
+  std::unique_ptr<ObservationType> MakeObservation() const {
+    if (observation_type == "TimeToCollision") {
+      return std::make_unique<TimeToCollisionObservation>(observation_horizon,
+                                                          policy_frequency);
+    }
+    if (observation_type == "ExitObservation") return std::make_unique<ExitObservation>(kinematics);
+    return std::make_unique<KinematicObservation>(kinematics);
   }
 
   // DiscreteMetaAction's actions: ACTIONS_ALL, or ACTIONS_LONGI / ACTIONS_LAT.
@@ -113,31 +170,64 @@ struct CommonParams {
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
 };
 
-// The common keywords, with a task's defaults for the frequencies.
+// A task's defaults for the common keywords (its default_config's "observation" and
+// "action" dicts and frequencies).
+struct CommonDefaults {
+  int simulation_frequency = 15;
+  // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
+  std::vector<double> target_speeds{20.0, 25.0, 30.0};
+  std::string observation_type = "Kinematics";
+  std::vector<std::string> observation_features{"presence", "x", "y", "vx", "vy"};
+  int observation_vehicles_count = 5;
+  bool observation_absolute = false;
+  bool observation_clip = true;
+  std::vector<double> observation_features_range;
+  int observation_horizon = 10;
+};
+
+// The common keywords, with a task's defaults.
 template <class P>
-void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
-  k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
+void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
+  k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency).AtLeast(1);
   k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
   k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
   k.Add("action_longitudinal", true, &P::action_longitudinal);
   k.Add("action_lateral", true, &P::action_lateral);
-  // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
-  k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
+  k.Add("target_speeds", d.target_speeds, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
   k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
-  k.Add("observation_features",
-        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features);
+  k.Add("observation_type", d.observation_type, &P::observation_type);
+  k.Add("observation_features", d.observation_features, &P::observation_features);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
-  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count).In(2, 1000);
-  k.Add("observation_absolute", false, &P::observation_absolute);
+  k.Add("observation_vehicles_count", d.observation_vehicles_count,
+        &P::observation_vehicles_count).In(2, 1000);
+  k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute);
   k.Add("observation_order", std::string("sorted"), &P::observation_order);
   k.Add("observation_normalize", true, &P::observation_normalize);
-  k.Add("observation_clip", true, &P::observation_clip);
+  k.Add("observation_clip", d.observation_clip, &P::observation_clip);
   k.Add("observation_see_behind", false, &P::observation_see_behind);
   k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
+  k.Add("observation_features_range", d.observation_features_range,
+        &P::observation_features_range);
+  k.Add("observation_include_obstacles", true, &P::observation_include_obstacles);
+  k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon).In(1, 1000);
   k.Add("offroad_terminal", false, &P::offroad_terminal);
+}
+// The hidden keywords of numpy's ziggurat tables, for a task whose scene draws normals.
+template <class P>
+void AddZigguratKeywords(Keywords<P>& k) {
+  k.Add("_ziggurat_ki", std::vector<double>{}, &P::zig_ki);
+  k.Add("_ziggurat_wi", std::vector<double>{}, &P::zig_wi);
+  k.Add("_ziggurat_fi", std::vector<double>{}, &P::zig_fi);
+}
+
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+  CommonDefaults d;
+  d.simulation_frequency = simulation_frequency;
+  AddCommonKeywords(k, d);
 }
 
 // The rewards of info["rewards"], in the package's dict order.
@@ -148,21 +238,29 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.kinematics) {
+  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.MakeObservation()) {
     road_.np_random = &np_random_;
     road_.blas = p.blas;
     last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
   }
 
-  // The spec: the Kinematics array, the action, info speed, crashed, action and the task's
+  // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
+  // 3 x 3 x time cells in [0, 1]), the action, info speed, crashed, action and the task's
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
     const double inf = INFINITY;
-    spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
-                               {p.observation_vehicles_count,
-                                static_cast<std::int64_t>(p.observation_features.size())},
-                               {-inf}, {inf}));
+    if (p.observation_type == "TimeToCollision") {
+      spec.obs.push_back(BoxSpec(
+          "obs", DType::kFloat32,
+          {3, 3, TimeToCollisionObservation::TimeCells(p.observation_horizon, p.policy_frequency)},
+          {0.0}, {1.0}));
+    } else {
+      spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
+                                 {p.observation_vehicles_count,
+                                  static_cast<std::int64_t>(p.observation_features.size())},
+                                 {-inf}, {inf}));
+    }
     if (p.continuous) {
       spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
       spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
@@ -186,9 +284,10 @@ class AbstractEnv : public Env {
     time_ = 0.0;
     steps_ = 0;
     road_.vehicles.clear();
+    road_.objects.clear();
     controlled_.clear();
     CreateScene();
-    observation_.Reset();
+    observation_->Reset();
     last_action_.assign(last_action_.size(), 0.0F);
     Observe();
     terms_ = Rewards();
@@ -234,6 +333,31 @@ class AbstractEnv : public Env {
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
 
+  // `action in [0, 2]` (the lane_change_reward terms): the discrete label 0 or 2, or a
+  // one-number continuous action equal to 0 or 2 (the package cannot compare a two-number
+  // one: false here). False at reset, where the package's term reads action_space.sample()
+  // from the space's own unseeded generator.
+  bool LaneChanged() const {
+    if (steps_ == 0) return false;
+    if (!common_.continuous) return last_discrete_ == 0 || last_discrete_ == 2;
+    return last_action_.size() == 1 && (last_action_[0] == 0.0F || last_action_[0] == 2.0F);
+  }
+
+  // np_random.normal(): loc 0, scale 1.
+  double Normal() { return common_.ziggurat.Normal(np_random_, 0.0, 1.0); }
+
+  // RoadObject.make_on_lane(road, lane_index, longitudinal, speed) for an IDMVehicle: on the
+  // lane's centre at longitudinal, with the lane's heading there.
+  IDMVehicle* MakeIdmOnLane(const LaneIndex& index, double longitudinal, double speed) {
+    const Lane& lane = road_.network.GetLane(index);
+    road_.vehicles.push_back(std::make_unique<IDMVehicle>(
+        &road_, lane.Position(longitudinal, 0), lane.HeadingAt(longitudinal), speed));
+    return static_cast<IDMVehicle*>(road_.vehicles.back().get());
+  }
+  LaneIndex Index(const std::string& from, const std::string& to, int id) const {
+    return {road_.network.FindNode(from), road_.network.FindNode(to), id};
+  }
+
   // The first controlled vehicle (self.vehicle).
   Vehicle& vehicle() const { return *controlled_.front(); }
 
@@ -254,14 +378,22 @@ class AbstractEnv : public Env {
     double heading;
     double speed;
   };
-  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing) {
+  // (lane_from, lane_to: a node id, or -1 for None: drawn.)
+  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing,
+                     int lane_from = -1, int lane_to = -1) {
     const RoadNetwork& net = road_.network;
-    const std::vector<int> origins = net.Origins();
-    const int from = origins[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
-    const std::vector<int> dests = net.Destinations(from);
-    const int to = dests[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    int from = lane_from;
+    if (from < 0) {
+      const std::vector<int> origins = net.Origins();
+      from = origins[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
+    }
+    int to = lane_to;
+    if (to < 0) {
+      const std::vector<int> dests = net.Destinations(from);
+      to = dests[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    }
     const int n = net.LaneCount(from, to);
     const int id = lane_id >= 0 ? lane_id : static_cast<int>(np_random_.Integers(0, n));
     const Lane& lane = net.GetLane({from, to, id});
@@ -338,11 +470,11 @@ class AbstractEnv : public Env {
   }
 
   void Observe() {
-    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
-    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
+    obs_.resize(observation_->Size());
+    observation_->Observe(road_, vehicle(), np_random_, obs_.data());
   }
 
-  KinematicObservation observation_;
+  std::unique_ptr<ObservationType> observation_;
   std::vector<float> obs_;
   std::vector<RewardTerm> terms_;
 };

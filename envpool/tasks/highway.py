@@ -1,10 +1,14 @@
 """highway-env task ids: the ``highway-env`` package's (1.12.1) ids and sail-sg EnvPool's
 spellings of them.
 
-One native env so far, ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
+Native envs: ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
 (``HighwayEnv``) and ``highway-fast-v0`` (``HighwayEnvFast``: 5 Hz simulation, 3 lanes,
-20 vehicles, 30 s, the other vehicles not checking their collisions). The package's
-``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
+20 vehicles, 30 s, the other vehicles not checking their collisions); ``Parking``
+(parking.h), for ``parking-v0`` (``ParkingEnv``), ``parking-ActionRepeat-v0`` (one decision
+a second, 20 s) and ``parking-parked-v0`` (10 parked vehicles), a goal env: its Dict
+observation (``achieved_goal``, ``desired_goal``, ``observation``) and the pool method
+``compute_reward(achieved_goal, desired_goal, info)`` (for hindsight experience replay).
+The package's ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
 ``action_*`` / ``target_speeds`` / ``acceleration_range`` / ``steering_range``. As in the
@@ -18,6 +22,8 @@ The info holds the package's ``speed``, ``crashed`` and ``action``, and its
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from envpool.core.registry import register
 from envpool.tasks._numpy_blas import native_keywords
@@ -44,12 +50,59 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     return native_keywords()
 
 
+def compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None,
+                   p: float = 0.5) -> Any:
+    """``ParkingEnv.compute_reward``: ``-np.power(np.dot(np.abs(achieved_goal -
+    desired_goal), reward_weights), p)``, batched over leading axes (goals of shape
+    ``(..., 6)``). Equal bit for bit to the package's for each goal pair (so to the pool's
+    reward less its collision term, before the float32 rounding): the weighted sum is
+    ``np.dot``'s, the 6 products summed in order as the running numpy's ddot sums them (in
+    one batched pass where it sums them unfused, row by row where it fuses them)."""
+    del info
+    achieved_goal, desired_goal = np.asarray(achieved_goal), np.asarray(desired_goal)
+    if achieved_goal.shape != desired_goal.shape or achieved_goal.shape[-1:] != (6,):
+        raise ValueError("the goals must have one shape (..., 6), got "
+                         f"{achieved_goal.shape} and {desired_goal.shape}")
+    weights = np.array(pool.spec.env_config["reward_weights"], dtype=np.float64)
+    diff = np.abs(achieved_goal - desired_goal)
+    if diff.ndim == 1:
+        return -np.power(np.dot(diff, weights), p)
+    if native_keywords()["_numpy_dot_fma"]:
+        flat = diff.reshape(-1, 6)
+        dot = np.array([np.dot(row, weights) for row in flat]).reshape(diff.shape[:-1])
+    else:
+        dot = np.zeros(diff.shape[:-1])
+        for i in range(6):
+            dot = dot + diff[..., i] * weights[i]
+    return -np.power(dot, p)
+
+
+# Keywords of Parking that change no space (reward_weights is compute_reward's: one a pool).
+_PARKING_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
+                    "steering_range", "action_clip", "vehicles_count", "controlled_vehicles",
+                    "duration", "collision_reward", "success_goal_reward", "add_walls",
+                    "neighbour_vehicles_connected_lanes")
+
+# The package's parking ids -> sail-sg EnvPool's spelling and the variant's defaults.
+_PARKING = {"parking-v0": ("Parking-v0", {}),
+            "parking-ActionRepeat-v0": ("ParkingActionRepeat-v0",
+                                        {"policy_frequency": 1, "duration": 20.0}),
+            "parking-parked-v0": ("ParkingParked-v0", {"vehicles_count": 10})}
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
-    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
+    out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
+    for task_id, (spelling, _) in _PARKING.items():
+        out += [task_id, spelling]
+    return out
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV)
 for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV, **_FAST)
+for _task_id, (_spelling, _kwargs) in _PARKING.items():
+    for _name in (_task_id, _spelling):
+        register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,
+                 pool_methods={"compute_reward": compute_reward}, **_kwargs)

@@ -113,30 +113,53 @@ struct CommonParams {
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
 };
 
-// The common keywords, with a task's defaults for the frequencies.
+// The frequencies and the action's keywords, with a task's defaults (a task with one action
+// type fixes action_type: is_keyword false).
 template <class P>
-void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+void AddActionKeywords(Keywords<P>& k, int simulation_frequency, int policy_frequency = 1,
+                       const std::string& action_type = "",
+                       std::pair<double, double> steering_range = {-kPi / 4, kPi / 4}) {
   k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
-  k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
-  k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
+  k.Add("policy_frequency", policy_frequency, &P::policy_frequency).AtLeast(1);
+  if (action_type.empty()) {
+    k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
+  } else {
+    k.Add("action_type", action_type, &P::action_type, /*is_keyword=*/false);
+  }
   k.Add("action_longitudinal", true, &P::action_longitudinal);
   k.Add("action_lateral", true, &P::action_lateral);
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
-  k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
+  k.Add("steering_range", steering_range, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
+}
+
+// The Kinematics observation's keywords (config["observation"] flattened), fixed
+// (is_keyword false) for a task observing otherwise.
+template <class P>
+void AddKinematicsKeywords(Keywords<P>& k, bool is_keyword = true) {
   k.Add("observation_features",
-        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features);
+        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features,
+        is_keyword);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
-  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count).In(2, 1000);
-  k.Add("observation_absolute", false, &P::observation_absolute);
-  k.Add("observation_order", std::string("sorted"), &P::observation_order);
-  k.Add("observation_normalize", true, &P::observation_normalize);
-  k.Add("observation_clip", true, &P::observation_clip);
-  k.Add("observation_see_behind", false, &P::observation_see_behind);
-  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
+  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count, is_keyword)
+      .In(2, 1000);
+  k.Add("observation_absolute", false, &P::observation_absolute, is_keyword);
+  k.Add("observation_order", std::string("sorted"), &P::observation_order, is_keyword);
+  k.Add("observation_normalize", true, &P::observation_normalize, is_keyword);
+  k.Add("observation_clip", true, &P::observation_clip, is_keyword);
+  k.Add("observation_see_behind", false, &P::observation_see_behind, is_keyword);
+  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions,
+        is_keyword);
+}
+
+// The common keywords, with a task's defaults for the frequencies.
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+  AddActionKeywords(k, simulation_frequency);
+  AddKinematicsKeywords(k);
   k.Add("offroad_terminal", false, &P::offroad_terminal);
 }
 
@@ -163,6 +186,14 @@ class AbstractEnv : public Env {
                                {p.observation_vehicles_count,
                                 static_cast<std::int64_t>(p.observation_features.size())},
                                {-inf}, {inf}));
+    AddActionAndInfoSpec(p, terms, &spec);
+    return spec;
+  }
+  // The action and the info of CommonSpec, for a task with its own observation (info
+  // fields 0 to 2 + terms; a task's own info fields follow).
+  static void AddActionAndInfoSpec(const CommonParams& p, const std::vector<std::string>& terms,
+                                   EnvSpec* out) {
+    EnvSpec& spec = *out;
     if (p.continuous) {
       spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
       spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
@@ -176,7 +207,6 @@ class AbstractEnv : public Env {
     for (const std::string& t : terms) {
       spec.info.push_back(BoxSpec("rewards_" + t, DType::kFloat64, {}));
     }
-    return spec;
   }
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
@@ -186,6 +216,7 @@ class AbstractEnv : public Env {
     time_ = 0.0;
     steps_ = 0;
     road_.vehicles.clear();
+    road_.objects.clear();
     controlled_.clear();
     CreateScene();
     observation_.Reset();
@@ -213,7 +244,7 @@ class AbstractEnv : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+    WriteObs(slot);
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
@@ -233,6 +264,15 @@ class AbstractEnv : public Env {
   virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
+  // observe(): the Kinematics observation, unless the task observes otherwise (then it
+  // writes its own in WriteObs).
+  virtual void Observe() {
+    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
+    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
+  }
+  virtual void WriteObs(const Slot& slot) const {
+    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+  }
 
   // The first controlled vehicle (self.vehicle).
   Vehicle& vehicle() const { return *controlled_.front(); }
@@ -335,11 +375,6 @@ class AbstractEnv : public Env {
       act.steering = lmap32(a[0], common_.steering_range.first, common_.steering_range.second);
     }
     v.SetAction(act);
-  }
-
-  void Observe() {
-    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
-    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
   }
 
   KinematicObservation observation_;

@@ -24,6 +24,7 @@
 #include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_random.h"
 #include "envs/highway/lane.h"
+#include "envs/highway/objects.h"
 #include "envs/highway/road_network.h"
 #include "envs/highway/utils.h"
 
@@ -76,8 +77,9 @@ class Vehicle {
   bool OnRoad() const { return lane().OnLane(position); }
   const Lane& lane() const;
 
-  // handle_collisions(other, dt).
+  // handle_collisions(other, dt), with another vehicle or a road object (objects.h).
   void HandleCollisions(Vehicle& other, double dt);
+  void HandleCollisions(RoadObject& other, double dt);
 
   Road* road;
   Vec2 position;
@@ -187,6 +189,7 @@ class Road {
  public:
   RoadNetwork network;
   std::vector<std::unique_ptr<Vehicle>> vehicles;
+  std::vector<std::unique_ptr<RoadObject>> objects;  // Road.objects: obstacles, landmarks
   NumpyGenerator* np_random = nullptr;
   NumpyBlas blas;
   bool neighbour_vehicles_connected_lanes = false;
@@ -195,13 +198,15 @@ class Road {
   void Act() {
     for (auto& v : vehicles) v->Act();
   }
-  // step(dt): every vehicle's step, then each pair (i, j > i) handle_collisions.
+  // step(dt): every vehicle's step, then for each vehicle i, handle_collisions with each
+  // vehicle j > i, then with each object.
   void Step(double dt) {
     for (auto& v : vehicles) v->Step(dt);
     for (std::size_t i = 0; i < vehicles.size(); ++i) {
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
         vehicles[i]->HandleCollisions(*vehicles[j], dt);
       }
+      for (auto& o : objects) vehicles[i]->HandleCollisions(*o, dt);
     }
   }
 
@@ -464,6 +469,31 @@ inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
     impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
     other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
   }
+  if (r.intersecting) {
+    if (solid && other.solid) {
+      crashed = true;
+      other.crashed = true;
+    }
+    if (!solid) hit = true;
+    if (!other.solid) other.hit = true;
+  }
+}
+
+// handle_collisions(other, dt) with a road object: the same tests; a future intersection
+// with a solid obstacle is this vehicle's whole impact (the object never moves); an
+// intersection crashes both if solid, else marks the landmark hit.
+inline void Vehicle::HandleCollisions(RoadObject& other, double dt) {
+  if (!(check_collisions || other.check_collisions)) return;
+  if (!(collidable && other.collidable)) return;
+  const NumpyBlas& blas = road->blas;
+  if (blas.Norm2(other.position[0] - position[0], other.position[1] - position[1]) >
+      (diagonal + other.diagonal) / 2 + speed * dt) {
+    return;
+  }
+  const Vec2 va = Velocity(), vb = other.Velocity();
+  const detail::Intersection r = detail::ArePolygonsIntersecting(
+      Polygon(), other.Polygon(), {va[0] * dt, va[1] * dt}, {vb[0] * dt, vb[1] * dt}, blas);
+  if (r.will_intersect && solid && other.solid && other.IsObstacle()) impact = r.translation;
   if (r.intersecting) {
     if (solid && other.solid) {
       crashed = true;

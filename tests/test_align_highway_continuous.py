@@ -1,5 +1,6 @@
 """Alignment of highway-env's continuous-control tasks with the ``highway-env`` package
-(1.12.1), its own envs run in the same test: ``parking-v0`` and its variants.
+(1.12.1), its own envs run in the same test: ``parking-v0`` and its variants, and
+``racetrack-v0`` with its large and oval tracks.
 
 As in tests/test_align_highway.py, ours builds every scene from numpy's default_rng
 reproduced in C++ (the ego's heading by uniform(), the goal's and the parked vehicles' spots
@@ -11,7 +12,9 @@ terminated and truncated equal, and the info's ``speed`` (float64), ``crashed``,
 and ``is_success`` equal. Later episodes continue the seeded generator on both sides (our
 autoreset, the package's reset() without a seed).
 
-Not compared: the reset info's ``action`` (the package's None; ours 0).
+Not compared: the reset info's ``action`` (the package's None for parking, a sample of its
+action space from the space's own unseeded generator for the racetracks; ours 0), and so
+the racetracks' reset ``rewards_action_reward`` (the norm of that sample).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import highway_env  # noqa: F401  (registers the package's ids)
 import numpy as np
 import pytest
 from highway_env.envs.parking_env import ParkingEnv
+from highway_env.envs.racetrack_env import RacetrackEnv, RacetrackEnvLarge, RacetrackEnvOval
 
 import envpool
 
@@ -217,3 +221,194 @@ def test_parking_pool_seeds_and_spaces() -> None:
 def test_parking_bad_keywords(kw: dict[str, Any], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         envpool.make_gymnasium("parking-v0", num_envs=1, **kw)
+
+
+# ---- racetrack ----
+
+RACETRACK = {"racetrack-v0": RacetrackEnv, "Racetrack-v0": RacetrackEnv,
+             "racetrack-large-v0": RacetrackEnvLarge, "RacetrackLarge-v0": RacetrackEnvLarge,
+             "racetrack-oval-v0": RacetrackEnvOval, "RacetrackOval-v0": RacetrackEnvOval}
+_GRID_KEYS = {"observation_features": "features",
+              "observation_align_to_vehicle_axes": "align_to_vehicle_axes"}
+_RACE_ACTION_KEYS = {"action_longitudinal": "longitudinal", "action_lateral": "lateral",
+                     "acceleration_range": "acceleration_range",
+                     "steering_range": "steering_range", "action_clip": "clip"}
+
+
+def _package_racetrack(task_id: str, kw: dict[str, Any]) -> Any:
+    """The package's racetrack env for our id and keywords."""
+    env_class = RACETRACK[task_id]
+    default = env_class.default_config()
+    obs = dict(default["observation"])
+    action = dict(default["action"])
+    config: dict[str, Any] = {}
+    for key, value in kw.items():
+        if key in _GRID_KEYS:
+            obs[_GRID_KEYS[key]] = value
+        elif key == "observation_grid_size":
+            obs["grid_size"] = [value[:2], value[2:]]
+        elif key == "observation_grid_step":
+            obs["grid_step"] = value
+        elif key in _RACE_ACTION_KEYS:
+            action[_RACE_ACTION_KEYS[key]] = value
+        else:
+            config[key] = value
+    config["observation"] = obs
+    config["action"] = action
+    return env_class(config=config)
+
+
+def _race_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
+               reset: bool = False) -> None:
+    assert info["speed"][0] == r_info["speed"], where
+    assert bool(info["crashed"][0]) == r_info["crashed"], where
+    if not reset:
+        assert np.array_equal(info["action"][0], r_info["action"]), where
+    for name, value in r_info["rewards"].items():
+        if reset and name == "action_reward":
+            continue
+        assert info[f"rewards_{name}"][0] == value, (where, name, info[f"rewards_{name}"][0],
+                                                     value)
+
+
+def _race_action(kind: str, rng: np.random.Generator, ref: Any, n: int) -> np.ndarray:
+    """random: uniform in [-1.2, 1.2] (leaves the road); follow: a lane-keeping pilot on
+    the package's state (drives laps, catches up with the slower IDM vehicles: crashes)."""
+    if kind == "random":
+        return rng.uniform(-1.2, 1.2, size=n).astype(np.float32)
+    v = ref.vehicle
+    s, lateral = v.lane.local_coordinates(v.position)
+    angle = v.lane.local_angle(v.heading, s)
+    steer = np.clip(-(0.3 * lateral + 1.2 * angle) / (np.pi / 4), -1, 1)
+    return np.full(n, steer, dtype=np.float32)
+
+
+def run_racetrack(task_id: str, seed: int, policy: str, steps: int,
+                  **kw: Any) -> dict[str, int]:
+    """Steps ours and the package's racetrack side by side (episodes restart on both sides
+    when one ends), checking every output; returns what happened."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kw)
+    ref = _package_racetrack(task_id, kw)
+    rng = np.random.default_rng(seed)
+    n = ours.action_space.shape[-1]
+    obs, info = ours.reset()
+    r_obs, r_info = ref.reset(seed=seed)
+    assert np.array_equal(obs[0], r_obs), (task_id, seed, "reset")
+    _race_info(info, r_info, (task_id, seed, "reset"), reset=True)
+    seen = {"episodes": 1, "terminated": 0, "truncated": 0, "crashed": 0, "offroad": 0}
+    done = False
+    for t in range(steps):
+        action = _race_action(policy, rng, ref, n)
+        obs, rew, term, trunc, info = ours.step(action[None])
+        where = (task_id, seed, policy, t)
+        if done:
+            r_obs, r_info = ref.reset()
+            assert np.array_equal(obs[0], r_obs), where
+            _race_info(info, r_info, where, reset=True)
+            seen["episodes"] += 1
+            done = False
+            continue
+        r_obs, r_rew, r_term, r_trunc, r_info = ref.step(action)
+        assert np.array_equal(obs[0], r_obs), (where, np.argwhere(obs[0] != r_obs))
+        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
+        _race_info(info, r_info, where)
+        seen["crashed"] += int(r_info["crashed"])
+        seen["offroad"] += int(not ref.vehicle.on_road)
+        seen["terminated"] += int(r_term)
+        seen["truncated"] += int(r_trunc)
+        done = r_term or r_trunc
+    ours.close()
+    ref.close()
+    return seen
+
+
+@pytest.mark.sweep(extra=0)
+@pytest.mark.parametrize("task_id", list(RACETRACK))
+def test_racetrack_random_episodes(task_id: str) -> None:
+    """Random float32 steering (some past [-1, 1]): off the road, past several resets."""
+    seen = run_racetrack(task_id, 3, "random", 40, other_vehicles=4)
+    assert seen["episodes"] >= 2 and seen["offroad"] >= 1, seen
+
+
+@pytest.mark.sweep(extra=0)
+@pytest.mark.parametrize("task_id", ["racetrack-v0", "racetrack-large-v0", "racetrack-oval-v0"])
+def test_racetrack_follow_the_lane(task_id: str) -> None:
+    """A lane-keeping pilot drives along the circular and straight lanes behind IDM
+    vehicles: long episodes that end by the duration (truncated) or a crash."""
+    seen = run_racetrack(task_id, 5, "follow", 60, duration=8.0, other_vehicles=6)
+    assert seen["terminated"] + seen["truncated"] >= 1, seen
+
+
+# ---- lane keeping ----
+
+def run_lane_keeping(seed: int, policy: str, steps: int, max_episode_steps: int = 200,
+                     task_id: str = "lane-keeping-v0", **kw: Any) -> dict[str, int]:
+    """Steps ours and the package's lane-keeping-v0 (with gymnasium's TimeLimit, which ends
+    its episodes) side by side, checking every output; returns what happened."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
+                                  max_episode_steps=max_episode_steps, **kw)
+    config: dict[str, Any] = {}
+    action = dict(highway_env.envs.LaneKeepingEnv.default_config()["action"])
+    for key, value in kw.items():
+        if key in _RACE_ACTION_KEYS:
+            action[_RACE_ACTION_KEYS[key]] = value
+        else:
+            config[key] = value
+    config["action"] = action
+    ref = gymnasium.make("lane-keeping-v0", config=config,
+                         max_episode_steps=max_episode_steps, disable_env_checker=True)
+    rng = np.random.default_rng(seed)
+    obs, info = ours.reset()
+    r_obs, r_info = ref.reset(seed=seed)
+    _check_obs(obs, r_obs, (seed, "reset"))
+    assert info["speed"][0] == r_info["speed"] and not info["crashed"][0]
+    seen = {"episodes": 1, "truncated": 0, "switched": 0}
+    done = False
+    for t in range(steps):
+        if policy == "random":
+            a = rng.uniform(-1.2, 1.2, size=1).astype(np.float32)
+        else:  # follow: steer back to the reference (a noisy observation's proportional law)
+            state, reference = obs["state"][0][:, 0], obs["reference_state"][0][:, 0]
+            a = np.array([np.clip(-0.3 * (state[0] - reference[0])
+                                  - 1.5 * (state[1] - reference[1]), -1, 1)],
+                         dtype=np.float32)
+        obs, rew, term, trunc, info = ours.step(a[None])
+        where = (seed, policy, t)
+        if done:
+            r_obs, r_info = ref.reset()
+            _check_obs(obs, r_obs, where)
+            seen["episodes"] += 1
+            done = False
+            continue
+        r_obs, r_rew, r_term, r_trunc, r_info = ref.step(a)
+        _check_obs(obs, r_obs, where)
+        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
+        assert info["speed"][0] == ref.unwrapped.vehicle.speed, where
+        seen["switched"] += int(not ref.unwrapped.lanes)
+        seen["truncated"] += int(r_trunc)
+        done = r_term or r_trunc
+    ours.close()
+    ref.close()
+    return seen
+
+
+@pytest.mark.sweep(extra=0)
+@pytest.mark.parametrize("task_id", ["lane-keeping-v0", "LaneKeeping-v0"])
+def test_lane_keeping_random_episodes(task_id: str) -> None:
+    """Random float32 steering over episodes of 40 steps (the time limit), the noise of
+    three observations a reset and one a step drawn in order; the env's lane switches from
+    the straight lane to the sine lane."""
+    seen = run_lane_keeping(7, "random", 130, max_episode_steps=40, task_id=task_id)
+    assert seen["episodes"] >= 3 and seen["truncated"] >= 2 and seen["switched"] >= 1, seen
+
+
+def test_lane_keeping_follows_the_sine_lane() -> None:
+    """A pilot on the noisy observation keeps the vehicle near its lane for the whole
+    200-step episode (the id's time limit), then a new episode; other noise levels and
+    steering range."""
+    seen = run_lane_keeping(8, "follow", 205)
+    assert seen["truncated"] == 1 and seen["episodes"] == 2, seen
+    run_lane_keeping(9, "random", 30, state_noise=0.2, derivative_noise=0.0,
+                     steering_range=[-0.5, 0.5])

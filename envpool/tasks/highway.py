@@ -7,7 +7,12 @@ Native envs: ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
 (parking.h), for ``parking-v0`` (``ParkingEnv``), ``parking-ActionRepeat-v0`` (one decision
 a second, 20 s) and ``parking-parked-v0`` (10 parked vehicles), a goal env: its Dict
 observation (``achieved_goal``, ``desired_goal``, ``observation``) and the pool method
-``compute_reward(achieved_goal, desired_goal, info)`` (for hindsight experience replay).
+``compute_reward(achieved_goal, desired_goal, info)`` (for hindsight experience replay);
+``Racetrack`` (racetrack.h), for ``racetrack-v0`` (``RacetrackEnv``), ``racetrack-large-v0``
+and ``racetrack-oval-v0`` (keyword ``track`` 0, 1, 2): steering only, an OccupancyGrid
+observation; ``LaneKeeping`` (lane_keeping.h), for ``lane-keeping-v0`` (``LaneKeepingEnv``):
+a dynamical bicycle model, a Dict observation (``derivative``, ``reference_state``,
+``state``), 200 steps (the package's ``max_episode_steps``).
 The package's ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
@@ -21,6 +26,8 @@ The info holds the package's ``speed``, ``crashed`` and ``action``, and its
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -90,12 +97,59 @@ _PARKING = {"parking-v0": ("Parking-v0", {}),
             "parking-parked-v0": ("ParkingParked-v0", {"vehicles_count": 10})}
 
 
+@functools.cache
+def _matvec2_order() -> int:
+    """How the running numpy rounds ``M @ v`` of a 2 x 2 matrix and a 2-vector (the
+    OccupancyGrid's rotation), as the hidden keyword ``_numpy_matvec2``: 0 each product
+    rounded and summed; 1 ``fma(M[i][0], v[0], M[i][1] * v[1])``; 2 ``fma(M[i][1], v[1],
+    M[i][0] * v[0])`` (native/envs/highway/occupancy_grid.h). Asked on random inputs where
+    the three differ; 0 where numpy follows none of them."""
+    def fma(a: float, b: float, c: float) -> float:
+        return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+    orders = (lambda m, v, i: m[i][0] * v[0] + m[i][1] * v[1],
+              lambda m, v, i: fma(m[i][0], v[0], m[i][1] * v[1]),
+              lambda m, v, i: fma(m[i][1], v[1], m[i][0] * v[0]))
+    rng = np.random.default_rng(20261129)
+    agree = [True, True, True]
+    for _ in range(64):
+        m, v = rng.standard_normal((2, 2)), rng.standard_normal(2)
+        got = (m @ v).tolist()
+        ml, vl = m.tolist(), v.tolist()
+        for k, order in enumerate(orders):
+            agree[k] &= all(got[i] == order(ml, vl, i) for i in range(2))
+    return next((k for k in (1, 2, 0) if agree[k]), 0)
+
+
+def _prepare_matvec(config: dict[str, Any]) -> dict[str, Any]:
+    """The BLAS orders, and how numpy rounds a 2 x 2 rotation (the racetracks' grid, the
+    bicycle model's velocity)."""
+    del config
+    return {**native_keywords(), "_numpy_matvec2": _matvec2_order()}
+
+
+# Keywords of Racetrack that change no space.
+_RACETRACK_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
+                      "steering_range", "action_clip", "observation_align_to_vehicle_axes",
+                      "duration", "collision_reward", "lane_centering_cost",
+                      "lane_centering_reward", "action_reward", "controlled_vehicles",
+                      "other_vehicles", "speed_limit", "terminate_off_road",
+                      "neighbour_vehicles_connected_lanes", "track", "length", "no_lanes")
+
+# The package's racetrack ids -> sail-sg EnvPool's spelling and the track.
+_RACETRACK = {"racetrack-v0": ("Racetrack-v0", 0),
+              "racetrack-large-v0": ("RacetrackLarge-v0", 1),
+              "racetrack-oval-v0": ("RacetrackOval-v0", 2)}
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
     out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
     for task_id, (spelling, _) in _PARKING.items():
         out += [task_id, spelling]
-    return out
+    for task_id, (spelling, _) in _RACETRACK.items():
+        out += [task_id, spelling]
+    return out + ["lane-keeping-v0", "LaneKeeping-v0"]
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
@@ -106,3 +160,11 @@ for _task_id, (_spelling, _kwargs) in _PARKING.items():
     for _name in (_task_id, _spelling):
         register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,
                  pool_methods={"compute_reward": compute_reward}, **_kwargs)
+for _task_id, (_spelling, _track) in _RACETRACK.items():
+    for _name in (_task_id, _spelling):
+        register(_name, "Racetrack", prepare=_prepare_matvec,
+                 per_env_kwargs=_RACETRACK_PER_ENV, track=_track)
+for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
+    register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare_matvec,
+             per_env_kwargs=("steering_range", "action_clip", "state_noise",
+                             "derivative_noise"))

@@ -118,7 +118,8 @@ struct CommonParams {
 template <class P>
 void AddActionKeywords(Keywords<P>& k, int simulation_frequency, int policy_frequency = 1,
                        const std::string& action_type = "",
-                       std::pair<double, double> steering_range = {-kPi / 4, kPi / 4}) {
+                       std::pair<double, double> steering_range = {-kPi / 4, kPi / 4},
+                       bool longitudinal = true) {
   k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
   k.Add("policy_frequency", policy_frequency, &P::policy_frequency).AtLeast(1);
   if (action_type.empty()) {
@@ -126,7 +127,7 @@ void AddActionKeywords(Keywords<P>& k, int simulation_frequency, int policy_freq
   } else {
     k.Add("action_type", action_type, &P::action_type, /*is_keyword=*/false);
   }
-  k.Add("action_longitudinal", true, &P::action_longitudinal);
+  k.Add("action_longitudinal", longitudinal, &P::action_longitudinal);
   k.Add("action_lateral", true, &P::action_lateral);
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
@@ -331,12 +332,12 @@ class AbstractEnv : public Env {
   std::int32_t last_discrete_ = 0;
   std::vector<float> last_action_;
 
- private:
-  // _simulate(action): the action on the first frame, then road.act() and road.step(dt).
-  void Simulate() {
+  // _simulate(action): the action on the first frame (unless the task acted itself:
+  // _simulate(None)), then road.act() and road.step(dt).
+  void Simulate(bool with_action = true) {
     const int frames = common_.simulation_frequency / common_.policy_frequency;
     for (int frame = 0; frame < frames; ++frame) {
-      if (steps_ % frames == 0) Act();
+      if (with_action && steps_ % frames == 0) Act();
       road_.Act();
       road_.Step(1.0 / common_.simulation_frequency);
       ++steps_;
@@ -376,6 +377,8 @@ class AbstractEnv : public Env {
     }
     v.SetAction(act);
   }
+
+ private:
 
   KinematicObservation observation_;
   std::vector<float> obs_;

@@ -412,3 +412,40 @@ def test_lane_keeping_follows_the_sine_lane() -> None:
     assert seen["truncated"] == 1 and seen["episodes"] == 2, seen
     run_lane_keeping(9, "random", 30, state_noise=0.2, derivative_noise=0.0,
                      steering_range=[-0.5, 0.5])
+
+
+def test_racetrack_crashes_and_keywords() -> None:
+    """The lane-keeping pilot catches up with slower IDM vehicles on a track without
+    off-road ends (collisions: terminated); non-default grid (other size and step, world
+    axes, the vx and vy layers), both action axes (acceleration and steering: the
+    two-element float32 norm), reward weights, the large track's speed limit, the oval's
+    length and lanes, two controlled vehicles."""
+    seen = {"crashed": 0}
+    for seed in (0, 1, 2):
+        got = run_racetrack("racetrack-v0", seed, "follow", 40, other_vehicles=10,
+                            terminate_off_road=False)
+        seen["crashed"] += got["crashed"]
+    assert seen["crashed"] >= 1, seen
+    run_racetrack("racetrack-v0", 6, "random", 20, other_vehicles=5,
+                  observation_features=["presence", "vx", "vy", "on_road", "cos_h"],
+                  observation_grid_size=[-20.0, 25.0, -15.0, 15.0],
+                  observation_grid_step=[2.5, 4.0], observation_align_to_vehicle_axes=False,
+                  action_longitudinal=True, collision_reward=-2.0, lane_centering_cost=2.0,
+                  action_reward=-0.5, duration=3.0)
+    run_racetrack("racetrack-large-v0", 7, "follow", 20, speed_limit=14.0, other_vehicles=8,
+                  controlled_vehicles=2)
+    run_racetrack("racetrack-oval-v0", 8, "follow", 20, length=60, no_lanes=4,
+                  other_vehicles=6, simulation_frequency=10, policy_frequency=2)
+
+
+@pytest.mark.parametrize("task_id, kw, message", [
+    ("racetrack-v0", {"observation_grid_step": [0.0, 3.0]}, "observation_grid_step"),
+    ("racetrack-v0", {"observation_grid_size": [-18.0, 18.0]}, "observation_grid_size"),
+    ("racetrack-v0", {"observation_features": ["presence", "speed"]}, "speed"),
+    ("racetrack-oval-v0", {"no_lanes": 0}, "no_lanes"),
+    ("racetrack-oval-v0", {"length": 0}, "length"),
+    ("lane-keeping-v0", {"state_noise": -0.1}, "state_noise"),
+])
+def test_continuous_bad_keywords(task_id: str, kw: dict[str, Any], message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        envpool.make_gymnasium(task_id, num_envs=1, **kw)

@@ -420,12 +420,10 @@ def test_racetrack_crashes_and_keywords() -> None:
     axes, the vx and vy layers), both action axes (acceleration and steering: the
     two-element float32 norm), reward weights, the large track's speed limit, the oval's
     length and lanes, two controlled vehicles."""
-    seen = {"crashed": 0}
-    for seed in (0, 1, 2):
-        got = run_racetrack("racetrack-v0", seed, "follow", 40, other_vehicles=10,
-                            terminate_off_road=False)
-        seen["crashed"] += got["crashed"]
-    assert seen["crashed"] >= 1, seen
+    # (seed 1: the pilot runs into an IDM vehicle at its 27th step)
+    seen = run_racetrack("racetrack-v0", 1, "follow", 32, other_vehicles=10,
+                         terminate_off_road=False)
+    assert seen["crashed"] >= 1 and seen["terminated"] >= 1, seen
     run_racetrack("racetrack-v0", 6, "random", 20, other_vehicles=5,
                   observation_features=["presence", "vx", "vy", "on_road", "cos_h"],
                   observation_grid_size=[-20.0, 25.0, -15.0, 15.0],

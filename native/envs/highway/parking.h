@@ -68,8 +68,10 @@ class ParkingEnv final : public AbstractEnv {
     k.Add("duration", 100.0, &Params::duration);
     k.Add("collision_reward", -5.0, &Params::collision_reward);
     k.Add("success_goal_reward", 0.12, &Params::success_goal_reward);
+    // (np.power(x, 0.5) of a negative weighted sum is NaN)
     k.Add("reward_weights", std::vector<double>{1.0, 0.3, 0.0, 0.0, 0.02, 0.02},
-          &Params::reward_weights);
+          &Params::reward_weights)
+        .AtLeast(0.0);
     k.Add("add_walls", true, &Params::add_walls);
     k.Add("neighbour_vehicles_connected_lanes", false,
           &Params::neighbour_vehicles_connected_lanes);

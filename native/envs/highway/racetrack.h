@@ -66,6 +66,14 @@ class RacetrackEnv final : public AbstractEnv {
       if (!(grid.step[0] > 0 && grid.step[1] > 0)) {
         throw std::invalid_argument("highway: observation_grid_step must be positive");
       }
+      for (int axis = 0; axis < 2; ++axis) {  // floor((max - min) / step) cells, 1 to 10^4
+        const double cells = std::floor((grid.size[axis][1] - grid.size[axis][0]) / grid.step[axis]);
+        if (!(cells >= 1 && cells <= 10000)) {
+          throw std::invalid_argument(
+              "highway: observation_grid_size over observation_grid_step must give 1 to 10000 "
+              "cells an axis");
+        }
+      }
       grid.align_to_vehicle_axes = observation_align_to_vehicle_axes;
       const int order = c.GetInt("_numpy_matvec2");
       if (order < 0 || order > 2) throw std::invalid_argument("highway: _numpy_matvec2");
@@ -107,7 +115,7 @@ class RacetrackEnv final : public AbstractEnv {
           &Params::observation_align_to_vehicle_axes);
     k.Add("duration", 300.0, &Params::duration);
     k.Add("collision_reward", -1.0, &Params::collision_reward);
-    k.Add("lane_centering_cost", 4.0, &Params::lane_centering_cost);
+    k.Add("lane_centering_cost", 4.0, &Params::lane_centering_cost).AtLeast(0.0);
     k.Add("lane_centering_reward", 1.0, &Params::lane_centering_reward);
     k.Add("action_reward", -0.3, &Params::action_reward);
     k.Add("controlled_vehicles", 1, &Params::controlled_vehicles).In(1, 10);

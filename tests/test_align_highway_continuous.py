@@ -26,7 +26,14 @@ import highway_env  # noqa: F401  (registers the package's ids)
 import numpy as np
 import pytest
 from highway_env.envs.parking_env import ParkingEnv
-from highway_env.envs.racetrack_env import RacetrackEnv, RacetrackEnvLarge, RacetrackEnvOval
+from highway_env.envs.racetrack_env import (
+    ConnectedLaneRacetrackEnv,
+    ConnectedLaneRacetrackEnvLarge,
+    ConnectedLaneRacetrackEnvOval,
+    RacetrackEnv,
+    RacetrackEnvLarge,
+    RacetrackEnvOval,
+)
 
 import envpool
 
@@ -228,6 +235,9 @@ def test_parking_bad_keywords(kw: dict[str, Any], message: str) -> None:
 RACETRACK = {"racetrack-v0": RacetrackEnv, "Racetrack-v0": RacetrackEnv,
              "racetrack-large-v0": RacetrackEnvLarge, "RacetrackLarge-v0": RacetrackEnvLarge,
              "racetrack-oval-v0": RacetrackEnvOval, "RacetrackOval-v0": RacetrackEnvOval}
+CONNECTED = {"racetrack-v1": ConnectedLaneRacetrackEnv,
+             "racetrack-large-v1": ConnectedLaneRacetrackEnvLarge,
+             "racetrack-oval-v1": ConnectedLaneRacetrackEnvOval}
 _GRID_KEYS = {"observation_features": "features",
               "observation_align_to_vehicle_axes": "align_to_vehicle_axes"}
 _RACE_ACTION_KEYS = {"action_longitudinal": "longitudinal", "action_lateral": "lateral",
@@ -237,7 +247,7 @@ _RACE_ACTION_KEYS = {"action_longitudinal": "longitudinal", "action_lateral": "l
 
 def _package_racetrack(task_id: str, kw: dict[str, Any]) -> Any:
     """The package's racetrack env for our id and keywords."""
-    env_class = RACETRACK[task_id]
+    env_class = {**RACETRACK, **CONNECTED}[task_id]
     default = env_class.default_config()
     obs = dict(default["observation"])
     action = dict(default["action"])
@@ -327,7 +337,7 @@ def run_racetrack(task_id: str, seed: int, policy: str, steps: int,
 @pytest.mark.parametrize("task_id", list(RACETRACK))
 def test_racetrack_random_episodes(task_id: str) -> None:
     """Random float32 steering (some past [-1, 1]): off the road, past several resets."""
-    seen = run_racetrack(task_id, 3, "random", 40, other_vehicles=4)
+    seen = run_racetrack(task_id, 3, "random", 30, other_vehicles=4)
     assert seen["episodes"] >= 2 and seen["offroad"] >= 1, seen
 
 
@@ -336,7 +346,7 @@ def test_racetrack_random_episodes(task_id: str) -> None:
 def test_racetrack_follow_the_lane(task_id: str) -> None:
     """A lane-keeping pilot drives along the circular and straight lanes behind IDM
     vehicles: long episodes that end by the duration (truncated) or a crash."""
-    seen = run_racetrack(task_id, 5, "follow", 60, duration=8.0, other_vehicles=6)
+    seen = run_racetrack(task_id, 5, "follow", 44, duration=8.0, other_vehicles=6)
     assert seen["terminated"] + seen["truncated"] >= 1, seen
 
 
@@ -412,6 +422,15 @@ def test_lane_keeping_follows_the_sine_lane() -> None:
     assert seen["truncated"] == 1 and seen["episodes"] == 2, seen
     run_lane_keeping(9, "random", 30, state_noise=0.2, derivative_noise=0.0,
                      steering_range=[-0.5, 0.5])
+
+
+@pytest.mark.sweep(extra=0)
+@pytest.mark.parametrize("task_id", list(CONNECTED))
+def test_racetrack_connected_lanes(task_id: str) -> None:
+    """The -v1 tracks (ConnectedLaneRacetrackEnv*): the IDM vehicles also see the vehicles
+    on the lanes before and after theirs; dense traffic behind the lane-keeping pilot."""
+    seen = run_racetrack(task_id, 2, "follow", 25, other_vehicles=12)
+    assert seen["episodes"] >= 1, seen
 
 
 def test_racetrack_crashes_and_keywords() -> None:

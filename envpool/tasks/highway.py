@@ -9,10 +9,11 @@ a second, 20 s) and ``parking-parked-v0`` (10 parked vehicles), a goal env: its 
 observation (``achieved_goal``, ``desired_goal``, ``observation``) and the pool method
 ``compute_reward(achieved_goal, desired_goal, info)`` (for hindsight experience replay);
 ``Racetrack`` (racetrack.h), for ``racetrack-v0`` (``RacetrackEnv``), ``racetrack-large-v0``
-and ``racetrack-oval-v0`` (keyword ``track`` 0, 1, 2): steering only, an OccupancyGrid
-observation; ``LaneKeeping`` (lane_keeping.h), for ``lane-keeping-v0`` (``LaneKeepingEnv``):
-a dynamical bicycle model, a Dict observation (``derivative``, ``reference_state``,
-``state``), 200 steps (the package's ``max_episode_steps``).
+and ``racetrack-oval-v0`` (keyword ``track`` 0, 1, 2; their ``-v1``, the package's
+``ConnectedLaneRacetrackEnv*``, with ``neighbour_vehicles_connected_lanes``): steering only,
+an OccupancyGrid observation; ``LaneKeeping`` (lane_keeping.h), for ``lane-keeping-v0``
+(``LaneKeepingEnv``): a dynamical bicycle model, a Dict observation (``derivative``,
+``reference_state``, ``state``), 200 steps (the package's ``max_episode_steps``).
 The package's ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
@@ -148,7 +149,7 @@ def ids() -> list[str]:
     for task_id, (spelling, _) in _PARKING.items():
         out += [task_id, spelling]
     for task_id, (spelling, _) in _RACETRACK.items():
-        out += [task_id, spelling]
+        out += [task_id, spelling, task_id.replace("-v0", "-v1")]
     return out + ["lane-keeping-v0", "LaneKeeping-v0"]
 
 
@@ -164,6 +165,10 @@ for _task_id, (_spelling, _track) in _RACETRACK.items():
     for _name in (_task_id, _spelling):
         register(_name, "Racetrack", prepare=_prepare_matvec,
                  per_env_kwargs=_RACETRACK_PER_ENV, track=_track)
+    # ConnectedLaneRacetrackEnv*: neighbour vehicles searched on the connected lanes too
+    register(_task_id.replace("-v0", "-v1"), "Racetrack", prepare=_prepare_matvec,
+             per_env_kwargs=_RACETRACK_PER_ENV, track=_track,
+             neighbour_vehicles_connected_lanes=True)
 for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
     register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare_matvec,
              per_env_kwargs=("steering_range", "action_clip", "state_noise",

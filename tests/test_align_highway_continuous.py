@@ -429,7 +429,8 @@ def test_lane_keeping_follows_the_sine_lane() -> None:
 def test_racetrack_connected_lanes(task_id: str) -> None:
     """The -v1 tracks (ConnectedLaneRacetrackEnv*): the IDM vehicles also see the vehicles
     on the lanes before and after theirs; dense traffic behind the lane-keeping pilot."""
-    seen = run_racetrack(task_id, 2, "follow", 25, other_vehicles=12)
+    # (seed 0: the connected-lane search changes the IDM vehicles' leaders at the first step)
+    seen = run_racetrack(task_id, 0, "follow", 25, other_vehicles=12)
     assert seen["episodes"] >= 1, seen
 
 

@@ -1,8 +1,9 @@
 // highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
 // (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its observation types
-// (observation_factory: Kinematics, TimeToCollision, ExitObservation): what every task
-// shares. A task (highway.h, ...) derives from it, builds its
-// road and vehicles in CreateScene, and gives its rewards, termination and truncation.
+// (observation_factory: Kinematics, TimeToCollision, ExitObservation; a task observing
+// otherwise gives its own ObservationType): what every task shares. A task (highway.h, ...)
+// derives from it, builds its road and vehicles in CreateScene, and gives its rewards,
+// termination and truncation.
 //
 // Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
 // after reset(seed=seed), which its Road carries. The env owns that generator
@@ -174,6 +175,12 @@ struct CommonParams {
 // "action" dicts and frequencies).
 struct CommonDefaults {
   int simulation_frequency = 15;
+  int policy_frequency = 1;
+  std::string action_type = "DiscreteMetaAction";
+  // a task with one action type fixes it (action_type then not a keyword)
+  bool action_type_fixed = false;
+  bool action_longitudinal = true;
+  std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   std::vector<double> target_speeds{20.0, 25.0, 30.0};
   std::string observation_type = "Kinematics";
@@ -185,34 +192,50 @@ struct CommonDefaults {
   int observation_horizon = 10;
 };
 
-// The common keywords, with a task's defaults.
+// The frequencies and the action's keywords (config["action"] flattened).
 template <class P>
-void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
+void AddActionKeywords(Keywords<P>& k, const CommonDefaults& d) {
   k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency).AtLeast(1);
-  k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
-  k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
-  k.Add("action_longitudinal", true, &P::action_longitudinal);
+  k.Add("policy_frequency", d.policy_frequency, &P::policy_frequency).AtLeast(1);
+  k.Add("action_type", d.action_type, &P::action_type, /*is_keyword=*/!d.action_type_fixed);
+  k.Add("action_longitudinal", d.action_longitudinal, &P::action_longitudinal);
   k.Add("action_lateral", true, &P::action_lateral);
   k.Add("target_speeds", d.target_speeds, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
-  k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
+  k.Add("steering_range", d.steering_range, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
-  k.Add("observation_type", d.observation_type, &P::observation_type);
-  k.Add("observation_features", d.observation_features, &P::observation_features);
+}
+
+// The observation's keywords of observation_factory's types (config["observation"]
+// flattened); fixed (is_keyword false) for a task that observes through its own type.
+template <class P>
+void AddObservationKeywords(Keywords<P>& k, const CommonDefaults& d, bool is_keyword = true) {
+  k.Add("observation_type", d.observation_type, &P::observation_type, is_keyword);
+  k.Add("observation_features", d.observation_features, &P::observation_features, is_keyword);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
   k.Add("observation_vehicles_count", d.observation_vehicles_count,
-        &P::observation_vehicles_count).In(2, 1000);
-  k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute);
-  k.Add("observation_order", std::string("sorted"), &P::observation_order);
-  k.Add("observation_normalize", true, &P::observation_normalize);
-  k.Add("observation_clip", d.observation_clip, &P::observation_clip);
-  k.Add("observation_see_behind", false, &P::observation_see_behind);
-  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
+        &P::observation_vehicles_count, is_keyword)
+      .In(2, 1000);
+  k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute, is_keyword);
+  k.Add("observation_order", std::string("sorted"), &P::observation_order, is_keyword);
+  k.Add("observation_normalize", true, &P::observation_normalize, is_keyword);
+  k.Add("observation_clip", d.observation_clip, &P::observation_clip, is_keyword);
+  k.Add("observation_see_behind", false, &P::observation_see_behind, is_keyword);
+  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions,
+        is_keyword);
   k.Add("observation_features_range", d.observation_features_range,
-        &P::observation_features_range);
-  k.Add("observation_include_obstacles", true, &P::observation_include_obstacles);
-  k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon).In(1, 1000);
+        &P::observation_features_range, is_keyword);
+  k.Add("observation_include_obstacles", true, &P::observation_include_obstacles, is_keyword);
+  k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon, is_keyword)
+      .In(1, 1000);
+}
+
+// The common keywords, with a task's defaults.
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
+  AddActionKeywords(k, d);
+  AddObservationKeywords(k, d);
   k.Add("offroad_terminal", false, &P::offroad_terminal);
 }
 // The hidden keywords of numpy's ziggurat tables, for a task whose scene draws normals.
@@ -238,7 +261,11 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.MakeObservation()) {
+  // The observation type: observation_factory's for the keywords (CommonParams'
+  // MakeObservation), or the task's own (`observation`, where it observes otherwise).
+  explicit AbstractEnv(const CommonParams& p, std::unique_ptr<ObservationType> observation = nullptr)
+      : common_(p),
+        observation_(observation != nullptr ? std::move(observation) : p.MakeObservation()) {
     road_.np_random = &np_random_;
     road_.blas = p.blas;
     last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
@@ -261,6 +288,14 @@ class AbstractEnv : public Env {
                                   static_cast<std::int64_t>(p.observation_features.size())},
                                  {-inf}, {inf}));
     }
+    AddActionAndInfoSpec(p, terms, &spec);
+    return spec;
+  }
+  // The action and the info of CommonSpec, for a task with its own observation type (info
+  // fields 0 to 2 + terms; a task's own info fields follow).
+  static void AddActionAndInfoSpec(const CommonParams& p, const std::vector<std::string>& terms,
+                                   EnvSpec* out) {
+    EnvSpec& spec = *out;
     if (p.continuous) {
       spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
       spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
@@ -274,7 +309,6 @@ class AbstractEnv : public Env {
     for (const std::string& t : terms) {
       spec.info.push_back(BoxSpec("rewards_" + t, DType::kFloat64, {}));
     }
-    return spec;
   }
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
@@ -312,7 +346,7 @@ class AbstractEnv : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+    observation_->Write(slot, 0);
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
@@ -423,12 +457,12 @@ class AbstractEnv : public Env {
   std::int32_t last_discrete_ = 0;
   std::vector<float> last_action_;
 
- private:
-  // _simulate(action): the action on the first frame, then road.act() and road.step(dt).
-  void Simulate() {
+  // _simulate(action): the action on the first frame (unless the task acted itself:
+  // _simulate(None)), then road.act() and road.step(dt).
+  void Simulate(bool with_action = true) {
     const int frames = common_.simulation_frequency / common_.policy_frequency;
     for (int frame = 0; frame < frames; ++frame) {
-      if (steps_ % frames == 0) Act();
+      if (with_action && steps_ % frames == 0) Act();
       road_.Act();
       road_.Step(1.0 / common_.simulation_frequency);
       ++steps_;
@@ -469,13 +503,12 @@ class AbstractEnv : public Env {
     v.SetAction(act);
   }
 
-  void Observe() {
-    obs_.resize(observation_->Size());
-    observation_->Observe(road_, vehicle(), np_random_, obs_.data());
-  }
+  // observe(): the observation type's, of the first controlled vehicle.
+  void Observe() { observation_->Observe(road_, vehicle(), np_random_); }
+
+ private:
 
   std::unique_ptr<ObservationType> observation_;
-  std::vector<float> obs_;
   std::vector<RewardTerm> terms_;
 };
 

@@ -11,12 +11,14 @@
 // other types have their own headers.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "envs/common/numpy_random.h"
 #include "envs/highway/vehicle.h"
 
@@ -40,15 +42,36 @@ inline Feature FeatureFromName(const std::string& name) {
       "ang_off)");
 }
 
-// ObservationType: observe() into a float32 buffer of Size() numbers.
+// ObservationType: what an env observes through, one per observer (observation_factory's
+// types, or a task's own: KinematicsGoal, OccupancyGrid, Attributes). Observe keeps the
+// observation of the state; Write puts it into the slot's observation keys from `key` on
+// (one key for an array, one per entry, in the spec's order, for a Dict).
 class ObservationType {
  public:
   virtual ~ObservationType() = default;
   // A new episode (the package makes its observation type anew at each reset).
   virtual void Reset() {}
+  virtual void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& np_random) = 0;
+  virtual void Write(const Slot& slot, std::size_t key) const = 0;
+};
+
+// An observation that is one float32 array of Size() numbers (Kinematics, TimeToCollision,
+// ExitObservation, OccupancyGrid): the type computes it into a buffer (ObserveInto).
+class ArrayObservation : public ObservationType {
+ public:
   virtual std::size_t Size() const = 0;
-  virtual void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& np_random,
-                       float* out) = 0;
+  virtual void ObserveInto(const Road& road, const Vehicle& observer, NumpyGenerator& np_random,
+                           float* out) = 0;
+  void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& np_random) final {
+    values_.resize(Size());
+    ObserveInto(road, observer, np_random, values_.data());
+  }
+  void Write(const Slot& slot, std::size_t key) const final {
+    std::copy(values_.begin(), values_.end(), slot.Obs<float>(key));
+  }
+
+ private:
+  std::vector<float> values_;
 };
 
 struct KinematicsConfig {
@@ -65,7 +88,7 @@ struct KinematicsConfig {
   bool observe_intentions = false;
 };
 
-class KinematicObservation : public ObservationType {
+class KinematicObservation : public ArrayObservation {
  public:
   static constexpr double kPerceptionDistance = 5.0 * Vehicle::kMaxSpeed;  // AbstractEnv's
 
@@ -80,8 +103,8 @@ class KinematicObservation : public ObservationType {
 
   // observe(): writes vehicles_count x len(features) float32s. The nearest vehicles sorted by
   // |lane distance| (order "sorted"), or the first in the road's list ("shuffled").
-  void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& np_random,
-               float* out) override {
+  void ObserveInto(const Road& road, const Vehicle& observer, NumpyGenerator& np_random,
+                   float* out) override {
     const int cols = Cols();
     std::vector<double> rows;
     AppendRow(observer, nullptr, true, &rows);

@@ -4,7 +4,10 @@
 #include "core/registry.h"
 #include "envs/highway/exit.h"
 #include "envs/highway/highway.h"
+#include "envs/highway/lane_keeping.h"
 #include "envs/highway/merge.h"
+#include "envs/highway/parking.h"
+#include "envs/highway/racetrack.h"
 #include "envs/highway/roundabout.h"
 #include "envs/highway/two_way.h"
 #include "envs/highway/u_turn.h"
@@ -18,6 +21,9 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<TwoWayEnv>("TwoWay"));
   registry.push_back(MakeEntry<ExitEnv>("Exit"));
   registry.push_back(MakeEntry<UTurnEnv>("UTurn"));
+  registry.push_back(MakeEntry<ParkingEnv>("Parking"));
+  registry.push_back(MakeEntry<RacetrackEnv>("Racetrack"));
+  registry.push_back(MakeEntry<LaneKeepingEnv>("LaneKeeping"));
 }
 
 }  // namespace envpool::highway

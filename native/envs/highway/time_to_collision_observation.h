@@ -27,7 +27,7 @@
 
 namespace envpool::highway {
 
-class TimeToCollisionObservation : public ObservationType {
+class TimeToCollisionObservation : public ArrayObservation {
  public:
   // int(horizon / (1 / policy_frequency)): the grid's time cells.
   static int TimeCells(int horizon, int policy_frequency) {
@@ -39,8 +39,8 @@ class TimeToCollisionObservation : public ObservationType {
 
   std::size_t Size() const override { return static_cast<std::size_t>(9 * cells_); }
 
-  void Observe(const Road& road, const Vehicle& observer, NumpyGenerator& /*np_random*/,
-               float* out) override {
+  void ObserveInto(const Road& road, const Vehicle& observer, NumpyGenerator& /*np_random*/,
+                   float* out) override {
     const auto& ego = static_cast<const MDPVehicle&>(observer);
     const RoadNetwork& net = road.network;
     const int speeds = static_cast<int>(ego.target_speeds.size());

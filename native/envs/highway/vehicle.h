@@ -89,7 +89,7 @@ class Vehicle {
   virtual Vec2 Destination() const { return position; }
   Vec2 DestinationDirection() const;
 
-  // handle_collisions(other, dt).
+  // handle_collisions(other, dt), with another vehicle or a road object (RoadObject).
   void HandleCollisions(Vehicle& other, double dt);
 
   Road* road;
@@ -100,6 +100,8 @@ class Vehicle {
   VehicleAction action_;
   bool crashed = false;
   bool hit = false;
+  // vehicle.goal: the Landmark a goal-conditioned task (parking) gives a controlled vehicle
+  const Vehicle* goal = nullptr;
   bool collidable = true;
   bool solid = true;
   bool check_collisions = true;
@@ -117,9 +119,10 @@ class Vehicle {
   void OnStateUpdate();
 };
 
-// Obstacle / Landmark (RoadObject): a 2 m x 2 m rectangle, still (speed 0, never stepped:
-// Road.step steps its vehicles only), on the closest lane at its creation; an Obstacle is
-// solid, a Landmark is not (it is hit, not crashed into).
+// Obstacle / Landmark (RoadObject): a 2 m x 2 m rectangle (RoadObject.LENGTH, WIDTH; a task
+// may set other dimensions on the instance, as the parking walls do: SetSize), still (never
+// stepped: Road.step steps its vehicles only), on the closest lane (with heading) at its
+// creation; an Obstacle is solid, a Landmark is not (it is hit, not crashed into).
 class RoadObject : public Vehicle {
  public:
   static constexpr double kObjectLength = 2.0, kObjectWidth = 2.0;  // RoadObject.LENGTH, WIDTH
@@ -131,6 +134,12 @@ class RoadObject : public Vehicle {
     width = kObjectWidth;
     diagonal = std::sqrt(length * length + width * width);
     solid = object_kind != ObjectKind::kLandmark;
+  }
+  // obstacle.LENGTH, obstacle.WIDTH = (length, width); obstacle.diagonal = np.sqrt(L**2 + W**2).
+  void SetSize(double length_, double width_) {
+    length = length_;
+    width = width_;
+    diagonal = std::sqrt(length * length + width * width);
   }
   void Step(double /*dt*/) override {}
 };
@@ -410,8 +419,9 @@ inline void Vehicle::OnStateUpdate() {
 }
 
 // polygon(): rotation [[c, -s], [s, c]] @ the corners [(-L/2, -W/2), (-L/2, W/2), (L/2, W/2),
-// (L/2, -W/2)], plus the position; the first corner again at the end. (The corners are
-// +-2.5 and +-1, so numpy's fused and plain 2-term sums agree: one rounding either way.)
+// (L/2, -W/2)], plus the position; the first corner again at the end. (The half widths are
+// powers of two (a vehicle's 1, an object's 1, a parking wall's 0.5), so one product of each
+// 2-term sum is exact and numpy's fused and plain sums agree: one rounding either way.)
 inline std::array<Vec2, 5> Vehicle::Polygon() const {
   const double hl = length / 2, hw = width / 2;
   const double px[4] = {-hl, -hl, +hl, +hl};

@@ -67,7 +67,7 @@ class LaneKeepingEnv final : public AbstractEnv {
   static Config Defaults() {
     Config c = Keys().Defaults();
     NumpyBlas::AddDefaults(c);
-    c.Set("_numpy_matvec2", 1);  // envpool/tasks/highway.py asks the running numpy
+    c.Set("_numpy_matvec2", 1);  // _numpy_blas.matvec2_order() asks the running numpy
     return c;
   }
   // The Dict observation in gymnasium's order (sorted keys).

@@ -140,7 +140,7 @@ class RacetrackEnv final : public AbstractEnv {
   static Config Defaults() {
     Config c = Keys().Defaults();
     NumpyBlas::AddDefaults(c);
-    c.Set("_numpy_matvec2", 1);  // envpool/tasks/highway.py asks the running numpy
+    c.Set("_numpy_matvec2", 1);  // _numpy_blas.matvec2_order() asks the running numpy
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

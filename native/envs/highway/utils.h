@@ -47,8 +47,8 @@ inline double PyMod(double a, double b) {
 }
 
 // numpy's matmul of a 2 x 2 matrix and a 2-vector, one row: m0 * v0 + m1 * v1 as the
-// running numpy rounds it (envpool/tasks/highway.py asks it: the hidden keyword
-// _numpy_matvec2): each product rounded and summed (kPlain), fma(m0, v0, m1 * v1)
+// running numpy rounds it (envpool/tasks/_numpy_blas.py's matvec2_order asks it: the hidden
+// keyword _numpy_matvec2): each product rounded and summed (kPlain), fma(m0, v0, m1 * v1)
 // (kFusedReversed), or fma(m1, v1, m0 * v0) (kFused).
 enum class MatVec2Order { kPlain = 0, kFusedReversed = 1, kFused = 2 };
 inline double MatVec2Row(MatVec2Order order, double m0, double m1, double v0, double v1) {

@@ -1,9 +1,16 @@
 """highway-env task ids: the ``highway-env`` package's (1.12.1) ids and sail-sg EnvPool's
 spellings of them.
 
-One native env so far, ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
+Native envs: ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
 (``HighwayEnv``) and ``highway-fast-v0`` (``HighwayEnvFast``: 5 Hz simulation, 3 lanes,
-20 vehicles, 30 s, the other vehicles not checking their collisions). The package's
+20 vehicles, 30 s, the other vehicles not checking their collisions); ``Intersection``
+(native/envs/highway/intersection.h), for ``intersection-v0`` (``IntersectionEnv``),
+``intersection-v2`` (its ``ConnectedLane`` variant) and the multi-agent ids
+(``MultiAgentIntersectionEnv``: ``multi_agent=True``, two controlled vehicles; the
+observation a Tuple of one Kinematics array per agent, the action one label per agent;
+``-v1`` and ``-v2``, which the package wraps in its ``MultiAgentWrapper``, give the
+agents' mean reward and the episode's end as ``-v0`` does: their per-agent rewards and
+terminations are ``info["agents_rewards"]`` and ``info["agents_terminated"]``). The package's
 ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
@@ -12,7 +19,8 @@ package, the env ends its episodes itself (``time >= duration``, truncated), so 
 no ``max_episode_steps``. ``initial_lane_id=-1`` is the package's ``None`` (a random lane).
 
 The info holds the package's ``speed``, ``crashed`` and ``action``, and its
-``info["rewards"]`` flattened as ``rewards_<name>``.
+``info["rewards"]`` flattened as ``rewards_<name>`` (the intersection's also
+``agents_rewards`` and ``agents_terminated``).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from typing import Any
 
 from envpool.core.registry import register
 from envpool.tasks._numpy_blas import native_keywords
+from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
 # Keywords that change no space may differ between the envs of one pool.
 _PER_ENV = ("simulation_frequency", "policy_frequency", "target_speeds", "acceleration_range",
@@ -44,12 +53,46 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     return native_keywords()
 
 
+def _prepare_intersection(config: dict[str, Any]) -> dict[str, Any]:
+    """_prepare's keywords and numpy's ziggurat tables (the intersection's spawns draw
+    normals: envpool/tasks/_numpy_ziggurat.py)."""
+    return {**_prepare(config), **ziggurat_tables()}
+
+
+# The intersection's keywords that change no space.
+_PER_ENV_INTERSECTION = (
+    "simulation_frequency", "policy_frequency", "target_speeds", "action_clip",
+    "observation_absolute", "observation_order", "observation_normalize", "observation_clip",
+    "observation_see_behind", "observation_observe_intentions", "observation_features_range",
+    "offroad_terminal", "duration", "destination", "initial_vehicle_count",
+    "spawn_probability", "collision_reward", "high_speed_reward", "arrived_reward",
+    "reward_speed_range", "normalize_reward", "neighbour_vehicles_connected_lanes")
+
+# The package's intersection ids (and sail-sg EnvPool's spellings) -> their keywords.
+_INTERSECTION = {
+    ("intersection-v0", "Intersection-v0"): {},
+    ("intersection-v2",): {"neighbour_vehicles_connected_lanes": True},
+    ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v1", "IntersectionMultiAgent-v1"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v2",):
+        {"multi_agent": True, "controlled_vehicles": 2,
+         "neighbour_vehicles_connected_lanes": True},
+}
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
-    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
+    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0",
+            *(task_id for names in _INTERSECTION for task_id in names)]
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV)
 for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV, **_FAST)
+for _names, _kw in _INTERSECTION.items():
+    for _task_id in _names:
+        register(_task_id, "Intersection", prepare=_prepare_intersection,
+                 per_env_kwargs=_PER_ENV_INTERSECTION, **_kw)

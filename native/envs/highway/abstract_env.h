@@ -14,7 +14,13 @@
 //
 // step(action): time += 1 / policy_frequency; simulation_frequency // policy_frequency
 // frames, each: the action on the first frame (action_type.act), road.act(), road.step(1 /
-// simulation_frequency); then the observation, the reward, terminated, truncated, info.
+// simulation_frequency); then the observation, the reward, terminated, truncated, info;
+// then the task's AfterStep (what its step does after AbstractEnv.step's).
+//
+// MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task):
+// the action is one per controlled vehicle (a MultiDiscrete (agents,) array, or (agents,
+// size) floats), each acted by its vehicle in order; the observation a Tuple of one
+// Kinematics array per controlled vehicle, observed in order.
 #pragma once
 
 #include <cmath>
@@ -56,6 +62,10 @@ struct CommonParams {
   bool observation_see_behind = false;
   bool observation_observe_intentions = false;
   bool offroad_terminal = false;
+  std::vector<double> observation_features_range;  // x, y, vx, vy ranges; empty: default
+  // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
+  // single-agent types, over the first controlled vehicle); set by the task.
+  int agents = 0;
   // derived
   bool continuous = false;
   KinematicsConfig kinematics;
@@ -99,7 +109,15 @@ struct CommonParams {
     kinematics.clip = observation_clip;
     kinematics.see_behind = observation_see_behind;
     kinematics.observe_intentions = observation_observe_intentions;
+    if (!observation_features_range.empty() && observation_features_range.size() != 8) {
+      throw std::invalid_argument(
+          "highway: observation_features_range needs 8 numbers (the x, y, vx and vy ranges) "
+          "or none (the package's default ranges)");
+    }
+    kinematics.features_range = observation_features_range;
   }
+  // Agents acting and observed: 1 for the single-agent types.
+  int Agents() const { return agents > 0 ? agents : 1; }
 
   // DiscreteMetaAction's actions: ACTIONS_ALL, or ACTIONS_LONGI / ACTIONS_LAT.
   std::vector<MetaAction> MetaActions() const {
@@ -113,31 +131,56 @@ struct CommonParams {
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
 };
 
+// A task's defaults of the common keywords (its default_config's observation and action).
+struct CommonDefaults {
+  int simulation_frequency = 15;
+  int min_simulation_frequency = 1;
+  bool action_lateral = true;
+  // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
+  std::vector<double> target_speeds{20.0, 25.0, 30.0};
+  std::vector<std::string> observation_features{"presence", "x", "y", "vx", "vy"};
+  int observation_vehicles_count = 5;
+  bool observation_absolute = false;
+  std::vector<double> observation_features_range;
+};
+
 // The common keywords, with a task's defaults for the frequencies.
 template <class P>
 void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
-  k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
+  CommonDefaults d;
+  d.simulation_frequency = simulation_frequency;
+  AddCommonKeywords(k, d);
+}
+
+// The common keywords, with a task's defaults.
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
+  k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency)
+      .AtLeast(d.min_simulation_frequency);
   k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
   k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
   k.Add("action_longitudinal", true, &P::action_longitudinal);
-  k.Add("action_lateral", true, &P::action_lateral);
-  // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
-  k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
+  k.Add("action_lateral", d.action_lateral, &P::action_lateral);
+  k.Add("target_speeds", d.target_speeds, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
   k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
-  k.Add("observation_features",
-        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features);
+  k.Add("observation_features", d.observation_features, &P::observation_features);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
-  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count).In(2, 1000);
-  k.Add("observation_absolute", false, &P::observation_absolute);
+  k.Add("observation_vehicles_count", d.observation_vehicles_count,
+        &P::observation_vehicles_count).In(2, 1000);
+  k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute);
   k.Add("observation_order", std::string("sorted"), &P::observation_order);
   k.Add("observation_normalize", true, &P::observation_normalize);
   k.Add("observation_clip", true, &P::observation_clip);
   k.Add("observation_see_behind", false, &P::observation_see_behind);
   k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
   k.Add("offroad_terminal", false, &P::offroad_terminal);
+  // features_range's x, y, vx, vy: [x_low, x_high, y_low, ..., vy_high]; [] the package's
+  // default (None: ranges from MAX_SPEED and the observer's road's lanes)
+  k.Add("observation_features_range", d.observation_features_range,
+        &P::observation_features_range);
 }
 
 // The rewards of info["rewards"], in the package's dict order.
@@ -148,10 +191,13 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.kinematics) {
+  explicit AbstractEnv(const CommonParams& p)
+      : common_(p), observations_(static_cast<std::size_t>(p.Agents()),
+                                  KinematicObservation(p.kinematics)) {
     road_.np_random = &np_random_;
     road_.blas = p.blas;
-    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
+    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize() * p.Agents()), 0.0F);
+    last_discrete_.assign(static_cast<std::size_t>(p.Agents()), 0);
   }
 
   // The spec: the Kinematics array, the action, info speed, crashed, action and the task's
@@ -159,17 +205,30 @@ class AbstractEnv : public Env {
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
     const double inf = INFINITY;
-    spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
-                               {p.observation_vehicles_count,
-                                static_cast<std::int64_t>(p.observation_features.size())},
-                               {-inf}, {inf}));
+    const std::vector<std::int64_t> obs_shape = {
+        p.observation_vehicles_count, static_cast<std::int64_t>(p.observation_features.size())};
+    if (p.agents > 0) {  // MultiAgentObservation: a Tuple, one array per agent
+      for (int i = 0; i < p.agents; ++i) {
+        spec.obs.push_back(
+            BoxSpec("agent" + std::to_string(i), DType::kFloat32, obs_shape, {-inf}, {inf}));
+      }
+      spec.obs_layout = ObsLayout::kTuple;
+    } else {
+      spec.obs.push_back(BoxSpec("obs", DType::kFloat32, obs_shape, {-inf}, {inf}));
+    }
+    // MultiAgentAction: one action per agent (the package's Tuple of the agents' spaces)
+    std::vector<std::int64_t> agents_dim;
+    if (p.agents > 0) agents_dim.push_back(p.agents);
     if (p.continuous) {
-      spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
-      spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
+      std::vector<std::int64_t> shape = agents_dim;
+      shape.push_back(p.ContinuousSize());
+      spec.action = BoxSpec("action", DType::kFloat32, shape, {-1.0}, {1.0});
+      spec.info.push_back(BoxSpec("action", DType::kFloat32, shape));
     } else {
       spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
                                  DType::kInt32);
-      spec.info.push_back(BoxSpec("action", DType::kInt32, {}));
+      spec.action.shape = agents_dim;
+      spec.info.push_back(BoxSpec("action", DType::kInt32, agents_dim));
     }
     spec.info.push_back(BoxSpec("speed", DType::kFloat64, {}));
     spec.info.push_back(BoxSpec("crashed", DType::kBool, {}));
@@ -188,39 +247,49 @@ class AbstractEnv : public Env {
     road_.vehicles.clear();
     controlled_.clear();
     CreateScene();
-    observation_.Reset();
+    for (KinematicObservation& o : observations_) o.Reset();
     last_action_.assign(last_action_.size(), 0.0F);
+    last_discrete_.assign(last_discrete_.size(), 0);
     Observe();
     terms_ = Rewards();
+    speed_ = vehicle().speed;
+    crashed_ = vehicle().crashed;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     if (common_.continuous) {
       const float* a = action.As<float>();
-      last_action_.assign(a, a + common_.ContinuousSize());
+      last_action_.assign(a, a + last_action_.size());
     } else {
-      last_discrete_ = action.Scalar<std::int32_t>();
+      const std::int32_t* a = action.As<std::int32_t>();
+      last_discrete_.assign(a, a + last_discrete_.size());
     }
     time_ += 1.0 / common_.policy_frequency;
     Simulate();
     Observe();
     StepOutcome out;
-    terms_ = Rewards();
-    out.reward = Reward(terms_);
+    out.reward = Reward(terms_ = Rewards());
     out.terminated = IsTerminated();
     out.truncated = IsTruncated();
+    speed_ = vehicle().speed;
+    crashed_ = vehicle().crashed;
+    AfterStep();
     return out;
   }
 
   void Write(const Slot& slot) const override {
-    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+    const std::size_t size = obs_.size() / observations_.size();
+    for (std::size_t i = 0; i < observations_.size(); ++i) {
+      std::copy(obs_.begin() + static_cast<std::ptrdiff_t>(i * size),
+                obs_.begin() + static_cast<std::ptrdiff_t>((i + 1) * size), slot.Obs<float>(i));
+    }
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
-      *slot.Info<std::int32_t>(0) = last_discrete_;
+      std::copy(last_discrete_.begin(), last_discrete_.end(), slot.Info<std::int32_t>(0));
     }
-    *slot.Info<double>(1) = vehicle().speed;
-    *slot.Info<bool>(2) = vehicle().crashed;
+    *slot.Info<double>(1) = speed_;
+    *slot.Info<bool>(2) = crashed_;
     for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(3 + i) = terms_[i].value;
   }
 
@@ -233,6 +302,10 @@ class AbstractEnv : public Env {
   virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
+  // What the task's step does after AbstractEnv.step (the info is written as it was).
+  virtual void AfterStep() {}
+  // The info fields CommonSpec declares: the task's own come after them.
+  std::size_t CommonInfoCount() const { return 3 + terms_.size(); }
 
   // The first controlled vehicle (self.vehicle).
   Vehicle& vehicle() const { return *controlled_.front(); }
@@ -288,8 +361,9 @@ class AbstractEnv : public Env {
   std::vector<Vehicle*> controlled_;  // road_.vehicles owns them
   double time_ = 0.0;
   std::int64_t steps_ = 0;
-  std::int32_t last_discrete_ = 0;
-  std::vector<float> last_action_;
+  std::vector<std::int32_t> last_discrete_;  // one per agent
+  std::vector<float> last_action_;           // ContinuousSize() per agent
+  std::vector<RewardTerm> terms_;
 
  private:
   // _simulate(action): the action on the first frame, then road.act() and road.step(dt).
@@ -303,18 +377,23 @@ class AbstractEnv : public Env {
     }
   }
 
-  // action_type.act(action).
+  // action_type.act(action): each agent's (MultiAgentAction), in order.
   void Act() {
-    Vehicle& v = vehicle();
+    for (std::size_t i = 0; i < last_discrete_.size(); ++i) Act(i);
+  }
+  void Act(std::size_t agent) {
+    Vehicle& v = *controlled_[agent];
     if (!common_.continuous) {  // DiscreteMetaAction: the label's meta-action
       const std::vector<MetaAction> actions = common_.MetaActions();
       static_cast<ControlledVehicle&>(v).ActMeta(
-          actions[static_cast<std::size_t>(last_discrete_)]);
+          actions[static_cast<std::size_t>(last_discrete_[agent])]);
       return;
     }
     // ContinuousAction.get_action: np.clip(action, -1, 1) and lmap onto the ranges, in
     // float32 (the action is a float32 array; numpy keeps float32 with Python scalars)
-    std::vector<float> a(last_action_);
+    const std::size_t n = static_cast<std::size_t>(common_.ContinuousSize());
+    std::vector<float> a(last_action_.begin() + static_cast<std::ptrdiff_t>(agent * n),
+                         last_action_.begin() + static_cast<std::ptrdiff_t>((agent + 1) * n));
     if (common_.action_clip) {
       for (float& x : a) x = x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x);
     }
@@ -338,13 +417,18 @@ class AbstractEnv : public Env {
   }
 
   void Observe() {
-    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
-    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
+    const std::size_t size =
+        static_cast<std::size_t>(observations_[0].Rows() * observations_[0].Cols());
+    obs_.resize(size * observations_.size());
+    for (std::size_t i = 0; i < observations_.size(); ++i) {
+      observations_[i].Observe(road_, *controlled_[i], np_random_, obs_.data() + i * size);
+    }
   }
 
-  KinematicObservation observation_;
+  std::vector<KinematicObservation> observations_;  // one per agent
   std::vector<float> obs_;
-  std::vector<RewardTerm> terms_;
+  double speed_ = 0.0;  // the info's, at the step's end (before AfterStep)
+  bool crashed_ = false;
 };
 
 }  // namespace envpool::highway

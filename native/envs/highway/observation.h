@@ -1,8 +1,8 @@
 // highway-env's envs/common/observation.py KinematicObservation, restated: the observer's
 // row, then the nearest vehicles' rows (Road.close_objects_to), each a feature list of
 // Vehicle.to_dict, relative to the observer unless absolute; normalised by lmap over the
-// features' ranges (the default ranges from the observer's road at the first observation of
-// an episode), clipped to [-1, 1]; rows of zeros to vehicles_count; shuffled below the first
+// features' ranges (features_range, or the default ranges from the observer's road at the
+// first observation of an episode), clipped to [-1, 1]; rows of zeros to vehicles_count; shuffled below the first
 // row with the env's np_random where order is "shuffled"; float64 arithmetic, cast to float32.
 #pragma once
 
@@ -43,6 +43,8 @@ struct KinematicsConfig {
   bool clip = true;
   bool see_behind = false;
   bool observe_intentions = false;
+  // features_range's x, y, vx, vy ranges (8 numbers); empty: the package's default ranges.
+  std::vector<double> features_range;
 };
 
 class KinematicObservation {
@@ -113,28 +115,40 @@ class KinematicObservation {
   // normalize_obs's default features_range: x +-5 MAX_SPEED, y +-DEFAULT_WIDTH * (lanes of the
   // observer's road), vx and vy +-2 MAX_SPEED.
   void SetRanges(const Road& road, const Vehicle& observer) {
+    if (config_.features_range.size() == 8) {
+      const std::vector<double>& r = config_.features_range;
+      x_ = {r[0], r[1]};
+      y_ = {r[2], r[3]};
+      vx_ = {r[4], r[5]};
+      vy_ = {r[6], r[7]};
+      ranges_set_ = true;
+      return;
+    }
     const int lanes = road.network.LaneCount(observer.lane_index.from, observer.lane_index.to);
     x_ = {-5.0 * Vehicle::kMaxSpeed, 5.0 * Vehicle::kMaxSpeed};
     y_ = {-Lane::kDefaultWidth * lanes, Lane::kDefaultWidth * lanes};
-    v_ = {-2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed};
+    vx_ = {-2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed};
+    vy_ = vx_;
     ranges_set_ = true;
   }
   const Range* RangeOf(Feature f) const {
     switch (f) {
       case Feature::kX: return &x_;
       case Feature::kY: return &y_;
-      case Feature::kVx:
-      case Feature::kVy: return &v_;
+      case Feature::kVx: return &vx_;
+      case Feature::kVy: return &vy_;
       default: return nullptr;
     }
   }
 
   // Vehicle.to_dict(origin_vehicle, observe_intentions), the configured features in order.
-  // Without a route, the destination is the position: cos_d = sin_d = 0.
+  // cos_d, sin_d: the destination direction (0 without a route, or not observe_intentions).
   void AppendRow(const Vehicle& v, const Vehicle* origin, bool observe_intentions,
                  std::vector<double>* rows) const {
     const Vec2 vel = v.Velocity();
     const Vec2 dir = v.Direction();
+    Vec2 dest{};
+    if (observe_intentions) dest = v.DestinationDirection();
     Vec2 ovel{}, opos{};
     if (origin != nullptr) {
       ovel = origin->Velocity();
@@ -151,8 +165,8 @@ class KinematicObservation {
         case Feature::kHeading: x = v.heading; break;
         case Feature::kCosH: x = dir[0]; break;
         case Feature::kSinH: x = dir[1]; break;
-        case Feature::kCosD:
-        case Feature::kSinD: x = observe_intentions ? 0.0 : 0; break;
+        case Feature::kCosD: x = dest[0]; break;
+        case Feature::kSinD: x = dest[1]; break;
         case Feature::kLongOff:
         case Feature::kLatOff:
         case Feature::kAngOff: {  // lane_offset: the lane's (long, lat, local_angle)
@@ -169,7 +183,7 @@ class KinematicObservation {
 
   KinematicsConfig config_;
   bool ranges_set_ = false;
-  Range x_{}, y_{}, v_{};
+  Range x_{}, y_{}, vx_{}, vy_{};
 };
 
 }  // namespace envpool::highway

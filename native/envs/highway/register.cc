@@ -3,11 +3,13 @@
 
 #include "core/registry.h"
 #include "envs/highway/highway.h"
+#include "envs/highway/intersection.h"
 
 namespace envpool::highway {
 
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<HighwayEnv>("Highway"));
+  registry.push_back(MakeEntry<IntersectionEnv>("Intersection"));
 }
 
 }  // namespace envpool::highway

@@ -5,6 +5,7 @@
 // (origin node, destination node, lane id), as the package's tuple.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -20,15 +21,28 @@ namespace envpool::highway {
 struct LaneIndex {
   int from = -1;
   int to = -1;
-  int id = 0;
+  int id = 0;  // kAnyLane in a route: the package's None (the road is known, not the lane)
+  static constexpr int kAnyLane = -1;
   bool operator==(const LaneIndex& o) const { return from == o.from && to == o.to && id == o.id; }
   bool operator!=(const LaneIndex& o) const { return !(*this == o); }
   // lane_index[:2] == other[:2]
   bool SameRoad(const LaneIndex& o) const { return from == o.from && to == o.to; }
 };
 
+// A planned route (the package's Route): lane indexes, the first the vehicle's lane, the
+// others with id kAnyLane.
+using Route = std::vector<LaneIndex>;
+
 class RoadNetwork {
  public:
+  // The node's id, or -1 where the network has no node of that name.
+  int FindNode(const std::string& name) const {
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
   // The node's id, added at first use.
   int Node(const std::string& name) {
     for (std::size_t i = 0; i < names_.size(); ++i) {
@@ -86,11 +100,36 @@ class RoadNetwork {
   // the road out of its end node whose lane is closest to the projected position
   // (next_lane_given_next_road: the same lane id where both roads have as many lanes, else
   // the closest lane by distance); the current index where the end node leads nowhere.
-  // (Routes, which the intersection and roundabout tasks plan, are not restated yet.)
   LaneIndex NextLane(const LaneIndex& current, const Vec2& position) const {
+    return NextLane(current, nullptr, position);
+  }
+
+  // next_lane(current_index, route, position): with a route, its first step is dropped once
+  // the current road is that step's road; if the next step starts at the current road's end,
+  // its road is taken (its lane: the step's id, else the current id where both roads have as
+  // many lanes, else the closest lane); otherwise (or without a route) as above. The route
+  // is the vehicle's own, shortened in place as the package pops it.
+  LaneIndex NextLane(const LaneIndex& current, Route* route, const Vec2& position) const {
+    int next_to = -1, next_id = LaneIndex::kAnyLane;
+    if (route != nullptr && !route->empty()) {
+      if (route->front().SameRoad(current)) route->erase(route->begin());
+      if (!route->empty() && route->front().from == current.to) {
+        next_to = route->front().to;
+        next_id = route->front().id;
+      }
+    }
     const Lane& lane = GetLane(current);
     const Vec2 sl = lane.LocalCoordinates(position);
     const Vec2 projected = lane.Position(sl[0], 0);
+    if (next_to >= 0) {
+      int id = next_id;
+      if (LaneCount(current.from, current.to) == LaneCount(current.to, next_to)) {
+        if (id == LaneIndex::kAnyLane) id = current.id;
+      } else {
+        id = ClosestLaneId(current.to, next_to, projected);
+      }
+      return {current.to, next_to, id};
+    }
     const auto* roads = Out(current.to);
     if (roads == nullptr) return current;
     bool found = false;
@@ -119,6 +158,58 @@ class RoadNetwork {
       }
     }
     return found ? best : current;
+  }
+
+  // shortest_path(start, goal) (bfs_paths' first path): breadth first, each node's next
+  // nodes in sorted name order and not already on the path; [] where start leads nowhere
+  // (the package's `yield []` for a node outside the graph) or no path exists.
+  std::vector<int> ShortestPath(int start, int goal) const {
+    std::vector<std::pair<int, std::vector<int>>> queue = {{start, {start}}};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int node = queue[head].first;
+      const std::vector<int> path = queue[head].second;
+      const Roads* roads = Out(node);
+      if (roads == nullptr) return {};
+      std::vector<int> next;
+      for (const auto& road : *roads) {
+        if (std::find(path.begin(), path.end(), road.first) == path.end()) {
+          next.push_back(road.first);
+        }
+      }
+      std::sort(next.begin(), next.end(),
+                [this](int a, int b) { return NodeName(a) < NodeName(b); });
+      for (const int n : next) {
+        std::vector<int> longer = path;
+        longer.push_back(n);
+        if (n == goal) return longer;
+        if (Out(n) != nullptr) queue.emplace_back(n, std::move(longer));
+      }
+    }
+    return {};
+  }
+
+  // position_heading_along_route(route, longitudinal, lateral, current_lane_index): along
+  // the route's lanes (a kAnyLane step: the current lane id where its road has that many
+  // lanes, else 0), the longitudinal carried past each lane's length while steps remain.
+  std::pair<Vec2, double> PositionHeadingAlongRoute(const Route& route, double longitudinal,
+                                                    double lateral,
+                                                    const LaneIndex& current) const {
+    auto head = [&](std::size_t k) {
+      LaneIndex index = route[k];
+      if (index.id == LaneIndex::kAnyLane) {
+        index.id = current.id < LaneCount(current.from, current.to) ? current.id : 0;
+      }
+      return index;
+    };
+    std::size_t k = 0;
+    LaneIndex index = head(k);
+    while (route.size() - k > 1 && longitudinal > GetLane(index).length()) {
+      longitudinal -= GetLane(index).length();
+      ++k;
+      index = head(k);
+    }
+    const Lane& lane = GetLane(index);
+    return {lane.Position(longitudinal, lateral), lane.HeadingAt(longitudinal)};
   }
 
   // side_lanes(lane_index): the lane to the left (id - 1), then to the right (id + 1).
@@ -181,6 +272,20 @@ class RoadNetwork {
       if (road.first == from) return &road.second;
     }
     return nullptr;
+  }
+  // next_lane_given_next_road's closest lane of a road: min(range, key=distance), the first.
+  int ClosestLaneId(int from, int to, const Vec2& position) const {
+    const std::vector<Lane>& lanes = *Road(from, to);
+    int best = 0;
+    double d_min = lanes[0].Distance(position);
+    for (std::size_t l = 1; l < lanes.size(); ++l) {
+      const double d = lanes[l].Distance(position);
+      if (d < d_min) {
+        d_min = d;
+        best = static_cast<int>(l);
+      }
+    }
+    return best;
   }
   const std::vector<Lane>* Road(int from, int to) const {
     if (const Roads* roads = Out(from)) {

@@ -107,7 +107,9 @@ def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                           np.asarray(r_info["agents_terminated"])), where
 
 
-def _policy(kind: str, rng: np.random.Generator, n: int, t: int) -> int:
+def _policy(kind: str, rng: np.random.Generator, n: int, t: int) -> Any:
+    if kind == "continuous":
+        return rng.uniform(-1, 1, size=n).astype(np.float32)
     if kind == "random":
         return int(rng.integers(n))
     if kind == "faster":  # FASTER: into the crossing traffic, or out of the exit
@@ -126,6 +128,7 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
     multi = PACKAGE_ID[task_id].startswith("intersection-multi-agent")
     wrapper = multi and not PACKAGE_ID[task_id].endswith("-v0")  # MultiAgentWrapper
     agents = ref.config["controlled_vehicles"] if multi else 1
+    n = ours.single_action_space.shape[-1] if policy == "continuous" else 3
     rng = np.random.default_rng(seed)
     obs, info = ours.reset()
     r_obs, r_info = ref_wrapped.reset(seed=seed)
@@ -135,8 +138,9 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
             "spawned": 0}
     done = False
     for t in range(steps):
-        actions = [_policy(policy, rng, 3, t) for _ in range(agents)]
-        batch = np.array([actions] if multi else actions, dtype=np.int32)
+        actions = [_policy(policy, rng, n, t) for _ in range(agents)]
+        batch = np.array([actions] if multi else actions,
+                         dtype=np.float32 if policy == "continuous" else np.int32)
         obs, rew, term, trunc, info = ours.step(batch)
         where = (task_id, seed, policy, t)
         if done:  # our autoreset step: the package's reset() without a seed
@@ -211,6 +215,15 @@ def test_intersection_keywords() -> None:
                 duration=8.0, initial_vehicle_count=4, offroad_terminal=True)
 
 
+def test_intersection_continuous_action() -> None:
+    """ContinuousAction on the intersection: the controlled vehicle a plain Vehicle (no
+    route), its trajectory predicted by stepping a copy for the right of way; throttle only
+    (the id's action keys), then throttle and steering, two agents."""
+    run_aligned("intersection-v0", 9, "continuous", 12, action_type="ContinuousAction")
+    run_aligned("intersection-multi-agent-v0", 10, "continuous", 8,
+                action_type="ContinuousAction", action_lateral=True)
+
+
 def test_intersection_pool_seeds_and_spaces() -> None:
     """Env i of a pool with seed s is the package's env reset with seed s + i; the
     multi-agent spaces are the package's Tuple observation and one label per agent."""
@@ -232,7 +245,7 @@ def test_intersection_pool_seeds_and_spaces() -> None:
 
 
 @pytest.mark.parametrize("kw, message", [
-    ({"action_type": "ContinuousAction"}, "DiscreteMetaAction"),
+    ({"action_type": "Steering"}, "action_type"),
     ({"simulation_frequency": 1}, "simulation_frequency"),
     ({"observation_features_range": [1.0, 2.0]}, "observation_features_range"),
     ({"controlled_vehicles": 0}, "controlled_vehicles"),

@@ -14,7 +14,8 @@
 // (probability 1, position deviation 0.1, speed deviation 0); then each controlled vehicle
 // on (o_(i%4), ir_(i%4), 0) at 60 + 5 normal(1) with the lane's speed limit, its route
 // planned to `destination` (or to o_k, k = integers(1, 4), drawn first), its MDPVehicle
-// speed index the speed limit's; the other vehicles within 20 m of it removed.
+// speed index the speed limit's (a ContinuousAction's plain Vehicle plans no route); the
+// other vehicles within 20 m of it removed.
 // _spawn_vehicle: uniform() > probability: none; route = choice(4, 2, replace=False)
 // (numpy's Floyd sampling, then its index shuffle), straight on (r0 + 2) % 4 for the
 // challenger; an IDMVehicle on (o_r0, ir_r0, 0) at longitudinal + 5 + normal() x position
@@ -122,11 +123,6 @@ class IntersectionEnv final : public AbstractEnv {
       throw std::invalid_argument(
           "highway: the intersection draws normals: it needs numpy's ziggurat tables (the "
           "_ziggurat_* keywords, which envpool.make passes)");
-    }
-    if (p.continuous) {
-      // (ContinuousIntersectionEnv's BicycleVehicle and a plain vehicle's trajectory
-      // prediction on the regulated road are not restated yet)
-      throw std::invalid_argument("highway: the intersection takes DiscreteMetaAction only");
     }
   }
 

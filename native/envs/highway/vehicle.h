@@ -81,6 +81,11 @@ class Vehicle {
   // destination_direction: the unit vector to the end of the route's last lane (lane 0 of
   // a road whose lane is not planned); zeros without a route (destination = position).
   Vec2 DestinationDirection() const;
+  // predict_trajectory_constant_speed(times) (prediction_type "constant_steering"): a copy
+  // of the vehicle, acting {acceleration 0, its steering}, stepped by the times'
+  // differences; its positions and headings. (A subclass with other dynamics overrides it.)
+  virtual std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const;
   bool OnRoad() const { return lane().OnLane(position); }
   const Lane& lane() const;
 
@@ -137,7 +142,7 @@ class ControlledVehicle : public Vehicle {
   // predict_trajectory_constant_speed(times): the positions and headings along the route
   // (or the vehicle's lane) at the lane's longitudinal + speed * t.
   std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
-      const std::vector<double>& times) const;
+      const std::vector<double>& times) const override;
   // ControlledVehicle.act(action): follow_road, the meta-action, then the two controllers.
   virtual void ActMeta(MetaAction action);
   void FollowRoad();
@@ -304,7 +309,8 @@ class Road {
   // the one of lower lane priority (or, on a par, the one behind) yields: target speed 0,
   // if it is a ControlledVehicle but no MDPVehicle (the controlled ones never yield).
   void EnforceRoadRules();
-  // is_conflict_possible(v1, v2, horizon=3, step=0.25), on the two predicted trajectories:
+  // is_conflict_possible(v1, v2, horizon=3, step=0.25), on the two predicted trajectories
+  // (predict_trajectory_constant_speed, a ControlledVehicle's along its route):
   // a pair of positions within v1's LENGTH whose rectangles (1.5 LENGTH x 0.9 WIDTH)
   // intersect (utils.rotated_rectangles_intersect).
   bool IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
@@ -749,6 +755,47 @@ inline Vec2 Vehicle::DestinationDirection() const {
   return {dx / norm, dy / norm};
 }
 
+inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSpeed(
+    const std::vector<double>& times) const {
+  // the copy's state, through Vehicle.step (clip_actions, the kinematic bicycle, a pending
+  // impact); its lane (on_state_update) is read by nothing here
+  Vec2 p = position;
+  double h = heading, v = speed;
+  bool is_crashed = crashed;
+  std::optional<Vec2> pending = impact;
+  VehicleAction a{action_.steering, 0.0};
+  std::vector<std::pair<Vec2, double>> out;
+  out.reserve(times.size());
+  double previous = 0.0;
+  for (const double t : times) {
+    const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
+    previous = t;
+    if (is_crashed) {
+      a.steering = 0;
+      a.acceleration = -1.0 * v;
+    }
+    if (v > max_speed) {
+      a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - v));
+    } else if (v < min_speed) {
+      a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - v));
+    }
+    const double beta = std::atan(1.0 / 2 * std::tan(a.steering));
+    const double v0 = v * std::cos(h + beta), v1 = v * std::sin(h + beta);
+    p[0] += v0 * dt;
+    p[1] += v1 * dt;
+    if (pending) {
+      p[0] += (*pending)[0];
+      p[1] += (*pending)[1];
+      is_crashed = true;
+      pending.reset();
+    }
+    h += v * std::sin(beta) / (kLength / 2) * dt;
+    v += a.acceleration * dt;
+    out.emplace_back(p, h);
+  }
+  return out;
+}
+
 inline void ControlledVehicle::PlanRouteTo(int destination) {
   const std::vector<int> path = road->network.ShortestPath(lane_index.to, destination);
   route = Route{lane_index};
@@ -836,14 +883,7 @@ inline void Road::EnforceRoadRules() {
   for (int i = 1; i < 12; ++i) times.push_back(0.25 * i);
   std::vector<std::vector<std::pair<Vec2, double>>> predicted;
   predicted.reserve(vehicles.size());
-  for (const auto& vp : vehicles) {
-    if (!vp->IsControlled()) {
-      // (Vehicle.predict_trajectory_constant_speed, a plain vehicle's, is not restated)
-      throw std::logic_error("highway: a regulated road's vehicles must be ControlledVehicles");
-    }
-    predicted.push_back(
-        static_cast<const ControlledVehicle*>(vp.get())->PredictTrajectoryConstantSpeed(times));
-  }
+  for (const auto& vp : vehicles) predicted.push_back(vp->PredictTrajectoryConstantSpeed(times));
   for (std::size_t i = 0; i + 1 < vehicles.size(); ++i) {
     for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
       if (!IsConflictPossible(predicted[i], predicted[j])) continue;

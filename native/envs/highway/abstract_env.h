@@ -1,6 +1,7 @@
 // highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
-// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its Kinematics
-// observation: what every task shares. A task (highway.h, ...) derives from it, builds its
+// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its observation types
+// (observation_factory: Kinematics, TimeToCollision, ExitObservation): what every task
+// shares. A task (highway.h, ...) derives from it, builds its
 // road and vehicles in CreateScene, and gives its rewards, termination and truncation.
 //
 // Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
@@ -19,8 +20,8 @@
 //
 // MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task):
 // the action is one per controlled vehicle (a MultiDiscrete (agents,) array, or (agents,
-// size) floats), each acted by its vehicle in order; the observation a Tuple of one
-// Kinematics array per controlled vehicle, observed in order.
+// size) floats), each acted by its vehicle in order; the observation a Tuple of one array
+// per controlled vehicle (observation_config's type), observed in order.
 #pragma once
 
 #include <cmath>
@@ -35,8 +36,11 @@
 #include "core/spec.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/highway/exit_observation.h"
 #include "envs/highway/observation.h"
+#include "envs/highway/time_to_collision_observation.h"
 #include "envs/highway/vehicle.h"
 
 namespace envpool::highway {
@@ -61,19 +65,39 @@ struct CommonParams {
   bool observation_clip = true;
   bool observation_see_behind = false;
   bool observation_observe_intentions = false;
+  std::string observation_type;  // config["observation"]["type"]
+  std::vector<double> observation_features_range;  // x, y, vx, vy (low, high); empty: None
+  bool observation_include_obstacles = true;
+  int observation_horizon = 10;  // TimeToCollision's
   bool offroad_terminal = false;
-  std::vector<double> observation_features_range;  // x, y, vx, vy ranges; empty: default
   // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
   // single-agent types, over the first controlled vehicle); set by the task.
   int agents = 0;
+  // numpy's ziggurat tables, for the tasks that draw np_random.normal() (hidden keywords
+  // _ziggurat_ki / _wi / _fi, envpool/tasks/_numpy_ziggurat.py; AddZigguratKeywords)
+  std::vector<double> zig_ki, zig_wi, zig_fi;
   // derived
   bool continuous = false;
   KinematicsConfig kinematics;
   NumpyBlas blas;
+  NumpyZiggurat ziggurat;
 
-  // What the package refuses, refused here with its reason (called after reading).
-  void Check(const Config& c) {
+  // What the package refuses, refused here with its reason (called after reading);
+  // `observations` are the observation types the task can make.
+  void Check(const Config& c,
+             const std::vector<std::string>& observations = {"Kinematics", "TimeToCollision"}) {
     blas = NumpyBlas::FromConfig(c);
+    ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
+    bool known = false;
+    std::string names;
+    for (const std::string& o : observations) {
+      known = known || o == observation_type;
+      names += (names.empty() ? "'" : ", '") + o + "'";
+    }
+    if (!known) {
+      throw std::invalid_argument("highway: observation_type must be one of " + names +
+                                  ", got '" + observation_type + "'");
+    }
     if (action_type == "DiscreteMetaAction") {
       continuous = false;
       if (!action_longitudinal && !action_lateral) {
@@ -98,6 +122,26 @@ struct CommonParams {
     if (observation_features.empty()) {
       throw std::invalid_argument("highway: observation_features is empty");
     }
+    if (!observation_features_range.empty() && observation_features_range.size() != 8) {
+      throw std::invalid_argument(
+          "highway: observation_features_range needs 8 numbers (x, y, vx, vy low-high pairs), "
+          "or none");
+    }
+    if (observation_type == "TimeToCollision") {
+      // the grid reads the observer's target_speeds and speed_index (an MDPVehicle's)
+      if (continuous) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs action_type "
+            "'DiscreteMetaAction'");
+      }
+      if (target_speeds.size() < 2) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs at least 2 target_speeds");
+      }
+      if (TimeToCollisionObservation::TimeCells(observation_horizon, policy_frequency) < 1) {
+        throw std::invalid_argument("highway: observation_horizon must give a time cell");
+      }
+    }
     kinematics.features.clear();
     for (const std::string& f : observation_features) {
       kinematics.features.push_back(FeatureFromName(f));
@@ -109,15 +153,19 @@ struct CommonParams {
     kinematics.clip = observation_clip;
     kinematics.see_behind = observation_see_behind;
     kinematics.observe_intentions = observation_observe_intentions;
-    if (!observation_features_range.empty() && observation_features_range.size() != 8) {
-      throw std::invalid_argument(
-          "highway: observation_features_range needs 8 numbers (the x, y, vx and vy ranges) "
-          "or none (the package's default ranges)");
-    }
     kinematics.features_range = observation_features_range;
+    kinematics.include_obstacles = observation_include_obstacles;
   }
-  // Agents acting and observed: 1 for the single-agent types.
-  int Agents() const { return agents > 0 ? agents : 1; }
+
+  // observation_factory(env, config["observation"]).
+  std::unique_ptr<ObservationType> MakeObservation() const {
+    if (observation_type == "TimeToCollision") {
+      return std::make_unique<TimeToCollisionObservation>(observation_horizon,
+                                                          policy_frequency);
+    }
+    if (observation_type == "ExitObservation") return std::make_unique<ExitObservation>(kinematics);
+    return std::make_unique<KinematicObservation>(kinematics);
+  }
 
   // DiscreteMetaAction's actions: ACTIONS_ALL, or ACTIONS_LONGI / ACTIONS_LAT.
   std::vector<MetaAction> MetaActions() const {
@@ -129,28 +177,26 @@ struct CommonParams {
     return {MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight};
   }
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
+  // Agents acting and observed: 1 for the single-agent types.
+  int Agents() const { return agents > 0 ? agents : 1; }
 };
 
-// A task's defaults of the common keywords (its default_config's observation and action).
+// A task's defaults for the common keywords (its default_config's "observation" and
+// "action" dicts and frequencies).
 struct CommonDefaults {
   int simulation_frequency = 15;
   int min_simulation_frequency = 1;
   bool action_lateral = true;
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   std::vector<double> target_speeds{20.0, 25.0, 30.0};
+  std::string observation_type = "Kinematics";
   std::vector<std::string> observation_features{"presence", "x", "y", "vx", "vy"};
   int observation_vehicles_count = 5;
   bool observation_absolute = false;
+  bool observation_clip = true;
   std::vector<double> observation_features_range;
+  int observation_horizon = 10;
 };
-
-// The common keywords, with a task's defaults for the frequencies.
-template <class P>
-void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
-  CommonDefaults d;
-  d.simulation_frequency = simulation_frequency;
-  AddCommonKeywords(k, d);
-}
 
 // The common keywords, with a task's defaults.
 template <class P>
@@ -165,6 +211,7 @@ void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
   k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
+  k.Add("observation_type", d.observation_type, &P::observation_type);
   k.Add("observation_features", d.observation_features, &P::observation_features);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
@@ -173,14 +220,28 @@ void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
   k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute);
   k.Add("observation_order", std::string("sorted"), &P::observation_order);
   k.Add("observation_normalize", true, &P::observation_normalize);
-  k.Add("observation_clip", true, &P::observation_clip);
+  k.Add("observation_clip", d.observation_clip, &P::observation_clip);
   k.Add("observation_see_behind", false, &P::observation_see_behind);
   k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
-  k.Add("offroad_terminal", false, &P::offroad_terminal);
-  // features_range's x, y, vx, vy: [x_low, x_high, y_low, ..., vy_high]; [] the package's
-  // default (None: ranges from MAX_SPEED and the observer's road's lanes)
   k.Add("observation_features_range", d.observation_features_range,
         &P::observation_features_range);
+  k.Add("observation_include_obstacles", true, &P::observation_include_obstacles);
+  k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon).In(1, 1000);
+  k.Add("offroad_terminal", false, &P::offroad_terminal);
+}
+// The hidden keywords of numpy's ziggurat tables, for a task whose scene draws normals.
+template <class P>
+void AddZigguratKeywords(Keywords<P>& k) {
+  k.Add("_ziggurat_ki", std::vector<double>{}, &P::zig_ki);
+  k.Add("_ziggurat_wi", std::vector<double>{}, &P::zig_wi);
+  k.Add("_ziggurat_fi", std::vector<double>{}, &P::zig_fi);
+}
+
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+  CommonDefaults d;
+  d.simulation_frequency = simulation_frequency;
+  AddCommonKeywords(k, d);
 }
 
 // The rewards of info["rewards"], in the package's dict order.
@@ -191,30 +252,40 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  explicit AbstractEnv(const CommonParams& p)
-      : common_(p), observations_(static_cast<std::size_t>(p.Agents()),
-                                  KinematicObservation(p.kinematics)) {
+  explicit AbstractEnv(const CommonParams& p) : common_(p) {
+    for (int i = 0; i < p.Agents(); ++i) observations_.push_back(p.MakeObservation());
     road_.np_random = &np_random_;
     road_.blas = p.blas;
     last_action_.assign(static_cast<std::size_t>(p.ContinuousSize() * p.Agents()), 0.0F);
     last_discrete_.assign(static_cast<std::size_t>(p.Agents()), 0);
   }
 
-  // The spec: the Kinematics array, the action, info speed, crashed, action and the task's
+  // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
+  // 3 x 3 x time cells in [0, 1]), the action, info speed, crashed, action and the task's
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
     const double inf = INFINITY;
-    const std::vector<std::int64_t> obs_shape = {
-        p.observation_vehicles_count, static_cast<std::int64_t>(p.observation_features.size())};
+    ArraySpec obs;
+    if (p.observation_type == "TimeToCollision") {
+      obs = BoxSpec(
+          "obs", DType::kFloat32,
+          {3, 3, TimeToCollisionObservation::TimeCells(p.observation_horizon, p.policy_frequency)},
+          {0.0}, {1.0});
+    } else {
+      obs = BoxSpec("obs", DType::kFloat32,
+                    {p.observation_vehicles_count,
+                     static_cast<std::int64_t>(p.observation_features.size())},
+                    {-inf}, {inf});
+    }
     if (p.agents > 0) {  // MultiAgentObservation: a Tuple, one array per agent
       for (int i = 0; i < p.agents; ++i) {
-        spec.obs.push_back(
-            BoxSpec("agent" + std::to_string(i), DType::kFloat32, obs_shape, {-inf}, {inf}));
+        obs.name = "agent" + std::to_string(i);
+        spec.obs.push_back(obs);
       }
       spec.obs_layout = ObsLayout::kTuple;
     } else {
-      spec.obs.push_back(BoxSpec("obs", DType::kFloat32, obs_shape, {-inf}, {inf}));
+      spec.obs.push_back(obs);
     }
     // MultiAgentAction: one action per agent (the package's Tuple of the agents' spaces)
     std::vector<std::int64_t> agents_dim;
@@ -245,9 +316,10 @@ class AbstractEnv : public Env {
     time_ = 0.0;
     steps_ = 0;
     road_.vehicles.clear();
+    road_.objects.clear();
     controlled_.clear();
     CreateScene();
-    for (KinematicObservation& o : observations_) o.Reset();
+    for (auto& o : observations_) o->Reset();
     last_action_.assign(last_action_.size(), 0.0F);
     last_discrete_.assign(last_discrete_.size(), 0);
     Observe();
@@ -268,7 +340,8 @@ class AbstractEnv : public Env {
     Simulate();
     Observe();
     StepOutcome out;
-    out.reward = Reward(terms_ = Rewards());
+    terms_ = Rewards();
+    out.reward = Reward(terms_);
     out.terminated = IsTerminated();
     out.truncated = IsTruncated();
     speed_ = vehicle().speed;
@@ -307,6 +380,31 @@ class AbstractEnv : public Env {
   // The info fields CommonSpec declares: the task's own come after them.
   std::size_t CommonInfoCount() const { return 3 + terms_.size(); }
 
+  // `action in [0, 2]` (the lane_change_reward terms): the discrete label 0 or 2, or a
+  // one-number continuous action equal to 0 or 2 (the package cannot compare a two-number
+  // one: false here). False at reset, where the package's term reads action_space.sample()
+  // from the space's own unseeded generator.
+  bool LaneChanged() const {
+    if (steps_ == 0) return false;
+    if (!common_.continuous) return last_discrete_[0] == 0 || last_discrete_[0] == 2;
+    return last_action_.size() == 1 && (last_action_[0] == 0.0F || last_action_[0] == 2.0F);
+  }
+
+  // np_random.normal(): loc 0, scale 1.
+  double Normal() { return common_.ziggurat.Normal(np_random_, 0.0, 1.0); }
+
+  // RoadObject.make_on_lane(road, lane_index, longitudinal, speed) for an IDMVehicle: on the
+  // lane's centre at longitudinal, with the lane's heading there.
+  IDMVehicle* MakeIdmOnLane(const LaneIndex& index, double longitudinal, double speed) {
+    const Lane& lane = road_.network.GetLane(index);
+    road_.vehicles.push_back(std::make_unique<IDMVehicle>(
+        &road_, lane.Position(longitudinal, 0), lane.HeadingAt(longitudinal), speed));
+    return static_cast<IDMVehicle*>(road_.vehicles.back().get());
+  }
+  LaneIndex Index(const std::string& from, const std::string& to, int id) const {
+    return {road_.network.FindNode(from), road_.network.FindNode(to), id};
+  }
+
   // The first controlled vehicle (self.vehicle).
   Vehicle& vehicle() const { return *controlled_.front(); }
 
@@ -327,14 +425,22 @@ class AbstractEnv : public Env {
     double heading;
     double speed;
   };
-  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing) {
+  // (lane_from, lane_to: a node id, or -1 for None: drawn.)
+  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing,
+                     int lane_from = -1, int lane_to = -1) {
     const RoadNetwork& net = road_.network;
-    const std::vector<int> origins = net.Origins();
-    const int from = origins[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
-    const std::vector<int> dests = net.Destinations(from);
-    const int to = dests[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    int from = lane_from;
+    if (from < 0) {
+      const std::vector<int> origins = net.Origins();
+      from = origins[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
+    }
+    int to = lane_to;
+    if (to < 0) {
+      const std::vector<int> dests = net.Destinations(from);
+      to = dests[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    }
     const int n = net.LaneCount(from, to);
     const int id = lane_id >= 0 ? lane_id : static_cast<int>(np_random_.Integers(0, n));
     const Lane& lane = net.GetLane({from, to, id});
@@ -417,15 +523,14 @@ class AbstractEnv : public Env {
   }
 
   void Observe() {
-    const std::size_t size =
-        static_cast<std::size_t>(observations_[0].Rows() * observations_[0].Cols());
+    const std::size_t size = observations_[0]->Size();
     obs_.resize(size * observations_.size());
     for (std::size_t i = 0; i < observations_.size(); ++i) {
-      observations_[i].Observe(road_, *controlled_[i], np_random_, obs_.data() + i * size);
+      observations_[i]->Observe(road_, *controlled_[i], np_random_, obs_.data() + i * size);
     }
   }
 
-  std::vector<KinematicObservation> observations_;  // one per agent
+  std::vector<std::unique_ptr<ObservationType>> observations_;  // one per agent
   std::vector<float> obs_;
   double speed_ = 0.0;  // the info's, at the step's end (before AfterStep)
   bool crashed_ = false;

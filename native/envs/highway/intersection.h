@@ -40,7 +40,6 @@
 #include <utility>
 #include <vector>
 
-#include "envs/common/numpy_normal.h"
 #include "envs/highway/abstract_env.h"
 
 namespace envpool::highway {
@@ -65,7 +64,6 @@ class IntersectionEnv final : public AbstractEnv {
     bool normalize_reward;
     bool neighbour_vehicles_connected_lanes;
     bool multi_agent;
-    std::vector<double> ziggurat_ki, ziggurat_wi, ziggurat_fi;
   };
 
   static Keywords<Params> Keys() {
@@ -97,9 +95,7 @@ class IntersectionEnv final : public AbstractEnv {
     // MultiAgentAction and MultiAgentObservation over the controlled vehicles
     k.Add("multi_agent", false, &Params::multi_agent);
     // numpy's ziggurat tables (the spawns draw normals), passed by envpool.make
-    k.Add("_ziggurat_ki", std::vector<double>{}, &Params::ziggurat_ki);
-    k.Add("_ziggurat_wi", std::vector<double>{}, &Params::ziggurat_wi);
-    k.Add("_ziggurat_fi", std::vector<double>{}, &Params::ziggurat_fi);
+    AddZigguratKeywords(k);
     return k;
   }
   static Config Defaults() {
@@ -115,11 +111,8 @@ class IntersectionEnv final : public AbstractEnv {
     return spec;
   }
 
-  explicit IntersectionEnv(const Params& p)
-      : AbstractEnv(p),
-        params_(p),
-        ziggurat_(NumpyZiggurat::From(p.ziggurat_ki, p.ziggurat_wi, p.ziggurat_fi)) {
-    if (!ziggurat_.loaded) {
+  explicit IntersectionEnv(const Params& p) : AbstractEnv(p), params_(p) {
+    if (!p.ziggurat.loaded) {
       throw std::invalid_argument(
           "highway: the intersection draws normals: it needs numpy's ziggurat tables (the "
           "_ziggurat_* keywords, which envpool.make passes)");
@@ -301,12 +294,12 @@ class IntersectionEnv final : public AbstractEnv {
           !params_.destination.empty()
               ? params_.destination
               : Name("o", static_cast<long>(np_random_.Integers(1, 4)));
-      const double x = 60.0 + 5.0 * ziggurat_.Normal(np_random_, 1.0, 1.0);
+      const double x = 60.0 + 5.0 * common_.ziggurat.Normal(np_random_, 1.0, 1.0);
       std::unique_ptr<Vehicle> ego =
           MakeControlled(ego_lane.Position(x, 0.0), ego_lane.HeadingAt(60.0),
                          ego_lane.speed_limit());
       if (auto* mdp = dynamic_cast<MDPVehicle*>(ego.get())) {
-        mdp->PlanRouteTo(road_.network.FindNode(destination));
+        mdp->PlanRouteTo(destination);
         mdp->speed_index = mdp->SpeedToIndex(ego_lane.speed_limit());
         mdp->target_speed = mdp->target_speeds[static_cast<std::size_t>(mdp->speed_index)];
       }
@@ -347,8 +340,8 @@ class IntersectionEnv final : public AbstractEnv {
     auto [r0, r1] = ChooseTwoOfFour();
     if (go_straight) r1 = (r0 + 2) % 4;
     const double x =
-        longitudinal + 5.0 + ziggurat_.StandardNormal(np_random_) * position_deviation;
-    const double speed = 8.0 + ziggurat_.StandardNormal(np_random_) * speed_deviation;
+        longitudinal + 5.0 + common_.ziggurat.StandardNormal(np_random_) * position_deviation;
+    const double speed = 8.0 + common_.ziggurat.StandardNormal(np_random_) * speed_deviation;
     // IDMVehicle.make_on_lane
     const Lane& lane = road_.network.GetLane(
         {road_.network.FindNode(Name("o", r0)), road_.network.FindNode(Name("ir", r0)), 0});
@@ -362,7 +355,7 @@ class IntersectionEnv final : public AbstractEnv {
         return;
       }
     }
-    v->PlanRouteTo(road_.network.FindNode(Name("o", r1)));
+    v->PlanRouteTo(Name("o", r1));
     v->RandomizeBehavior(np_random_);
     road_.vehicles.push_back(std::move(v));
   }
@@ -378,8 +371,10 @@ class IntersectionEnv final : public AbstractEnv {
       if (!controlled) {
         const bool leaving = OnExit(*v) && v->lane().LocalCoordinates(v->position)[0] >=
                                                v->lane().length() - 4 * Vehicle::kLength;
+        // (route is None: an empty route here; a spawned vehicle's route empties only at
+        // its exit's end, where it is leaving anyway)
         const bool no_route =
-            !v->IsControlled() || !static_cast<const ControlledVehicle&>(*v).route;
+            !v->IsControlled() || static_cast<const ControlledVehicle&>(*v).route.empty();
         leaves = leaving || no_route;
       }
       if (!leaves) kept.push_back(std::move(v));
@@ -388,7 +383,6 @@ class IntersectionEnv final : public AbstractEnv {
   }
 
   Params params_;
-  NumpyZiggurat ziggurat_;
 };
 
 }  // namespace envpool::highway

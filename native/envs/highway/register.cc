@@ -2,14 +2,24 @@
 #include "envs/highway/register.h"
 
 #include "core/registry.h"
+#include "envs/highway/exit.h"
 #include "envs/highway/highway.h"
 #include "envs/highway/intersection.h"
+#include "envs/highway/merge.h"
+#include "envs/highway/roundabout.h"
+#include "envs/highway/two_way.h"
+#include "envs/highway/u_turn.h"
 
 namespace envpool::highway {
 
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<HighwayEnv>("Highway"));
   registry.push_back(MakeEntry<IntersectionEnv>("Intersection"));
+  registry.push_back(MakeEntry<MergeEnv>("Merge"));
+  registry.push_back(MakeEntry<RoundaboutEnv>("Roundabout"));
+  registry.push_back(MakeEntry<TwoWayEnv>("TwoWay"));
+  registry.push_back(MakeEntry<ExitEnv>("Exit"));
+  registry.push_back(MakeEntry<UTurnEnv>("UTurn"));
 }
 
 }  // namespace envpool::highway

@@ -3,11 +3,14 @@
 //     bicycle model, its action clipping, and the collisions between rectangles
 //     (handle_collisions, _is_colliding, utils.are_polygons_intersecting);
 //   - ControlledVehicle and MDPVehicle (vehicle/controller.py): the speed and lane-following
-//     controllers, and the meta-actions (lane changes, target speeds);
-//   - IDMVehicle (vehicle/behavior.py): the IDM longitudinal model and MOBIL lane changes;
-//   - Road (road/road.py): the vehicles in the package's list order, act(), step(dt) with
-//     its collision pairs, neighbour_vehicles and close_objects_to; and, opt-in,
-//     road/regulation.py's RegulatedRoad (the intersection's right of way).
+//     controllers, the meta-actions (lane changes, target speeds), the route (plan_route_to,
+//     followed at each lane's end);
+//   - IDMVehicle (vehicle/behavior.py): the IDM longitudinal model and MOBIL lane changes
+//     (towards the route's lane where the route names one);
+//   - Obstacle and Landmark (vehicle/objects.py): still rectangles on the road;
+//   - Road (road/road.py): the vehicles and objects in the package's list order, act(),
+//     step(dt) with its collision pairs, neighbour_vehicles and close_objects_to; and,
+//     opt-in, road/regulation.py's RegulatedRoad (the intersection's right of way).
 // Every product and sum is the package's, in its order; np.dot and np.linalg.norm of two
 // numbers follow the running numpy's BLAS (envs/common/numpy_blas.h); np.power(x, 2) is
 // numpy's x * x and np.power(x, delta) libm's pow, as numpy calls them.
@@ -17,10 +20,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -43,6 +46,10 @@ struct VehicleAction {
 // The high-level actions of ControlledVehicle.act (DiscreteMetaAction's labels).
 enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
 
+// What a road object is: a Vehicle (and its subclasses), an Obstacle (solid) or a Landmark
+// (not solid), RoadObject's two subclasses.
+enum class ObjectKind { kVehicle, kObstacle, kLandmark };
+
 // RoadObject + Vehicle: a rectangle on the road that moves with the bicycle model.
 class Vehicle {
  public:
@@ -59,6 +66,7 @@ class Vehicle {
   Vehicle& operator=(const Vehicle&) = delete;
 
   virtual bool IsControlled() const { return false; }  // isinstance(v, ControlledVehicle)
+  bool IsVehicle() const { return kind == ObjectKind::kVehicle; }  // isinstance(v, Vehicle)
 
   // act(): what Road.act calls; a plain Vehicle keeps its stored action.
   virtual void Act() {}
@@ -76,18 +84,19 @@ class Vehicle {
   }
   std::array<Vec2, 5> Polygon() const;
   double LaneDistanceTo(const Vehicle& other, const Lane* lane = nullptr) const;
+  bool OnRoad() const { return lane().OnLane(position); }
+  const Lane& lane() const;
+  // destination: the end of the route's last lane (lane 0 where its id is None), else the
+  // position; destination_direction: the unit vector to it, zeros where it is the position.
+  virtual Vec2 Destination() const { return position; }
+  Vec2 DestinationDirection() const;
   // front_distance_to(other): direction.dot(other.position - position).
   double FrontDistanceTo(const Vehicle& other) const;
-  // destination_direction: the unit vector to the end of the route's last lane (lane 0 of
-  // a road whose lane is not planned); zeros without a route (destination = position).
-  Vec2 DestinationDirection() const;
   // predict_trajectory_constant_speed(times) (prediction_type "constant_steering"): a copy
   // of the vehicle, acting {acceleration 0, its steering}, stepped by the times'
   // differences; its positions and headings. (A subclass with other dynamics overrides it.)
   virtual std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
       const std::vector<double>& times) const;
-  bool OnRoad() const { return lane().OnLane(position); }
-  const Lane& lane() const;
 
   // handle_collisions(other, dt).
   void HandleCollisions(Vehicle& other, double dt);
@@ -104,6 +113,9 @@ class Vehicle {
   bool solid = true;
   bool check_collisions = true;
   std::optional<Vec2> impact;
+  ObjectKind kind = ObjectKind::kVehicle;
+  double length = kLength;  // LENGTH, WIDTH: 2 x 2 for an Obstacle or a Landmark
+  double width = kWidth;
   double diagonal;
   // MAX_SPEED / MIN_SPEED, which ContinuousAction's speed_range overrides on its vehicle.
   double max_speed = kMaxSpeed;
@@ -112,6 +124,24 @@ class Vehicle {
  protected:
   void ClipActions();
   void OnStateUpdate();
+};
+
+// Obstacle / Landmark (RoadObject): a 2 m x 2 m rectangle, still (speed 0, never stepped:
+// Road.step steps its vehicles only), on the closest lane at its creation; an Obstacle is
+// solid, a Landmark is not (it is hit, not crashed into).
+class RoadObject : public Vehicle {
+ public:
+  static constexpr double kObjectLength = 2.0, kObjectWidth = 2.0;  // RoadObject.LENGTH, WIDTH
+  RoadObject(Road* road, Vec2 position, ObjectKind object_kind, double heading = 0,
+             double speed = 0)
+      : Vehicle(road, position, heading, speed) {
+    kind = object_kind;
+    length = kObjectLength;
+    width = kObjectWidth;
+    diagonal = std::sqrt(length * length + width * width);
+    solid = object_kind != ObjectKind::kLandmark;
+  }
+  void Step(double /*dt*/) override {}
 };
 
 // ControlledVehicle: a speed controller and a lane-following heading controller.
@@ -135,23 +165,23 @@ class ControlledVehicle : public Vehicle {
   bool IsControlled() const override { return true; }
   virtual bool IsMDP() const { return false; }  // isinstance(v, MDPVehicle)
   void Act() override { ActMeta(MetaAction::kNone); }
-  // plan_route_to(destination): the vehicle's lane, then the roads of the shortest path
-  // from its end node (network.shortest_path), their lanes not planned; the lane alone
-  // where there is no path. (destination: a node id, -1 for a name the network lacks.)
-  void PlanRouteTo(int destination);
-  // predict_trajectory_constant_speed(times): the positions and headings along the route
-  // (or the vehicle's lane) at the lane's longitudinal + speed * t.
-  std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
-      const std::vector<double>& times) const override;
   // ControlledVehicle.act(action): follow_road, the meta-action, then the two controllers.
   virtual void ActMeta(MetaAction action);
   void FollowRoad();
   double SteeringControl(const LaneIndex& target) const;
   double SpeedControl(double target) const { return kKpA * (target - speed); }
+  // plan_route_to(destination): the current lane, then the roads of the shortest path from
+  // its end node (lane ids None); the current lane alone where there is no path.
+  void PlanRouteTo(const std::string& destination);
+  Vec2 Destination() const override;
+  // predict_trajectory_constant_speed(times): the positions and headings along the route
+  // (or the vehicle's lane) at the lane's longitudinal + speed * t.
+  std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const override;
 
   LaneIndex target_lane_index;
   double target_speed;
-  std::optional<Route> route;  // None until planned
+  Route route;  // empty: None
   // RegulatedRoad's marks: yielding (target speed 0) since yield_timer enforcements.
   bool is_yielding = false;
   int yield_timer = 0;
@@ -219,6 +249,7 @@ class Road {
  public:
   RoadNetwork network;
   std::vector<std::unique_ptr<Vehicle>> vehicles;
+  std::vector<std::unique_ptr<Vehicle>> objects;  // Road.objects: obstacles, landmarks
   NumpyGenerator* np_random = nullptr;
   NumpyBlas blas;
   bool neighbour_vehicles_connected_lanes = false;
@@ -234,8 +265,8 @@ class Road {
   std::int64_t regulation_steps = 0;
 
   // step(dt): (RegulatedRoad: count the step, and every int(1 / dt / REGULATION_FREQUENCY)
-  // steps enforce_road_rules), every vehicle's step, then each pair (i, j > i)
-  // handle_collisions.
+  // steps enforce_road_rules), every vehicle's step, then for each vehicle i,
+  // handle_collisions with each later vehicle, then with each object.
   void Step(double dt) {
     if (regulated) {
       ++regulation_steps;
@@ -247,11 +278,13 @@ class Road {
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
         vehicles[i]->HandleCollisions(*vehicles[j], dt);
       }
+      for (auto& o : objects) vehicles[i]->HandleCollisions(*o, dt);
     }
   }
 
-  // neighbour_vehicles(vehicle, lane_index): the closest vehicles ahead (s <= s_v) and behind
-  // (s_v < s) on that lane, each seen on the lane within a margin of 1 m; with
+  // neighbour_vehicles(vehicle, lane_index): the closest vehicles or obstacles (landmarks
+  // aside) ahead (s <= s_v) and behind (s_v < s) on that lane, each seen on the lane within
+  // a margin of 1 m; with
   // neighbour_vehicles_connected_lanes, also on the lanes that continue it and lead to it.
   std::pair<const Vehicle*, const Vehicle*> NeighbourVehicles(const Vehicle& vehicle,
                                                               const LaneIndex& index) const {
@@ -282,8 +315,8 @@ class Road {
         }
       }
     }
-    for (const auto& v : vehicles) {
-      if (v.get() == &vehicle) continue;
+    auto search = [&](const std::unique_ptr<Vehicle>& v) {
+      if (v.get() == &vehicle || v->kind == ObjectKind::kLandmark) return;
       for (const auto& [search_lane, offset] : lanes_offsets) {
         const Vec2 sl = search_lane->LocalCoordinates(v->position);
         if (!search_lane->OnLane(sl[0], sl[1], 1.0)) continue;
@@ -300,7 +333,9 @@ class Road {
         }
         break;
       }
-    }
+    };
+    for (const auto& v : vehicles) search(v);  // self.vehicles + self.objects
+    for (const auto& o : objects) search(o);
     return {v_front, v_rear};
   }
 
@@ -316,20 +351,29 @@ class Road {
   bool IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
                           const std::vector<std::pair<Vec2, double>>& t2) const;
 
-  // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort): the
-  // vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along the vehicle's lane
-  // unless see_behind, sorted (stably) by |lane_distance_to|, the first count (0: all).
-  std::vector<const Vehicle*> CloseVehiclesTo(const Vehicle& vehicle, double distance, int count,
-                                              bool see_behind, bool sort) const {
+  // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort,
+  // vehicles_only): the vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along
+  // the vehicle's lane unless see_behind, then (unless vehicles_only) the objects within
+  // distance and ahead of -2 LENGTH; sorted (stably) by |lane_distance_to|, the first count
+  // (0: all).
+  std::vector<const Vehicle*> CloseObjectsTo(const Vehicle& vehicle, double distance, int count,
+                                             bool see_behind, bool sort,
+                                             bool vehicles_only) const {
     std::vector<const Vehicle*> out;
+    auto near = [&](const Vehicle& v) {
+      return blas.Norm2(v.position[0] - vehicle.position[0],
+                        v.position[1] - vehicle.position[1]) < distance;
+    };
     for (const auto& v : vehicles) {
-      if (!(blas.Norm2(v->position[0] - vehicle.position[0],
-                       v->position[1] - vehicle.position[1]) < distance)) {
-        continue;
-      }
+      if (!near(*v)) continue;
       if (v.get() == &vehicle) continue;
-      if (!see_behind && !(-2 * Vehicle::kLength < vehicle.LaneDistanceTo(*v))) continue;
+      if (!see_behind && !(-2 * vehicle.length < vehicle.LaneDistanceTo(*v))) continue;
       out.push_back(v.get());
+    }
+    if (!vehicles_only) {
+      for (const auto& o : objects) {
+        if (near(*o) && -2 * vehicle.length < vehicle.LaneDistanceTo(*o)) out.push_back(o.get());
+      }
     }
     if (sort) {
       std::vector<std::pair<double, const Vehicle*>> keyed;
@@ -341,6 +385,10 @@ class Road {
     }
     if (count > 0 && static_cast<int>(out.size()) > count) out.resize(static_cast<std::size_t>(count));
     return out;
+  }
+  std::vector<const Vehicle*> CloseVehiclesTo(const Vehicle& vehicle, double distance, int count,
+                                              bool see_behind, bool sort) const {
+    return CloseObjectsTo(vehicle, distance, count, see_behind, sort, /*vehicles_only=*/true);
   }
 };
 
@@ -356,6 +404,16 @@ inline Vehicle::Vehicle(Road* road_, Vec2 position_, double heading_, double spe
 }
 
 inline const Lane& Vehicle::lane() const { return road->network.GetLane(lane_index); }
+
+// destination_direction: (destination - position) / np.linalg.norm(destination - position)
+// where they differ.
+inline Vec2 Vehicle::DestinationDirection() const {
+  const Vec2 d = Destination();
+  if (d[0] == position[0] && d[1] == position[1]) return {0.0, 0.0};
+  const double dx = d[0] - position[0], dy = d[1] - position[1];
+  const double norm = road->blas.Norm2(dx, dy);
+  return {dx / norm, dy / norm};
+}
 
 // clip_actions: a crashed vehicle steers straight and brakes by its speed; beyond
 // MAX_SPEED (MIN_SPEED) the acceleration is at most (least) the gap to it.
@@ -402,7 +460,7 @@ inline void Vehicle::OnStateUpdate() {
 // (L/2, -W/2)], plus the position; the first corner again at the end. (The corners are
 // +-2.5 and +-1, so numpy's fused and plain 2-term sums agree: one rounding either way.)
 inline std::array<Vec2, 5> Vehicle::Polygon() const {
-  const double hl = kLength / 2, hw = kWidth / 2;
+  const double hl = length / 2, hw = width / 2;
   const double px[4] = {-hl, -hl, +hl, +hl};
   const double py[4] = {-hw, +hw, +hw, -hw};
   const double c = std::cos(heading), s = std::sin(heading);
@@ -505,7 +563,8 @@ inline Intersection ArePolygonsIntersecting(const std::array<Vec2, 5>& a,
 // handle_collisions(other, dt): skipped where neither checks collisions or either is not
 // collidable; the spherical pre-check (norm of the centres' gap > mean diagonal + speed *
 // dt); a future intersection splits the translation between two solid vehicles as
-// impacts (+-translation / 2); an intersection crashes both.
+// impacts (+-translation / 2; the whole translation to a vehicle meeting an Obstacle); an
+// intersection crashes both solid ones, and hits one not solid.
 inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
   if (&other == this || !(check_collisions || other.check_collisions)) return;
   if (!(collidable && other.collidable)) return;
@@ -518,8 +577,14 @@ inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
   const detail::Intersection r = detail::ArePolygonsIntersecting(
       Polygon(), other.Polygon(), {va[0] * dt, va[1] * dt}, {vb[0] * dt, vb[1] * dt}, blas);
   if (r.will_intersect && solid && other.solid) {
-    impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
-    other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
+    if (other.kind == ObjectKind::kObstacle) {
+      impact = r.translation;
+    } else if (kind == ObjectKind::kObstacle) {
+      other.impact = r.translation;
+    } else {
+      impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
+      other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
+    }
   }
   if (r.intersecting) {
     if (solid && other.solid) {
@@ -542,12 +607,28 @@ inline ControlledVehicle::ControlledVehicle(Road* road_, Vec2 position_, double 
   target_speed = target_speed_ != 0.0 ? target_speed_ : speed;
 }
 
-// follow_road: at the end of the target lane, the next lane (next_lane, along the route).
+// follow_road: at the end of the target lane, the next lane (next_lane along the route).
 inline void ControlledVehicle::FollowRoad() {
   if (road->network.GetLane(target_lane_index).AfterEnd(position)) {
-    target_lane_index =
-        road->network.NextLane(target_lane_index, route ? &*route : nullptr, position);
+    target_lane_index = road->network.NextLane(target_lane_index, &route, position);
   }
+}
+
+inline void ControlledVehicle::PlanRouteTo(const std::string& destination) {
+  const RoadNetwork& net = road->network;
+  const int goal = net.FindNode(destination);
+  const std::vector<int> path =
+      goal < 0 ? std::vector<int>() : net.ShortestPath(lane_index.to, goal);
+  route.assign(1, lane_index);
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) route.push_back({path[i], path[i + 1], kAnyLane});
+}
+
+inline Vec2 ControlledVehicle::Destination() const {
+  if (route.empty()) return position;
+  LaneIndex last = route.back();
+  if (last.id == kAnyLane) last.id = 0;
+  const Lane& l = road->network.GetLane(last);
+  return l.Position(l.length(), 0);
 }
 
 inline void ControlledVehicle::ActMeta(MetaAction action) {
@@ -656,7 +737,7 @@ inline void IDMVehicle::Act() {
 // (max(speed, 0) / |not_zero(target speed within [0, speed limit])|) ** DELTA), less
 // COMFORT_ACC_MAX * (desired_gap / not_zero(d)) ** 2 behind a front vehicle.
 inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front) const {
-  if (ego == nullptr) return 0;
+  if (ego == nullptr || !ego->IsVehicle()) return 0;  // not a Vehicle: an obstacle
   double ego_target_speed = 0;
   if (ego->IsControlled()) ego_target_speed = static_cast<const ControlledVehicle*>(ego)->target_speed;
   ego_target_speed = Clip(ego_target_speed, 0, ego->lane().speed_limit());
@@ -714,8 +795,10 @@ inline void IDMVehicle::ChangeLanePolicy() {
 }
 
 // mobil(lane_index): not if the new follower would brake harder than
-// LANE_CHANGE_MAX_BRAKING_IMPOSED; without a route lane, only for an acceleration gain
-// (own, plus POLITENESS times the followers') of at least LANE_CHANGE_MIN_ACC_GAIN.
+// LANE_CHANGE_MAX_BRAKING_IMPOSED; where the route's first step names a lane, only towards
+// it (the signs of the id changes agree) and without braking harder than that itself;
+// else only for an acceleration gain (own, plus POLITENESS times the followers') of at
+// least LANE_CHANGE_MIN_ACC_GAIN.
 inline bool IDMVehicle::Mobil(const LaneIndex& index) {
   const auto [new_preceding, new_following] = road->NeighbourVehicles(*this, index);
   const double new_following_a = Acceleration(new_following, new_preceding);
@@ -723,7 +806,13 @@ inline bool IDMVehicle::Mobil(const LaneIndex& index) {
   if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) return false;
   const auto [old_preceding, old_following] = road->NeighbourVehicles(*this, lane_index);
   const double self_pred_a = Acceleration(this, new_preceding);
-  // (routes with a lane, planned by other tasks, are not restated yet)
+  if (!route.empty() && route.front().id != kAnyLane) {
+    auto sign = [](int x) { return (x > 0) - (x < 0); };  // np.sign
+    if (sign(index.id - target_lane_index.id) != sign(route.front().id - target_lane_index.id)) {
+      return false;
+    }
+    return !(self_pred_a < -kLaneChangeMaxBrakingImposed);
+  }
   const double self_a = Acceleration(this, old_preceding);
   const double old_following_a = Acceleration(old_following, this);
   const double old_following_pred_a = Acceleration(old_following, old_preceding);
@@ -739,20 +828,6 @@ inline double Vehicle::FrontDistanceTo(const Vehicle& other) const {
   const Vec2 d = Direction();
   const double gap[2] = {other.position[0] - position[0], other.position[1] - position[1]};
   return road->blas.Dot(d.data(), gap, 2);
-}
-
-inline Vec2 Vehicle::DestinationDirection() const {
-  if (!IsControlled()) return {0.0, 0.0};
-  const auto& r = static_cast<const ControlledVehicle*>(this)->route;
-  if (!r || r->empty()) return {0.0, 0.0};
-  LaneIndex last = r->back();
-  if (last.id == LaneIndex::kAnyLane) last.id = 0;
-  const Lane& lane = road->network.GetLane(last);
-  const Vec2 destination = lane.Position(lane.length(), 0);
-  if (destination[0] == position[0] && destination[1] == position[1]) return {0.0, 0.0};
-  const double dx = destination[0] - position[0], dy = destination[1] - position[1];
-  const double norm = road->blas.Norm2(dx, dy);
-  return {dx / norm, dy / norm};
 }
 
 inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSpeed(
@@ -796,18 +871,10 @@ inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSp
   return out;
 }
 
-inline void ControlledVehicle::PlanRouteTo(int destination) {
-  const std::vector<int> path = road->network.ShortestPath(lane_index.to, destination);
-  route = Route{lane_index};
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    route->push_back({path[i], path[i + 1], LaneIndex::kAnyLane});
-  }
-}
-
 inline std::vector<std::pair<Vec2, double>> ControlledVehicle::PredictTrajectoryConstantSpeed(
     const std::vector<double>& times) const {
   const Vec2 coordinates = lane().LocalCoordinates(position);
-  const Route own = route && !route->empty() ? *route : Route{lane_index};
+  const Route own = !route.empty() ? route : Route{lane_index};
   std::vector<std::pair<Vec2, double>> out;
   out.reserve(times.size());
   for (const double t : times) {

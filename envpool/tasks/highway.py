@@ -6,7 +6,14 @@ The native envs (native/envs/highway/): ``Highway`` (highway.h) for ``highway-v0
 20 vehicles, 30 s, the other vehicles not checking their collisions); ``Merge`` (merge.h,
 ``merge-v0``), ``Roundabout`` (roundabout.h, ``roundabout-v0``), ``TwoWay`` (two_way.h,
 ``two-way-v0``), ``Exit`` (exit.h, ``exit-v0``) and ``UTurn`` (u_turn.h, ``u-turn-v0``),
-each with its task's defaults; ``Parking`` (parking.h), for ``parking-v0``
+each with its task's defaults; ``Intersection`` (intersection.h), for ``intersection-v0``
+(``IntersectionEnv``), ``intersection-v2`` (its ``ConnectedLane`` variant) and the
+multi-agent ids (``MultiAgentIntersectionEnv``: ``multi_agent=True``, two controlled
+vehicles; the observation a Tuple of one Kinematics array per agent, the action one label
+per agent; ``-v1`` and ``-v2``, which the package wraps in its ``MultiAgentWrapper``, give
+the agents' mean reward and the episode's end as ``-v0`` does: their per-agent rewards and
+terminations are ``info["agents_rewards"]`` and ``info["agents_terminated"]``);
+``Parking`` (parking.h), for ``parking-v0``
 (``ParkingEnv``), ``parking-ActionRepeat-v0`` (one decision a second, 20 s) and
 ``parking-parked-v0`` (10 parked vehicles), a goal env: its Dict observation
 (``achieved_goal``, ``desired_goal``, ``observation``) and the pool method
@@ -25,7 +32,8 @@ package, the env ends its episodes itself (``time >= duration``, truncated), so 
 no ``max_episode_steps``. ``initial_lane_id=-1`` is the package's ``None`` (a random lane).
 
 The info holds the package's ``speed``, ``crashed`` and ``action``, and its
-``info["rewards"]`` flattened as ``rewards_<name>``.
+``info["rewards"]`` flattened as ``rewards_<name>`` (the intersection's also
+``agents_rewards`` and ``agents_terminated``).
 """
 
 from __future__ import annotations
@@ -63,7 +71,7 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
 
 def _prepare_normal(config: dict[str, Any]) -> dict[str, Any]:
     """As ``_prepare``, with numpy's ziggurat tables for the scenes that draw
-    ``np_random.normal()`` (roundabout, two-way, u-turn)."""
+    ``np_random.normal()`` (roundabout, two-way, u-turn, intersection)."""
     del config
     return {**native_keywords(), **ziggurat_tables()}
 
@@ -99,6 +107,28 @@ _ROAD_TASKS = (
      ("duration", "collision_reward", "left_lane_reward", "high_speed_reward",
       "reward_speed_range", "normalize_reward")),
 )
+
+# The intersection's keywords that change no space.
+_PER_ENV_INTERSECTION = (
+    "simulation_frequency", "policy_frequency", "target_speeds", "action_clip",
+    "observation_absolute", "observation_order", "observation_normalize", "observation_clip",
+    "observation_see_behind", "observation_observe_intentions", "observation_features_range",
+    "offroad_terminal", "duration", "destination", "initial_vehicle_count",
+    "spawn_probability", "collision_reward", "high_speed_reward", "arrived_reward",
+    "reward_speed_range", "normalize_reward", "neighbour_vehicles_connected_lanes")
+
+# The package's intersection ids (and sail-sg EnvPool's spellings) -> their keywords.
+_INTERSECTION = {
+    ("intersection-v0", "Intersection-v0"): {},
+    ("intersection-v2",): {"neighbour_vehicles_connected_lanes": True},
+    ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v1", "IntersectionMultiAgent-v1"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v2",):
+        {"multi_agent": True, "controlled_vehicles": 2,
+         "neighbour_vehicles_connected_lanes": True},
+}
 
 
 def compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None,
@@ -165,7 +195,9 @@ _RACETRACK = {"racetrack-v0": ("Racetrack-v0", 0),
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
     road = [task_id for task in _ROAD_TASKS for task_id in task[:2]]
-    out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road]
+    intersection = [task_id for names in _INTERSECTION for task_id in names]
+    out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road,
+           *intersection]
     for task_id, (spelling, _) in _PARKING.items():
         out += [task_id, spelling]
     for task_id, (spelling, _) in _RACETRACK.items():
@@ -180,6 +212,10 @@ for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
 for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
     for _task_id in (_package_id, _envpool_id):
         register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own)
+for _names, _kw in _INTERSECTION.items():
+    for _task_id in _names:
+        register(_task_id, "Intersection", prepare=_prepare_normal,
+                 per_env_kwargs=_PER_ENV_INTERSECTION, **_kw)
 for _task_id, (_spelling, _kwargs) in _PARKING.items():
     for _name in (_task_id, _spelling):
         register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,

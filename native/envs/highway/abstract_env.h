@@ -16,7 +16,13 @@
 //
 // step(action): time += 1 / policy_frequency; simulation_frequency // policy_frequency
 // frames, each: the action on the first frame (action_type.act), road.act(), road.step(1 /
-// simulation_frequency); then the observation, the reward, terminated, truncated, info.
+// simulation_frequency); then the observation, the reward, terminated, truncated, info;
+// then the task's AfterStep (what its step does after AbstractEnv.step's).
+//
+// MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task):
+// the action is one per controlled vehicle (a MultiDiscrete (agents,) array, or (agents,
+// size) floats), each acted by its vehicle in order; the observation a Tuple of one array
+// per controlled vehicle (observation_config's type), observed in order.
 #pragma once
 
 #include <cmath>
@@ -65,6 +71,9 @@ struct CommonParams {
   bool observation_include_obstacles = true;
   int observation_horizon = 10;  // TimeToCollision's
   bool offroad_terminal = false;
+  // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
+  // single-agent types, over the first controlled vehicle); set by the task.
+  int agents = 0;
   // numpy's ziggurat tables, for the tasks that draw np_random.normal() (hidden keywords
   // _ziggurat_ki / _wi / _fi, envpool/tasks/_numpy_ziggurat.py; AddZigguratKeywords)
   std::vector<double> zig_ki, zig_wi, zig_fi;
@@ -169,17 +178,21 @@ struct CommonParams {
     return {MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight};
   }
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
+  // Agents acting and observed: 1 for the single-agent types.
+  int Agents() const { return agents > 0 ? agents : 1; }
 };
 
 // A task's defaults for the common keywords (its default_config's "observation" and
 // "action" dicts and frequencies).
 struct CommonDefaults {
   int simulation_frequency = 15;
+  int min_simulation_frequency = 1;
   int policy_frequency = 1;
   std::string action_type = "DiscreteMetaAction";
   // a task with one action type fixes it (action_type then not a keyword)
   bool action_type_fixed = false;
   bool action_longitudinal = true;
+  bool action_lateral = true;
   std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   std::vector<double> target_speeds{20.0, 25.0, 30.0};
@@ -195,11 +208,12 @@ struct CommonDefaults {
 // The frequencies and the action's keywords (config["action"] flattened).
 template <class P>
 void AddActionKeywords(Keywords<P>& k, const CommonDefaults& d) {
-  k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency).AtLeast(1);
+  k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency)
+      .AtLeast(d.min_simulation_frequency);
   k.Add("policy_frequency", d.policy_frequency, &P::policy_frequency).AtLeast(1);
   k.Add("action_type", d.action_type, &P::action_type, /*is_keyword=*/!d.action_type_fixed);
   k.Add("action_longitudinal", d.action_longitudinal, &P::action_longitudinal);
-  k.Add("action_lateral", true, &P::action_lateral);
+  k.Add("action_lateral", d.action_lateral, &P::action_lateral);
   k.Add("target_speeds", d.target_speeds, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
   k.Add("steering_range", d.steering_range, &P::steering_range);
@@ -261,14 +275,21 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  // The observation type: observation_factory's for the keywords (CommonParams'
-  // MakeObservation), or the task's own (`observation`, where it observes otherwise).
-  explicit AbstractEnv(const CommonParams& p, std::unique_ptr<ObservationType> observation = nullptr)
-      : common_(p),
-        observation_(observation != nullptr ? std::move(observation) : p.MakeObservation()) {
+  // The observation types, one per agent: observation_factory's for the keywords
+  // (CommonParams' MakeObservation), or the task's own (`observation`, single-agent, where
+  // it observes otherwise).
+  explicit AbstractEnv(const CommonParams& p,
+                       std::unique_ptr<ObservationType> observation = nullptr)
+      : common_(p) {
+    if (observation != nullptr) {
+      observations_.push_back(std::move(observation));
+    } else {
+      for (int i = 0; i < p.Agents(); ++i) observations_.push_back(p.MakeObservation());
+    }
     road_.np_random = &np_random_;
     road_.blas = p.blas;
-    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
+    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize() * p.Agents()), 0.0F);
+    last_discrete_.assign(static_cast<std::size_t>(p.Agents()), 0);
   }
 
   // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
@@ -277,16 +298,26 @@ class AbstractEnv : public Env {
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
     const double inf = INFINITY;
+    ArraySpec obs;
     if (p.observation_type == "TimeToCollision") {
-      spec.obs.push_back(BoxSpec(
+      obs = BoxSpec(
           "obs", DType::kFloat32,
           {3, 3, TimeToCollisionObservation::TimeCells(p.observation_horizon, p.policy_frequency)},
-          {0.0}, {1.0}));
+          {0.0}, {1.0});
     } else {
-      spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
-                                 {p.observation_vehicles_count,
-                                  static_cast<std::int64_t>(p.observation_features.size())},
-                                 {-inf}, {inf}));
+      obs = BoxSpec("obs", DType::kFloat32,
+                    {p.observation_vehicles_count,
+                     static_cast<std::int64_t>(p.observation_features.size())},
+                    {-inf}, {inf});
+    }
+    if (p.agents > 0) {  // MultiAgentObservation: a Tuple, one array per agent
+      for (int i = 0; i < p.agents; ++i) {
+        obs.name = "agent" + std::to_string(i);
+        spec.obs.push_back(obs);
+      }
+      spec.obs_layout = ObsLayout::kTuple;
+    } else {
+      spec.obs.push_back(obs);
     }
     AddActionAndInfoSpec(p, terms, &spec);
     return spec;
@@ -296,13 +327,19 @@ class AbstractEnv : public Env {
   static void AddActionAndInfoSpec(const CommonParams& p, const std::vector<std::string>& terms,
                                    EnvSpec* out) {
     EnvSpec& spec = *out;
+    // MultiAgentAction: one action per agent (the package's Tuple of the agents' spaces)
+    std::vector<std::int64_t> agents_dim;
+    if (p.agents > 0) agents_dim.push_back(p.agents);
     if (p.continuous) {
-      spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
-      spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
+      std::vector<std::int64_t> shape = agents_dim;
+      shape.push_back(p.ContinuousSize());
+      spec.action = BoxSpec("action", DType::kFloat32, shape, {-1.0}, {1.0});
+      spec.info.push_back(BoxSpec("action", DType::kFloat32, shape));
     } else {
       spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
                                  DType::kInt32);
-      spec.info.push_back(BoxSpec("action", DType::kInt32, {}));
+      spec.action.shape = agents_dim;
+      spec.info.push_back(BoxSpec("action", DType::kInt32, agents_dim));
     }
     spec.info.push_back(BoxSpec("speed", DType::kFloat64, {}));
     spec.info.push_back(BoxSpec("crashed", DType::kBool, {}));
@@ -321,18 +358,21 @@ class AbstractEnv : public Env {
     road_.objects.clear();
     controlled_.clear();
     CreateScene();
-    observation_->Reset();
+    for (auto& o : observations_) o->Reset();
     last_action_.assign(last_action_.size(), 0.0F);
+    last_discrete_.assign(last_discrete_.size(), 0);
     Observe();
     terms_ = Rewards();
+    RecordInfo();
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     if (common_.continuous) {
       const float* a = action.As<float>();
-      last_action_.assign(a, a + common_.ContinuousSize());
+      last_action_.assign(a, a + last_action_.size());
     } else {
-      last_discrete_ = action.Scalar<std::int32_t>();
+      const std::int32_t* a = action.As<std::int32_t>();
+      last_discrete_.assign(a, a + last_discrete_.size());
     }
     time_ += 1.0 / common_.policy_frequency;
     Simulate();
@@ -342,18 +382,20 @@ class AbstractEnv : public Env {
     out.reward = Reward(terms_);
     out.terminated = IsTerminated();
     out.truncated = IsTruncated();
+    RecordInfo();
+    AfterStep();
     return out;
   }
 
   void Write(const Slot& slot) const override {
-    observation_->Write(slot, 0);
+    for (std::size_t i = 0; i < observations_.size(); ++i) observations_[i]->Write(slot, i);
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
-      *slot.Info<std::int32_t>(0) = last_discrete_;
+      std::copy(last_discrete_.begin(), last_discrete_.end(), slot.Info<std::int32_t>(0));
     }
-    *slot.Info<double>(1) = vehicle().speed;
-    *slot.Info<bool>(2) = vehicle().crashed;
+    *slot.Info<double>(1) = speed_;
+    *slot.Info<bool>(2) = crashed_;
     for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(3 + i) = terms_[i].value;
   }
 
@@ -366,6 +408,16 @@ class AbstractEnv : public Env {
   virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
+  // What the task's step does after AbstractEnv.step (the info is written as it was).
+  virtual void AfterStep() {}
+  // The info's speed and crashed: the first controlled vehicle's now (at the step's end,
+  // before AfterStep; a task with its own step calls it there).
+  void RecordInfo() {
+    speed_ = vehicle().speed;
+    crashed_ = vehicle().crashed;
+  }
+  // The info fields CommonSpec declares: the task's own come after them.
+  std::size_t CommonInfoCount() const { return 3 + terms_.size(); }
 
   // `action in [0, 2]` (the lane_change_reward terms): the discrete label 0 or 2, or a
   // one-number continuous action equal to 0 or 2 (the package cannot compare a two-number
@@ -373,7 +425,7 @@ class AbstractEnv : public Env {
   // from the space's own unseeded generator.
   bool LaneChanged() const {
     if (steps_ == 0) return false;
-    if (!common_.continuous) return last_discrete_ == 0 || last_discrete_ == 2;
+    if (!common_.continuous) return last_discrete_[0] == 0 || last_discrete_[0] == 2;
     return last_action_.size() == 1 && (last_action_[0] == 0.0F || last_action_[0] == 2.0F);
   }
 
@@ -454,8 +506,9 @@ class AbstractEnv : public Env {
   std::vector<Vehicle*> controlled_;  // road_.vehicles owns them
   double time_ = 0.0;
   std::int64_t steps_ = 0;
-  std::int32_t last_discrete_ = 0;
-  std::vector<float> last_action_;
+  std::vector<std::int32_t> last_discrete_;  // one per agent
+  std::vector<float> last_action_;           // ContinuousSize() per agent
+  std::vector<RewardTerm> terms_;
 
   // _simulate(action): the action on the first frame (unless the task acted itself:
   // _simulate(None)), then road.act() and road.step(dt).
@@ -469,18 +522,23 @@ class AbstractEnv : public Env {
     }
   }
 
-  // action_type.act(action).
+  // action_type.act(action): each agent's (MultiAgentAction), in order.
   void Act() {
-    Vehicle& v = vehicle();
+    for (std::size_t i = 0; i < last_discrete_.size(); ++i) Act(i);
+  }
+  void Act(std::size_t agent) {
+    Vehicle& v = *controlled_[agent];
     if (!common_.continuous) {  // DiscreteMetaAction: the label's meta-action
       const std::vector<MetaAction> actions = common_.MetaActions();
       static_cast<ControlledVehicle&>(v).ActMeta(
-          actions[static_cast<std::size_t>(last_discrete_)]);
+          actions[static_cast<std::size_t>(last_discrete_[agent])]);
       return;
     }
     // ContinuousAction.get_action: np.clip(action, -1, 1) and lmap onto the ranges, in
     // float32 (the action is a float32 array; numpy keeps float32 with Python scalars)
-    std::vector<float> a(last_action_);
+    const std::size_t n = static_cast<std::size_t>(common_.ContinuousSize());
+    std::vector<float> a(last_action_.begin() + static_cast<std::ptrdiff_t>(agent * n),
+                         last_action_.begin() + static_cast<std::ptrdiff_t>((agent + 1) * n));
     if (common_.action_clip) {
       for (float& x : a) x = x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x);
     }
@@ -503,13 +561,18 @@ class AbstractEnv : public Env {
     v.SetAction(act);
   }
 
-  // observe(): the observation type's, of the first controlled vehicle.
-  void Observe() { observation_->Observe(road_, vehicle(), np_random_); }
+  // observe(): each observation type's, of its controlled vehicle (the first alone for a
+  // single-agent type).
+  void Observe() {
+    for (std::size_t i = 0; i < observations_.size(); ++i) {
+      observations_[i]->Observe(road_, *controlled_[i], np_random_);
+    }
+  }
 
  private:
-
-  std::unique_ptr<ObservationType> observation_;
-  std::vector<RewardTerm> terms_;
+  std::vector<std::unique_ptr<ObservationType>> observations_;  // one per agent
+  double speed_ = 0.0;  // the info's, at the step's end (before AfterStep)
+  bool crashed_ = false;
 };
 
 }  // namespace envpool::highway

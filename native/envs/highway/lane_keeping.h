@@ -98,6 +98,7 @@ class LaneKeepingEnv final : public AbstractEnv {
     Act();
     Observe();
     Simulate(/*with_action=*/false);
+    RecordInfo();
     StepOutcome out;
     out.reward = Reward({});
     out.terminated = false;

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "envs/highway/exit.h"
 #include "envs/highway/highway.h"
+#include "envs/highway/intersection.h"
 #include "envs/highway/lane_keeping.h"
 #include "envs/highway/merge.h"
 #include "envs/highway/parking.h"
@@ -16,6 +17,7 @@ namespace envpool::highway {
 
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<HighwayEnv>("Highway"));
+  registry.push_back(MakeEntry<IntersectionEnv>("Intersection"));
   registry.push_back(MakeEntry<MergeEnv>("Merge"));
   registry.push_back(MakeEntry<RoundaboutEnv>("Roundabout"));
   registry.push_back(MakeEntry<TwoWayEnv>("TwoWay"));

@@ -216,6 +216,30 @@ class RoadNetwork {
     return any;
   }
 
+  // position_heading_along_route(route, longitudinal, lateral, current_lane_index): along
+  // the route's lanes (a kAnyLane step: the current lane id where its road has that many
+  // lanes, else 0), the longitudinal carried past each lane's length while steps remain.
+  std::pair<Vec2, double> PositionHeadingAlongRoute(const Route& route, double longitudinal,
+                                                    double lateral,
+                                                    const LaneIndex& current) const {
+    auto head = [&](std::size_t k) {
+      LaneIndex index = route[k];
+      if (index.id == kAnyLane) {
+        index.id = current.id < LaneCount(current.from, current.to) ? current.id : 0;
+      }
+      return index;
+    };
+    std::size_t k = 0;
+    LaneIndex index = head(k);
+    while (route.size() - k > 1 && longitudinal > GetLane(index).length()) {
+      longitudinal -= GetLane(index).length();
+      ++k;
+      index = head(k);
+    }
+    const Lane& lane = GetLane(index);
+    return {lane.Position(longitudinal, lateral), lane.HeadingAt(longitudinal)};
+  }
+
   // side_lanes(lane_index): the lane to the left (id - 1), then to the right (id + 1).
   std::vector<LaneIndex> SideLanes(const LaneIndex& index) const {
     std::vector<LaneIndex> lanes;

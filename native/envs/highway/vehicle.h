@@ -9,7 +9,8 @@
 //     (towards the route's lane where the route names one);
 //   - Obstacle and Landmark (vehicle/objects.py): still rectangles on the road;
 //   - Road (road/road.py): the vehicles and objects in the package's list order, act(),
-//     step(dt) with its collision pairs, neighbour_vehicles and close_objects_to.
+//     step(dt) with its collision pairs, neighbour_vehicles and close_objects_to; and,
+//     opt-in, road/regulation.py's RegulatedRoad (the intersection's right of way).
 // Every product and sum is the package's, in its order; np.dot and np.linalg.norm of two
 // numbers follow the running numpy's BLAS (envs/common/numpy_blas.h); np.power(x, 2) is
 // numpy's x * x and np.power(x, delta) libm's pow, as numpy calls them.
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -88,6 +90,13 @@ class Vehicle {
   // position; destination_direction: the unit vector to it, zeros where it is the position.
   virtual Vec2 Destination() const { return position; }
   Vec2 DestinationDirection() const;
+  // front_distance_to(other): direction.dot(other.position - position).
+  double FrontDistanceTo(const Vehicle& other) const;
+  // predict_trajectory_constant_speed(times) (prediction_type "constant_steering"): a copy
+  // of the vehicle, acting {acceleration 0, its steering}, stepped by the times'
+  // differences; its positions and headings. (A subclass with other dynamics overrides it.)
+  virtual std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const;
 
   // handle_collisions(other, dt), with another vehicle or a road object (RoadObject).
   void HandleCollisions(Vehicle& other, double dt);
@@ -163,6 +172,7 @@ class ControlledVehicle : public Vehicle {
                     double target_speed = 0.0);
 
   bool IsControlled() const override { return true; }
+  virtual bool IsMDP() const { return false; }  // isinstance(v, MDPVehicle)
   void Act() override { ActMeta(MetaAction::kNone); }
   // ControlledVehicle.act(action): follow_road, the meta-action, then the two controllers.
   virtual void ActMeta(MetaAction action);
@@ -173,10 +183,17 @@ class ControlledVehicle : public Vehicle {
   // its end node (lane ids None); the current lane alone where there is no path.
   void PlanRouteTo(const std::string& destination);
   Vec2 Destination() const override;
+  // predict_trajectory_constant_speed(times): the positions and headings along the route
+  // (or the vehicle's lane) at the lane's longitudinal + speed * t.
+  std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const override;
 
   LaneIndex target_lane_index;
   double target_speed;
   Route route;  // empty: None
+  // RegulatedRoad's marks: yielding (target speed 0) since yield_timer enforcements.
+  bool is_yielding = false;
+  int yield_timer = 0;
 };
 
 // MDPVehicle: a ControlledVehicle whose target speed is one of target_speeds.
@@ -184,6 +201,7 @@ class MDPVehicle : public ControlledVehicle {
  public:
   MDPVehicle(Road* road, Vec2 position, double heading, double speed,
              std::vector<double> target_speeds);
+  bool IsMDP() const override { return true; }
   void ActMeta(MetaAction action) override;
   // speed_to_index: round((speed - s[0]) / (s[-1] - s[0]) * (n - 1)), clipped to [0, n - 1].
   int SpeedToIndex(double s) const;
@@ -227,6 +245,11 @@ class IDMVehicle : public ControlledVehicle {
   double delta = kDelta;
   double timer;
   bool enable_lane_change = true;
+  // DISTANCE_WANTED, COMFORT_ACC_MAX, COMFORT_ACC_MIN: class attributes in the package,
+  // which a task may set for its vehicles (the intersection's: 7, 6, -3).
+  double distance_wanted = kDistanceWanted;
+  double comfort_acc_max = kComfortAccMax;
+  double comfort_acc_min = kComfortAccMin;
 };
 
 // Road: the network, the vehicles in their list order, and the generator the package's
@@ -244,9 +267,21 @@ class Road {
   void Act() {
     for (auto& v : vehicles) v->Act();
   }
-  // step(dt): every vehicle's step, then for each vehicle i, handle_collisions with each
-  // later vehicle, then with each object.
+  // RegulatedRoad: REGULATION_FREQUENCY, YIELD_DURATION, and its step counter.
+  static constexpr int kRegulationFrequency = 2;
+  static constexpr double kYieldDuration = 0.0;
+  bool regulated = false;
+  std::int64_t regulation_steps = 0;
+
+  // step(dt): (RegulatedRoad: count the step, and every int(1 / dt / REGULATION_FREQUENCY)
+  // steps enforce_road_rules), every vehicle's step, then for each vehicle i,
+  // handle_collisions with each later vehicle, then with each object.
   void Step(double dt) {
+    if (regulated) {
+      ++regulation_steps;
+      const auto every = static_cast<std::int64_t>(1 / dt / kRegulationFrequency);
+      if (regulation_steps % every == 0) EnforceRoadRules();
+    }
     for (auto& v : vehicles) v->Step(dt);
     for (std::size_t i = 0; i < vehicles.size(); ++i) {
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
@@ -312,6 +347,18 @@ class Road {
     for (const auto& o : objects) search(o);
     return {v_front, v_rear};
   }
+
+  // enforce_road_rules: the yielding vehicles resume (target speed: their lane's limit)
+  // after YIELD_DURATION; then for each pair (i, j > i) whose trajectories may conflict,
+  // the one of lower lane priority (or, on a par, the one behind) yields: target speed 0,
+  // if it is a ControlledVehicle but no MDPVehicle (the controlled ones never yield).
+  void EnforceRoadRules();
+  // is_conflict_possible(v1, v2, horizon=3, step=0.25), on the two predicted trajectories
+  // (predict_trajectory_constant_speed, a ControlledVehicle's along its route):
+  // a pair of positions within v1's LENGTH whose rectangles (1.5 LENGTH x 0.9 WIDTH)
+  // intersect (utils.rotated_rectangles_intersect).
+  bool IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
+                          const std::vector<std::pair<Vec2, double>>& t2) const;
 
   // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort,
   // vehicles_only): the vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along
@@ -705,12 +752,12 @@ inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front)
   if (ego->IsControlled()) ego_target_speed = static_cast<const ControlledVehicle*>(ego)->target_speed;
   ego_target_speed = Clip(ego_target_speed, 0, ego->lane().speed_limit());
   double acceleration =
-      kComfortAccMax *
+      comfort_acc_max *
       (1 - std::pow(PyMax(ego->speed, 0) / std::abs(NotZero(ego_target_speed)), delta));
   if (front != nullptr) {
     const double d = ego->LaneDistanceTo(*front);
     const double ratio = DesiredGap(*ego, *front) / NotZero(d);
-    acceleration -= kComfortAccMax * (ratio * ratio);  // np.power(x, 2): numpy's x * x
+    acceleration -= comfort_acc_max * (ratio * ratio);  // np.power(x, 2): numpy's x * x
   }
   return acceleration;
 }
@@ -718,9 +765,9 @@ inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front)
 // desired_gap(ego, front, projected=True): d0 + v tau + v dv / (2 sqrt(ab)), dv the
 // velocities' difference along ego's direction (np.dot).
 inline double IDMVehicle::DesiredGap(const Vehicle& ego, const Vehicle& front) const {
-  const double d0 = kDistanceWanted;
+  const double d0 = distance_wanted;
   const double tau = kTimeWanted;
-  const double ab = -kComfortAccMax * kComfortAccMin;
+  const double ab = -comfort_acc_max * comfort_acc_min;
   const Vec2 ve = ego.Velocity(), vf = front.Velocity(), dir = ego.Direction();
   const double diff[2] = {ve[0] - vf[0], ve[1] - vf[1]};
   const double dv = road->blas.Dot(diff, dir.data(), 2);
@@ -783,6 +830,160 @@ inline bool IDMVehicle::Mobil(const LaneIndex& index) {
                       kPoliteness * (new_following_pred_a - new_following_a +
                                      old_following_pred_a - old_following_a);
   return !(jerk < kLaneChangeMinAccGain);
+}
+
+// ---- routes ----
+
+inline double Vehicle::FrontDistanceTo(const Vehicle& other) const {
+  const Vec2 d = Direction();
+  const double gap[2] = {other.position[0] - position[0], other.position[1] - position[1]};
+  return road->blas.Dot(d.data(), gap, 2);
+}
+
+inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSpeed(
+    const std::vector<double>& times) const {
+  // the copy's state, through Vehicle.step (clip_actions, the kinematic bicycle, a pending
+  // impact); its lane (on_state_update) is read by nothing here
+  Vec2 p = position;
+  double h = heading, v = speed;
+  bool is_crashed = crashed;
+  std::optional<Vec2> pending = impact;
+  VehicleAction a{action_.steering, 0.0};
+  std::vector<std::pair<Vec2, double>> out;
+  out.reserve(times.size());
+  double previous = 0.0;
+  for (const double t : times) {
+    const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
+    previous = t;
+    if (is_crashed) {
+      a.steering = 0;
+      a.acceleration = -1.0 * v;
+    }
+    if (v > max_speed) {
+      a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - v));
+    } else if (v < min_speed) {
+      a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - v));
+    }
+    const double beta = std::atan(1.0 / 2 * std::tan(a.steering));
+    const double v0 = v * std::cos(h + beta), v1 = v * std::sin(h + beta);
+    p[0] += v0 * dt;
+    p[1] += v1 * dt;
+    if (pending) {
+      p[0] += (*pending)[0];
+      p[1] += (*pending)[1];
+      is_crashed = true;
+      pending.reset();
+    }
+    h += v * std::sin(beta) / (kLength / 2) * dt;
+    v += a.acceleration * dt;
+    out.emplace_back(p, h);
+  }
+  return out;
+}
+
+inline std::vector<std::pair<Vec2, double>> ControlledVehicle::PredictTrajectoryConstantSpeed(
+    const std::vector<double>& times) const {
+  const Vec2 coordinates = lane().LocalCoordinates(position);
+  const Route own = !route.empty() ? route : Route{lane_index};
+  std::vector<std::pair<Vec2, double>> out;
+  out.reserve(times.size());
+  for (const double t : times) {
+    out.push_back(
+        road->network.PositionHeadingAlongRoute(own, coordinates[0] + speed * t, 0, lane_index));
+  }
+  return out;
+}
+
+namespace detail {
+
+// utils.point_in_rotated_rectangle(point, center, length, width, angle): r = [[c, -s],
+// [s, c]] (as the package writes it), ru = r.dot(point - center) (dgemv), inside
+// [-length / 2, length / 2] x [-width / 2, width / 2], bounds included.
+inline bool PointInRotatedRectangle(const Vec2& point, const Vec2& center, double length,
+                                    double width, double angle, const NumpyBlas& blas) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  const double r0[2] = {c, -s}, r1[2] = {s, c};
+  const double d[2] = {point[0] - center[0], point[1] - center[1]};
+  const double u = NumpyBlas::Sum(r0, d, 2, blas.gemv_fma);
+  const double v = NumpyBlas::Sum(r1, d, 2, blas.gemv_fma);
+  return -length / 2 <= u && u <= length / 2 && -width / 2 <= v && v <= width / 2;
+}
+
+// utils.has_corner_inside(rect1, rect2): a point of rect_corners(*rect1, include_midpoints,
+// include_center) (rotation @ corners.T (dgemm), plus the center) inside rect2.
+inline bool HasCornerInside(const Vec2& c1, double l1, double w1, double a1, const Vec2& c2,
+                            double l2, double w2, double a2, const NumpyBlas& blas) {
+  const double hl = l1 / 2, hw = w1 / 2;
+  const double corners[9][2] = {{-hl, -hw}, {-hl, hw}, {hl, hw},  {hl, -hw}, {0, 0},
+                                {-hl, -0.0}, {hl, 0},  {-0.0, -hw}, {0, hw}};
+  const double c = std::cos(a1), s = std::sin(a1);
+  const double r0[2] = {c, -s}, r1[2] = {s, c};
+  for (const auto& p : corners) {
+    const Vec2 q = {NumpyBlas::Sum(r0, p, 2, blas.gemm_fma) + c1[0],
+                    NumpyBlas::Sum(r1, p, 2, blas.gemm_fma) + c1[1]};
+    if (PointInRotatedRectangle(q, c2, l2, w2, a2, blas)) return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+inline bool Road::IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
+                                     const std::vector<std::pair<Vec2, double>>& t2) const {
+  const double length = 1.5 * Vehicle::kLength, width = 0.9 * Vehicle::kWidth;
+  for (std::size_t k = 0; k < t1.size() && k < t2.size(); ++k) {
+    const auto& [p1, h1] = t1[k];
+    const auto& [p2, h2] = t2[k];
+    if (blas.Norm2(p2[0] - p1[0], p2[1] - p1[1]) > Vehicle::kLength) continue;
+    if (detail::HasCornerInside(p1, length, width, h1, p2, length, width, h2, blas) ||
+        detail::HasCornerInside(p2, length, width, h2, p1, length, width, h1, blas)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+inline void Road::EnforceRoadRules() {
+  for (auto& vp : vehicles) {
+    if (!vp->IsControlled()) continue;
+    auto* v = static_cast<ControlledVehicle*>(vp.get());
+    if (!v->is_yielding) continue;
+    if (v->yield_timer >= kYieldDuration * kRegulationFrequency) {
+      v->target_speed = v->lane().speed_limit();
+      v->is_yielding = false;
+    } else {
+      v->yield_timer += 1;
+    }
+  }
+  // times = np.arange(step, horizon, step): 0.25, 0.5, ..., 2.75
+  std::vector<double> times;
+  for (int i = 1; i < 12; ++i) times.push_back(0.25 * i);
+  std::vector<std::vector<std::pair<Vec2, double>>> predicted;
+  predicted.reserve(vehicles.size());
+  for (const auto& vp : vehicles) predicted.push_back(vp->PredictTrajectoryConstantSpeed(times));
+  for (std::size_t i = 0; i + 1 < vehicles.size(); ++i) {
+    for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
+      if (!IsConflictPossible(predicted[i], predicted[j])) continue;
+      Vehicle* v1 = vehicles[i].get();
+      Vehicle* v2 = vehicles[j].get();
+      // respect_priorities(v1, v2)
+      Vehicle* yielding;
+      const int p1 = v1->lane().priority(), p2 = v2->lane().priority();
+      if (p1 > p2) {
+        yielding = v2;
+      } else if (p1 < p2) {
+        yielding = v1;
+      } else {
+        yielding = v1->FrontDistanceTo(*v2) > v2->FrontDistanceTo(*v1) ? v1 : v2;
+      }
+      if (!yielding->IsControlled()) continue;
+      auto* y = static_cast<ControlledVehicle*>(yielding);
+      if (y->IsMDP()) continue;
+      y->target_speed = 0;
+      y->is_yielding = true;
+      y->yield_timer = 0;
+    }
+  }
 }
 
 }  // namespace envpool::highway

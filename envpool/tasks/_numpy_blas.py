@@ -116,3 +116,25 @@ def native_keywords() -> dict[str, bool]:
     multiply-adds (the plain order where numpy follows neither)."""
     orders = numpy_blas_orders()
     return {f"_numpy_{name}_fma": orders[name] == FUSED for name in ("dot", "gemv", "gemm")}
+
+
+@functools.cache
+def matvec2_order() -> int:
+    """How the running numpy rounds ``M @ v`` of a 2 x 2 float64 matrix and a 2-vector (a
+    rotation, as highway-env's OccupancyGrid and bicycle model compute them), as the hidden
+    keyword ``_numpy_matvec2`` of the native envs that reproduce it (native/envs/highway/
+    utils.h ``MatVec2Order``): 0 each product rounded and summed; 1 ``fma(M[i][0], v[0],
+    M[i][1] * v[1])``; 2 ``fma(M[i][1], v[1], M[i][0] * v[0])``. Asked once per process on
+    random inputs where the three differ; 0 where numpy follows none of them."""
+    orders = (lambda m, v, i: m[i][0] * v[0] + m[i][1] * v[1],
+              lambda m, v, i: fma(m[i][0], v[0], m[i][1] * v[1]),
+              lambda m, v, i: fma(m[i][1], v[1], m[i][0] * v[0]))
+    rng = np.random.default_rng(20261129)
+    agree = [True, True, True]
+    for _ in range(64):
+        m, v = rng.standard_normal((2, 2)), rng.standard_normal(2)
+        got = (m @ v).tolist()
+        ml, vl = m.tolist(), v.tolist()
+        for k, order in enumerate(orders):
+            agree[k] &= all(got[i] == order(ml, vl, i) for i in range(2))
+    return next((k for k in (1, 2, 0) if agree[k]), 0)

@@ -1,10 +1,30 @@
 """highway-env task ids: the ``highway-env`` package's (1.12.1) ids and sail-sg EnvPool's
 spellings of them.
 
-One native env so far, ``Highway`` (native/envs/highway/highway.h), for ``highway-v0``
+The native envs (native/envs/highway/): ``Highway`` (highway.h) for ``highway-v0``
 (``HighwayEnv``) and ``highway-fast-v0`` (``HighwayEnvFast``: 5 Hz simulation, 3 lanes,
-20 vehicles, 30 s, the other vehicles not checking their collisions). The package's
-``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
+20 vehicles, 30 s, the other vehicles not checking their collisions); ``Merge`` (merge.h,
+``merge-v0``), ``Roundabout`` (roundabout.h, ``roundabout-v0``), ``TwoWay`` (two_way.h,
+``two-way-v0``), ``Exit`` (exit.h, ``exit-v0``) and ``UTurn`` (u_turn.h, ``u-turn-v0``),
+each with its task's defaults; ``Intersection`` (intersection.h), for ``intersection-v0``
+(``IntersectionEnv``), ``intersection-v2`` (its ``ConnectedLane`` variant) and the
+multi-agent ids (``MultiAgentIntersectionEnv``: ``multi_agent=True``, two controlled
+vehicles; the observation a Tuple of one Kinematics array per agent, the action one label
+per agent; ``-v1`` and ``-v2``, which the package wraps in its ``MultiAgentWrapper``, give
+the agents' mean reward and the episode's end as ``-v0`` does: their per-agent rewards and
+terminations are ``info["agents_rewards"]`` and ``info["agents_terminated"]``);
+``Parking`` (parking.h), for ``parking-v0``
+(``ParkingEnv``), ``parking-ActionRepeat-v0`` (one decision a second, 20 s) and
+``parking-parked-v0`` (10 parked vehicles), a goal env: its Dict observation
+(``achieved_goal``, ``desired_goal``, ``observation``) and the pool method
+``compute_reward(achieved_goal, desired_goal, info)`` (for hindsight experience replay);
+``Racetrack`` (racetrack.h), for ``racetrack-v0`` (``RacetrackEnv``), ``racetrack-large-v0``
+and ``racetrack-oval-v0`` (keyword ``track`` 0, 1, 2; their ``-v1``, the package's
+``ConnectedLaneRacetrackEnv*``, with ``neighbour_vehicles_connected_lanes``): steering only,
+an OccupancyGrid observation; ``LaneKeeping`` (lane_keeping.h), for ``lane-keeping-v0``
+(``LaneKeepingEnv``): a dynamical bicycle model, a Dict observation (``derivative``,
+``reference_state``, ``state``), 200 steps (the package's ``max_episode_steps``).
+The package's ``config`` keys are keywords of the pool (``lanes_count``, ``vehicles_count``,
 ``duration``, the reward weights, ...); its ``config["observation"]`` (Kinematics) and
 ``config["action"]`` dicts are flattened as ``observation_*`` and ``action_type`` /
 ``action_*`` / ``target_speeds`` / ``acceleration_range`` / ``steering_range``. As in the
@@ -12,21 +32,26 @@ package, the env ends its episodes itself (``time >= duration``, truncated), so 
 no ``max_episode_steps``. ``initial_lane_id=-1`` is the package's ``None`` (a random lane).
 
 The info holds the package's ``speed``, ``crashed`` and ``action``, and its
-``info["rewards"]`` flattened as ``rewards_<name>``.
+``info["rewards"]`` flattened as ``rewards_<name>`` (the intersection's also
+``agents_rewards`` and ``agents_terminated``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from envpool.core.registry import register
-from envpool.tasks._numpy_blas import native_keywords
+from envpool.tasks._numpy_blas import matvec2_order, native_keywords
+from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
 # Keywords that change no space may differ between the envs of one pool.
 _PER_ENV = ("simulation_frequency", "policy_frequency", "target_speeds", "acceleration_range",
             "steering_range", "action_clip", "observation_absolute", "observation_order",
             "observation_normalize", "observation_clip", "observation_see_behind",
-            "observation_observe_intentions", "offroad_terminal", "lanes_count",
+            "observation_observe_intentions", "observation_features_range",
+            "observation_include_obstacles", "offroad_terminal", "lanes_count",
             "vehicles_count", "controlled_vehicles", "initial_lane_id", "duration",
             "ego_spacing", "vehicles_density", "collision_reward", "right_lane_reward",
             "high_speed_reward", "lane_change_reward", "reward_speed_range",
@@ -44,12 +69,166 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     return native_keywords()
 
 
+def _prepare_normal(config: dict[str, Any]) -> dict[str, Any]:
+    """As ``_prepare``, with numpy's ziggurat tables for the scenes that draw
+    ``np_random.normal()`` (roundabout, two-way, u-turn, intersection)."""
+    del config
+    return {**native_keywords(), **ziggurat_tables()}
+
+
+# The observation and action keywords every task takes (per env: they change no space;
+# policy_frequency sizes the TimeToCollision grid, per env only where Kinematics is the
+# task's observation).
+_COMMON_PER_ENV = ("simulation_frequency", "target_speeds",
+                   "acceleration_range", "steering_range", "action_clip",
+                   "observation_absolute", "observation_order", "observation_normalize",
+                   "observation_clip", "observation_see_behind",
+                   "observation_observe_intentions", "observation_features_range",
+                   "observation_include_obstacles", "offroad_terminal",
+                   "neighbour_vehicles_connected_lanes")
+
+# The road tasks: (the package's id, sail-sg EnvPool's, the native env, prepare, the task's
+# own per-env keywords).
+_ROAD_TASKS = (
+    ("merge-v0", "Merge-v0", "Merge", _prepare,
+     ("policy_frequency", "collision_reward", "right_lane_reward", "high_speed_reward",
+      "reward_speed_range", "merging_speed_reward", "lane_change_reward")),
+    ("roundabout-v0", "Roundabout-v0", "Roundabout", _prepare_normal,
+     ("policy_frequency", "incoming_vehicle_destination", "collision_reward", "high_speed_reward",
+      "right_lane_reward", "lane_change_reward", "duration", "normalize_reward")),
+    ("two-way-v0", "TwoWay-v0", "TwoWay", _prepare_normal,
+     ("collision_reward", "left_lane_constraint", "left_lane_reward", "high_speed_reward")),
+    ("exit-v0", "Exit-v0", "Exit", _prepare,
+     ("policy_frequency", "lanes_count", "vehicles_count", "controlled_vehicles",
+      "duration", "ego_spacing",
+      "vehicles_density", "collision_reward", "goal_reward", "high_speed_reward",
+      "right_lane_reward", "lane_change_reward", "reward_speed_range", "normalize_reward")),
+    ("u-turn-v0", "UTurn-v0", "UTurn", _prepare_normal,
+     ("duration", "collision_reward", "left_lane_reward", "high_speed_reward",
+      "reward_speed_range", "normalize_reward")),
+)
+
+# The intersection's keywords that change no space.
+_PER_ENV_INTERSECTION = (
+    "simulation_frequency", "policy_frequency", "target_speeds", "action_clip",
+    "observation_absolute", "observation_order", "observation_normalize", "observation_clip",
+    "observation_see_behind", "observation_observe_intentions", "observation_features_range",
+    "offroad_terminal", "duration", "destination", "initial_vehicle_count",
+    "spawn_probability", "collision_reward", "high_speed_reward", "arrived_reward",
+    "reward_speed_range", "normalize_reward", "neighbour_vehicles_connected_lanes")
+
+# The package's intersection ids (and sail-sg EnvPool's spellings) -> their keywords.
+_INTERSECTION = {
+    ("intersection-v0", "Intersection-v0"): {},
+    ("intersection-v2",): {"neighbour_vehicles_connected_lanes": True},
+    ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v1", "IntersectionMultiAgent-v1"):
+        {"multi_agent": True, "controlled_vehicles": 2},
+    ("intersection-multi-agent-v2",):
+        {"multi_agent": True, "controlled_vehicles": 2,
+         "neighbour_vehicles_connected_lanes": True},
+}
+
+
+def compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None,
+                   p: float = 0.5) -> Any:
+    """``ParkingEnv.compute_reward``: ``-np.power(np.dot(np.abs(achieved_goal -
+    desired_goal), reward_weights), p)``, batched over leading axes (goals of shape
+    ``(..., 6)``). Equal bit for bit to the package's for each goal pair (so to the pool's
+    reward less its collision term, before the float32 rounding): the weighted sum is
+    ``np.dot``'s, the 6 products summed in order as the running numpy's ddot sums them (in
+    one batched pass where it sums them unfused, row by row where it fuses them)."""
+    del info
+    achieved_goal, desired_goal = np.asarray(achieved_goal), np.asarray(desired_goal)
+    if achieved_goal.shape != desired_goal.shape or achieved_goal.shape[-1:] != (6,):
+        raise ValueError("the goals must have one shape (..., 6), got "
+                         f"{achieved_goal.shape} and {desired_goal.shape}")
+    weights = np.array(pool.spec.env_config["reward_weights"], dtype=np.float64)
+    diff = np.abs(achieved_goal - desired_goal)
+    if diff.ndim == 1:
+        return -np.power(np.dot(diff, weights), p)
+    if native_keywords()["_numpy_dot_fma"]:
+        flat = diff.reshape(-1, 6)
+        dot = np.array([np.dot(row, weights) for row in flat]).reshape(diff.shape[:-1])
+    else:
+        dot = np.zeros(diff.shape[:-1])
+        for i in range(6):
+            dot = dot + diff[..., i] * weights[i]
+    return -np.power(dot, p)
+
+
+# Keywords of Parking that change no space (reward_weights is compute_reward's: one a pool).
+_PARKING_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
+                    "steering_range", "action_clip", "vehicles_count", "controlled_vehicles",
+                    "duration", "collision_reward", "success_goal_reward", "add_walls",
+                    "neighbour_vehicles_connected_lanes")
+
+# The package's parking ids -> sail-sg EnvPool's spelling and the variant's defaults.
+_PARKING = {"parking-v0": ("Parking-v0", {}),
+            "parking-ActionRepeat-v0": ("ParkingActionRepeat-v0",
+                                        {"policy_frequency": 1, "duration": 20.0}),
+            "parking-parked-v0": ("ParkingParked-v0", {"vehicles_count": 10})}
+
+
+def _prepare_matvec(config: dict[str, Any]) -> dict[str, Any]:
+    """The BLAS orders, and how numpy rounds a 2 x 2 rotation (the racetracks' grid, the
+    bicycle model's velocity)."""
+    del config
+    return {**native_keywords(), "_numpy_matvec2": matvec2_order()}
+
+
+# Keywords of Racetrack that change no space.
+_RACETRACK_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
+                      "steering_range", "action_clip", "observation_align_to_vehicle_axes",
+                      "duration", "collision_reward", "lane_centering_cost",
+                      "lane_centering_reward", "action_reward", "controlled_vehicles",
+                      "other_vehicles", "speed_limit", "terminate_off_road",
+                      "neighbour_vehicles_connected_lanes", "track", "length", "no_lanes")
+
+# The package's racetrack ids -> sail-sg EnvPool's spelling and the track.
+_RACETRACK = {"racetrack-v0": ("Racetrack-v0", 0),
+              "racetrack-large-v0": ("RacetrackLarge-v0", 1),
+              "racetrack-oval-v0": ("RacetrackOval-v0", 2)}
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
-    return ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0"]
+    road = [task_id for task in _ROAD_TASKS for task_id in task[:2]]
+    intersection = [task_id for names in _INTERSECTION for task_id in names]
+    out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road,
+           *intersection]
+    for task_id, (spelling, _) in _PARKING.items():
+        out += [task_id, spelling]
+    for task_id, (spelling, _) in _RACETRACK.items():
+        out += [task_id, spelling, task_id.replace("-v0", "-v1")]
+    return out + ["lane-keeping-v0", "LaneKeeping-v0"]
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV)
 for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
     register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV, **_FAST)
+for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
+    for _task_id in (_package_id, _envpool_id):
+        register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own)
+for _names, _kw in _INTERSECTION.items():
+    for _task_id in _names:
+        register(_task_id, "Intersection", prepare=_prepare_normal,
+                 per_env_kwargs=_PER_ENV_INTERSECTION, **_kw)
+for _task_id, (_spelling, _kwargs) in _PARKING.items():
+    for _name in (_task_id, _spelling):
+        register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,
+                 pool_methods={"compute_reward": compute_reward}, **_kwargs)
+for _task_id, (_spelling, _track) in _RACETRACK.items():
+    for _name in (_task_id, _spelling):
+        register(_name, "Racetrack", prepare=_prepare_matvec,
+                 per_env_kwargs=_RACETRACK_PER_ENV, track=_track)
+    # ConnectedLaneRacetrackEnv*: neighbour vehicles searched on the connected lanes too
+    register(_task_id.replace("-v0", "-v1"), "Racetrack", prepare=_prepare_matvec,
+             per_env_kwargs=_RACETRACK_PER_ENV, track=_track,
+             neighbour_vehicles_connected_lanes=True)
+for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
+    register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare_matvec,
+             per_env_kwargs=("steering_range", "action_clip", "state_noise",
+                             "derivative_noise"))

@@ -18,6 +18,7 @@
 //     next_uint32 over the inclusive range high - 1 - low (random_bounded_uint64_fill);
 //     a range of one value (high - low == 1) returns low and draws nothing. choice(seq)
 //     without p draws the index the same way (integers(0, len(seq))).
+//   - choice(n, p=p): one next_double against the normalised cumulative sum of p.
 //   - shuffle(list) (and permutation): Fisher-Yates from the last index down to 1, the
 //     partner j drawn by random_interval(i): the smallest all-ones mask >= i, and
 //     next_uint32 & mask (next_uint64 above 2^32) redrawn while it exceeds i.
@@ -111,6 +112,21 @@ class NumpyGenerator {
       }
     }
     return value;
+  }
+
+  // Generator.choice(len(p), p=p) (replace=True, one draw): cdf = cumsum(p) (summed in
+  // order), divided by its last entry; one random() (next_double) u; the index
+  // cdf.searchsorted(u, side="right"), the count of cdf entries <= u.
+  std::int64_t ChoiceIndex(const std::vector<double>& p) {
+    std::vector<double> cdf(p.size());
+    double acc = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) cdf[i] = acc = (i == 0 ? p[0] : acc + p[i]);
+    const double last = cdf.back();
+    for (double& c : cdf) c /= last;
+    const double u = NextDouble();
+    std::int64_t idx = 0;
+    for (const double c : cdf) idx += c <= u ? 1 : 0;
+    return idx;
   }
 
   // Generator.shuffle(list): in place, as numpy permutes a Python list.

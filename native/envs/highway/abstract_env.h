@@ -1,7 +1,9 @@
 // highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
-// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its Kinematics
-// observation: what every task shares. A task (highway.h, ...) derives from it, builds its
-// road and vehicles in CreateScene, and gives its rewards, termination and truncation.
+// (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its observation types
+// (observation_factory: Kinematics, TimeToCollision, ExitObservation; a task observing
+// otherwise gives its own ObservationType): what every task shares. A task (highway.h, ...)
+// derives from it, builds its road and vehicles in CreateScene, and gives its rewards,
+// termination and truncation.
 //
 // Randomness: the package draws everything from self.np_random, numpy's default_rng(seed)
 // after reset(seed=seed), which its Road carries. The env owns that generator
@@ -14,7 +16,13 @@
 //
 // step(action): time += 1 / policy_frequency; simulation_frequency // policy_frequency
 // frames, each: the action on the first frame (action_type.act), road.act(), road.step(1 /
-// simulation_frequency); then the observation, the reward, terminated, truncated, info.
+// simulation_frequency); then the observation, the reward, terminated, truncated, info;
+// then the task's AfterStep (what its step does after AbstractEnv.step's).
+//
+// MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task):
+// the action is one per controlled vehicle (a MultiDiscrete (agents,) array, or (agents,
+// size) floats), each acted by its vehicle in order; the observation a Tuple of one array
+// per controlled vehicle (observation_config's type), observed in order.
 #pragma once
 
 #include <cmath>
@@ -29,8 +37,11 @@
 #include "core/spec.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/highway/exit_observation.h"
 #include "envs/highway/observation.h"
+#include "envs/highway/time_to_collision_observation.h"
 #include "envs/highway/vehicle.h"
 
 namespace envpool::highway {
@@ -55,15 +66,39 @@ struct CommonParams {
   bool observation_clip = true;
   bool observation_see_behind = false;
   bool observation_observe_intentions = false;
+  std::string observation_type;  // config["observation"]["type"]
+  std::vector<double> observation_features_range;  // x, y, vx, vy (low, high); empty: None
+  bool observation_include_obstacles = true;
+  int observation_horizon = 10;  // TimeToCollision's
   bool offroad_terminal = false;
+  // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
+  // single-agent types, over the first controlled vehicle); set by the task.
+  int agents = 0;
+  // numpy's ziggurat tables, for the tasks that draw np_random.normal() (hidden keywords
+  // _ziggurat_ki / _wi / _fi, envpool/tasks/_numpy_ziggurat.py; AddZigguratKeywords)
+  std::vector<double> zig_ki, zig_wi, zig_fi;
   // derived
   bool continuous = false;
   KinematicsConfig kinematics;
   NumpyBlas blas;
+  NumpyZiggurat ziggurat;
 
-  // What the package refuses, refused here with its reason (called after reading).
-  void Check(const Config& c) {
+  // What the package refuses, refused here with its reason (called after reading);
+  // `observations` are the observation types the task can make.
+  void Check(const Config& c,
+             const std::vector<std::string>& observations = {"Kinematics", "TimeToCollision"}) {
     blas = NumpyBlas::FromConfig(c);
+    ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
+    bool known = false;
+    std::string names;
+    for (const std::string& o : observations) {
+      known = known || o == observation_type;
+      names += (names.empty() ? "'" : ", '") + o + "'";
+    }
+    if (!known) {
+      throw std::invalid_argument("highway: observation_type must be one of " + names +
+                                  ", got '" + observation_type + "'");
+    }
     if (action_type == "DiscreteMetaAction") {
       continuous = false;
       if (!action_longitudinal && !action_lateral) {
@@ -88,6 +123,26 @@ struct CommonParams {
     if (observation_features.empty()) {
       throw std::invalid_argument("highway: observation_features is empty");
     }
+    if (!observation_features_range.empty() && observation_features_range.size() != 8) {
+      throw std::invalid_argument(
+          "highway: observation_features_range needs 8 numbers (x, y, vx, vy low-high pairs), "
+          "or none");
+    }
+    if (observation_type == "TimeToCollision") {
+      // the grid reads the observer's target_speeds and speed_index (an MDPVehicle's)
+      if (continuous) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs action_type "
+            "'DiscreteMetaAction'");
+      }
+      if (target_speeds.size() < 2) {
+        throw std::invalid_argument(
+            "highway: observation_type 'TimeToCollision' needs at least 2 target_speeds");
+      }
+      if (TimeToCollisionObservation::TimeCells(observation_horizon, policy_frequency) < 1) {
+        throw std::invalid_argument("highway: observation_horizon must give a time cell");
+      }
+    }
     kinematics.features.clear();
     for (const std::string& f : observation_features) {
       kinematics.features.push_back(FeatureFromName(f));
@@ -99,6 +154,18 @@ struct CommonParams {
     kinematics.clip = observation_clip;
     kinematics.see_behind = observation_see_behind;
     kinematics.observe_intentions = observation_observe_intentions;
+    kinematics.features_range = observation_features_range;
+    kinematics.include_obstacles = observation_include_obstacles;
+  }
+
+  // observation_factory(env, config["observation"]).
+  std::unique_ptr<ObservationType> MakeObservation() const {
+    if (observation_type == "TimeToCollision") {
+      return std::make_unique<TimeToCollisionObservation>(observation_horizon,
+                                                          policy_frequency);
+    }
+    if (observation_type == "ExitObservation") return std::make_unique<ExitObservation>(kinematics);
+    return std::make_unique<KinematicObservation>(kinematics);
   }
 
   // DiscreteMetaAction's actions: ACTIONS_ALL, or ACTIONS_LONGI / ACTIONS_LAT.
@@ -111,33 +178,93 @@ struct CommonParams {
     return {MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight};
   }
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
+  // Agents acting and observed: 1 for the single-agent types.
+  int Agents() const { return agents > 0 ? agents : 1; }
 };
 
-// The common keywords, with a task's defaults for the frequencies.
-template <class P>
-void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
-  k.Add("simulation_frequency", simulation_frequency, &P::simulation_frequency).AtLeast(1);
-  k.Add("policy_frequency", 1, &P::policy_frequency).AtLeast(1);
-  k.Add("action_type", std::string("DiscreteMetaAction"), &P::action_type);
-  k.Add("action_longitudinal", true, &P::action_longitudinal);
-  k.Add("action_lateral", true, &P::action_lateral);
+// A task's defaults for the common keywords (its default_config's "observation" and
+// "action" dicts and frequencies).
+struct CommonDefaults {
+  int simulation_frequency = 15;
+  int min_simulation_frequency = 1;
+  int policy_frequency = 1;
+  std::string action_type = "DiscreteMetaAction";
+  // a task with one action type fixes it (action_type then not a keyword)
+  bool action_type_fixed = false;
+  bool action_longitudinal = true;
+  bool action_lateral = true;
+  std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
-  k.Add("target_speeds", std::vector<double>{20.0, 25.0, 30.0}, &P::target_speeds);
+  std::vector<double> target_speeds{20.0, 25.0, 30.0};
+  std::string observation_type = "Kinematics";
+  std::vector<std::string> observation_features{"presence", "x", "y", "vx", "vy"};
+  int observation_vehicles_count = 5;
+  bool observation_absolute = false;
+  bool observation_clip = true;
+  std::vector<double> observation_features_range;
+  int observation_horizon = 10;
+};
+
+// The frequencies and the action's keywords (config["action"] flattened).
+template <class P>
+void AddActionKeywords(Keywords<P>& k, const CommonDefaults& d) {
+  k.Add("simulation_frequency", d.simulation_frequency, &P::simulation_frequency)
+      .AtLeast(d.min_simulation_frequency);
+  k.Add("policy_frequency", d.policy_frequency, &P::policy_frequency).AtLeast(1);
+  k.Add("action_type", d.action_type, &P::action_type, /*is_keyword=*/!d.action_type_fixed);
+  k.Add("action_longitudinal", d.action_longitudinal, &P::action_longitudinal);
+  k.Add("action_lateral", d.action_lateral, &P::action_lateral);
+  k.Add("target_speeds", d.target_speeds, &P::target_speeds);
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
-  k.Add("steering_range", std::pair<double, double>{-kPi / 4, kPi / 4}, &P::steering_range);
+  k.Add("steering_range", d.steering_range, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
-  k.Add("observation_features",
-        std::vector<std::string>{"presence", "x", "y", "vx", "vy"}, &P::observation_features);
+}
+
+// The observation's keywords of observation_factory's types (config["observation"]
+// flattened); fixed (is_keyword false) for a task that observes through its own type.
+template <class P>
+void AddObservationKeywords(Keywords<P>& k, const CommonDefaults& d, bool is_keyword = true) {
+  k.Add("observation_type", d.observation_type, &P::observation_type, is_keyword);
+  k.Add("observation_features", d.observation_features, &P::observation_features, is_keyword);
   // at least 2: with 1, the package's close_vehicles[-0:] keeps every vehicle and its
   // observation outgrows its own space
-  k.Add("observation_vehicles_count", 5, &P::observation_vehicles_count).In(2, 1000);
-  k.Add("observation_absolute", false, &P::observation_absolute);
-  k.Add("observation_order", std::string("sorted"), &P::observation_order);
-  k.Add("observation_normalize", true, &P::observation_normalize);
-  k.Add("observation_clip", true, &P::observation_clip);
-  k.Add("observation_see_behind", false, &P::observation_see_behind);
-  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions);
+  k.Add("observation_vehicles_count", d.observation_vehicles_count,
+        &P::observation_vehicles_count, is_keyword)
+      .In(2, 1000);
+  k.Add("observation_absolute", d.observation_absolute, &P::observation_absolute, is_keyword);
+  k.Add("observation_order", std::string("sorted"), &P::observation_order, is_keyword);
+  k.Add("observation_normalize", true, &P::observation_normalize, is_keyword);
+  k.Add("observation_clip", d.observation_clip, &P::observation_clip, is_keyword);
+  k.Add("observation_see_behind", false, &P::observation_see_behind, is_keyword);
+  k.Add("observation_observe_intentions", false, &P::observation_observe_intentions,
+        is_keyword);
+  k.Add("observation_features_range", d.observation_features_range,
+        &P::observation_features_range, is_keyword);
+  k.Add("observation_include_obstacles", true, &P::observation_include_obstacles, is_keyword);
+  k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon, is_keyword)
+      .In(1, 1000);
+}
+
+// The common keywords, with a task's defaults.
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, const CommonDefaults& d) {
+  AddActionKeywords(k, d);
+  AddObservationKeywords(k, d);
   k.Add("offroad_terminal", false, &P::offroad_terminal);
+}
+// The hidden keywords of numpy's ziggurat tables, for a task whose scene draws normals.
+template <class P>
+void AddZigguratKeywords(Keywords<P>& k) {
+  k.Add("_ziggurat_ki", std::vector<double>{}, &P::zig_ki);
+  k.Add("_ziggurat_wi", std::vector<double>{}, &P::zig_wi);
+  k.Add("_ziggurat_fi", std::vector<double>{}, &P::zig_fi);
+}
+
+template <class P>
+void AddCommonKeywords(Keywords<P>& k, int simulation_frequency) {
+  CommonDefaults d;
+  d.simulation_frequency = simulation_frequency;
+  AddCommonKeywords(k, d);
 }
 
 // The rewards of info["rewards"], in the package's dict order.
@@ -148,35 +275,77 @@ struct RewardTerm {
 
 class AbstractEnv : public Env {
  public:
-  explicit AbstractEnv(const CommonParams& p) : common_(p), observation_(p.kinematics) {
+  // The observation types, one per agent: observation_factory's for the keywords
+  // (CommonParams' MakeObservation), or the task's own (`observation`, single-agent, where
+  // it observes otherwise).
+  explicit AbstractEnv(const CommonParams& p,
+                       std::unique_ptr<ObservationType> observation = nullptr)
+      : common_(p) {
+    if (observation != nullptr) {
+      observations_.push_back(std::move(observation));
+    } else {
+      for (int i = 0; i < p.Agents(); ++i) observations_.push_back(p.MakeObservation());
+    }
     road_.np_random = &np_random_;
     road_.blas = p.blas;
-    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize()), 0.0F);
+    last_action_.assign(static_cast<std::size_t>(p.ContinuousSize() * p.Agents()), 0.0F);
+    last_discrete_.assign(static_cast<std::size_t>(p.Agents()), 0);
   }
 
-  // The spec: the Kinematics array, the action, info speed, crashed, action and the task's
+  // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
+  // 3 x 3 x time cells in [0, 1]), the action, info speed, crashed, action and the task's
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
     const double inf = INFINITY;
-    spec.obs.push_back(BoxSpec("obs", DType::kFloat32,
-                               {p.observation_vehicles_count,
-                                static_cast<std::int64_t>(p.observation_features.size())},
-                               {-inf}, {inf}));
+    ArraySpec obs;
+    if (p.observation_type == "TimeToCollision") {
+      obs = BoxSpec(
+          "obs", DType::kFloat32,
+          {3, 3, TimeToCollisionObservation::TimeCells(p.observation_horizon, p.policy_frequency)},
+          {0.0}, {1.0});
+    } else {
+      obs = BoxSpec("obs", DType::kFloat32,
+                    {p.observation_vehicles_count,
+                     static_cast<std::int64_t>(p.observation_features.size())},
+                    {-inf}, {inf});
+    }
+    if (p.agents > 0) {  // MultiAgentObservation: a Tuple, one array per agent
+      for (int i = 0; i < p.agents; ++i) {
+        obs.name = "agent" + std::to_string(i);
+        spec.obs.push_back(obs);
+      }
+      spec.obs_layout = ObsLayout::kTuple;
+    } else {
+      spec.obs.push_back(obs);
+    }
+    AddActionAndInfoSpec(p, terms, &spec);
+    return spec;
+  }
+  // The action and the info of CommonSpec, for a task with its own observation type (info
+  // fields 0 to 2 + terms; a task's own info fields follow).
+  static void AddActionAndInfoSpec(const CommonParams& p, const std::vector<std::string>& terms,
+                                   EnvSpec* out) {
+    EnvSpec& spec = *out;
+    // MultiAgentAction: one action per agent (the package's Tuple of the agents' spaces)
+    std::vector<std::int64_t> agents_dim;
+    if (p.agents > 0) agents_dim.push_back(p.agents);
     if (p.continuous) {
-      spec.action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
-      spec.info.push_back(BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}));
+      std::vector<std::int64_t> shape = agents_dim;
+      shape.push_back(p.ContinuousSize());
+      spec.action = BoxSpec("action", DType::kFloat32, shape, {-1.0}, {1.0});
+      spec.info.push_back(BoxSpec("action", DType::kFloat32, shape));
     } else {
       spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
                                  DType::kInt32);
-      spec.info.push_back(BoxSpec("action", DType::kInt32, {}));
+      spec.action.shape = agents_dim;
+      spec.info.push_back(BoxSpec("action", DType::kInt32, agents_dim));
     }
     spec.info.push_back(BoxSpec("speed", DType::kFloat64, {}));
     spec.info.push_back(BoxSpec("crashed", DType::kBool, {}));
     for (const std::string& t : terms) {
       spec.info.push_back(BoxSpec("rewards_" + t, DType::kFloat64, {}));
     }
-    return spec;
   }
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
@@ -186,20 +355,24 @@ class AbstractEnv : public Env {
     time_ = 0.0;
     steps_ = 0;
     road_.vehicles.clear();
+    road_.objects.clear();
     controlled_.clear();
     CreateScene();
-    observation_.Reset();
+    for (auto& o : observations_) o->Reset();
     last_action_.assign(last_action_.size(), 0.0F);
+    last_discrete_.assign(last_discrete_.size(), 0);
     Observe();
     terms_ = Rewards();
+    RecordInfo();
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     if (common_.continuous) {
       const float* a = action.As<float>();
-      last_action_.assign(a, a + common_.ContinuousSize());
+      last_action_.assign(a, a + last_action_.size());
     } else {
-      last_discrete_ = action.Scalar<std::int32_t>();
+      const std::int32_t* a = action.As<std::int32_t>();
+      last_discrete_.assign(a, a + last_discrete_.size());
     }
     time_ += 1.0 / common_.policy_frequency;
     Simulate();
@@ -209,18 +382,20 @@ class AbstractEnv : public Env {
     out.reward = Reward(terms_);
     out.terminated = IsTerminated();
     out.truncated = IsTruncated();
+    RecordInfo();
+    AfterStep();
     return out;
   }
 
   void Write(const Slot& slot) const override {
-    std::copy(obs_.begin(), obs_.end(), slot.Obs<float>(0));
+    for (std::size_t i = 0; i < observations_.size(); ++i) observations_[i]->Write(slot, i);
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
-      *slot.Info<std::int32_t>(0) = last_discrete_;
+      std::copy(last_discrete_.begin(), last_discrete_.end(), slot.Info<std::int32_t>(0));
     }
-    *slot.Info<double>(1) = vehicle().speed;
-    *slot.Info<bool>(2) = vehicle().crashed;
+    *slot.Info<double>(1) = speed_;
+    *slot.Info<bool>(2) = crashed_;
     for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(3 + i) = terms_[i].value;
   }
 
@@ -233,6 +408,41 @@ class AbstractEnv : public Env {
   virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
+  // What the task's step does after AbstractEnv.step (the info is written as it was).
+  virtual void AfterStep() {}
+  // The info's speed and crashed: the first controlled vehicle's now (at the step's end,
+  // before AfterStep; a task with its own step calls it there).
+  void RecordInfo() {
+    speed_ = vehicle().speed;
+    crashed_ = vehicle().crashed;
+  }
+  // The info fields CommonSpec declares: the task's own come after them.
+  std::size_t CommonInfoCount() const { return 3 + terms_.size(); }
+
+  // `action in [0, 2]` (the lane_change_reward terms): the discrete label 0 or 2, or a
+  // one-number continuous action equal to 0 or 2 (the package cannot compare a two-number
+  // one: false here). False at reset, where the package's term reads action_space.sample()
+  // from the space's own unseeded generator.
+  bool LaneChanged() const {
+    if (steps_ == 0) return false;
+    if (!common_.continuous) return last_discrete_[0] == 0 || last_discrete_[0] == 2;
+    return last_action_.size() == 1 && (last_action_[0] == 0.0F || last_action_[0] == 2.0F);
+  }
+
+  // np_random.normal(): loc 0, scale 1.
+  double Normal() { return common_.ziggurat.Normal(np_random_, 0.0, 1.0); }
+
+  // RoadObject.make_on_lane(road, lane_index, longitudinal, speed) for an IDMVehicle: on the
+  // lane's centre at longitudinal, with the lane's heading there.
+  IDMVehicle* MakeIdmOnLane(const LaneIndex& index, double longitudinal, double speed) {
+    const Lane& lane = road_.network.GetLane(index);
+    road_.vehicles.push_back(std::make_unique<IDMVehicle>(
+        &road_, lane.Position(longitudinal, 0), lane.HeadingAt(longitudinal), speed));
+    return static_cast<IDMVehicle*>(road_.vehicles.back().get());
+  }
+  LaneIndex Index(const std::string& from, const std::string& to, int id) const {
+    return {road_.network.FindNode(from), road_.network.FindNode(to), id};
+  }
 
   // The first controlled vehicle (self.vehicle).
   Vehicle& vehicle() const { return *controlled_.front(); }
@@ -254,14 +464,22 @@ class AbstractEnv : public Env {
     double heading;
     double speed;
   };
-  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing) {
+  // (lane_from, lane_to: a node id, or -1 for None: drawn.)
+  Spawn CreateRandom(double speed, bool has_speed, int lane_id, double spacing,
+                     int lane_from = -1, int lane_to = -1) {
     const RoadNetwork& net = road_.network;
-    const std::vector<int> origins = net.Origins();
-    const int from = origins[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
-    const std::vector<int> dests = net.Destinations(from);
-    const int to = dests[static_cast<std::size_t>(
-        np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    int from = lane_from;
+    if (from < 0) {
+      const std::vector<int> origins = net.Origins();
+      from = origins[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(origins.size())))];
+    }
+    int to = lane_to;
+    if (to < 0) {
+      const std::vector<int> dests = net.Destinations(from);
+      to = dests[static_cast<std::size_t>(
+          np_random_.Integers(0, static_cast<std::int64_t>(dests.size())))];
+    }
     const int n = net.LaneCount(from, to);
     const int id = lane_id >= 0 ? lane_id : static_cast<int>(np_random_.Integers(0, n));
     const Lane& lane = net.GetLane({from, to, id});
@@ -288,33 +506,39 @@ class AbstractEnv : public Env {
   std::vector<Vehicle*> controlled_;  // road_.vehicles owns them
   double time_ = 0.0;
   std::int64_t steps_ = 0;
-  std::int32_t last_discrete_ = 0;
-  std::vector<float> last_action_;
+  std::vector<std::int32_t> last_discrete_;  // one per agent
+  std::vector<float> last_action_;           // ContinuousSize() per agent
+  std::vector<RewardTerm> terms_;
 
- private:
-  // _simulate(action): the action on the first frame, then road.act() and road.step(dt).
-  void Simulate() {
+  // _simulate(action): the action on the first frame (unless the task acted itself:
+  // _simulate(None)), then road.act() and road.step(dt).
+  void Simulate(bool with_action = true) {
     const int frames = common_.simulation_frequency / common_.policy_frequency;
     for (int frame = 0; frame < frames; ++frame) {
-      if (steps_ % frames == 0) Act();
+      if (with_action && steps_ % frames == 0) Act();
       road_.Act();
       road_.Step(1.0 / common_.simulation_frequency);
       ++steps_;
     }
   }
 
-  // action_type.act(action).
+  // action_type.act(action): each agent's (MultiAgentAction), in order.
   void Act() {
-    Vehicle& v = vehicle();
+    for (std::size_t i = 0; i < last_discrete_.size(); ++i) Act(i);
+  }
+  void Act(std::size_t agent) {
+    Vehicle& v = *controlled_[agent];
     if (!common_.continuous) {  // DiscreteMetaAction: the label's meta-action
       const std::vector<MetaAction> actions = common_.MetaActions();
       static_cast<ControlledVehicle&>(v).ActMeta(
-          actions[static_cast<std::size_t>(last_discrete_)]);
+          actions[static_cast<std::size_t>(last_discrete_[agent])]);
       return;
     }
     // ContinuousAction.get_action: np.clip(action, -1, 1) and lmap onto the ranges, in
     // float32 (the action is a float32 array; numpy keeps float32 with Python scalars)
-    std::vector<float> a(last_action_);
+    const std::size_t n = static_cast<std::size_t>(common_.ContinuousSize());
+    std::vector<float> a(last_action_.begin() + static_cast<std::ptrdiff_t>(agent * n),
+                         last_action_.begin() + static_cast<std::ptrdiff_t>((agent + 1) * n));
     if (common_.action_clip) {
       for (float& x : a) x = x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x);
     }
@@ -337,14 +561,18 @@ class AbstractEnv : public Env {
     v.SetAction(act);
   }
 
+  // observe(): each observation type's, of its controlled vehicle (the first alone for a
+  // single-agent type).
   void Observe() {
-    obs_.resize(static_cast<std::size_t>(observation_.Rows() * observation_.Cols()));
-    observation_.Observe(road_, vehicle(), np_random_, obs_.data());
+    for (std::size_t i = 0; i < observations_.size(); ++i) {
+      observations_[i]->Observe(road_, *controlled_[i], np_random_);
+    }
   }
 
-  KinematicObservation observation_;
-  std::vector<float> obs_;
-  std::vector<RewardTerm> terms_;
+ private:
+  std::vector<std::unique_ptr<ObservationType>> observations_;  // one per agent
+  double speed_ = 0.0;  // the info's, at the step's end (before AfterStep)
+  bool crashed_ = false;
 };
 
 }  // namespace envpool::highway

@@ -90,6 +90,7 @@ class Lane {
   Kind kind() const { return kind_; }
   double length() const { return length_; }
   double speed_limit() const { return speed_limit_; }
+  void set_speed_limit(double v) { speed_limit_ = v; }  // a task's lane.speed_limit = ...
   bool forbidden() const { return forbidden_; }
   int priority() const { return priority_; }
   LineType line_type(int side) const { return line_types_[side]; }

@@ -3,8 +3,13 @@
 // iterates them in it (get_closest_lane_index's argmin takes the first closest lane): the
 // graph here is vectors in the same order. Node names are interned; a LaneIndex is
 // (origin node, destination node, lane id), as the package's tuple.
+//
+// Routes (a list of lane indexes whose id may be None: kAnyLane here) are planned by
+// shortest_path (bfs_paths: breadth first, each node's successors in sorted name order),
+// followed by next_lane and tested by is_connected_road, as the package does.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -27,6 +32,11 @@ struct LaneIndex {
   bool SameRoad(const LaneIndex& o) const { return from == o.from && to == o.to; }
 };
 
+// A route step's lane id None: the lane is chosen when the road is reached.
+inline constexpr int kAnyLane = -1;
+// Route: list[LaneIndex]; an empty route is the package's None (both are falsy there).
+using Route = std::vector<LaneIndex>;
+
 class RoadNetwork {
  public:
   // The node's id, added at first use.
@@ -38,6 +48,13 @@ class RoadNetwork {
     return static_cast<int>(names_.size()) - 1;
   }
   const std::string& NodeName(int node) const { return names_[static_cast<std::size_t>(node)]; }
+  // The node's id, -1 where no lane names it.
+  int FindNode(const std::string& name) const {
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
 
   // add_lane(_from, _to, lane): appended to graph[_from][_to], both made at first use.
   void AddLane(const std::string& from, const std::string& to, const Lane& lane) {
@@ -53,6 +70,10 @@ class RoadNetwork {
                               NodeName(index.to) + ", " + std::to_string(index.id) + ")");
     }
     return (*lanes)[static_cast<std::size_t>(index.id)];
+  }
+
+  Lane& MutableLane(const LaneIndex& index) {
+    return const_cast<Lane&>(static_cast<const RoadNetwork&>(*this).GetLane(index));
   }
 
   // len(graph[_from][_to]) (0 where the road does not exist).
@@ -82,43 +103,141 @@ class RoadNetwork {
     return best;
   }
 
-  // next_lane(current_index, route=None, position): at the end of a lane without a route,
-  // the road out of its end node whose lane is closest to the projected position
-  // (next_lane_given_next_road: the same lane id where both roads have as many lanes, else
-  // the closest lane by distance); the current index where the end node leads nowhere.
-  // (Routes, which the intersection and roundabout tasks plan, are not restated yet.)
-  LaneIndex NextLane(const LaneIndex& current, const Vec2& position) const {
+  // next_lane(current_index, route, position): with a route, its first step is dropped if
+  // it is the current road, and the next step is followed if it starts at the current
+  // road's end (next_lane_given_next_road: its lane id, or the current id where None and
+  // both roads have as many lanes, else the lane closest to the projected position).
+  // Without a route to follow, the road out of the end node whose lane is closest to the
+  // projected position; the current index where the end node leads nowhere.
+  LaneIndex NextLane(const LaneIndex& current, Route* route, const Vec2& position) const {
+    int next_to = -1, next_id = kAnyLane;
+    if (route != nullptr && !route->empty()) {
+      if (route->front().SameRoad(current)) route->erase(route->begin());
+      if (!route->empty() && route->front().from == current.to) {
+        next_to = route->front().to;
+        next_id = route->front().id;
+      }
+      // (else the package logs a warning that the route does not continue here)
+    }
     const Lane& lane = GetLane(current);
     const Vec2 sl = lane.LocalCoordinates(position);
     const Vec2 projected = lane.Position(sl[0], 0);
+    if (next_to >= 0) {
+      return {current.to, next_to,
+              NextLaneGivenNextRoad(current, next_to, next_id, projected).first};
+    }
     const auto* roads = Out(current.to);
-    if (roads == nullptr) return current;
+    if (roads == nullptr) return current;  // graph[_to]: KeyError
     bool found = false;
     LaneIndex best;
     double best_distance = 0.0;
-    for (const auto& [next_to, lanes] : *roads) {
-      int next_id;
-      if (LaneCount(current.from, current.to) == static_cast<int>(lanes.size())) {
-        next_id = current.id;
-      } else {
-        next_id = 0;
-        double d_min = lanes[0].Distance(projected);
-        for (std::size_t l = 1; l < lanes.size(); ++l) {
-          const double d = lanes[l].Distance(projected);
-          if (d < d_min) {
-            d_min = d;
-            next_id = static_cast<int>(l);
-          }
-        }
-      }
-      const double d = GetLane({current.to, next_to, next_id}).Distance(projected);
+    for (const auto& road : *roads) {
+      const auto [id, d] = NextLaneGivenNextRoad(current, road.first, kAnyLane, projected);
       if (!found || d < best_distance) {  // min(..., key=distance): the first least
-        best = {current.to, next_to, next_id};
+        best = {current.to, road.first, id};
         best_distance = d;
         found = true;
       }
     }
     return found ? best : current;
+  }
+  LaneIndex NextLane(const LaneIndex& current, const Vec2& position) const {
+    return NextLane(current, nullptr, position);
+  }
+
+  // next_lane_given_next_road: (the lane id, its distance to position).
+  std::pair<int, double> NextLaneGivenNextRoad(const LaneIndex& current, int next_to,
+                                               int next_id, const Vec2& position) const {
+    const int n = LaneCount(current.to, next_to);
+    if (LaneCount(current.from, current.to) == n) {
+      if (next_id == kAnyLane) next_id = current.id;
+    } else {  // min(range(n), key=distance): the first closest
+      next_id = 0;
+      double d_min = 0.0;
+      for (int l = 0; l < n; ++l) {
+        const double d = GetLane({current.to, next_to, l}).Distance(position);
+        if (l == 0 || d < d_min) {
+          d_min = d;
+          next_id = l;
+        }
+      }
+    }
+    return {next_id, GetLane({current.to, next_to, next_id}).Distance(position)};
+  }
+
+  // shortest_path(start, goal): the first path of bfs_paths, [] if none (or if start
+  // leads nowhere).
+  std::vector<int> ShortestPath(int start, int goal) const {
+    std::vector<std::pair<int, std::vector<int>>> queue = {{start, {start}}};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int node = queue[head].first;
+      const std::vector<int> path = queue[head].second;
+      const Roads* roads = Out(node);
+      if (roads == nullptr) return {};  // `yield []`
+      std::vector<int> next;
+      for (const auto& road : *roads) {
+        if (std::find(path.begin(), path.end(), road.first) == path.end()) {
+          next.push_back(road.first);
+        }
+      }
+      std::sort(next.begin(), next.end(),
+                [this](int a, int b) { return NodeName(a) < NodeName(b); });
+      for (const int n : next) {
+        std::vector<int> longer = path;
+        longer.push_back(n);
+        if (n == goal) return longer;
+        if (Out(n) != nullptr) queue.emplace_back(n, std::move(longer));
+      }
+    }
+    return {};
+  }
+
+  // is_connected_road(lane_index_1, lane_index_2, route, same_lane, depth): lane 2 on lane
+  // 1's road or leading to it; else, within depth roads, along the route where it goes on
+  // from lane 1's road, or along every road out of lane 1's end.
+  bool IsConnectedRoad(const LaneIndex& l1, const LaneIndex& l2, const Route& route,
+                       std::size_t route_begin, bool same_lane, int depth) const {
+    const bool lane_ok = !same_lane || l1.id == l2.id;
+    if ((l2.SameRoad(l1) || l2.to == l1.from) && lane_ok) return true;
+    if (depth <= 0) return false;
+    const bool has_route = route_begin < route.size();
+    if (has_route && route[route_begin].SameRoad(l1)) {
+      return IsConnectedRoad(l1, l2, route, route_begin + 1, same_lane, depth);
+    }
+    if (has_route && route[route_begin].from == l1.to) {
+      return IsConnectedRoad(route[route_begin], l2, route, route_begin + 1, same_lane,
+                             depth - 1);
+    }
+    bool any = false;
+    for (const int next_to : Destinations(l1.to)) {
+      any = IsConnectedRoad({l1.to, next_to, l1.id}, l2, route, route_begin, same_lane,
+                            depth - 1) || any;
+    }
+    return any;
+  }
+
+  // position_heading_along_route(route, longitudinal, lateral, current_lane_index): along
+  // the route's lanes (a kAnyLane step: the current lane id where its road has that many
+  // lanes, else 0), the longitudinal carried past each lane's length while steps remain.
+  std::pair<Vec2, double> PositionHeadingAlongRoute(const Route& route, double longitudinal,
+                                                    double lateral,
+                                                    const LaneIndex& current) const {
+    auto head = [&](std::size_t k) {
+      LaneIndex index = route[k];
+      if (index.id == kAnyLane) {
+        index.id = current.id < LaneCount(current.from, current.to) ? current.id : 0;
+      }
+      return index;
+    };
+    std::size_t k = 0;
+    LaneIndex index = head(k);
+    while (route.size() - k > 1 && longitudinal > GetLane(index).length()) {
+      longitudinal -= GetLane(index).length();
+      ++k;
+      index = head(k);
+    }
+    const Lane& lane = GetLane(index);
+    return {lane.Position(longitudinal, lateral), lane.HeadingAt(longitudinal)};
   }
 
   // side_lanes(lane_index): the lane to the left (id - 1), then to the right (id + 1).

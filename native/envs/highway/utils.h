@@ -46,6 +46,19 @@ inline double PyMod(double a, double b) {
   return mod;
 }
 
+// numpy's matmul of a 2 x 2 matrix and a 2-vector, one row: m0 * v0 + m1 * v1 as the
+// running numpy rounds it (envpool/tasks/_numpy_blas.py's matvec2_order asks it: the hidden
+// keyword _numpy_matvec2): each product rounded and summed (kPlain), fma(m0, v0, m1 * v1)
+// (kFusedReversed), or fma(m1, v1, m0 * v0) (kFused).
+enum class MatVec2Order { kPlain = 0, kFusedReversed = 1, kFused = 2 };
+inline double MatVec2Row(MatVec2Order order, double m0, double m1, double v0, double v1) {
+  switch (order) {
+    case MatVec2Order::kFusedReversed: return std::fma(m0, v0, m1 * v1);
+    case MatVec2Order::kFused: return std::fma(m1, v1, m0 * v0);
+    default: return m0 * v0 + m1 * v1;
+  }
+}
+
 // utils.wrap_to_pi(x): ((x + np.pi) % (2 * np.pi)) - np.pi.
 inline double WrapToPi(double x) { return PyMod(x + kPi, 2 * kPi) - kPi; }
 

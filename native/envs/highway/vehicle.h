@@ -3,10 +3,14 @@
 //     bicycle model, its action clipping, and the collisions between rectangles
 //     (handle_collisions, _is_colliding, utils.are_polygons_intersecting);
 //   - ControlledVehicle and MDPVehicle (vehicle/controller.py): the speed and lane-following
-//     controllers, and the meta-actions (lane changes, target speeds);
-//   - IDMVehicle (vehicle/behavior.py): the IDM longitudinal model and MOBIL lane changes;
-//   - Road (road/road.py): the vehicles in the package's list order, act(), step(dt) with
-//     its collision pairs, neighbour_vehicles and close_objects_to.
+//     controllers, the meta-actions (lane changes, target speeds), the route (plan_route_to,
+//     followed at each lane's end);
+//   - IDMVehicle (vehicle/behavior.py): the IDM longitudinal model and MOBIL lane changes
+//     (towards the route's lane where the route names one);
+//   - Obstacle and Landmark (vehicle/objects.py): still rectangles on the road;
+//   - Road (road/road.py): the vehicles and objects in the package's list order, act(),
+//     step(dt) with its collision pairs, neighbour_vehicles and close_objects_to; and,
+//     opt-in, road/regulation.py's RegulatedRoad (the intersection's right of way).
 // Every product and sum is the package's, in its order; np.dot and np.linalg.norm of two
 // numbers follow the running numpy's BLAS (envs/common/numpy_blas.h); np.power(x, 2) is
 // numpy's x * x and np.power(x, delta) libm's pow, as numpy calls them.
@@ -15,9 +19,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,6 +46,10 @@ struct VehicleAction {
 // The high-level actions of ControlledVehicle.act (DiscreteMetaAction's labels).
 enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
 
+// What a road object is: a Vehicle (and its subclasses), an Obstacle (solid) or a Landmark
+// (not solid), RoadObject's two subclasses.
+enum class ObjectKind { kVehicle, kObstacle, kLandmark };
+
 // RoadObject + Vehicle: a rectangle on the road that moves with the bicycle model.
 class Vehicle {
  public:
@@ -56,6 +66,7 @@ class Vehicle {
   Vehicle& operator=(const Vehicle&) = delete;
 
   virtual bool IsControlled() const { return false; }  // isinstance(v, ControlledVehicle)
+  bool IsVehicle() const { return kind == ObjectKind::kVehicle; }  // isinstance(v, Vehicle)
 
   // act(): what Road.act calls; a plain Vehicle keeps its stored action.
   virtual void Act() {}
@@ -75,8 +86,19 @@ class Vehicle {
   double LaneDistanceTo(const Vehicle& other, const Lane* lane = nullptr) const;
   bool OnRoad() const { return lane().OnLane(position); }
   const Lane& lane() const;
+  // destination: the end of the route's last lane (lane 0 where its id is None), else the
+  // position; destination_direction: the unit vector to it, zeros where it is the position.
+  virtual Vec2 Destination() const { return position; }
+  Vec2 DestinationDirection() const;
+  // front_distance_to(other): direction.dot(other.position - position).
+  double FrontDistanceTo(const Vehicle& other) const;
+  // predict_trajectory_constant_speed(times) (prediction_type "constant_steering"): a copy
+  // of the vehicle, acting {acceleration 0, its steering}, stepped by the times'
+  // differences; its positions and headings. (A subclass with other dynamics overrides it.)
+  virtual std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const;
 
-  // handle_collisions(other, dt).
+  // handle_collisions(other, dt), with another vehicle or a road object (RoadObject).
   void HandleCollisions(Vehicle& other, double dt);
 
   Road* road;
@@ -87,10 +109,15 @@ class Vehicle {
   VehicleAction action_;
   bool crashed = false;
   bool hit = false;
+  // vehicle.goal: the Landmark a goal-conditioned task (parking) gives a controlled vehicle
+  const Vehicle* goal = nullptr;
   bool collidable = true;
   bool solid = true;
   bool check_collisions = true;
   std::optional<Vec2> impact;
+  ObjectKind kind = ObjectKind::kVehicle;
+  double length = kLength;  // LENGTH, WIDTH: 2 x 2 for an Obstacle or a Landmark
+  double width = kWidth;
   double diagonal;
   // MAX_SPEED / MIN_SPEED, which ContinuousAction's speed_range overrides on its vehicle.
   double max_speed = kMaxSpeed;
@@ -99,6 +126,31 @@ class Vehicle {
  protected:
   void ClipActions();
   void OnStateUpdate();
+};
+
+// Obstacle / Landmark (RoadObject): a 2 m x 2 m rectangle (RoadObject.LENGTH, WIDTH; a task
+// may set other dimensions on the instance, as the parking walls do: SetSize), still (never
+// stepped: Road.step steps its vehicles only), on the closest lane (with heading) at its
+// creation; an Obstacle is solid, a Landmark is not (it is hit, not crashed into).
+class RoadObject : public Vehicle {
+ public:
+  static constexpr double kObjectLength = 2.0, kObjectWidth = 2.0;  // RoadObject.LENGTH, WIDTH
+  RoadObject(Road* road, Vec2 position, ObjectKind object_kind, double heading = 0,
+             double speed = 0)
+      : Vehicle(road, position, heading, speed) {
+    kind = object_kind;
+    length = kObjectLength;
+    width = kObjectWidth;
+    diagonal = std::sqrt(length * length + width * width);
+    solid = object_kind != ObjectKind::kLandmark;
+  }
+  // obstacle.LENGTH, obstacle.WIDTH = (length, width); obstacle.diagonal = np.sqrt(L**2 + W**2).
+  void SetSize(double length_, double width_) {
+    length = length_;
+    width = width_;
+    diagonal = std::sqrt(length * length + width * width);
+  }
+  void Step(double /*dt*/) override {}
 };
 
 // ControlledVehicle: a speed controller and a lane-following heading controller.
@@ -120,15 +172,28 @@ class ControlledVehicle : public Vehicle {
                     double target_speed = 0.0);
 
   bool IsControlled() const override { return true; }
+  virtual bool IsMDP() const { return false; }  // isinstance(v, MDPVehicle)
   void Act() override { ActMeta(MetaAction::kNone); }
   // ControlledVehicle.act(action): follow_road, the meta-action, then the two controllers.
   virtual void ActMeta(MetaAction action);
   void FollowRoad();
   double SteeringControl(const LaneIndex& target) const;
   double SpeedControl(double target) const { return kKpA * (target - speed); }
+  // plan_route_to(destination): the current lane, then the roads of the shortest path from
+  // its end node (lane ids None); the current lane alone where there is no path.
+  void PlanRouteTo(const std::string& destination);
+  Vec2 Destination() const override;
+  // predict_trajectory_constant_speed(times): the positions and headings along the route
+  // (or the vehicle's lane) at the lane's longitudinal + speed * t.
+  std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const override;
 
   LaneIndex target_lane_index;
   double target_speed;
+  Route route;  // empty: None
+  // RegulatedRoad's marks: yielding (target speed 0) since yield_timer enforcements.
+  bool is_yielding = false;
+  int yield_timer = 0;
 };
 
 // MDPVehicle: a ControlledVehicle whose target speed is one of target_speeds.
@@ -136,6 +201,7 @@ class MDPVehicle : public ControlledVehicle {
  public:
   MDPVehicle(Road* road, Vec2 position, double heading, double speed,
              std::vector<double> target_speeds);
+  bool IsMDP() const override { return true; }
   void ActMeta(MetaAction action) override;
   // speed_to_index: round((speed - s[0]) / (s[-1] - s[0]) * (n - 1)), clipped to [0, n - 1].
   int SpeedToIndex(double s) const;
@@ -179,6 +245,11 @@ class IDMVehicle : public ControlledVehicle {
   double delta = kDelta;
   double timer;
   bool enable_lane_change = true;
+  // DISTANCE_WANTED, COMFORT_ACC_MAX, COMFORT_ACC_MIN: class attributes in the package,
+  // which a task may set for its vehicles (the intersection's: 7, 6, -3).
+  double distance_wanted = kDistanceWanted;
+  double comfort_acc_max = kComfortAccMax;
+  double comfort_acc_min = kComfortAccMin;
 };
 
 // Road: the network, the vehicles in their list order, and the generator the package's
@@ -187,6 +258,7 @@ class Road {
  public:
   RoadNetwork network;
   std::vector<std::unique_ptr<Vehicle>> vehicles;
+  std::vector<std::unique_ptr<Vehicle>> objects;  // Road.objects: obstacles, landmarks
   NumpyGenerator* np_random = nullptr;
   NumpyBlas blas;
   bool neighbour_vehicles_connected_lanes = false;
@@ -195,18 +267,33 @@ class Road {
   void Act() {
     for (auto& v : vehicles) v->Act();
   }
-  // step(dt): every vehicle's step, then each pair (i, j > i) handle_collisions.
+  // RegulatedRoad: REGULATION_FREQUENCY, YIELD_DURATION, and its step counter.
+  static constexpr int kRegulationFrequency = 2;
+  static constexpr double kYieldDuration = 0.0;
+  bool regulated = false;
+  std::int64_t regulation_steps = 0;
+
+  // step(dt): (RegulatedRoad: count the step, and every int(1 / dt / REGULATION_FREQUENCY)
+  // steps enforce_road_rules), every vehicle's step, then for each vehicle i,
+  // handle_collisions with each later vehicle, then with each object.
   void Step(double dt) {
+    if (regulated) {
+      ++regulation_steps;
+      const auto every = static_cast<std::int64_t>(1 / dt / kRegulationFrequency);
+      if (regulation_steps % every == 0) EnforceRoadRules();
+    }
     for (auto& v : vehicles) v->Step(dt);
     for (std::size_t i = 0; i < vehicles.size(); ++i) {
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
         vehicles[i]->HandleCollisions(*vehicles[j], dt);
       }
+      for (auto& o : objects) vehicles[i]->HandleCollisions(*o, dt);
     }
   }
 
-  // neighbour_vehicles(vehicle, lane_index): the closest vehicles ahead (s <= s_v) and behind
-  // (s_v < s) on that lane, each seen on the lane within a margin of 1 m; with
+  // neighbour_vehicles(vehicle, lane_index): the closest vehicles or obstacles (landmarks
+  // aside) ahead (s <= s_v) and behind (s_v < s) on that lane, each seen on the lane within
+  // a margin of 1 m; with
   // neighbour_vehicles_connected_lanes, also on the lanes that continue it and lead to it.
   std::pair<const Vehicle*, const Vehicle*> NeighbourVehicles(const Vehicle& vehicle,
                                                               const LaneIndex& index) const {
@@ -237,8 +324,8 @@ class Road {
         }
       }
     }
-    for (const auto& v : vehicles) {
-      if (v.get() == &vehicle) continue;
+    auto search = [&](const std::unique_ptr<Vehicle>& v) {
+      if (v.get() == &vehicle || v->kind == ObjectKind::kLandmark) return;
       for (const auto& [search_lane, offset] : lanes_offsets) {
         const Vec2 sl = search_lane->LocalCoordinates(v->position);
         if (!search_lane->OnLane(sl[0], sl[1], 1.0)) continue;
@@ -255,24 +342,47 @@ class Road {
         }
         break;
       }
-    }
+    };
+    for (const auto& v : vehicles) search(v);  // self.vehicles + self.objects
+    for (const auto& o : objects) search(o);
     return {v_front, v_rear};
   }
 
-  // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort): the
-  // vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along the vehicle's lane
-  // unless see_behind, sorted (stably) by |lane_distance_to|, the first count (0: all).
-  std::vector<const Vehicle*> CloseVehiclesTo(const Vehicle& vehicle, double distance, int count,
-                                              bool see_behind, bool sort) const {
+  // enforce_road_rules: the yielding vehicles resume (target speed: their lane's limit)
+  // after YIELD_DURATION; then for each pair (i, j > i) whose trajectories may conflict,
+  // the one of lower lane priority (or, on a par, the one behind) yields: target speed 0,
+  // if it is a ControlledVehicle but no MDPVehicle (the controlled ones never yield).
+  void EnforceRoadRules();
+  // is_conflict_possible(v1, v2, horizon=3, step=0.25), on the two predicted trajectories
+  // (predict_trajectory_constant_speed, a ControlledVehicle's along its route):
+  // a pair of positions within v1's LENGTH whose rectangles (1.5 LENGTH x 0.9 WIDTH)
+  // intersect (utils.rotated_rectangles_intersect).
+  bool IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
+                          const std::vector<std::pair<Vec2, double>>& t2) const;
+
+  // close_vehicles_to / close_objects_to(vehicle, distance, count, see_behind, sort,
+  // vehicles_only): the vehicles within distance (np.linalg.norm), ahead of -2 LENGTH along
+  // the vehicle's lane unless see_behind, then (unless vehicles_only) the objects within
+  // distance and ahead of -2 LENGTH; sorted (stably) by |lane_distance_to|, the first count
+  // (0: all).
+  std::vector<const Vehicle*> CloseObjectsTo(const Vehicle& vehicle, double distance, int count,
+                                             bool see_behind, bool sort,
+                                             bool vehicles_only) const {
     std::vector<const Vehicle*> out;
+    auto near = [&](const Vehicle& v) {
+      return blas.Norm2(v.position[0] - vehicle.position[0],
+                        v.position[1] - vehicle.position[1]) < distance;
+    };
     for (const auto& v : vehicles) {
-      if (!(blas.Norm2(v->position[0] - vehicle.position[0],
-                       v->position[1] - vehicle.position[1]) < distance)) {
-        continue;
-      }
+      if (!near(*v)) continue;
       if (v.get() == &vehicle) continue;
-      if (!see_behind && !(-2 * Vehicle::kLength < vehicle.LaneDistanceTo(*v))) continue;
+      if (!see_behind && !(-2 * vehicle.length < vehicle.LaneDistanceTo(*v))) continue;
       out.push_back(v.get());
+    }
+    if (!vehicles_only) {
+      for (const auto& o : objects) {
+        if (near(*o) && -2 * vehicle.length < vehicle.LaneDistanceTo(*o)) out.push_back(o.get());
+      }
     }
     if (sort) {
       std::vector<std::pair<double, const Vehicle*>> keyed;
@@ -284,6 +394,10 @@ class Road {
     }
     if (count > 0 && static_cast<int>(out.size()) > count) out.resize(static_cast<std::size_t>(count));
     return out;
+  }
+  std::vector<const Vehicle*> CloseVehiclesTo(const Vehicle& vehicle, double distance, int count,
+                                              bool see_behind, bool sort) const {
+    return CloseObjectsTo(vehicle, distance, count, see_behind, sort, /*vehicles_only=*/true);
   }
 };
 
@@ -299,6 +413,16 @@ inline Vehicle::Vehicle(Road* road_, Vec2 position_, double heading_, double spe
 }
 
 inline const Lane& Vehicle::lane() const { return road->network.GetLane(lane_index); }
+
+// destination_direction: (destination - position) / np.linalg.norm(destination - position)
+// where they differ.
+inline Vec2 Vehicle::DestinationDirection() const {
+  const Vec2 d = Destination();
+  if (d[0] == position[0] && d[1] == position[1]) return {0.0, 0.0};
+  const double dx = d[0] - position[0], dy = d[1] - position[1];
+  const double norm = road->blas.Norm2(dx, dy);
+  return {dx / norm, dy / norm};
+}
 
 // clip_actions: a crashed vehicle steers straight and brakes by its speed; beyond
 // MAX_SPEED (MIN_SPEED) the acceleration is at most (least) the gap to it.
@@ -342,10 +466,11 @@ inline void Vehicle::OnStateUpdate() {
 }
 
 // polygon(): rotation [[c, -s], [s, c]] @ the corners [(-L/2, -W/2), (-L/2, W/2), (L/2, W/2),
-// (L/2, -W/2)], plus the position; the first corner again at the end. (The corners are
-// +-2.5 and +-1, so numpy's fused and plain 2-term sums agree: one rounding either way.)
+// (L/2, -W/2)], plus the position; the first corner again at the end. (The half widths are
+// powers of two (a vehicle's 1, an object's 1, a parking wall's 0.5), so one product of each
+// 2-term sum is exact and numpy's fused and plain sums agree: one rounding either way.)
 inline std::array<Vec2, 5> Vehicle::Polygon() const {
-  const double hl = kLength / 2, hw = kWidth / 2;
+  const double hl = length / 2, hw = width / 2;
   const double px[4] = {-hl, -hl, +hl, +hl};
   const double py[4] = {-hw, +hw, +hw, -hw};
   const double c = std::cos(heading), s = std::sin(heading);
@@ -448,7 +573,8 @@ inline Intersection ArePolygonsIntersecting(const std::array<Vec2, 5>& a,
 // handle_collisions(other, dt): skipped where neither checks collisions or either is not
 // collidable; the spherical pre-check (norm of the centres' gap > mean diagonal + speed *
 // dt); a future intersection splits the translation between two solid vehicles as
-// impacts (+-translation / 2); an intersection crashes both.
+// impacts (+-translation / 2; the whole translation to a vehicle meeting an Obstacle); an
+// intersection crashes both solid ones, and hits one not solid.
 inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
   if (&other == this || !(check_collisions || other.check_collisions)) return;
   if (!(collidable && other.collidable)) return;
@@ -461,8 +587,14 @@ inline void Vehicle::HandleCollisions(Vehicle& other, double dt) {
   const detail::Intersection r = detail::ArePolygonsIntersecting(
       Polygon(), other.Polygon(), {va[0] * dt, va[1] * dt}, {vb[0] * dt, vb[1] * dt}, blas);
   if (r.will_intersect && solid && other.solid) {
-    impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
-    other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
+    if (other.kind == ObjectKind::kObstacle) {
+      impact = r.translation;
+    } else if (kind == ObjectKind::kObstacle) {
+      other.impact = r.translation;
+    } else {
+      impact = Vec2{r.translation[0] / 2, r.translation[1] / 2};
+      other.impact = Vec2{-r.translation[0] / 2, -r.translation[1] / 2};
+    }
   }
   if (r.intersecting) {
     if (solid && other.solid) {
@@ -485,11 +617,28 @@ inline ControlledVehicle::ControlledVehicle(Road* road_, Vec2 position_, double 
   target_speed = target_speed_ != 0.0 ? target_speed_ : speed;
 }
 
-// follow_road: at the end of the target lane, the next lane (next_lane).
+// follow_road: at the end of the target lane, the next lane (next_lane along the route).
 inline void ControlledVehicle::FollowRoad() {
   if (road->network.GetLane(target_lane_index).AfterEnd(position)) {
-    target_lane_index = road->network.NextLane(target_lane_index, position);
+    target_lane_index = road->network.NextLane(target_lane_index, &route, position);
   }
+}
+
+inline void ControlledVehicle::PlanRouteTo(const std::string& destination) {
+  const RoadNetwork& net = road->network;
+  const int goal = net.FindNode(destination);
+  const std::vector<int> path =
+      goal < 0 ? std::vector<int>() : net.ShortestPath(lane_index.to, goal);
+  route.assign(1, lane_index);
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) route.push_back({path[i], path[i + 1], kAnyLane});
+}
+
+inline Vec2 ControlledVehicle::Destination() const {
+  if (route.empty()) return position;
+  LaneIndex last = route.back();
+  if (last.id == kAnyLane) last.id = 0;
+  const Lane& l = road->network.GetLane(last);
+  return l.Position(l.length(), 0);
 }
 
 inline void ControlledVehicle::ActMeta(MetaAction action) {
@@ -598,17 +747,17 @@ inline void IDMVehicle::Act() {
 // (max(speed, 0) / |not_zero(target speed within [0, speed limit])|) ** DELTA), less
 // COMFORT_ACC_MAX * (desired_gap / not_zero(d)) ** 2 behind a front vehicle.
 inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front) const {
-  if (ego == nullptr) return 0;
+  if (ego == nullptr || !ego->IsVehicle()) return 0;  // not a Vehicle: an obstacle
   double ego_target_speed = 0;
   if (ego->IsControlled()) ego_target_speed = static_cast<const ControlledVehicle*>(ego)->target_speed;
   ego_target_speed = Clip(ego_target_speed, 0, ego->lane().speed_limit());
   double acceleration =
-      kComfortAccMax *
+      comfort_acc_max *
       (1 - std::pow(PyMax(ego->speed, 0) / std::abs(NotZero(ego_target_speed)), delta));
   if (front != nullptr) {
     const double d = ego->LaneDistanceTo(*front);
     const double ratio = DesiredGap(*ego, *front) / NotZero(d);
-    acceleration -= kComfortAccMax * (ratio * ratio);  // np.power(x, 2): numpy's x * x
+    acceleration -= comfort_acc_max * (ratio * ratio);  // np.power(x, 2): numpy's x * x
   }
   return acceleration;
 }
@@ -616,9 +765,9 @@ inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front)
 // desired_gap(ego, front, projected=True): d0 + v tau + v dv / (2 sqrt(ab)), dv the
 // velocities' difference along ego's direction (np.dot).
 inline double IDMVehicle::DesiredGap(const Vehicle& ego, const Vehicle& front) const {
-  const double d0 = kDistanceWanted;
+  const double d0 = distance_wanted;
   const double tau = kTimeWanted;
-  const double ab = -kComfortAccMax * kComfortAccMin;
+  const double ab = -comfort_acc_max * comfort_acc_min;
   const Vec2 ve = ego.Velocity(), vf = front.Velocity(), dir = ego.Direction();
   const double diff[2] = {ve[0] - vf[0], ve[1] - vf[1]};
   const double dv = road->blas.Dot(diff, dir.data(), 2);
@@ -656,8 +805,10 @@ inline void IDMVehicle::ChangeLanePolicy() {
 }
 
 // mobil(lane_index): not if the new follower would brake harder than
-// LANE_CHANGE_MAX_BRAKING_IMPOSED; without a route lane, only for an acceleration gain
-// (own, plus POLITENESS times the followers') of at least LANE_CHANGE_MIN_ACC_GAIN.
+// LANE_CHANGE_MAX_BRAKING_IMPOSED; where the route's first step names a lane, only towards
+// it (the signs of the id changes agree) and without braking harder than that itself;
+// else only for an acceleration gain (own, plus POLITENESS times the followers') of at
+// least LANE_CHANGE_MIN_ACC_GAIN.
 inline bool IDMVehicle::Mobil(const LaneIndex& index) {
   const auto [new_preceding, new_following] = road->NeighbourVehicles(*this, index);
   const double new_following_a = Acceleration(new_following, new_preceding);
@@ -665,7 +816,13 @@ inline bool IDMVehicle::Mobil(const LaneIndex& index) {
   if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) return false;
   const auto [old_preceding, old_following] = road->NeighbourVehicles(*this, lane_index);
   const double self_pred_a = Acceleration(this, new_preceding);
-  // (routes with a lane, planned by other tasks, are not restated yet)
+  if (!route.empty() && route.front().id != kAnyLane) {
+    auto sign = [](int x) { return (x > 0) - (x < 0); };  // np.sign
+    if (sign(index.id - target_lane_index.id) != sign(route.front().id - target_lane_index.id)) {
+      return false;
+    }
+    return !(self_pred_a < -kLaneChangeMaxBrakingImposed);
+  }
   const double self_a = Acceleration(this, old_preceding);
   const double old_following_a = Acceleration(old_following, this);
   const double old_following_pred_a = Acceleration(old_following, old_preceding);
@@ -673,6 +830,160 @@ inline bool IDMVehicle::Mobil(const LaneIndex& index) {
                       kPoliteness * (new_following_pred_a - new_following_a +
                                      old_following_pred_a - old_following_a);
   return !(jerk < kLaneChangeMinAccGain);
+}
+
+// ---- routes ----
+
+inline double Vehicle::FrontDistanceTo(const Vehicle& other) const {
+  const Vec2 d = Direction();
+  const double gap[2] = {other.position[0] - position[0], other.position[1] - position[1]};
+  return road->blas.Dot(d.data(), gap, 2);
+}
+
+inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSpeed(
+    const std::vector<double>& times) const {
+  // the copy's state, through Vehicle.step (clip_actions, the kinematic bicycle, a pending
+  // impact); its lane (on_state_update) is read by nothing here
+  Vec2 p = position;
+  double h = heading, v = speed;
+  bool is_crashed = crashed;
+  std::optional<Vec2> pending = impact;
+  VehicleAction a{action_.steering, 0.0};
+  std::vector<std::pair<Vec2, double>> out;
+  out.reserve(times.size());
+  double previous = 0.0;
+  for (const double t : times) {
+    const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
+    previous = t;
+    if (is_crashed) {
+      a.steering = 0;
+      a.acceleration = -1.0 * v;
+    }
+    if (v > max_speed) {
+      a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - v));
+    } else if (v < min_speed) {
+      a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - v));
+    }
+    const double beta = std::atan(1.0 / 2 * std::tan(a.steering));
+    const double v0 = v * std::cos(h + beta), v1 = v * std::sin(h + beta);
+    p[0] += v0 * dt;
+    p[1] += v1 * dt;
+    if (pending) {
+      p[0] += (*pending)[0];
+      p[1] += (*pending)[1];
+      is_crashed = true;
+      pending.reset();
+    }
+    h += v * std::sin(beta) / (kLength / 2) * dt;
+    v += a.acceleration * dt;
+    out.emplace_back(p, h);
+  }
+  return out;
+}
+
+inline std::vector<std::pair<Vec2, double>> ControlledVehicle::PredictTrajectoryConstantSpeed(
+    const std::vector<double>& times) const {
+  const Vec2 coordinates = lane().LocalCoordinates(position);
+  const Route own = !route.empty() ? route : Route{lane_index};
+  std::vector<std::pair<Vec2, double>> out;
+  out.reserve(times.size());
+  for (const double t : times) {
+    out.push_back(
+        road->network.PositionHeadingAlongRoute(own, coordinates[0] + speed * t, 0, lane_index));
+  }
+  return out;
+}
+
+namespace detail {
+
+// utils.point_in_rotated_rectangle(point, center, length, width, angle): r = [[c, -s],
+// [s, c]] (as the package writes it), ru = r.dot(point - center) (dgemv), inside
+// [-length / 2, length / 2] x [-width / 2, width / 2], bounds included.
+inline bool PointInRotatedRectangle(const Vec2& point, const Vec2& center, double length,
+                                    double width, double angle, const NumpyBlas& blas) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  const double r0[2] = {c, -s}, r1[2] = {s, c};
+  const double d[2] = {point[0] - center[0], point[1] - center[1]};
+  const double u = NumpyBlas::Sum(r0, d, 2, blas.gemv_fma);
+  const double v = NumpyBlas::Sum(r1, d, 2, blas.gemv_fma);
+  return -length / 2 <= u && u <= length / 2 && -width / 2 <= v && v <= width / 2;
+}
+
+// utils.has_corner_inside(rect1, rect2): a point of rect_corners(*rect1, include_midpoints,
+// include_center) (rotation @ corners.T (dgemm), plus the center) inside rect2.
+inline bool HasCornerInside(const Vec2& c1, double l1, double w1, double a1, const Vec2& c2,
+                            double l2, double w2, double a2, const NumpyBlas& blas) {
+  const double hl = l1 / 2, hw = w1 / 2;
+  const double corners[9][2] = {{-hl, -hw}, {-hl, hw}, {hl, hw},  {hl, -hw}, {0, 0},
+                                {-hl, -0.0}, {hl, 0},  {-0.0, -hw}, {0, hw}};
+  const double c = std::cos(a1), s = std::sin(a1);
+  const double r0[2] = {c, -s}, r1[2] = {s, c};
+  for (const auto& p : corners) {
+    const Vec2 q = {NumpyBlas::Sum(r0, p, 2, blas.gemm_fma) + c1[0],
+                    NumpyBlas::Sum(r1, p, 2, blas.gemm_fma) + c1[1]};
+    if (PointInRotatedRectangle(q, c2, l2, w2, a2, blas)) return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+inline bool Road::IsConflictPossible(const std::vector<std::pair<Vec2, double>>& t1,
+                                     const std::vector<std::pair<Vec2, double>>& t2) const {
+  const double length = 1.5 * Vehicle::kLength, width = 0.9 * Vehicle::kWidth;
+  for (std::size_t k = 0; k < t1.size() && k < t2.size(); ++k) {
+    const auto& [p1, h1] = t1[k];
+    const auto& [p2, h2] = t2[k];
+    if (blas.Norm2(p2[0] - p1[0], p2[1] - p1[1]) > Vehicle::kLength) continue;
+    if (detail::HasCornerInside(p1, length, width, h1, p2, length, width, h2, blas) ||
+        detail::HasCornerInside(p2, length, width, h2, p1, length, width, h1, blas)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+inline void Road::EnforceRoadRules() {
+  for (auto& vp : vehicles) {
+    if (!vp->IsControlled()) continue;
+    auto* v = static_cast<ControlledVehicle*>(vp.get());
+    if (!v->is_yielding) continue;
+    if (v->yield_timer >= kYieldDuration * kRegulationFrequency) {
+      v->target_speed = v->lane().speed_limit();
+      v->is_yielding = false;
+    } else {
+      v->yield_timer += 1;
+    }
+  }
+  // times = np.arange(step, horizon, step): 0.25, 0.5, ..., 2.75
+  std::vector<double> times;
+  for (int i = 1; i < 12; ++i) times.push_back(0.25 * i);
+  std::vector<std::vector<std::pair<Vec2, double>>> predicted;
+  predicted.reserve(vehicles.size());
+  for (const auto& vp : vehicles) predicted.push_back(vp->PredictTrajectoryConstantSpeed(times));
+  for (std::size_t i = 0; i + 1 < vehicles.size(); ++i) {
+    for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
+      if (!IsConflictPossible(predicted[i], predicted[j])) continue;
+      Vehicle* v1 = vehicles[i].get();
+      Vehicle* v2 = vehicles[j].get();
+      // respect_priorities(v1, v2)
+      Vehicle* yielding;
+      const int p1 = v1->lane().priority(), p2 = v2->lane().priority();
+      if (p1 > p2) {
+        yielding = v2;
+      } else if (p1 < p2) {
+        yielding = v1;
+      } else {
+        yielding = v1->FrontDistanceTo(*v2) > v2->FrontDistanceTo(*v1) ? v1 : v2;
+      }
+      if (!yielding->IsControlled()) continue;
+      auto* y = static_cast<ControlledVehicle*>(yielding);
+      if (y->IsMDP()) continue;
+      y->target_speed = 0;
+      y->is_yielding = true;
+      y->yield_timer = 0;
+    }
+  }
 }
 
 }  // namespace envpool::highway

@@ -44,6 +44,7 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
+from numerics import ufunc_matches_libm  # tests/numerics.py (pgx installs a package named tests)
 from robotics_joint_types import joint_types_as_ints  # tests/robotics_joint_types.py
 
 import envpool
@@ -51,7 +52,6 @@ from envpool.core.registry import get_task
 from envpool.tasks import robotics_hand
 from envpool.tasks._numpy_blas import numpy_blas_orders
 from envpool.tasks._numpy_ziggurat import ziggurat_tables
-from tests.numerics import ufunc_matches_libm
 
 gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 

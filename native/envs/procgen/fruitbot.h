@@ -45,17 +45,7 @@ class FruitBot final : public BasicGame {
   static constexpr int kKeyDuration = 8;
   static constexpr float kDoorAspectRatio = 3.25;
 
-  void LoadBackgroundImages() override {
-    SetBackgrounds({"topdown_backgrounds/floortiles.png",
-                    "topdown_backgrounds/backgrounddetailed1.png",
-                    "topdown_backgrounds/backgrounddetailed2.png",
-                    "topdown_backgrounds/backgrounddetailed3.png",
-                    "topdown_backgrounds/backgrounddetailed4.png",
-                    "topdown_backgrounds/backgrounddetailed5.png",
-                    "topdown_backgrounds/backgrounddetailed6.png",
-                    "topdown_backgrounds/backgrounddetailed7.png",
-                    "topdown_backgrounds/backgrounddetailed8.png"});
-  }
+  void LoadBackgroundImages() override { SetBackgrounds(TopdownBackgrounds()); }
 
   void AssetForType(int type, std::vector<std::string>& names) override {
     if (type == kPlayer) {

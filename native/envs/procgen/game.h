@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/procgen/assets.h"
@@ -707,6 +708,95 @@ class BasicGame {
   }
   // the background images (read when first drawn)
   void SetBackgrounds(const std::vector<std::string>& paths) { bg_paths_ = paths; }
+
+  // resources.cpp's background groups, which several games load (load_background_images):
+  // the space backgrounds; the platform games' (every platform background, then every space
+  // one); the top-down games' tiles.
+  static std::vector<std::string> SpaceBackgrounds() {
+    return {
+        "space_backgrounds/deep_space_01.png",
+        "space_backgrounds/spacegen_01.png",
+        "space_backgrounds/milky_way_01.png",
+        "space_backgrounds/ez_space_lite_01.png",
+        "space_backgrounds/meyespace_v1_01.png",
+        "space_backgrounds/eye_nebula_01.png",
+        "space_backgrounds/deep_sky_01.png",
+        "space_backgrounds/space_nebula_01.png",
+        "space_backgrounds/Background-1.png",
+        "space_backgrounds/Background-2.png",
+        "space_backgrounds/Background-3.png",
+        "space_backgrounds/Background-4.png",
+        "space_backgrounds/parallax-space-backgound.png",
+    };
+  }
+  static std::vector<std::string> PlatformBackgrounds() {
+    std::vector<std::string> paths = {
+        "platform_backgrounds/alien_bg.png",
+        "platform_backgrounds/another_world_bg.png",
+        "platform_backgrounds/back_cave.png",
+        "platform_backgrounds/caverns.png",
+        "platform_backgrounds/cyberpunk_bg.png",
+        "platform_backgrounds/parallax_forest.png",
+        "platform_backgrounds/scifi_bg.png",
+        "platform_backgrounds/scifi2_bg.png",
+        "platform_backgrounds/living_tissue_bg.png",
+        "platform_backgrounds/airadventurelevel1.png",
+        "platform_backgrounds/airadventurelevel2.png",
+        "platform_backgrounds/airadventurelevel3.png",
+        "platform_backgrounds/airadventurelevel4.png",
+        "platform_backgrounds/cave_background.png",
+        "platform_backgrounds/blue_desert.png",
+        "platform_backgrounds/blue_grass.png",
+        "platform_backgrounds/blue_land.png",
+        "platform_backgrounds/blue_shroom.png",
+        "platform_backgrounds/colored_desert.png",
+        "platform_backgrounds/colored_grass.png",
+        "platform_backgrounds/colored_land.png",
+        "platform_backgrounds/colored_shroom.png",
+        "platform_backgrounds/landscape1.png",
+        "platform_backgrounds/landscape2.png",
+        "platform_backgrounds/landscape3.png",
+        "platform_backgrounds/landscape4.png",
+        "platform_backgrounds/battleback1.png",
+        "platform_backgrounds/battleback2.png",
+        "platform_backgrounds/battleback3.png",
+        "platform_backgrounds/battleback4.png",
+        "platform_backgrounds/battleback5.png",
+        "platform_backgrounds/battleback6.png",
+        "platform_backgrounds/battleback7.png",
+        "platform_backgrounds/battleback8.png",
+        "platform_backgrounds/battleback9.png",
+        "platform_backgrounds/battleback10.png",
+        "platform_backgrounds/sunrise.png",
+        "platform_backgrounds_2/beach1.png",
+        "platform_backgrounds_2/beach2.png",
+        "platform_backgrounds_2/beach3.png",
+        "platform_backgrounds_2/beach4.png",
+        "platform_backgrounds_2/fantasy1.png",
+        "platform_backgrounds_2/fantasy2.png",
+        "platform_backgrounds_2/fantasy3.png",
+        "platform_backgrounds_2/fantasy4.png",
+        "platform_backgrounds_2/candy1.png",
+        "platform_backgrounds_2/candy2.png",
+        "platform_backgrounds_2/candy3.png",
+        "platform_backgrounds_2/candy4.png",
+    };
+    for (std::string& path : SpaceBackgrounds()) paths.push_back(std::move(path));
+    return paths;
+  }
+  static std::vector<std::string> TopdownBackgrounds() {
+    return {
+        "topdown_backgrounds/floortiles.png",
+        "topdown_backgrounds/backgrounddetailed1.png",
+        "topdown_backgrounds/backgrounddetailed2.png",
+        "topdown_backgrounds/backgrounddetailed3.png",
+        "topdown_backgrounds/backgrounddetailed4.png",
+        "topdown_backgrounds/backgrounddetailed5.png",
+        "topdown_backgrounds/backgrounddetailed6.png",
+        "topdown_backgrounds/backgrounddetailed7.png",
+        "topdown_backgrounds/backgrounddetailed8.png",
+    };
+  }
   const Image& Background(int index) {
     return *assets_->Get(bg_paths_.at(index), ImageKind::kBackground);
   }

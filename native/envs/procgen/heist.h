@@ -36,17 +36,7 @@ class Heist final : public BasicGame {
   static constexpr int kExit = 9;
   static constexpr int kKeyOnRing = 11;
 
-  void LoadBackgroundImages() override {
-    SetBackgrounds({"topdown_backgrounds/floortiles.png",
-                    "topdown_backgrounds/backgrounddetailed1.png",
-                    "topdown_backgrounds/backgrounddetailed2.png",
-                    "topdown_backgrounds/backgrounddetailed3.png",
-                    "topdown_backgrounds/backgrounddetailed4.png",
-                    "topdown_backgrounds/backgrounddetailed5.png",
-                    "topdown_backgrounds/backgrounddetailed6.png",
-                    "topdown_backgrounds/backgrounddetailed7.png",
-                    "topdown_backgrounds/backgrounddetailed8.png"});
-  }
+  void LoadBackgroundImages() override { SetBackgrounds(TopdownBackgrounds()); }
 
   bool ShouldPreserveTypeThemes(int type) override { return type == kKey || type == kLockedDoor; }
 

@@ -33,17 +33,7 @@ class Maze final : public BasicGame {
   static constexpr float kReward = 10.0;
   static constexpr int kGoal = 2;
 
-  void LoadBackgroundImages() override {
-    SetBackgrounds({"topdown_backgrounds/floortiles.png",
-                    "topdown_backgrounds/backgrounddetailed1.png",
-                    "topdown_backgrounds/backgrounddetailed2.png",
-                    "topdown_backgrounds/backgrounddetailed3.png",
-                    "topdown_backgrounds/backgrounddetailed4.png",
-                    "topdown_backgrounds/backgrounddetailed5.png",
-                    "topdown_backgrounds/backgrounddetailed6.png",
-                    "topdown_backgrounds/backgrounddetailed7.png",
-                    "topdown_backgrounds/backgrounddetailed8.png"});
-  }
+  void LoadBackgroundImages() override { SetBackgrounds(TopdownBackgrounds()); }
 
   void AssetForType(int type, std::vector<std::string>& names) override {
     if (type == kWallObj) {

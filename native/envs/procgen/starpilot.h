@@ -46,15 +46,7 @@ class StarPilot final : public BasicGame {
   static constexpr int kNumBasicObjects = 9;
   static constexpr int kNumShipThemes = 7;
 
-  void LoadBackgroundImages() override {
-    SetBackgrounds({"space_backgrounds/deep_space_01.png", "space_backgrounds/spacegen_01.png",
-                    "space_backgrounds/milky_way_01.png", "space_backgrounds/ez_space_lite_01.png",
-                    "space_backgrounds/meyespace_v1_01.png", "space_backgrounds/eye_nebula_01.png",
-                    "space_backgrounds/deep_sky_01.png", "space_backgrounds/space_nebula_01.png",
-                    "space_backgrounds/Background-1.png", "space_backgrounds/Background-2.png",
-                    "space_backgrounds/Background-3.png", "space_backgrounds/Background-4.png",
-                    "space_backgrounds/parallax-space-backgound.png"});
-  }
+  void LoadBackgroundImages() override { SetBackgrounds(SpaceBackgrounds()); }
 
   void AssetForType(int type, std::vector<std::string>& names) override {
     if (type == kPlayer) {

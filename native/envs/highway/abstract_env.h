@@ -26,7 +26,9 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -406,6 +408,16 @@ class AbstractEnv : public Env {
   virtual std::vector<RewardTerm> Rewards() const = 0;
   // _reward(action) from the terms.
   virtual double Reward(const std::vector<RewardTerm>& terms) const = 0;
+  // The package's `sum(config.get(name, 0) * reward for name, reward in rewards.items())`:
+  // from 0, each term times its weight (0 for a term the config does not weigh), added in
+  // the dict's order, as Python's sum adds them.
+  static double WeightedSum(const std::vector<RewardTerm>& terms,
+                            std::initializer_list<double> weights) {
+    double sum = 0;
+    std::size_t i = 0;
+    for (double weight : weights) sum = sum + weight * terms[i++].value;
+    return sum;
+  }
   virtual bool IsTerminated() const = 0;
   virtual bool IsTruncated() const = 0;
   // What the task's step does after AbstractEnv.step (the info is written as it was).

@@ -191,11 +191,8 @@ class ExitEnv final : public AbstractEnv {
   }
 
   double Reward(const std::vector<RewardTerm>& t) const override {
-    double reward = 0;
-    reward = reward + params_.collision_reward * t[0].value;
-    reward = reward + params_.goal_reward * t[1].value;
-    reward = reward + params_.high_speed_reward * t[2].value;
-    reward = reward + params_.right_lane_reward * t[3].value;
+    double reward = WeightedSum(t, {params_.collision_reward, params_.goal_reward,
+                                    params_.high_speed_reward, params_.right_lane_reward});
     if (params_.normalize_reward) {
       reward = Lmap(reward, params_.collision_reward, params_.goal_reward, 0, 1);
       reward = Clip(reward, 0, 1);

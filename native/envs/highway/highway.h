@@ -132,12 +132,8 @@ class HighwayEnv final : public AbstractEnv {
   }
 
   double Reward(const std::vector<RewardTerm>& t) const override {
-    // sum(config.get(name, 0) * reward): ((0 + c t0) + r t1) + h t2) + 0 t3
-    double reward = 0;
-    reward = reward + params_.collision_reward * t[0].value;
-    reward = reward + params_.right_lane_reward * t[1].value;
-    reward = reward + params_.high_speed_reward * t[2].value;
-    reward = reward + 0 * t[3].value;
+    double reward = WeightedSum(t, {params_.collision_reward, params_.right_lane_reward,
+                                    params_.high_speed_reward, 0});
     if (params_.normalize_reward) {
       reward = Lmap(reward, params_.collision_reward,
                     params_.high_speed_reward + params_.right_lane_reward, 0, 1);

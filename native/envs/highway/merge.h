@@ -157,13 +157,9 @@ class MergeEnv final : public AbstractEnv {
   }
 
   double Reward(const std::vector<RewardTerm>& t) const override {
-    // sum(config.get(name, 0) * reward), in the dict's order
-    double reward = 0;
-    reward = reward + params_.collision_reward * t[0].value;
-    reward = reward + params_.right_lane_reward * t[1].value;
-    reward = reward + params_.high_speed_reward * t[2].value;
-    reward = reward + params_.lane_change_reward * t[3].value;
-    reward = reward + params_.merging_speed_reward * t[4].value;
+    double reward = WeightedSum(t, {params_.collision_reward, params_.right_lane_reward,
+                                    params_.high_speed_reward, params_.lane_change_reward,
+                                    params_.merging_speed_reward});
     return Lmap(reward, params_.collision_reward + params_.merging_speed_reward,
                 params_.high_speed_reward + params_.right_lane_reward, 0, 1);
   }

@@ -122,9 +122,7 @@ class TwoWayEnv final : public AbstractEnv {
   }
 
   double Reward(const std::vector<RewardTerm>& t) const override {
-    double reward = 0;
-    reward = reward + params_.high_speed_reward * t[0].value;
-    reward = reward + params_.left_lane_reward * t[1].value;
+    double reward = WeightedSum(t, {params_.high_speed_reward, params_.left_lane_reward});
     return reward;
   }
 

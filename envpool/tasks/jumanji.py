@@ -11,6 +11,7 @@ ends as jumanji's TimeStep says (terminated: LAST with discount 0, truncated: di
 
 from __future__ import annotations
 
+import ast
 import os
 from typing import Any
 
@@ -34,6 +35,12 @@ TASKS: list[tuple[str, str, int]] = [
     ("Cleaner-v0", "JumanjiCleaner", 100),
     ("GraphColoring-v1", "JumanjiGraphColoring", 20),
     ("CVRP-v1", "JumanjiCVRP", 40),
+    ("JobShop-v0", "JumanjiJobShop", 1000),
+    ("MMST-v0", "JumanjiMMST", 70),
+    ("MultiCVRP-v0", "JumanjiMultiCVRP", 40),
+    ("LevelBasedForaging-v0", "JumanjiLevelBasedForaging", 100),
+    ("RobotWarehouse-v0", "JumanjiRobotWarehouse", 500),
+    ("PacMan-v1", "JumanjiPacMan", 1000),
 ]
 
 #: Each id's keywords: jumanji's registration's generator and time limit.
@@ -74,9 +81,28 @@ def _sudoku_database(config: dict[str, Any]) -> dict[str, Any]:
     return {"_sudoku_database": path if name else ""}
 
 
+def _pacman_maze(config: dict[str, Any]) -> dict[str, Any]:
+    """PacMan's maze: DEFAULT_MAZE of the installed jumanji's pac_man/constants.py (read as
+    text, without importing jax), its rows joined by ``/``."""
+    del config
+    path = package_path("jumanji", "environments", "routing", "pac_man", "constants.py")
+    if not path or not os.path.isfile(path):
+        raise FileNotFoundError("PacMan reads jumanji's maze: pip install jumanji==1.1.2")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "DEFAULT_MAZE"):
+            return {"_pacman_maze": "/".join(ast.literal_eval(node.value))}
+    raise ValueError(f"no DEFAULT_MAZE in {path}")
+
+
 # The native envs that need hidden keywords when a pool is made.
 _PREPARE = {"JumanjiTSP": _xla_arithmetic, "JumanjiCVRP": _xla_arithmetic,
             "JumanjiSudoku": _sudoku_database}
+_PREPARE["JumanjiMultiCVRP"] = _xla_arithmetic
+_PREPARE["JumanjiPacMan"] = _pacman_maze
 
 for _task_id, _native, _steps in TASKS:
     for _id in (_task_id, f"Jumanji/{_task_id}"):

@@ -100,6 +100,8 @@ inline py::dtype ToNumpy(DType t) {
       return py::dtype::of<double>();
     case DType::kInt8:
       return py::dtype::of<std::int8_t>();
+    case DType::kInt16:
+      return py::dtype::of<std::int16_t>();
   }
   throw std::logic_error("bad dtype");
 }

@@ -7,8 +7,9 @@
 
 namespace envpool {
 
-// (kInt8 last: jumanji's int8 observations, added after the others kept their values)
-enum class DType : std::uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt8 };
+// (kInt8 last: jumanji's int8 observations, added after the others kept their values;
+// kInt16 after it: jumanji's int16 demands and capacities of MultiCVRP)
+enum class DType : std::uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt8, kInt16 };
 
 // Size in bytes of one element.
 constexpr std::size_t DTypeSize(DType t) {
@@ -17,6 +18,8 @@ constexpr std::size_t DTypeSize(DType t) {
     case DType::kUInt8:
     case DType::kInt8:
       return 1;
+    case DType::kInt16:
+      return 2;
     case DType::kInt32:
     case DType::kFloat32:
       return 4;
@@ -44,6 +47,8 @@ constexpr const char* DTypeName(DType t) {
       return "float64";
     case DType::kInt8:
       return "int8";
+    case DType::kInt16:
+      return "int16";
   }
   return "?";
 }
@@ -64,5 +69,7 @@ template <>
 constexpr DType DTypeOf<double>() { return DType::kFloat64; }
 template <>
 constexpr DType DTypeOf<std::int8_t>() { return DType::kInt8; }
+template <>
+constexpr DType DTypeOf<std::int16_t>() { return DType::kInt16; }
 
 }  // namespace envpool

@@ -160,6 +160,34 @@ inline std::int32_t ChoiceWeighted(const Key& key, const std::vector<float>& p) 
   return static_cast<std::int32_t>(i);
 }
 
+// jax.random.choice(key, n, shape=(k,), replace=False, p=mask) for a 0/1 mask (jumanji's
+// LevelBasedForaging agents): jax's Gumbel top-k, top_k(gumbel(key, (n,)) + log(p), k). The
+// default ("low") gumbel is -log(-log(u)) with u = uniform(key, (n,), tiny, 1) in float32,
+// which is f + tiny rounded (f the 23 random mantissa bits' [0, 1) value: f itself for f > 0,
+// tiny for f = 0); log(p) is 0 for allowed entries and -inf for the others. -log(-log(u)) rises
+// with u, so the top k are the allowed entries of the k largest u, ties to the lower index as
+// XLA's TopK breaks them, then the masked ones in index order (they all tie at -inf). Exact
+// but for two u's whose gumbel values round to the same float32 (then XLA's order is by
+// index, ours by u), a chance below 2**-20 per draw.
+inline std::vector<std::int32_t> MaskedChoiceWithoutReplacement(const Key& key,
+                                                                const std::vector<bool>& mask,
+                                                                std::int32_t k) {
+  const std::uint32_t n = static_cast<std::uint32_t>(mask.size());
+  std::vector<std::pair<std::uint32_t, std::int32_t>> order;  // (mantissa bits, index)
+  for (std::uint32_t i = 0; i < n; ++i) order.emplace_back(Bits32(key, i) >> 9, i);
+  std::stable_sort(order.begin(), order.end(), [&mask](const auto& a, const auto& b) {
+    const bool ma = mask[static_cast<std::size_t>(a.second)];
+    const bool mb = mask[static_cast<std::size_t>(b.second)];
+    if (ma != mb) return ma;
+    return ma && a.first > b.first;
+  });
+  std::vector<std::int32_t> out;
+  for (std::int32_t i = 0; i < k && i < static_cast<std::int32_t>(n); ++i) {
+    out.push_back(order[static_cast<std::size_t>(i)].second);
+  }
+  return out;
+}
+
 // An env's key, as gymnasium's FunctionalJaxEnv holds it.
 class KeyChain {
  public:

@@ -6,9 +6,15 @@
 #include "envs/jumanji/cvrp.h"
 #include "envs/jumanji/game2048.h"
 #include "envs/jumanji/graph_coloring.h"
+#include "envs/jumanji/job_shop.h"
 #include "envs/jumanji/knapsack.h"
+#include "envs/jumanji/level_based_foraging.h"
 #include "envs/jumanji/maze.h"
 #include "envs/jumanji/minesweeper.h"
+#include "envs/jumanji/mmst.h"
+#include "envs/jumanji/pac_man.h"
+#include "envs/jumanji/multi_cvrp.h"
+#include "envs/jumanji/robot_warehouse.h"
 #include "envs/jumanji/rubiks_cube.h"
 #include "envs/jumanji/sliding_tile_puzzle.h"
 #include "envs/jumanji/snake.h"
@@ -30,6 +36,12 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cleaner>("JumanjiCleaner"));
   registry.push_back(MakeEntry<GraphColoring>("JumanjiGraphColoring"));
   registry.push_back(MakeEntry<Cvrp>("JumanjiCVRP"));
+  registry.push_back(MakeEntry<JobShop>("JumanjiJobShop"));
+  registry.push_back(MakeEntry<Mmst>("JumanjiMMST"));
+  registry.push_back(MakeEntry<MultiCvrp>("JumanjiMultiCVRP"));
+  registry.push_back(MakeEntry<LevelBasedForaging>("JumanjiLevelBasedForaging"));
+  registry.push_back(MakeEntry<RobotWarehouse>("JumanjiRobotWarehouse"));
+  registry.push_back(MakeEntry<PacMan>("JumanjiPacMan"));
 }
 
 }  // namespace envpool::jumanji

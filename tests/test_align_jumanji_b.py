@@ -1,0 +1,110 @@
+"""More jumanji 1.1.2 envs against jumanji itself, side by side in the same test (jax on
+the CPU, ``jumanji.make(id)`` with its default generator): JobShop and the others of this
+file's CASES.
+
+The harness is tests/test_align_jumanji.py's: env i of a pool seeded with s resets as
+jumanji's ``env.reset(use)`` with ``use, key = split(key)`` from ``key = PRNGKey(s + i)``,
+once per episode, and steps draw from the state's own key as jumanji's do. Both are reset
+and stepped with the same actions across autoresets, and every observation field
+(bitwise, same dtype), the reward (float32), terminated / truncated (jumanji's TimeStep,
+and EnvPool's time limit) and the info keys must be equal.
+
+Actions: the envs here take one action per agent (machine, vehicle, ...): each agent's
+is drawn from its row of the action mask, and now and then any action (which ends most
+of these episodes), so that episodes end every way. The sweep is sampled
+(``sweep(by="none")``); ``ENVPOOL_SWEEP=all`` runs every id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_align_jumanji import RefEnv, _check_tree, _pick, _same
+
+import envpool
+
+jax = pytest.importorskip("jax")
+jumanji = pytest.importorskip("jumanji")
+
+SEED = 5
+N = 2
+
+# id -> (steps, chance of an arbitrary action, info key -> its source in jumanji)
+CASES: dict[str, tuple[int, float, dict[str, str]]] = {
+    "JobShop-v0": (300, 0.01, {}),
+    "MMST-v0": (200, 0.05, {"num_connections": "extras", "ratio_connections": "extras"}),
+    "MultiCVRP-v0": (200, 0.02, {}),
+    "LevelBasedForaging-v0": (300, 0.05, {"percent_eaten": "extras"}),
+    "RobotWarehouse-v0": (300, 0.02, {}),
+    "PacMan-v1": (400, 0.02, {}),
+}
+
+
+def _check(task_id: str, obs: dict[str, Any], info: dict[str, np.ndarray], i: int,
+           ref: RefEnv, timestep: Any, where: Any) -> None:
+    _check_tree(obs, i, timestep.observation, where)
+    for name, source in CASES[task_id][2].items():
+        value = timestep.extras[name] if source == "extras" else getattr(ref.state, name)
+        assert _same(info[name][i], value), (where, name, info[name][i], value)
+
+
+def _policy(task_id: str, obs: dict[str, Any], i: int, rng: np.random.Generator,
+            wild: float) -> np.ndarray:
+    """One action per agent, from its row of the action mask (PacMan: one action)."""
+    mask = np.asarray(obs["action_mask"][i])
+    if task_id == "PacMan-v1":
+        return np.array(_pick(mask, rng, wild), dtype=np.int32)
+    if task_id == "LevelBasedForaging-v0":  # load where allowed, so that food gets eaten
+        return np.array([5 if row[5] and rng.random() < 0.6 else _pick(row, rng, wild)
+                         for row in mask], dtype=np.int32)
+    return np.array([_pick(row, rng, wild) for row in mask], dtype=np.int32)
+
+
+def run_lockstep(task_id: str) -> dict[str, int]:
+    """Steps ours (N envs, seed SEED) and N jumanji envs keyed from SEED + i side by side;
+    returns how many episodes ended by termination and by truncation."""
+    steps, wild, _ = CASES[task_id]
+    ours = envpool.make_gymnasium(task_id, num_envs=N, seed=SEED)
+    refs = [RefEnv(task_id, SEED + i) for i in range(N)]
+    obs, info = ours.reset()
+    for i, ref in enumerate(refs):
+        _check(task_id, obs, info, i, ref, ref.reset(), (task_id, "reset", i))
+    rng = np.random.default_rng(SEED)
+    done = [False] * N
+    ends = {"terminated": 0, "truncated": 0}
+    for t in range(steps):
+        actions = [_policy(task_id, obs, i, rng, wild) for i in range(N)]
+        obs, rew, term, trunc, info = ours.step(np.stack(actions))
+        for i, ref in enumerate(refs):
+            where = (task_id, t, i)
+            if done[i]:  # next_step autoreset: this step reset env i
+                _check(task_id, obs, info, i, ref, ref.reset(), where)
+                assert rew[i] == 0 and not term[i] and not trunc[i], where
+            else:
+                timestep = ref.step(actions[i])
+                _check(task_id, obs, info, i, ref, timestep, where)
+                # One reward per agent (LevelBasedForaging): the pool's is their float32 sum.
+                reward = np.float32(np.sum(np.asarray(timestep.reward, np.float32)))
+                assert _same(rew[i], reward), (where, rew[i], timestep.reward)
+                last = bool(timestep.last())
+                discount = float(np.asarray(timestep.discount).reshape(-1)[0])
+                r_term = last and discount == 0.0
+                r_trunc = (last and discount != 0.0) or (
+                    int(info["elapsed_step"][i]) >= ours.spec.config.max_episode_steps)
+                assert (bool(term[i]), bool(trunc[i])) == (r_term, r_trunc), where
+                ends["terminated"] += int(r_term)
+                ends["truncated"] += int(r_trunc and not r_term)
+            done[i] = bool(term[i] or trunc[i])
+    ours.close()
+    return ends
+
+
+@pytest.mark.sweep(by="none")
+@pytest.mark.parametrize("task_id", list(CASES))
+def test_same_seed_same_episodes(task_id: str) -> None:
+    """Random (mostly valid) joint actions past several resets: the same instances, the
+    same steps, the same ends as jumanji's."""
+    ends = run_lockstep(task_id)
+    assert ends["terminated"] + ends["truncated"] >= 2, ends

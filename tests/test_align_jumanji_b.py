@@ -217,3 +217,34 @@ def test_same_seed_same_episodes(task_id: str) -> None:
     same steps, the same ends as jumanji's."""
     ends = run_lockstep(task_id)
     assert ends["terminated"] + ends["truncated"] >= 2, ends
+
+
+def test_job_shop_instance_keywords() -> None:
+    """JobShop's instance keywords (sail-sg EnvPool's): every episode starts from the given
+    operations; a job's machine is busy for its duration (jumanji's rules, by hand: job 0
+    takes 2 steps on machine 0, job 1 three on machine 1), and a bad list is refused."""
+    machines = np.full((20, 8), -1)
+    durations = np.full((20, 8), -1)
+    machines[0, 0], durations[0, 0] = 0, 2
+    machines[1, 0], durations[1, 0] = 1, 3
+    kwargs = {"job_shop_ops_machine_ids": ",".join(map(str, machines.ravel())),
+              "job_shop_ops_durations": ",".join(map(str, durations.ravel()))}
+    env = envpool.make_gymnasium("JobShop-v0", num_envs=1, seed=0, **kwargs)
+    obs, _ = env.reset()
+    assert np.array_equal(obs["ops_machine_ids"][0], machines)
+    assert np.array_equal(obs["ops_mask"][0], machines != -1)
+    assert obs["action_mask"][0, 0, 0] and obs["action_mask"][0, 1, 1]
+    action = np.full((1, 10), 20, dtype=np.int32)
+    action[0, :2] = [0, 1]
+    obs, reward, term, _, _ = env.step(action)
+    assert reward[0] == -1 and not term[0]
+    assert list(obs["machines_job_ids"][0, :3]) == [0, 1, 20]
+    assert list(obs["machines_remaining_times"][0, :2]) == [1, 2]
+    rewards = []
+    for _ in range(2):
+        obs, reward, term, _, _ = env.step(np.full((1, 10), 20, dtype=np.int32))
+        rewards.append(float(reward[0]))
+    assert rewards == [-1.0, -1.0] and term[0]  # every operation done, every machine free
+    env.close()
+    with pytest.raises(ValueError, match="job_shop_ops_durations"):
+        envpool.make_gymnasium("JobShop-v0", num_envs=1, job_shop_ops_durations="1,2")

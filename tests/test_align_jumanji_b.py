@@ -124,7 +124,8 @@ def _warehouse(state: Any, rng: np.random.Generator) -> np.ndarray:
 def _policy(task_id: str, obs: dict[str, Any], i: int, rng: np.random.Generator,
             wild: float, ref: RefEnv | None = None) -> np.ndarray:
     """One action per agent from its row of the action mask, with a scripted lean where a
-    random policy never reaches an outcome: JobShop schedules a job where one fits, MultiCVRP's
+    random policy never reaches an outcome: JobShop schedules a job where one fits, MMST's
+    agents walk (breadth-first over the graph) to their nearest node not yet connected, MultiCVRP's
     env 1 mostly waits at the depot (past step 40: the worst-case reward), the foragers walk
     to the first food left and load there, PacMan walks to the power-ups, then to the ghosts
     while they are frightened, else to pellets; RobotWarehouse's env 0 delivers a requested
@@ -148,6 +149,26 @@ def _policy(task_id: str, obs: dict[str, Any], i: int, rng: np.random.Generator,
         return np.array([int(rng.choice(np.flatnonzero(row[:-1]))) if row[:-1].any()
                          and rng.random() < 0.9 else _pick(row, rng, 0.0) for row in mask],
                         dtype=np.int32)
+    if task_id == "MMST-v0" and rng.random() >= wild:
+        adj = np.asarray(obs["adj_matrix"][i])
+        types = np.asarray(obs["node_types"][i])
+        actions = []
+        for a, row in enumerate(mask):
+            start = int(obs["positions"][i][a])
+            goals = set(np.flatnonzero(types == 2 * a + 1).tolist())
+            first: dict[int, int] = {start: -1}
+            queue, move = [start], None
+            for node in queue:
+                if node in goals:
+                    move = first[node]
+                    break
+                for nxt in np.flatnonzero(adj[node]).tolist():
+                    if nxt not in first:
+                        first[nxt] = nxt if node == start else first[node]
+                        queue.append(nxt)
+            ok = move is not None and move >= 0 and row[move]
+            actions.append(move if ok else _pick(row, rng, wild))
+        return np.array(actions, dtype=np.int32)
     if task_id == "MultiCVRP-v0" and i == 1:
         return np.array([0 if rng.random() < 0.8 else _pick(row, rng, wild) for row in mask],
                         dtype=np.int32)

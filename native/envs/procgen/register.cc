@@ -11,6 +11,7 @@
 #include "envs/procgen/leaper.h"
 #include "envs/procgen/maze.h"
 #include "envs/procgen/miner.h"
+#include "envs/procgen/ninja.h"
 #include "envs/procgen/plunder.h"
 #include "envs/procgen/procgen_env.h"
 #include "envs/procgen/starpilot.h"
@@ -28,6 +29,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
   registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
   registry.push_back(MakeEntry<ProcgenEnv<Climber>>("ProcgenClimber"));
+  registry.push_back(MakeEntry<ProcgenEnv<Ninja>>("ProcgenNinja"));
 }
 
 }  // namespace envpool::procgen

@@ -48,7 +48,7 @@ def wheel_dir() -> str:
 POLICIES = {
     "climber": [2, 5, 8, 2, 5, 8, 0, 1, 3, 4, 6, 7],
     "ninja": [2, 2, 2, 5, 8, 8, 8, 8, 5, 9, 10, 11, 12],
-    "bossfight": [9, 9, 9, 0, 1, 2, 3, 5, 6, 7, 8],
+    "bossfight": [9, 9, 9, 0, 1, 2, 6, 7, 8, 9],
 }
 
 
@@ -111,6 +111,8 @@ def _play(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int
 _OUTCOMES = [
     ("ClimberEasy-v0", 14, 1, 12.0, 1),  # two crystals and the level, in 253 steps
     ("NinjaEasy-v0", 0, 2, 20.0, 2),  # two mushrooms in 388 steps
+    ("BossfightEasy-v0", 17, 1, 1.0, 0),  # a round won (the shield down) in 69 steps
+    ("BossfightEasy-v0", 114, 1, 11.0, 1),  # the boss destroyed in 91 steps
 ]
 
 

@@ -46,6 +46,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "plunder": ("Plunder", ("easy", "hard")),
     "climber": ("Climber", ("easy", "hard", "exploration")),
     "ninja": ("Ninja", ("easy", "hard", "exploration")),
+    "bossfight": ("Bossfight", ("easy", "hard")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

@@ -4,6 +4,7 @@
 
 #include "core/registry.h"
 #include "envs/procgen/bigfish.h"
+#include "envs/procgen/bossfight.h"
 #include "envs/procgen/climber.h"
 #include "envs/procgen/coinrun.h"
 #include "envs/procgen/fruitbot.h"
@@ -30,6 +31,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
   registry.push_back(MakeEntry<ProcgenEnv<Climber>>("ProcgenClimber"));
   registry.push_back(MakeEntry<ProcgenEnv<Ninja>>("ProcgenNinja"));
+  registry.push_back(MakeEntry<ProcgenEnv<BossFight>>("ProcgenBossfight"));
 }
 
 }  // namespace envpool::procgen

@@ -44,11 +44,16 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "fruitbot": ("Fruitbot", ("easy", "hard")),
     "leaper": ("Leaper", ("easy", "hard", "extreme", "exploration")),
     "plunder": ("Plunder", ("easy", "hard")),
+    "climber": ("Climber", ("easy", "hard", "exploration")),
+    "ninja": ("Ninja", ("easy", "hard", "exploration")),
+    "bossfight": ("Bossfight", ("easy", "hard")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level
 EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 876640971,
                            "leaper": 1318677581}
+EXPLORATION_LEVEL_SEEDS["climber"] = 1561126160
+EXPLORATION_LEVEL_SEEDS["ninja"] = 1123500215
 
 _MODE_NAMES = {"easy": "Easy", "hard": "Hard", "extreme": "Extreme", "memory": "Memory",
                "exploration": "Exploration"}

@@ -4,9 +4,11 @@
 
 #include "core/registry.h"
 #include "envs/procgen/bigfish.h"
+#include "envs/procgen/caveflyer.h"
 #include "envs/procgen/coinrun.h"
 #include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
+#include "envs/procgen/jumper.h"
 #include "envs/procgen/leaper.h"
 #include "envs/procgen/maze.h"
 #include "envs/procgen/miner.h"
@@ -26,6 +28,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<FruitBot>>("ProcgenFruitbot"));
   registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
   registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
+  registry.push_back(MakeEntry<ProcgenEnv<CaveFlyer>>("ProcgenCaveflyer"));
+  registry.push_back(MakeEntry<ProcgenEnv<Jumper>>("ProcgenJumper"));
 }
 
 }  // namespace envpool::procgen

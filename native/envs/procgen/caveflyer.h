@@ -78,9 +78,10 @@ class CaveFlyer final : public BasicGame {
   }
 
   // thrust adds to the velocity (a fifth of procgen's usual mix), which then decays by .9
-  // (the sums go through volatile floats: GCC 12 at -O2 otherwise vectorizes the two
-  // updates and the decay together and carries the sums into the decay in double, without
-  // their rounding to float, which procgen's build keeps; the ship then drifts by an ulp)
+  // (the sums go through volatile floats: GCC 12.2 at -O2 otherwise SLP-vectorizes the two
+  // updates with the decay and carries the sums into the decay in double, dropping their
+  // rounding to float, which procgen's build keeps (-fno-tree-slp-vectorize, or -O1, gives
+  // the rounded value); the ship then drifts from procgen's by an ulp)
   void UpdateAgentVelocity() override {
     const float v_scale = GetAgentAccelerationScale();
     const volatile float vx = agent_->vx + mixrate_ * maxspeed_ * action_vx_ * v_scale * .2;

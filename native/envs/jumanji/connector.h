@@ -34,7 +34,7 @@
 // fuses jumanji's softmax and its renormalisation and may round them an ulp differently
 // (its exp of a vectorised loop, its order of the four-term sums), so a walk's draw could
 // differ from jumanji's where the uniform lands within such an ulp of a boundary of the
-// running sum (about 1e-7 a draw): never seen in the tests' episodes.
+// running sum: never seen in the tests' episodes.
 #pragma once
 
 #include <algorithm>

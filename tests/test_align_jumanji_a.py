@@ -160,3 +160,38 @@ def test_alias(task_id: str) -> None:
         assert np.array_equal(np.asarray(oa[name]), np.asarray(ob[name])), name
     a.close()
     b.close()
+
+
+def test_tetris_scripted_line_clears() -> None:
+    """A greedy player (jumanji scores every valid placement: reward first, then the lowest
+    stack with the fewest holes) clears single and double lines (seed 7: 194 steps to a
+    full board): the same boards, rewards and end as jumanji's, step for step."""
+    env, reset, step = reference("Tetris-v0")
+    step_all = jax.jit(jax.vmap(env.step, in_axes=(None, 0)))
+    actions = np.array([(r, x) for r in range(4) for x in range(10)], dtype=np.int32)
+    ours = envpool.make_gymnasium("Tetris-v0", num_envs=1, seed=SEED)
+    ref = RefEnv("Tetris-v0", SEED)
+    obs, info = ours.reset()
+    _check("Tetris-v0", obs, info, 0, ref, ref.reset(), "reset")
+    rewards: set[float] = set()
+    ends = 0
+    for t in range(400):
+        _, candidates = step_all(ref.state, actions)
+        grids = np.asarray(candidates.observation.grid)
+        filled = grids.any(axis=2)
+        height = np.where(filled.any(axis=1), 10 - filled.argmax(axis=1), 0)
+        holes = (np.maximum.accumulate(grids, axis=1) > grids).sum(axis=(1, 2))
+        score = np.asarray(candidates.reward) * 100 - height * 10 - holes
+        score[~np.asarray(obs["action_mask"][0]).reshape(-1)] = -np.inf
+        action = actions[int(np.argmax(score))]
+        obs, rew, term, trunc, info = ours.step(action[None])
+        timestep = ref.step(action)
+        _check("Tetris-v0", obs, info, 0, ref, timestep, t)
+        assert _same(rew[0], timestep.reward), (t, rew[0], timestep.reward)
+        assert bool(term[0]) == bool(timestep.last()), t
+        rewards.add(float(rew[0]))
+        if term[0] or trunc[0]:
+            ends += 1
+            break
+    ours.close()
+    assert {40.0, 100.0} <= rewards and ends == 1, (rewards, ends)

@@ -3,7 +3,9 @@
 
 #include "core/registry.h"
 #include "envs/jumanji/cleaner.h"
+#include "envs/jumanji/connector.h"
 #include "envs/jumanji/cvrp.h"
+#include "envs/jumanji/flat_pack.h"
 #include "envs/jumanji/game2048.h"
 #include "envs/jumanji/graph_coloring.h"
 #include "envs/jumanji/job_shop.h"
@@ -12,13 +14,14 @@
 #include "envs/jumanji/maze.h"
 #include "envs/jumanji/minesweeper.h"
 #include "envs/jumanji/mmst.h"
-#include "envs/jumanji/pac_man.h"
 #include "envs/jumanji/multi_cvrp.h"
+#include "envs/jumanji/pac_man.h"
 #include "envs/jumanji/robot_warehouse.h"
 #include "envs/jumanji/rubiks_cube.h"
 #include "envs/jumanji/sliding_tile_puzzle.h"
 #include "envs/jumanji/snake.h"
 #include "envs/jumanji/sudoku.h"
+#include "envs/jumanji/tetris.h"
 #include "envs/jumanji/tsp.h"
 
 namespace envpool::jumanji {
@@ -36,6 +39,9 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cleaner>("JumanjiCleaner"));
   registry.push_back(MakeEntry<GraphColoring>("JumanjiGraphColoring"));
   registry.push_back(MakeEntry<Cvrp>("JumanjiCVRP"));
+  registry.push_back(MakeEntry<Tetris>("JumanjiTetris"));
+  registry.push_back(MakeEntry<Connector>("JumanjiConnector"));
+  registry.push_back(MakeEntry<FlatPack>("JumanjiFlatPack"));
   registry.push_back(MakeEntry<JobShop>("JumanjiJobShop"));
   registry.push_back(MakeEntry<Mmst>("JumanjiMMST"));
   registry.push_back(MakeEntry<MultiCvrp>("JumanjiMultiCVRP"));

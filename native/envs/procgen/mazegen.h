@@ -128,6 +128,27 @@ class MazeGen {
     }
   }
 
+  // generate_maze_no_dead_ends (jumper): the maze, then, scanning cells in order, each
+  // open cell with a single open neighbour opens one of its walled neighbours (drawn with
+  // randn), so that the maze has loops and few dead ends
+  void GenerateMazeNoDeadEnds() {
+    GenerateMaze();
+    std::vector<int> adj_space;
+    std::vector<int> adj_wall;
+    for (int i = 0; i < array_dim_ * array_dim_; i++) {
+      if (GetObj(i) == kSpace) {
+        GetNeighbors(i, kSpace, adj_space);
+        if (adj_space.size() == 1) {
+          GetNeighbors(i, kWallObj, adj_wall);
+          if (!adj_wall.empty()) {
+            const int n = rand_gen_->RandN(static_cast<int>(adj_wall.size()));
+            grid_.at(adj_wall[n]) = kSpace;
+          }
+        }
+      }
+    }
+  }
+
   void PlaceObjects(int start_obj, int num_objs) {
     for (int j = 0; j < num_objs; j++) {
       int m = rand_gen_->RandN(num_free_cells_);

@@ -1,0 +1,14 @@
+// The MuJoCo Playground envs of the native registry (see register.h).
+#include "envs/playground/register.h"
+
+#include "core/registry.h"
+#include "envs/playground/go1_joystick.h"
+
+namespace envpool::playground {
+
+void Register(Registry& registry) {
+  // Go1 joystick, flat and rough terrain (go1_joystick.h).
+  registry.push_back(MakeEntry<Go1Joystick>("PlaygroundGo1Joystick"));
+}
+
+}  // namespace envpool::playground

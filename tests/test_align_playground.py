@@ -252,6 +252,8 @@ def test_spaces_and_alias() -> None:
 def test_bad_keywords() -> None:
     with pytest.raises(ValueError):
         envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", num_envs=1, task_name="stairs")
+    with pytest.raises(ValueError, match="command_b0"):
+        envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", num_envs=1, command_b0=1.5)
     with pytest.raises(ImportError):
         envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", num_envs=1,
                                menagerie_dir=os.path.join(os.sep, "nonexistent"))

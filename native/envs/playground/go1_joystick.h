@@ -120,7 +120,8 @@ class Go1Joystick final : public mujoco::MujocoEnv {
         action_rate_scale, energy_scale, feet_slip_scale, feet_clearance_scale,
         feet_height_scale, feet_air_time_scale, dof_pos_limits_scale;
     double tracking_sigma, max_foot_height;
-    std::vector<double> command_a, command_b, kick_wait_times, kick_durations, velocity_kick;
+    double command_a0, command_a1, command_a2, command_b0, command_b1, command_b2;
+    std::vector<double> kick_wait_times, kick_durations, velocity_kick;
 
     // Go1Env.__init__ and Joystick._post_init's model facts.
     std::array<float, 19> init_q{};
@@ -167,9 +168,14 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
     k.Add("max_foot_height", 0.1, &P::max_foot_height).AtLeast(1e-12);
     // command_config.a (the commands' amplitudes) and .b (the chance of keeping a resampled
-    // axis non-zero); pert_config's draws (made, not applied).
-    k.Add("command_a", std::vector<double>{1.5, 0.8, 1.2}, &P::command_a);
-    k.Add("command_b", std::vector<double>{0.9, 0.25, 0.5}, &P::command_b);
+    // axis non-zero), one keyword per axis as sail-sg EnvPool names them; pert_config's
+    // draws (made, not applied).
+    k.Add("command_a0", 1.5, &P::command_a0);
+    k.Add("command_a1", 0.8, &P::command_a1);
+    k.Add("command_a2", 1.2, &P::command_a2);
+    k.Add("command_b0", 0.9, &P::command_b0).In(0, 1);
+    k.Add("command_b1", 0.25, &P::command_b1).In(0, 1);
+    k.Add("command_b2", 0.5, &P::command_b2).In(0, 1);
     k.Add("_kick_wait_times", std::vector<double>{1.0, 3.0}, &P::kick_wait_times);
     k.Add("_kick_durations", std::vector<double>{0.05, 0.2}, &P::kick_durations);
     k.Add("_velocity_kick", std::vector<double>{0.0, 3.0}, &P::velocity_kick);
@@ -527,12 +533,12 @@ class Go1Joystick final : public mujoco::MujocoEnv {
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_ = 0.02F;
-  const std::array<float, 3> cmd_a_ = {static_cast<float>(p_.command_a[0]),
-                                       static_cast<float>(p_.command_a[1]),
-                                       static_cast<float>(p_.command_a[2])};
-  const std::array<float, 3> cmd_b_ = {static_cast<float>(p_.command_b[0]),
-                                       static_cast<float>(p_.command_b[1]),
-                                       static_cast<float>(p_.command_b[2])};
+  const std::array<float, 3> cmd_a_ = {static_cast<float>(p_.command_a0),
+                                       static_cast<float>(p_.command_a1),
+                                       static_cast<float>(p_.command_a2)};
+  const std::array<float, 3> cmd_b_ = {static_cast<float>(p_.command_b0),
+                                       static_cast<float>(p_.command_b1),
+                                       static_cast<float>(p_.command_b2)};
   std::array<float, 3> command_{};
   std::int32_t steps_until_next_cmd_ = 0, steps_until_next_pert_ = 0;
   std::array<float, go1::kNu> last_act_{}, last_last_act_{};
@@ -554,9 +560,6 @@ inline void Go1Joystick::Params::Compile() {
   if (task_name != "flat_terrain" && task_name != "rough_terrain") {
     throw std::invalid_argument("task_name must be 'flat_terrain' or 'rough_terrain', got '" +
                                 task_name + "'");
-  }
-  if (command_a.size() != 3 || command_b.size() != 3) {
-    throw std::invalid_argument("command_a and command_b need 3 numbers each");
   }
   if (kick_wait_times.size() != 2 || kick_durations.size() != 2 || velocity_kick.size() != 2) {
     throw std::invalid_argument("the perturbation ranges need 2 numbers each");

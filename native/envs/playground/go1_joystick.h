@@ -96,6 +96,43 @@ inline std::string ReadFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Go1Env.__init__: the scene compiled from the files of the package's model_assets dict
+// (`asset_files`, each under its base name), then the edits it makes to the compiled model
+// (timestep, CCD iterations, joint damping kd, actuator gain kp).
+inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
+    const std::vector<std::string>& asset_files, const std::string& scene, double sim_dt,
+    double kp, double kd) {
+  Vfs vfs;
+  for (const std::string& path : asset_files) {
+    const std::size_t slash = path.find_last_of('/');
+    vfs.AddBuffer(slash == std::string::npos ? path : path.substr(slash + 1), ReadFile(path));
+  }
+  char error[1000] = "";
+  mjModel* compiled = nullptr;
+  {
+    mjSpec* spec = mj_parseXMLString(ReadFile(scene).c_str(), vfs.get(), error,
+                                     sizeof(error));
+    if (spec == nullptr) {
+      throw std::runtime_error("MuJoCo could not parse " + scene + ": " + error);
+    }
+    compiled = mj_compile(spec, vfs.get());
+    const std::string spec_error = compiled == nullptr ? mjs_getError(spec) : "";
+    mj_deleteSpec(spec);
+    if (compiled == nullptr) {
+      throw std::runtime_error("MuJoCo could not compile " + scene + ": " + spec_error);
+    }
+  }
+  std::unique_ptr<mjModel, mujoco::ModelDeleter> m(compiled);
+  m->opt.timestep = sim_dt;
+  m->opt.ccd_iterations = 20;
+  for (int i = 6; i < m->nv; ++i) m->dof_damping[i] = kd;
+  for (int i = 0; i < m->nu; ++i) {
+    m->actuator_gainprm[mjNGAIN * i] = kp;
+    m->actuator_biasprm[mjNBIAS * i + 1] = -kp;
+  }
+  return m;
+}
+
 }  // namespace go1
 
 class Go1Joystick final : public mujoco::MujocoEnv {
@@ -571,35 +608,8 @@ inline void Go1Joystick::Params::Compile() {
   }
   frame_skip = static_cast<int>(std::nearbyint(ctrl_dt / sim_dt));
   if (frame_skip < 1) throw std::invalid_argument("ctrl_dt must be at least sim_dt / 2");
-  go1::Vfs vfs;
-  for (const std::string& path : asset_files) {
-    const std::size_t slash = path.find_last_of('/');
-    vfs.AddBuffer(slash == std::string::npos ? path : path.substr(slash + 1), go1::ReadFile(path));
-  }
-  const std::string scene = xml_dir + "/scene_mjx_feetonly_" + task_name + ".xml";
-  char error[1000] = "";
-  mjModel* compiled = nullptr;
-  {
-    mjSpec* spec = mj_parseXMLString(go1::ReadFile(scene).c_str(), vfs.get(), error,
-                                     sizeof(error));
-    if (spec == nullptr) {
-      throw std::runtime_error("MuJoCo could not parse " + scene + ": " + error);
-    }
-    compiled = mj_compile(spec, vfs.get());
-    const std::string spec_error = compiled == nullptr ? mjs_getError(spec) : "";
-    mj_deleteSpec(spec);
-    if (compiled == nullptr) {
-      throw std::runtime_error("MuJoCo could not compile " + scene + ": " + spec_error);
-    }
-  }
-  std::unique_ptr<mjModel, mujoco::ModelDeleter> m(compiled);
-  m->opt.timestep = sim_dt;
-  m->opt.ccd_iterations = 20;
-  for (int i = 6; i < m->nv; ++i) m->dof_damping[i] = kd;
-  for (int i = 0; i < m->nu; ++i) {
-    m->actuator_gainprm[mjNGAIN * i] = kp;
-    m->actuator_biasprm[mjNBIAS * i + 1] = -kp;
-  }
+  std::unique_ptr<mjModel, mujoco::ModelDeleter> m = go1::CompileModel(
+      asset_files, xml_dir + "/scene_mjx_feetonly_" + task_name + ".xml", sim_dt, kp, kd);
   if (m->nq != 19 || m->nv != 18 || m->nu != go1::kNu) {
     throw std::invalid_argument("the Go1 model must have 19 qpos, 18 qvel and 12 actuators");
   }

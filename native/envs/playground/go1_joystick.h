@@ -136,8 +136,6 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
 }  // namespace go1
 
 class Go1Joystick final : public mujoco::MujocoEnv {
-  using Key = jax_random::Key;
-
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {

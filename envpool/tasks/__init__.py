@@ -14,6 +14,7 @@ from envpool.tasks import (  # noqa: F401
     mujoco,
     myosuite,
     pgx,
+    playground,
     procgen,
     robotics,
     robotics_adroit,

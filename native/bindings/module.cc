@@ -34,6 +34,7 @@
 #include "envs/pgx/register.h"
 #include "envs/minigrid/register.h"
 #include "envs/mujoco/register.h"
+#include "envs/playground/register.h"
 #include "envs/robotics/register.h"
 #include "envs/testing/dummy.h"
 #include "envs/testing/faulty.h"
@@ -58,6 +59,7 @@ Registry BuildRegistry() {
   pgx::Register(registry);
   minigrid::Register(registry);
   mujoco::Register(registry);
+  playground::Register(registry);
   robotics::Register(registry);
   toy_text::Register(registry);
   vizdoom_envs::Register(registry);

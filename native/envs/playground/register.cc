@@ -1,0 +1,18 @@
+// The MuJoCo Playground envs of the native registry (see register.h).
+#include "envs/playground/register.h"
+
+#include "core/registry.h"
+#include "envs/playground/go1_handstand.h"
+#include "envs/playground/go1_joystick.h"
+
+namespace envpool::playground {
+
+void Register(Registry& registry) {
+  // Go1 joystick, flat and rough terrain (go1_joystick.h).
+  registry.push_back(MakeEntry<Go1Joystick>("PlaygroundGo1Joystick"));
+  // Go1 handstand and footstand (go1_handstand.h).
+  registry.push_back(MakeEntry<Go1Handstand<false>>("PlaygroundGo1Handstand"));
+  registry.push_back(MakeEntry<Go1Handstand<true>>("PlaygroundGo1Footstand"));
+}
+
+}  // namespace envpool::playground

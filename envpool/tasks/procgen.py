@@ -44,6 +44,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "fruitbot": ("Fruitbot", ("easy", "hard")),
     "leaper": ("Leaper", ("easy", "hard", "extreme", "exploration")),
     "plunder": ("Plunder", ("easy", "hard")),
+    "chaser": ("Chaser", ("easy", "hard", "extreme")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

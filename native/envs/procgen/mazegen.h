@@ -78,6 +78,24 @@ class MazeGen {
     }
   }
 
+  // generate_maze_no_dead_ends (chaser's Ms. Pac-Man-like maze): the Kruskal maze, then
+  // each open cell with one open neighbour, visited in index order over the grid as it is
+  // being changed, has one of its interior wall neighbours (drawn with randn) opened
+  void GenerateMazeNoDeadEnds() {
+    GenerateMaze();
+    std::vector<int> adj_space;
+    std::vector<int> adj_wall;
+    for (int i = 0; i < array_dim_ * array_dim_; i++) {
+      if (GetObj(i) != kSpace) continue;
+      GetNeighbors(i, kSpace, adj_space);
+      if (adj_space.size() != 1) continue;
+      GetNeighbors(i, kWallObj, adj_wall);
+      if (!adj_wall.empty()) {
+        grid_.at(adj_wall[rand_gen_->RandN(static_cast<int>(adj_wall.size()))]) = kSpace;
+      }
+    }
+  }
+
   // generate_maze_with_doors: num_doors doors at forks (cells with more than two open
   // neighbours), the agent on a free cell next to no door, each door's key (and at last
   // the exit) on a cell reached before that door

@@ -4,6 +4,7 @@
 
 #include "core/registry.h"
 #include "envs/procgen/bigfish.h"
+#include "envs/procgen/chaser.h"
 #include "envs/procgen/coinrun.h"
 #include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
@@ -26,6 +27,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<FruitBot>>("ProcgenFruitbot"));
   registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
   registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
+  registry.push_back(MakeEntry<ProcgenEnv<Chaser>>("ProcgenChaser"));
 }
 
 }  // namespace envpool::procgen

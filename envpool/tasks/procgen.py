@@ -45,6 +45,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "leaper": ("Leaper", ("easy", "hard", "extreme", "exploration")),
     "plunder": ("Plunder", ("easy", "hard")),
     "chaser": ("Chaser", ("easy", "hard", "extreme")),
+    "dodgeball": ("Dodgeball", ("easy", "hard", "extreme", "memory")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

@@ -6,6 +6,7 @@
 #include "envs/procgen/bigfish.h"
 #include "envs/procgen/chaser.h"
 #include "envs/procgen/coinrun.h"
+#include "envs/procgen/dodgeball.h"
 #include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
 #include "envs/procgen/leaper.h"
@@ -28,6 +29,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<Leaper>>("ProcgenLeaper"));
   registry.push_back(MakeEntry<ProcgenEnv<Plunder>>("ProcgenPlunder"));
   registry.push_back(MakeEntry<ProcgenEnv<Chaser>>("ProcgenChaser"));
+  registry.push_back(MakeEntry<ProcgenEnv<Dodgeball>>("ProcgenDodgeball"));
 }
 
 }  // namespace envpool::procgen

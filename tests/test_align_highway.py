@@ -40,7 +40,7 @@ _OBS_KEYS = {"observation_features": "features", "observation_vehicles_count": "
 _ACTION_KEYS = {"action_type": "type", "action_longitudinal": "longitudinal",
                 "action_lateral": "lateral", "target_speeds": "target_speeds",
                 "acceleration_range": "acceleration_range", "steering_range": "steering_range",
-                "action_clip": "clip"}
+                "action_clip": "clip", "action_dynamical": "dynamical"}
 _RENAMED = {"other_vehicles_check_collisions"}  # no package key: the task decides
 
 

@@ -34,6 +34,7 @@ import envpool
 # Our id -> the package's id.
 PACKAGE_ID = {
     "intersection-v0": "intersection-v0", "Intersection-v0": "intersection-v0",
+    "intersection-v1": "intersection-v1", "Intersection-v1": "intersection-v1",
     "intersection-v2": "intersection-v2",
     "intersection-multi-agent-v0": "intersection-multi-agent-v0",
     "IntersectionMultiAgent-v0": "intersection-multi-agent-v0",
@@ -41,7 +42,9 @@ PACKAGE_ID = {
     "IntersectionMultiAgent-v1": "intersection-multi-agent-v1",
     "intersection-multi-agent-v2": "intersection-multi-agent-v2",
 }
-IDS = list(PACKAGE_ID)
+# the ids of the discrete actions (intersection-v1's are continuous: CONTINUOUS_IDS)
+IDS = [task_id for task_id, package in PACKAGE_ID.items() if package != "intersection-v1"]
+CONTINUOUS_IDS = ["intersection-v1", "Intersection-v1"]
 _RANGE_NAMES = ("x", "y", "vx", "vy")
 
 
@@ -110,6 +113,8 @@ def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
 def _policy(kind: str, rng: np.random.Generator, n: int, t: int) -> Any:
     if kind == "continuous":
         return rng.uniform(-1, 1, size=n).astype(np.float32)
+    if kind == "throttle":  # full acceleration, straight on: into the crossing traffic
+        return np.array([1.0, 0.0], dtype=np.float32)
     if kind == "random":
         return int(rng.integers(n))
     if kind == "faster":  # FASTER: into the crossing traffic, or out of the exit
@@ -128,7 +133,7 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
     multi = PACKAGE_ID[task_id].startswith("intersection-multi-agent")
     wrapper = multi and not PACKAGE_ID[task_id].endswith("-v0")  # MultiAgentWrapper
     agents = ref.config["controlled_vehicles"] if multi else 1
-    n = ours.single_action_space.shape[-1] if policy == "continuous" else 3
+    n = ours.single_action_space.shape[-1] if policy in ("continuous", "throttle") else 3
     rng = np.random.default_rng(seed)
     obs, info = ours.reset()
     r_obs, r_info = ref_wrapped.reset(seed=seed)
@@ -140,7 +145,7 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
     for t in range(steps):
         actions = [_policy(policy, rng, n, t) for _ in range(agents)]
         batch = np.array([actions] if multi else actions,
-                         dtype=np.float32 if policy == "continuous" else np.int32)
+                         dtype=np.float32 if policy in ("continuous", "throttle") else np.int32)
         obs, rew, term, trunc, info = ours.step(batch)
         where = (task_id, seed, policy, t)
         if done:  # our autoreset step: the package's reset() without a seed
@@ -185,6 +190,23 @@ def test_intersection_random_and_scripted_episodes(task_id: str) -> None:
     assert seen["episodes"] >= 2, seen
     seen = run_aligned(task_id, 5, "faster", 20)
     assert seen["terminated"] >= 1 and seen["episodes"] >= 2, seen
+
+
+# intersection-v1 (ContinuousIntersectionEnv): the controlled vehicle a BicycleVehicle
+# (ContinuousAction, dynamical), whose constant-steering trajectory (a copy stepped by the
+# bicycle model's rk4) the regulated road predicts for the right of way.
+@pytest.mark.sweep(extra=0)
+@pytest.mark.parametrize("task_id", CONTINUOUS_IDS)
+def test_continuous_intersection_episodes(task_id: str) -> None:
+    """Random steering and acceleration, then full throttle straight into the crossing
+    traffic, over several episodes: every observation (with the lane offsets), reward,
+    flag and info bitwise."""
+    # seed 5: at step 11 the right of way differs where the controlled vehicle's path is
+    # predicted kinematically instead of by the bicycle model (shown red that way)
+    seen = run_aligned(task_id, 5, "continuous", 20)
+    assert seen["episodes"] >= 2, seen
+    seen = run_aligned(task_id, 4, "throttle", 20)
+    assert seen["terminated"] >= 1 and seen["crashed"] >= 1, seen
 
 
 def test_intersection_outcomes() -> None:

@@ -33,7 +33,10 @@ PACKAGE_ID = {"merge-v0": "merge-v0", "Merge-v0": "merge-v0",
               "roundabout-v0": "roundabout-v0", "Roundabout-v0": "roundabout-v0",
               "two-way-v0": "two-way-v0", "TwoWay-v0": "two-way-v0",
               "exit-v0": "exit-v0", "Exit-v0": "exit-v0",
-              "u-turn-v0": "u-turn-v0", "UTurn-v0": "u-turn-v0"}
+              "u-turn-v0": "u-turn-v0", "UTurn-v0": "u-turn-v0",
+              # the package's ConnectedLane*Env (neighbour_vehicles_connected_lanes=True)
+              "merge-v1": "merge-v1", "roundabout-v1": "roundabout-v1",
+              "exit-v1": "exit-v1", "u-turn-v1": "u-turn-v1"}
 IDS = list(PACKAGE_ID)
 
 _MORE_OBS_KEYS = {"observation_type": "type", "observation_horizon": "horizon",

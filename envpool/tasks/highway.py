@@ -6,8 +6,12 @@ The native envs (native/envs/highway/): ``Highway`` (highway.h) for ``highway-v0
 20 vehicles, 30 s, the other vehicles not checking their collisions); ``Merge`` (merge.h,
 ``merge-v0``), ``Roundabout`` (roundabout.h, ``roundabout-v0``), ``TwoWay`` (two_way.h,
 ``two-way-v0``), ``Exit`` (exit.h, ``exit-v0``) and ``UTurn`` (u_turn.h, ``u-turn-v0``),
-each with its task's defaults; ``Intersection`` (intersection.h), for ``intersection-v0``
-(``IntersectionEnv``), ``intersection-v2`` (its ``ConnectedLane`` variant) and the
+each with its task's defaults (``merge-v1``, ``roundabout-v1``, ``exit-v1``, ``u-turn-v1``:
+the package's ``ConnectedLane*Env``, with ``neighbour_vehicles_connected_lanes``);
+``Intersection`` (intersection.h), for ``intersection-v0``
+(``IntersectionEnv``), ``intersection-v1`` (``ContinuousIntersectionEnv``: steering and
+acceleration of a dynamical bicycle model, ``action_dynamical``; Kinematics with the lane
+offsets), ``intersection-v2`` (its ``ConnectedLane`` variant) and the
 multi-agent ids (``MultiAgentIntersectionEnv``: ``multi_agent=True``, two controlled
 vehicles; the observation a Tuple of one Kinematics array per agent, the action one label
 per agent; ``-v1`` and ``-v2``, which the package wraps in its ``MultiAgentWrapper``, give
@@ -38,6 +42,7 @@ The info holds the package's ``speed``, ``crashed`` and ``action``, and its
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -64,16 +69,17 @@ _FAST = {"simulation_frequency": 5, "lanes_count": 3, "vehicles_count": 20, "dur
 
 def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     """The package sums np.dot and np.linalg.norm of two numbers (lane coordinates, the
-    collision test, the observation's distances) as the running numpy's BLAS does."""
+    collision test, the observation's distances) as the running numpy's BLAS does, and
+    rounds a 2 x 2 rotation (the racetracks' grid, the bicycle model's velocity) as it
+    does."""
     del config
-    return native_keywords()
+    return {**native_keywords(), "_numpy_matvec2": matvec2_order()}
 
 
 def _prepare_normal(config: dict[str, Any]) -> dict[str, Any]:
     """As ``_prepare``, with numpy's ziggurat tables for the scenes that draw
     ``np_random.normal()`` (roundabout, two-way, u-turn, intersection)."""
-    del config
-    return {**native_keywords(), **ziggurat_tables()}
+    return {**_prepare(config), **ziggurat_tables()}
 
 
 # The observation and action keywords every task takes (per env: they change no space;
@@ -120,6 +126,14 @@ _PER_ENV_INTERSECTION = (
 # The package's intersection ids (and sail-sg EnvPool's spellings) -> their keywords.
 _INTERSECTION = {
     ("intersection-v0", "Intersection-v0"): {},
+    # ContinuousIntersectionEnv: steering and acceleration on a dynamical bicycle model,
+    # Kinematics with the lane offsets
+    ("intersection-v1", "Intersection-v1"):
+        {"action_type": "ContinuousAction", "action_dynamical": True,
+         "action_lateral": True, "steering_range": (-math.pi / 3, math.pi / 3),
+         "observation_features": ["presence", "x", "y", "vx", "vy", "long_off", "lat_off",
+                                  "ang_off"],
+         "observation_vehicles_count": 5},
     ("intersection-v2",): {"neighbour_vehicles_connected_lanes": True},
     ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"):
         {"multi_agent": True, "controlled_vehicles": 2},
@@ -171,13 +185,6 @@ _PARKING = {"parking-v0": ("Parking-v0", {}),
             "parking-parked-v0": ("ParkingParked-v0", {"vehicles_count": 10})}
 
 
-def _prepare_matvec(config: dict[str, Any]) -> dict[str, Any]:
-    """The BLAS orders, and how numpy rounds a 2 x 2 rotation (the racetracks' grid, the
-    bicycle model's velocity)."""
-    del config
-    return {**native_keywords(), "_numpy_matvec2": matvec2_order()}
-
-
 # Keywords of Racetrack that change no space.
 _RACETRACK_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
                       "steering_range", "action_clip", "observation_align_to_vehicle_axes",
@@ -192,9 +199,13 @@ _RACETRACK = {"racetrack-v0": ("Racetrack-v0", 0),
               "racetrack-oval-v0": ("RacetrackOval-v0", 2)}
 
 
+# The package's ConnectedLane*Env road ids: the task with neighbour_vehicles_connected_lanes.
+_CONNECTED_ROAD = ("merge-v1", "roundabout-v1", "exit-v1", "u-turn-v1")
+
+
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
-    road = [task_id for task in _ROAD_TASKS for task_id in task[:2]]
+    road = [task_id for task in _ROAD_TASKS for task_id in task[:2]] + list(_CONNECTED_ROAD)
     intersection = [task_id for names in _INTERSECTION for task_id in names]
     out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road,
            *intersection]
@@ -212,6 +223,10 @@ for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
 for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
     for _task_id in (_package_id, _envpool_id):
         register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own)
+    if _package_id.replace("-v0", "-v1") in _CONNECTED_ROAD:
+        register(_package_id.replace("-v0", "-v1"), _native, prepare=_prep,
+                 per_env_kwargs=_COMMON_PER_ENV + _own,
+                 neighbour_vehicles_connected_lanes=True)
 for _names, _kw in _INTERSECTION.items():
     for _task_id in _names:
         register(_task_id, "Intersection", prepare=_prepare_normal,
@@ -222,13 +237,13 @@ for _task_id, (_spelling, _kwargs) in _PARKING.items():
                  pool_methods={"compute_reward": compute_reward}, **_kwargs)
 for _task_id, (_spelling, _track) in _RACETRACK.items():
     for _name in (_task_id, _spelling):
-        register(_name, "Racetrack", prepare=_prepare_matvec,
+        register(_name, "Racetrack", prepare=_prepare,
                  per_env_kwargs=_RACETRACK_PER_ENV, track=_track)
     # ConnectedLaneRacetrackEnv*: neighbour vehicles searched on the connected lanes too
-    register(_task_id.replace("-v0", "-v1"), "Racetrack", prepare=_prepare_matvec,
+    register(_task_id.replace("-v0", "-v1"), "Racetrack", prepare=_prepare,
              per_env_kwargs=_RACETRACK_PER_ENV, track=_track,
              neighbour_vehicles_connected_lanes=True)
 for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
-    register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare_matvec,
+    register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare,
              per_env_kwargs=("steering_range", "action_clip", "state_noise",
                              "derivative_noise"))

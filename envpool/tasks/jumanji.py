@@ -34,6 +34,9 @@ TASKS: list[tuple[str, str, int]] = [
     ("Cleaner-v0", "JumanjiCleaner", 100),
     ("GraphColoring-v1", "JumanjiGraphColoring", 20),
     ("CVRP-v1", "JumanjiCVRP", 40),
+    ("Tetris-v0", "JumanjiTetris", 400),
+    ("Connector-v3", "JumanjiConnector", 50),
+    ("FlatPack-v0", "JumanjiFlatPack", 25),
 ]
 
 #: Each id's keywords: jumanji's registration's generator and time limit.

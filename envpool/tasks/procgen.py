@@ -44,13 +44,20 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "fruitbot": ("Fruitbot", ("easy", "hard")),
     "leaper": ("Leaper", ("easy", "hard", "extreme", "exploration")),
     "plunder": ("Plunder", ("easy", "hard")),
+    "climber": ("Climber", ("easy", "hard", "exploration")),
+    "ninja": ("Ninja", ("easy", "hard", "exploration")),
+    "bossfight": ("Bossfight", ("easy", "hard")),
+    "caveflyer": ("Caveflyer", ("easy", "hard", "memory", "exploration")),
+    # (JumperEasy-v0 is not here yet: its compass is drawn by a Qt path fill not restated)
+    "jumper": ("Jumper", ("hard", "memory", "exploration")),
     "chaser": ("Chaser", ("easy", "hard", "extreme")),
     "dodgeball": ("Dodgeball", ("easy", "hard", "extreme", "memory")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level
 EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 876640971,
-                           "leaper": 1318677581}
+                           "leaper": 1318677581, "climber": 1561126160, "ninja": 1123500215,
+                           "caveflyer": 1259048185, "jumper": 1434825276}
 
 _MODE_NAMES = {"easy": "Easy", "hard": "Hard", "extreme": "Extreme", "memory": "Memory",
                "exploration": "Exploration"}

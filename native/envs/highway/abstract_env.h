@@ -41,6 +41,7 @@
 #include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
+#include "envs/highway/bicycle_vehicle.h"
 #include "envs/highway/exit_observation.h"
 #include "envs/highway/observation.h"
 #include "envs/highway/time_to_collision_observation.h"
@@ -60,6 +61,9 @@ struct CommonParams {
   std::pair<double, double> acceleration_range{-5.0, 5.0};  // ContinuousAction
   std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
   bool action_clip = true;
+  // ContinuousAction's dynamical: the controlled vehicles are BicycleVehicles (tyre friction
+  // and slip, bicycle_vehicle.h) instead of kinematic Vehicles
+  bool action_dynamical = false;
   std::vector<std::string> observation_features;
   int observation_vehicles_count = 5;
   bool observation_absolute = false;
@@ -81,6 +85,9 @@ struct CommonParams {
   std::vector<double> zig_ki, zig_wi, zig_fi;
   // derived
   bool continuous = false;
+  // how the running numpy rounds a 2 x 2 M @ v (the hidden keyword _numpy_matvec2, utils.h),
+  // which the bicycle model's velocity rotation reads
+  MatVec2Order matvec2 = MatVec2Order::kFusedReversed;
   KinematicsConfig kinematics;
   NumpyBlas blas;
   NumpyZiggurat ziggurat;
@@ -91,6 +98,9 @@ struct CommonParams {
              const std::vector<std::string>& observations = {"Kinematics", "TimeToCollision"}) {
     blas = NumpyBlas::FromConfig(c);
     ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
+    const std::int64_t order = c.GetInt("_numpy_matvec2");
+    if (order < 0 || order > 2) throw std::invalid_argument("highway: _numpy_matvec2");
+    matvec2 = static_cast<MatVec2Order>(order);
     bool known = false;
     std::string names;
     for (const std::string& o : observations) {
@@ -103,6 +113,11 @@ struct CommonParams {
     }
     if (action_type == "DiscreteMetaAction") {
       continuous = false;
+      if (action_dynamical) {
+        throw std::invalid_argument(
+            "highway: action_dynamical is ContinuousAction's (DiscreteMetaAction drives "
+            "MDPVehicles)");
+      }
       if (!action_longitudinal && !action_lateral) {
         throw std::invalid_argument(
             "highway: DiscreteMetaAction needs action_longitudinal or action_lateral");
@@ -196,6 +211,7 @@ struct CommonDefaults {
   bool action_longitudinal = true;
   bool action_lateral = true;
   std::pair<double, double> steering_range{-kPi / 4, kPi / 4};
+  bool action_dynamical = false;
   // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3)
   std::vector<double> target_speeds{20.0, 25.0, 30.0};
   std::string observation_type = "Kinematics";
@@ -220,6 +236,14 @@ void AddActionKeywords(Keywords<P>& k, const CommonDefaults& d) {
   k.Add("acceleration_range", std::pair<double, double>{-5.0, 5.0}, &P::acceleration_range);
   k.Add("steering_range", d.steering_range, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
+  k.Add("action_dynamical", d.action_dynamical, &P::action_dynamical);
+}
+
+// A task's hidden numeric keywords' defaults: numpy's BLAS summation orders and its 2 x 2
+// M @ v rounding (envpool.make passes the running numpy's: envpool/tasks/_numpy_blas.py).
+inline void AddNumericDefaults(Config& c) {
+  NumpyBlas::AddDefaults(c);
+  c.Set("_numpy_matvec2", 1);
 }
 
 // The observation's keywords of observation_factory's types (config["observation"]
@@ -460,8 +484,12 @@ class AbstractEnv : public Env {
   Vehicle& vehicle() const { return *controlled_.front(); }
 
   // action_type.vehicle_class(road, position, heading, speed): an MDPVehicle with
-  // target_speeds (DiscreteMetaAction) or a plain Vehicle (ContinuousAction).
+  // target_speeds (DiscreteMetaAction), a plain Vehicle (ContinuousAction) or a
+  // BicycleVehicle (ContinuousAction, dynamical).
   std::unique_ptr<Vehicle> MakeControlled(Vec2 position, double heading, double speed) {
+    if (common_.continuous && common_.action_dynamical) {
+      return std::make_unique<BicycleVehicle>(&road_, position, heading, speed, common_.matvec2);
+    }
     if (common_.continuous) return std::make_unique<Vehicle>(&road_, position, heading, speed);
     return std::make_unique<MDPVehicle>(&road_, position, heading, speed, common_.target_speeds);
   }

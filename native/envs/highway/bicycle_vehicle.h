@@ -15,6 +15,8 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "envs/highway/utils.h"
 #include "envs/highway/vehicle.h"
@@ -41,30 +43,54 @@ class BicycleVehicle : public Vehicle {
 
   State state() const { return {position[0], position[1], heading, speed, lateral_speed, yaw_rate}; }
   // derivative: derivative_func of the current state.
-  State Derivative() const { return DerivativeFunc(state()); }
+  State Derivative() const { return DerivativeFunc(state(), action_); }
 
-  // step(dt): clip_actions, one rk4 step, on_state_update.
+  // step(dt): clip_actions, one rk4 step, on_state_update. (No pending impact is applied:
+  // BicycleVehicle.step replaces Vehicle.step, which applies it.)
   void Step(double dt) override {
     ClipActions();
     action_.steering = Clip(action_.steering, -kPi / 2, kPi / 2);
     yaw_rate = Clip(yaw_rate, -kMaxAngularSpeed, kMaxAngularSpeed);
-    // rk4: f1 = f(s); f2 = f(s + f1 * (dt / 2)); f3 = f(s + f2 * (dt / 2)); f4 = f(s + f3 * dt);
-    // s + (dt / 6) * (f1 + 2 f2 + 2 f3 + f4)
-    const State s = state();
-    const State f1 = DerivativeFunc(s);
-    const State f2 = DerivativeFunc(Add(s, f1, dt / 2));
-    const State f3 = DerivativeFunc(Add(s, f2, dt / 2));
-    const State f4 = DerivativeFunc(Add(s, f3, dt));
-    State next;
-    for (std::size_t i = 0; i < 6; ++i) {
-      next[i] = s[i] + (dt / 6) * (((f1[i] + 2 * f2[i]) + 2 * f3[i]) + f4[i]);
-    }
+    const State next = Rk4(state(), action_, dt);
     position = {next[0], next[1]};
     heading = next[2];
     speed = next[3];
     lateral_speed = next[4];
     yaw_rate = next[5];
     OnStateUpdate();
+  }
+
+  // predict_trajectory_constant_speed(times), Vehicle's with prediction_type
+  // "constant_steering" (the regulated intersection's conflict test reads it): a deep copy
+  // acting {acceleration 0, its current steering}, stepped by this class's step over the
+  // times' differences (clip_actions: braking where crashed, the speed limits, the steering
+  // and yaw-rate clips; then rk4); its positions and headings. (The copy's lane, which
+  // on_state_update sets, is read by nothing.)
+  std::vector<std::pair<Vec2, double>> PredictTrajectoryConstantSpeed(
+      const std::vector<double>& times) const override {
+    State s = state();
+    VehicleAction a{action_.steering, 0.0};
+    std::vector<std::pair<Vec2, double>> out;
+    out.reserve(times.size());
+    double previous = 0.0;
+    for (const double t : times) {
+      const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
+      previous = t;
+      if (crashed) {
+        a.steering = 0;
+        a.acceleration = -1.0 * s[3];
+      }
+      if (s[3] > max_speed) {
+        a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - s[3]));
+      } else if (s[3] < min_speed) {
+        a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - s[3]));
+      }
+      a.steering = Clip(a.steering, -kPi / 2, kPi / 2);
+      s[5] = Clip(s[5], -kMaxAngularSpeed, kMaxAngularSpeed);
+      s = Rk4(s, a, dt);
+      out.emplace_back(Vec2{s[0], s[1]}, s[2]);
+    }
+    return out;
   }
 
   double lateral_speed = 0;
@@ -77,9 +103,23 @@ class BicycleVehicle : public Vehicle {
     return out;
   }
 
-  State DerivativeFunc(const State& s) const {
+  // rk4: f1 = f(s); f2 = f(s + f1 * (dt / 2)); f3 = f(s + f2 * (dt / 2)); f4 = f(s + f3 * dt);
+  // s + (dt / 6) * (f1 + 2 f2 + 2 f3 + f4)
+  State Rk4(const State& s, const VehicleAction& a, double dt) const {
+    const State f1 = DerivativeFunc(s, a);
+    const State f2 = DerivativeFunc(Add(s, f1, dt / 2), a);
+    const State f3 = DerivativeFunc(Add(s, f2, dt / 2), a);
+    const State f4 = DerivativeFunc(Add(s, f3, dt), a);
+    State next;
+    for (std::size_t i = 0; i < 6; ++i) {
+      next[i] = s[i] + (dt / 6) * (((f1[i] + 2 * f2[i]) + 2 * f3[i]) + f4[i]);
+    }
+    return next;
+  }
+
+  State DerivativeFunc(const State& s, const VehicleAction& a) const {
     const double heading_ = s[2], speed_ = s[3], lateral = s[4], yaw = s[5];
-    const double delta_f = action_.steering;
+    const double delta_f = a.steering;
     const double delta_r = 0;
     const double theta_vf = std::atan2(lateral + kLengthA * yaw, speed_);
     const double theta_vr = std::atan2(lateral - kLengthB * yaw, speed_);
@@ -96,7 +136,7 @@ class BicycleVehicle : public Vehicle {
     return {MatVec2Row(matvec2_, c, -sn, speed_, lateral),
             MatVec2Row(matvec2_, sn, c, speed_, lateral),
             yaw,
-            action_.acceleration,
+            a.acceleration,
             d_lateral,
             d_yaw};
   }

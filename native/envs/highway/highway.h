@@ -74,7 +74,7 @@ class HighwayEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
+    AddNumericDefaults(c);
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

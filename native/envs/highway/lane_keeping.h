@@ -38,13 +38,9 @@ class LaneKeepingEnv final : public AbstractEnv {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Check(c, {"AttributesObservation"});
-      const int order = c.GetInt("_numpy_matvec2");
-      if (order < 0 || order > 2) throw std::invalid_argument("highway: _numpy_matvec2");
-      matvec2 = static_cast<MatVec2Order>(order);
     }
     double state_noise;
     double derivative_noise;
-    MatVec2Order matvec2 = MatVec2Order::kFusedReversed;
   };
 
   static Keywords<Params> Keys() {
@@ -66,8 +62,7 @@ class LaneKeepingEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
-    c.Set("_numpy_matvec2", 1);  // _numpy_blas.matvec2_order() asks the running numpy
+    AddNumericDefaults(c);
     return c;
   }
   // The Dict observation in gymnasium's order (sorted keys).

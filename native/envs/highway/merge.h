@@ -62,7 +62,7 @@ class MergeEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
+    AddNumericDefaults(c);
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

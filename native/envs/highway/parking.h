@@ -84,7 +84,7 @@ class ParkingEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
+    AddNumericDefaults(c);
     return c;
   }
   // The Dict observation in gymnasium's order (sorted keys), float64; the info's action,

@@ -77,9 +77,7 @@ class RacetrackEnv final : public AbstractEnv {
         }
       }
       grid.align_to_vehicle_axes = observation_align_to_vehicle_axes;
-      const int order = c.GetInt("_numpy_matvec2");
-      if (order < 0 || order > 2) throw std::invalid_argument("highway: _numpy_matvec2");
-      grid.matvec2 = static_cast<MatVec2Order>(order);
+      grid.matvec2 = matvec2;  // read by CommonParams::Check
     }
     int track;  // 0 racetrack, 1 large, 2 oval
     std::vector<std::string> grid_features;
@@ -139,8 +137,7 @@ class RacetrackEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
-    c.Set("_numpy_matvec2", 1);  // _numpy_blas.matvec2_order() asks the running numpy
+    AddNumericDefaults(c);
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

@@ -70,7 +70,7 @@ class RoundaboutEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
+    AddNumericDefaults(c);
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

@@ -57,7 +57,7 @@ class TwoWayEnv final : public AbstractEnv {
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
-    NumpyBlas::AddDefaults(c);
+    AddNumericDefaults(c);
     return c;
   }
   static EnvSpec MakeSpec(const Params& p) {

@@ -3,7 +3,9 @@
 
 #include "core/registry.h"
 #include "envs/jumanji/cleaner.h"
+#include "envs/jumanji/connector.h"
 #include "envs/jumanji/cvrp.h"
+#include "envs/jumanji/flat_pack.h"
 #include "envs/jumanji/game2048.h"
 #include "envs/jumanji/graph_coloring.h"
 #include "envs/jumanji/knapsack.h"
@@ -13,6 +15,7 @@
 #include "envs/jumanji/sliding_tile_puzzle.h"
 #include "envs/jumanji/snake.h"
 #include "envs/jumanji/sudoku.h"
+#include "envs/jumanji/tetris.h"
 #include "envs/jumanji/tsp.h"
 
 namespace envpool::jumanji {
@@ -30,6 +33,9 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cleaner>("JumanjiCleaner"));
   registry.push_back(MakeEntry<GraphColoring>("JumanjiGraphColoring"));
   registry.push_back(MakeEntry<Cvrp>("JumanjiCVRP"));
+  registry.push_back(MakeEntry<Tetris>("JumanjiTetris"));
+  registry.push_back(MakeEntry<Connector>("JumanjiConnector"));
+  registry.push_back(MakeEntry<FlatPack>("JumanjiFlatPack"));
 }
 
 }  // namespace envpool::jumanji

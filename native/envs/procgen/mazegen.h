@@ -78,24 +78,6 @@ class MazeGen {
     }
   }
 
-  // generate_maze_no_dead_ends (chaser's Ms. Pac-Man-like maze): the Kruskal maze, then
-  // each open cell with one open neighbour, visited in index order over the grid as it is
-  // being changed, has one of its interior wall neighbours (drawn with randn) opened
-  void GenerateMazeNoDeadEnds() {
-    GenerateMaze();
-    std::vector<int> adj_space;
-    std::vector<int> adj_wall;
-    for (int i = 0; i < array_dim_ * array_dim_; i++) {
-      if (GetObj(i) != kSpace) continue;
-      GetNeighbors(i, kSpace, adj_space);
-      if (adj_space.size() != 1) continue;
-      GetNeighbors(i, kWallObj, adj_wall);
-      if (!adj_wall.empty()) {
-        grid_.at(adj_wall[rand_gen_->RandN(static_cast<int>(adj_wall.size()))]) = kSpace;
-      }
-    }
-  }
-
   // generate_maze_with_doors: num_doors doors at forks (cells with more than two open
   // neighbours), the agent on a free cell next to no door, each door's key (and at last
   // the exit) on a cell reached before that door
@@ -143,6 +125,27 @@ class MazeGen {
       grid_.at(key_cell) = door_num == num_doors ? kExitObj : (kKeyObj + door_num + 1);
       s0.insert(s1.begin(), s1.end());
       if (found_door >= 0) s0.insert(found_door);
+    }
+  }
+
+  // generate_maze_no_dead_ends (jumper): the maze, then, scanning cells in order, each
+  // open cell with a single open neighbour opens one of its walled neighbours (drawn with
+  // randn), so that the maze has loops and few dead ends
+  void GenerateMazeNoDeadEnds() {
+    GenerateMaze();
+    std::vector<int> adj_space;
+    std::vector<int> adj_wall;
+    for (int i = 0; i < array_dim_ * array_dim_; i++) {
+      if (GetObj(i) == kSpace) {
+        GetNeighbors(i, kSpace, adj_space);
+        if (adj_space.size() == 1) {
+          GetNeighbors(i, kWallObj, adj_wall);
+          if (!adj_wall.empty()) {
+            const int n = rand_gen_->RandN(static_cast<int>(adj_wall.size()));
+            grid_.at(adj_wall[n]) = kSpace;
+          }
+        }
+      }
     }
   }
 

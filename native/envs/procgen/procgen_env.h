@@ -20,6 +20,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
@@ -59,6 +61,15 @@ inline DistributionMode ParseMode(const std::string& name, const std::string& mo
                               ", got '" + mode + "'");
 }
 
+// A game may refuse options it does not restate: `static void CheckOptions(const
+// ProcgenParams&)`, throwing std::invalid_argument, called when the pool is made.
+template <class G, class = void>
+struct HasCheckOptions : std::false_type {};
+template <class G>
+struct HasCheckOptions<
+    G, std::void_t<decltype(G::CheckOptions(std::declval<const ProcgenParams&>()))>>
+    : std::true_type {};
+
 template <class G>
 class ProcgenEnv final : public Env {
  public:
@@ -66,6 +77,7 @@ class ProcgenEnv final : public Env {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       mode = ParseMode(G::kName, distribution_mode, G::kHasExtreme, G::kHasMemory);
+      if constexpr (HasCheckOptions<G>::value) G::CheckOptions(*this);
       assets = std::make_shared<AssetStore>(resource_root);
     }
   };

@@ -229,6 +229,182 @@ class Painter {
     }
   }
 
+  // --- aliased ellipses and cosmetic lines (jumper's compass) ---
+  // A QColor(r, g, b, a) as the raster engine's solid span colour: premultiplied through
+  // QRgba64 (qPremultiply, then toArgb32), which for 8-bit channels is exact.
+  static std::uint32_t SolidColour(int red, int green, int blue, int alpha = 255) {
+    auto premul = [alpha](int c) {
+      // qt_div_65535(c16 * a16), then qt_div_257
+      const std::uint32_t c16 = static_cast<std::uint32_t>(c) * 257U;
+      const std::uint32_t a16 = static_cast<std::uint32_t>(alpha) * 257U;
+      const std::uint64_t x = static_cast<std::uint64_t>(c16) * a16;
+      const std::uint32_t p16 = static_cast<std::uint32_t>((x + (x >> 16) + 0x8000U) >> 16);
+      return (p16 - (p16 >> 8) + 0x80U) >> 8;
+    };
+    return (static_cast<std::uint32_t>(alpha) << 24) | (premul(red) << 16) |
+           (premul(green) << 8) | premul(blue);
+  }
+
+  // drawEllipse(QRectF) with no antialiasing and no transform, for a rect on whole pixels
+  // (QRasterPaintEngine::drawEllipse takes its midpoint path when QRect(int(x), int(y),
+  // int_dim(x, w), int_dim(y, h)) equals the rect, as qFuzzyCompare decides):
+  // drawEllipse_midpoint_i's spans, each row's interior from the brush, its outline from a
+  // solid pen of width 1 or less (none when has_pen is false). Colours are SolidColour's;
+  // coverage is full, so a span is SourceOver of the colour (a fill when it is opaque).
+  // Returns false, drawing nothing, for a rect the midpoint path does not take (procgen's
+  // antialiasing-free path fill of such an ellipse is not restated).
+  bool DrawEllipseMidpoint(const RectF& r, bool has_pen, std::uint32_t pen,
+                           bool has_brush, std::uint32_t brush) {
+    if (r.w <= 0 || r.h <= 0) return false;  // QRectF::isEmpty
+    const int bx = static_cast<int>(r.x), by = static_cast<int>(r.y);
+    const int bw = static_cast<int>(r.x + r.w) - static_cast<int>(r.x);
+    const int bh = static_cast<int>(r.y + r.h) - static_cast<int>(r.y);
+    auto fuzzy = [](double p1, double p2) {
+      return std::fabs(p1 - p2) * 1000000000000. <= std::min(std::fabs(p1), std::fabs(p2));
+    };
+    if (!(fuzzy(bx, r.x) && fuzzy(by, r.y) && fuzzy(bw, r.w) && fuzzy(bh, r.h))) return false;
+    const double a = static_cast<double>(bw) / 2;
+    const double b = static_cast<double>(bh) / 2;
+    double d = b * b - (a * a * b) + 0.25 * a * a;
+    int x = 0;
+    int y = (bh + 1) / 2;
+    int startx = x;
+    auto points = [&](int px, int py, int length) {
+      EllipsePoints(bx, by, bw, bh, px, py, length, has_pen, pen, has_brush, brush);
+    };
+    // region 1
+    while (a * a * (2 * y - 1) > 2 * b * b * (x + 1)) {
+      if (d < 0) {  // E
+        d += b * b * (2 * x + 3);
+        ++x;
+      } else {  // SE
+        d += b * b * (2 * x + 3) + a * a * (-2 * y + 2);
+        points(startx, y, x - startx + 1);
+        startx = ++x;
+        --y;
+      }
+    }
+    points(startx, y, x - startx + 1);
+    // region 2
+    d = b * b * (x + 0.5) * (x + 0.5) + a * a * ((y - 1) * (y - 1) - b * b);
+    const int miny = bh & 0x1;
+    while (y > miny) {
+      if (d < 0) {  // SE
+        d += b * b * (2 * x + 2) + a * a * (-2 * y + 3);
+        ++x;
+      } else {  // S
+        d += a * a * (-2 * y + 3);
+      }
+      --y;
+      points(x, y, 1);
+    }
+    return true;
+  }
+
+  // drawLine(QLine) with a cosmetic (or width-1 untransformed) solid pen and no
+  // antialiasing: QCosmeticStroker's aliased drawLine (26.6 fixed point, no legacy
+  // rounding) with its square caps (a half pixel added at both ends; a FlatCap pen has none),
+  // clipped as its clipLine clips to the canvas widened by a pixel (two on the right and
+  // bottom) and then to the canvas; a line of no length is drawPoints' one pixel.
+  void DrawCosmeticLine(int px1, int py1, int px2, int py2, std::uint32_t colour,
+                        bool square_caps = true) {
+    if (px1 == px2 && py1 == py2) {
+      PlotPen(px1, py1, colour);
+      return;
+    }
+    double rx1 = px1, ry1 = py1, rx2 = px2, ry2 = py2;
+    const double xmin = -1, xmax = width_ + 1, ymin = -1, ymax = height_ + 1;
+    // clipLine
+    if (rx1 < xmin) {
+      if (rx2 <= xmin) return;
+      ry1 += (ry2 - ry1) / (rx2 - rx1) * (xmin - rx1);
+      rx1 = xmin;
+    } else if (rx1 > xmax) {
+      if (rx2 >= xmax) return;
+      ry1 += (ry2 - ry1) / (rx2 - rx1) * (xmax - rx1);
+      rx1 = xmax;
+    }
+    if (rx2 < xmin) {
+      ry2 += (ry2 - ry1) / (rx2 - rx1) * (xmin - rx2);
+      rx2 = xmin;
+    } else if (rx2 > xmax) {
+      ry2 += (ry2 - ry1) / (rx2 - rx1) * (xmax - rx2);
+      rx2 = xmax;
+    }
+    if (ry1 < ymin) {
+      if (ry2 <= ymin) return;
+      rx1 += (rx2 - rx1) / (ry2 - ry1) * (ymin - ry1);
+      ry1 = ymin;
+    } else if (ry1 > ymax) {
+      if (ry2 >= ymax) return;
+      rx1 += (rx2 - rx1) / (ry2 - ry1) * (ymax - ry1);
+      ry1 = ymax;
+    }
+    if (ry2 < ymin) {
+      rx2 += (rx2 - rx1) / (ry2 - ry1) * (ymin - ry2);
+      ry2 = ymin;
+    } else if (ry2 > ymax) {
+      rx2 += (rx2 - rx1) / (ry2 - ry1) * (ymax - ry2);
+      ry2 = ymax;
+    }
+    auto f26 = [](double v) { return static_cast<int>(v * 64.); };
+    int x1 = f26(rx1), y1 = f26(ry1), x2 = f26(rx2), y2 = f26(ry2);
+    const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
+    auto div16 = [](int num, int den) {
+      if (std::abs(num) > 0x7fff) {
+        return static_cast<int>((static_cast<std::int64_t>(num) * 65536) / den);
+      }
+      return static_cast<int>(static_cast<std::uint32_t>(num) << 16) / den;
+    };
+    const bool caps = square_caps;
+    if (dx < dy) {  // vertical: one pixel a row
+      if (y1 > y2) {
+        std::swap(y1, y2);
+        std::swap(x1, x2);
+      }
+      const int xinc = div16(x2 - x1, y2 - y1);
+      int x = static_cast<int>(static_cast<std::uint32_t>(x1) << 10);
+      if (caps) {  // capAdjust
+        y1 -= 32;
+        x -= xinc >> 1;
+        y2 += 32;
+      }
+      int y = (y1 + 32) >> 6;
+      const int ys = (y2 + 32) >> 6;
+      const int round = xinc > 0 ? 32 : 0;
+      if (y != ys) {
+        x += ((((y << 6) + round - y1))) * xinc >> 6;
+        do {
+          PlotPen(x >> 16, y, colour);
+          x += xinc;
+        } while (++y < ys);
+      }
+    } else {  // horizontal: one pixel a column
+      if (dx == 0) return;
+      if (x1 > x2) {
+        std::swap(x1, x2);
+        std::swap(y1, y2);
+      }
+      const int yinc = div16(y2 - y1, x2 - x1);
+      int y = static_cast<int>(static_cast<std::uint32_t>(y1) << 10);
+      if (caps) {
+        x1 -= 32;
+        y -= yinc >> 1;
+        x2 += 32;
+      }
+      int x = (x1 + 32) >> 6;
+      const int xs = (x2 + 32) >> 6;
+      const int round = yinc > 0 ? 32 : 0;
+      if (x != xs) {
+        y += ((((x << 6) + round - x1))) * yinc >> 6;
+        do {
+          PlotPen(x, y >> 16, colour);
+          y += yinc;
+        } while (++x < xs);
+      }
+    }
+  }
+
   // The canvas as RGB bytes (procgen's bgr32_to_rgb888)
   void ToRgb(std::uint8_t* out) const {
     for (std::uint32_t p : canvas_) {
@@ -240,6 +416,53 @@ class Painter {
 
  private:
   int IntOpacity() const { return static_cast<int>(opacity_ * 256); }
+
+  // A span of full coverage in a solid colour (premultiplied): SourceOver, a fill when
+  // the colour is opaque (comp_func_solid_SourceOver), cut to the canvas.
+  void SolidSpan(int x, int y, int len, std::uint32_t colour) {
+    if (y < 0 || y >= height_ || len <= 0) return;
+    int x2 = std::min(x + len, width_);
+    x = std::max(x, 0);
+    std::uint32_t* row = canvas_.data() + static_cast<std::size_t>(y) * width_;
+    for (; x < x2; ++x) {
+      row[x] = (colour >> 24) == 0xff ? colour : colour + qt::ByteMul(row[x], (~colour) >> 24);
+    }
+  }
+  // the cosmetic stroker's drawPixelARGB32Opaque: SourceOver, inside the canvas
+  void PlotPen(int x, int y, std::uint32_t colour) {
+    if (x < 0 || x >= width_ || y < 0 || y >= height_) return;
+    std::uint32_t& d = canvas_[static_cast<std::size_t>(y) * width_ + x];
+    d = colour + qt::ByteMul(d, (~colour) >> 24);
+  }
+
+  // drawEllipsePoints: (x, y) relative to the rect's middle; the outline's spans at the
+  // four mirrored places, the brush's spans between them on the top and bottom rows
+  void EllipsePoints(int rx, int ry, int rw, int rh, int x, int y, int length, bool has_pen,
+                     std::uint32_t pen, bool has_brush, std::uint32_t brush) {
+    if (length == 0) return;
+    const int midx = rx + (rw + 1) / 2;
+    const int midy = ry + (rh + 1) / 2;
+    x = x + midx;
+    y = midy - y;
+    const int o0x = midx + (midx - x) - (length - 1) - (rw & 0x1);
+    const int o0len = std::min(length, x - o0x);
+    const int o1x = x;
+    const int o2y = midy + (midy - y) - (rh & 0x1);
+    if (has_brush && o0x + o0len < o1x) {
+      const int f0x = o0x + o0len - 1;
+      const int f0len = std::max(0, o1x - f0x);
+      SolidSpan(f0x, y, f0len, brush);
+      if (y < o2y) SolidSpan(f0x, o2y, f0len, brush);  // the middle row once
+    }
+    if (has_pen) {
+      SolidSpan(o0x, y, o0len, pen);
+      SolidSpan(o1x, y, length, pen);
+      if (y < o2y) {
+        SolidSpan(o0x, o2y, o0len, pen);
+        SolidSpan(o1x, o2y, length, pen);
+      }
+    }
+  }
 
   // qt_scale_image_32bit (Qt 5.13.2): the step is int(65536 * source / target), the first
   // sample qCeil((tx1 + 0.5 - left) * (source / target) * 65536) - 1, the destination the

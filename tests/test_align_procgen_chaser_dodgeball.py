@@ -96,6 +96,13 @@ _SCRIPTS: dict[tuple[str, int], str] = {
         "cghhhbdijecajdbjdfjaiehbcaedhidefcbiddfdaigjigffajjighccihjhgdfacgejfijddfhbdagi"
         "hfbeigghbjjfgcjgghiedjfgheijbgdgdehhgadgciaeaiaichfdbjhefaaeagabcheibbfjediacdai"
         "dacjddjedjbafebjahfebifcbbbgegaajbagcead"),
+    ("DodgeballHard-v0", 5): (
+        "aceeeaabagfgbabdbacgfcjhdbgdjahhcaddffiacdjaeeaefhjaiejdjcdjcdhcbgfcdiacedacgcje"
+        "djbebjfjecciaagjbfbcjgjabbdbiidiifbdghjhehbegabbiafddifciafgjbbaffbaedafbjhhijgh"
+        "iddjbhideefjhfdeiaibebjdefegfddcgiacbeabecegcfgjfeigjbgibidedfdcaebbeacdejgahjdc"
+        "fiidciediggdiebbfecajhcjcdbbcdgaccdgfhfjiiidfhgfaabhfdaibehgajgidjjjcaefdjbiibid"
+        "eehafhiicbfdjffcijgfdiegjggbhijgihjbfcheigcibjfhefjhgjigibcegicbiihdcigfcagijihi"
+        "dajaeaid"),
     ("DodgeballExtreme-v0", 1): (
         "jjgjiabiajijgjhbaieaedeedbgdjahhcaddjbbdbhejcdccecfghgbbdjaggechffgbjcefdhjbbgcd"
         "jjjhifgfhiaeiiifiecjjifgcbigiidiifbdghjhhedefgjihcgcfijfehjcfciidhegjegiddegihhc"

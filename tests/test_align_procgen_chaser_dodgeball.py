@@ -115,6 +115,14 @@ _SCRIPTS: dict[tuple[str, int], str] = {
         "fbfbchibeabfeihahgcceefigfddhahbchdeihcbibecdhbhbibcafciccbbcdfaccdfggdcaebigdce"
         "cdhdgcegbbdgffhiifgeceeeafaagadcaagdbdbdgdfaichiiaebhadfhgaeacahidegeghdccchigbg"
         "eege"),
+    ("ChaserHard-v0", 6): (
+        "adcgggiibbbgchchcgeifiigffifhiaaeeegbfdbeiiageedgiehchbhdfbdccgcbfecchacdiiddddf"
+        "ffhfhfgfghaehhheabcgdadfabigheahebfeafggdeegbhgfaabcdhcgahgahfiffcifcccfbidccccc"
+        "cdiehgigcigddhhffefcdabicefddcdcddddafhbfaffceaggddfegifacgbfaehhhdedbiabiafbebd"
+        "ceicdfcccebiiiifdgdeihfdfffhffegffdedghebeeeahheabdbhghgebabacddffdbibfbbaaciggh"
+        "deiefggfebifiafgidbedaaiehhcbcdfdfddgicgbfcfbgbifbbifbbedadgbdieiagfbggiacabcdbh"
+        "hfchgdeecghgdbdhdagfddhfbhfcbadbfieaggbaabaacbafdgchceceffhaddbgecedicahdebhffbb"
+        "bddfcddidhecbifegaghhegdhgfahdgcagdiegdfbaheieeahfgegadgbghhahefheiccchc"),
 }
 
 

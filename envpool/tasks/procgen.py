@@ -50,6 +50,8 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "caveflyer": ("Caveflyer", ("easy", "hard", "memory", "exploration")),
     # (JumperEasy-v0 is not here yet: its compass is drawn by a Qt path fill not restated)
     "jumper": ("Jumper", ("hard", "memory", "exploration")),
+    "chaser": ("Chaser", ("easy", "hard", "extreme")),
+    "dodgeball": ("Dodgeball", ("easy", "hard", "extreme", "memory")),
 }
 
 # procgen/env.py's EXPLORATION_LEVEL_SEEDS: "exploration" is hard mode on this one level

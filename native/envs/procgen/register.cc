@@ -6,8 +6,10 @@
 #include "envs/procgen/bigfish.h"
 #include "envs/procgen/bossfight.h"
 #include "envs/procgen/caveflyer.h"
+#include "envs/procgen/chaser.h"
 #include "envs/procgen/climber.h"
 #include "envs/procgen/coinrun.h"
+#include "envs/procgen/dodgeball.h"
 #include "envs/procgen/fruitbot.h"
 #include "envs/procgen/heist.h"
 #include "envs/procgen/jumper.h"
@@ -36,6 +38,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<ProcgenEnv<BossFight>>("ProcgenBossfight"));
   registry.push_back(MakeEntry<ProcgenEnv<CaveFlyer>>("ProcgenCaveflyer"));
   registry.push_back(MakeEntry<ProcgenEnv<Jumper>>("ProcgenJumper"));
+  registry.push_back(MakeEntry<ProcgenEnv<Chaser>>("ProcgenChaser"));
+  registry.push_back(MakeEntry<ProcgenEnv<Dodgeball>>("ProcgenDodgeball"));
 }
 
 }  // namespace envpool::procgen

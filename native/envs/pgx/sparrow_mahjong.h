@@ -23,7 +23,8 @@
 // wall[draw index] (turn + 1; current_player its player; mask its types held) and wins by
 // tsumo when hands[turn] (pgx's index, clamped to seat 2 from turn 3 on: jax clamps
 // gathers) is complete: the dealer + 2, each other seat pays ceil(score / 2), the winner
-// gets twice that. Rewards: the seats' scores in player order / 26 (float32).
+// gets twice that. Rewards: the seats' scores in player order / 26 (float32, as XLA
+// divides: times the float32 reciprocal).
 // An illegal action (a type not held) runs the same code (the count may go to -1) before
 // pgx's penalty: -1 for the mover, +2 for each other player. Terminal states: every action
 // legal (pgx's Env.step).
@@ -275,9 +276,11 @@ class SparrowMahjongEnv final : public PgxEnv {
     terminated_ = true;
     std::fill(mask_.begin(), mask_.end(), false);
     scores_ = s;
+    // scores.astype(float32) / 26: XLA's CPU backend divides by the constant as a multiply
+    // by its float32 reciprocal (6 / 26 is 0.23076925, not numpy's 0.23076923)
+    const float reciprocal = 1.0F / static_cast<float>(kMaxScore);
     for (std::size_t i = 0; i < 3; ++i) {
-      rewards_[static_cast<std::size_t>(players_[i])] =
-          static_cast<float>(s[i]) / static_cast<float>(kMaxScore);
+      rewards_[static_cast<std::size_t>(players_[i])] = static_cast<float>(s[i]) * reciprocal;
     }
   }
 

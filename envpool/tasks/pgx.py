@@ -3,7 +3,10 @@
 Each id is one game of pgx (``PGX_GAMES``: the id, its native env and pgx's name of the
 game): TicTacToe, ConnectFour, Play2048, Othello, Hex, KuhnPoker, LeducHoldem,
 AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5)``; the
-``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords).
+``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords); more in
+``PGX_MORE_GAMES``: Backgammon, SparrowMahjong (three players) and sail-sg EnvPool's
+ChineseGo on the three boards (pgx's Go with ``rules="chinese"``: superko masks the move,
+Chinese area counting; native/envs/pgx/go.h).
 
 The two-player games are multi-player pools (``max_num_players=2``): every env gives both
 players' observations and rewards, one row per player (``info["players"]``), and takes one
@@ -34,18 +37,36 @@ PGX_GAMES: dict[str, tuple[str, str]] = {
     "AnimalShogi-v1": ("PgxAnimalShogi", "animal_shogi"),
 }
 
+#: More games (tests/test_align_pgx_more.py): EnvPool id -> (native env, pgx's name).
+PGX_MORE_GAMES: dict[str, tuple[str, str]] = {
+    "Backgammon-v1": ("PgxBackgammon", "backgammon"),
+    "SparrowMahjong-v1": ("PgxSparrowMahjong", "sparrow_mahjong"),
+    # sail-sg EnvPool's Chinese-rules Go (pgx has no such game; the name is pgx's Go of the
+    # size, which the rules change: native/envs/pgx/go.h)
+    "ChineseGo9x9-v1": ("PgxGo", "go_9x9"),
+    "ChineseGo13x13-v1": ("PgxGo", "go_13x13"),
+    "ChineseGo19x19-v1": ("PgxGo", "go_19x19"),
+}
+
+#: The keywords of the ``PGX_MORE_GAMES`` ids that set their game.
+PGX_MORE_KWARGS: dict[str, dict[str, object]] = {
+    "ChineseGo9x9-v1": {"board_size": 9, "rules": "chinese"},
+    "ChineseGo13x13-v1": {"board_size": 13, "rules": "chinese"},
+    "ChineseGo19x19-v1": {"board_size": 19, "rules": "chinese"},
+}
+
 #: The Go ids' board sizes (keyword ``board_size``; pgx: ``Go(size=..., komi=7.5)``).
 GO_SIZES = {"Go9x9-v1": 9, "Go13x13-v1": 13, "Go19x19-v1": 19}
 
 
 def ids() -> list[str]:
     """Every PGX id of this package."""
-    return list(PGX_GAMES)
+    return list(PGX_GAMES) + list(PGX_MORE_GAMES)
 
 
 def pgx_name(task_id: str) -> str:
     """pgx's name of the game of ``task_id`` (``pgx.make``'s argument)."""
-    return PGX_GAMES[task_id][1]
+    return {**PGX_GAMES, **PGX_MORE_GAMES}[task_id][1]
 
 
 def _register() -> None:
@@ -57,6 +78,8 @@ def _register() -> None:
             register(task_id, native_env, board_size=GO_SIZES[task_id])
         else:
             register(task_id, native_env)
+    for task_id, (native_env, _) in PGX_MORE_GAMES.items():
+        register(task_id, native_env, **PGX_MORE_KWARGS.get(task_id, {}))
 
 
 _register()

@@ -29,6 +29,15 @@
 // 2k and 2k + 1 are p's and the opponent's stones k moves ago; the last plane is p's
 // color (1 white). Info: board (sign), ko, is_psk, consecutive_pass_count, black_area and
 // white_area (pgx's _count_scores of the current board).
+//
+// rules "chinese" (ChineseGo9x9-v1, ChineseGo13x13-v1, ChineseGo19x19-v1: sail-sg EnvPool's
+// ids; pgx has no such game): pgx's rules above with two changes. (1) Positional superko
+// is a legal-move rule, not an end: a move is illegal when the position it makes (after
+// its captures) equals the position after any earlier step of the game (the
+// hash_history rows 0 .. step_count - 1); is_psk stays False. (2) Area: each color's
+// stones plus the empty regions (connected through empty cells) that touch its stones
+// only; a region touching both colors, or none (the empty board), is neutral. Rewards
+// keep pgx's rule (black wins when its area minus komi exceeds white's).
 #pragma once
 
 #include <algorithm>
@@ -52,10 +61,11 @@ class GoEnv final : public PgxEnv {
           max_steps(config.GetInt("max_terminal_steps") > 0
                         ? static_cast<int>(config.GetInt("max_terminal_steps"))
                         : size * size * 2) {
-      if (config.GetString("rules") != "pgx") {
-        throw std::invalid_argument("Go: rules must be 'pgx' (pgx's own rules); got '" +
+      if (config.GetString("rules") != "pgx" && config.GetString("rules") != "chinese") {
+        throw std::invalid_argument("Go: rules must be 'pgx' (pgx's own rules) or 'chinese'; got '" +
                                     config.GetString("rules") + "'");
       }
+      chinese = config.GetString("rules") == "chinese";
       // pgx's ZOBRIST_BOARD, (3, 361, 2) uint32, row-major.
       const jax_random::Key key = jax_random::PrngKey(12345);
       zobrist.resize(3 * 361 * 2);
@@ -68,6 +78,7 @@ class GoEnv final : public PgxEnv {
     int history;
     int max_steps;
     std::vector<std::uint32_t> zobrist;
+    bool chinese = false;  // rules "chinese" (see the header)
   };
 
   static Config Defaults() {
@@ -138,7 +149,7 @@ class GoEnv final : public PgxEnv {
     const auto& curr = hashes_[static_cast<std::size_t>(std::min(steps_, p_.max_steps - 1))];
     int same = 0;
     for (const auto& h : hashes_) same += h == curr;
-    is_psk_ = passes_ == 0 && same > 1;
+    is_psk_ = passes_ == 0 && same > 1 && !p_.chinese;
     ++steps_;
     current_player_ = order_[static_cast<std::size_t>(Color())];
     LegalMask();
@@ -328,11 +339,47 @@ class GoEnv final : public PgxEnv {
     }
     if (ko_ != -1) mask_[static_cast<std::size_t>(ko_)] = false;
     mask_[static_cast<std::size_t>(n_)] = true;
+    if (p_.chinese) MaskSuperko();
+  }
+
+  // rules "chinese": a legal move whose position (pgx's zobrist hash of the board after
+  // the move and its captures) occurred after an earlier step is illegal.
+  void MaskSuperko() {
+    const std::vector<std::int32_t> board = board_;
+    const std::array<std::int32_t, 2> captured = num_captured_;
+    const std::int32_t passes = passes_;
+    const std::int32_t ko = ko_;
+    const auto seen = static_cast<std::size_t>(std::min(steps_, p_.max_steps));
+    for (int i = 0; i < n_; ++i) {
+      if (!mask_[static_cast<std::size_t>(i)]) continue;
+      ApplyAction(i);
+      std::array<std::uint32_t, 2> hash{0u, 0u};
+      for (int j = 0; j < n_; ++j) {
+        const int c = Clip(board_[static_cast<std::size_t>(j)]);
+        const std::size_t row = static_cast<std::size_t>(c < 0 ? 2 : c) * 361 + static_cast<std::size_t>(j);
+        hash[0] ^= p_.zobrist[row * 2];
+        hash[1] ^= p_.zobrist[row * 2 + 1];
+      }
+      for (std::size_t k = 0; k < seen; ++k) {
+        if (hashes_[k] == hash) {
+          mask_[static_cast<std::size_t>(i)] = false;
+          break;
+        }
+      }
+      board_ = board;
+      num_captured_ = captured;
+      passes_ = passes;
+      ko_ = ko;
+    }
   }
 
   // _count_scores: per color (black, white), its stones plus the empty cells that no
   // path of empty cells links to an opponent stone (_count_ji's fill).
   void Scores() {
+    if (p_.chinese) {
+      ChineseScores();
+      return;
+    }
     for (int c = 0; c < 2; ++c) {
       const int sign = c == 0 ? 1 : -1;
       std::vector<int> b(static_cast<std::size_t>(n_));
@@ -356,6 +403,41 @@ class GoEnv final : public PgxEnv {
       int ji = 0;
       for (int v : b) ji += v == 0;
       scores_[static_cast<std::size_t>(c)] = ji + stones;
+    }
+  }
+
+  // rules "chinese": stones plus the empty regions that touch one color only.
+  void ChineseScores() {
+    scores_ = {0, 0};
+    std::vector<bool> seen(static_cast<std::size_t>(n_), false);
+    for (int i = 0; i < n_; ++i) {
+      const std::int32_t v = board_[static_cast<std::size_t>(i)];
+      if (v != 0) {
+        scores_[v > 0 ? 0 : 1] += 1;
+        continue;
+      }
+      if (seen[static_cast<std::size_t>(i)]) continue;
+      std::vector<int> stack{i};
+      seen[static_cast<std::size_t>(i)] = true;
+      int region = 0;
+      bool black = false;
+      bool white = false;
+      while (!stack.empty()) {
+        const int j = stack.back();
+        stack.pop_back();
+        ++region;
+        for (int a : Adj(j)) {
+          if (a == -1) continue;
+          const std::int32_t w = board_[static_cast<std::size_t>(a)];
+          black = black || w > 0;
+          white = white || w < 0;
+          if (w == 0 && !seen[static_cast<std::size_t>(a)]) {
+            seen[static_cast<std::size_t>(a)] = true;
+            stack.push_back(a);
+          }
+        }
+      }
+      if (black != white) scores_[black ? 0 : 1] += region;
     }
   }
 

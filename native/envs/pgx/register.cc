@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/pgx/animal_shogi.h"
+#include "envs/pgx/backgammon.h"
 #include "envs/pgx/connect_four.h"
 #include "envs/pgx/go.h"
 #include "envs/pgx/hex.h"
@@ -10,6 +11,7 @@
 #include "envs/pgx/leduc_holdem.h"
 #include "envs/pgx/othello.h"
 #include "envs/pgx/play2048.h"
+#include "envs/pgx/sparrow_mahjong.h"
 #include "envs/pgx/tic_tac_toe.h"
 
 namespace envpool::pgx {
@@ -24,6 +26,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<LeducHoldemEnv>("PgxLeducHoldem"));
   registry.push_back(MakeEntry<GoEnv>("PgxGo"));
   registry.push_back(MakeEntry<AnimalShogiEnv>("PgxAnimalShogi"));
+  registry.push_back(MakeEntry<BackgammonEnv>("PgxBackgammon"));
+  registry.push_back(MakeEntry<SparrowMahjongEnv>("PgxSparrowMahjong"));
 }
 
 }  // namespace envpool::pgx

@@ -32,6 +32,7 @@ PGX_GAMES: dict[str, tuple[str, str]] = {
     "Go13x13-v1": ("PgxGo", "go_13x13"),
     "Go19x19-v1": ("PgxGo", "go_19x19"),
     "AnimalShogi-v1": ("PgxAnimalShogi", "animal_shogi"),
+    "GardnerChess-v1": ("PgxGardnerChess", "gardner_chess"),
 }
 
 #: The Go ids' board sizes (keyword ``board_size``; pgx: ``Go(size=..., komi=7.5)``).

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "envs/pgx/animal_shogi.h"
 #include "envs/pgx/connect_four.h"
+#include "envs/pgx/gardner_chess.h"
 #include "envs/pgx/go.h"
 #include "envs/pgx/hex.h"
 #include "envs/pgx/kuhn_poker.h"
@@ -24,6 +25,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<LeducHoldemEnv>("PgxLeducHoldem"));
   registry.push_back(MakeEntry<GoEnv>("PgxGo"));
   registry.push_back(MakeEntry<AnimalShogiEnv>("PgxAnimalShogi"));
+  registry.push_back(MakeEntry<GardnerChessEnv>("PgxGardnerChess"));
 }
 
 }  // namespace envpool::pgx

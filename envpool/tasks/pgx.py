@@ -4,6 +4,7 @@ Each id is one game of pgx (``PGX_GAMES``: the id, its native env and pgx's name
 game): TicTacToe, ConnectFour, Play2048, Othello, Hex, KuhnPoker, LeducHoldem,
 AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5)``; the
 ``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords).
+Also GardnerChess (5 x 5 chess) and Chess (``gardner_chess``, ``chess``).
 
 The two-player games are multi-player pools (``max_num_players=2``): every env gives both
 players' observations and rewards, one row per player (``info["players"]``), and takes one
@@ -33,6 +34,7 @@ PGX_GAMES: dict[str, tuple[str, str]] = {
     "Go19x19-v1": ("PgxGo", "go_19x19"),
     "AnimalShogi-v1": ("PgxAnimalShogi", "animal_shogi"),
     "GardnerChess-v1": ("PgxGardnerChess", "gardner_chess"),
+    "Chess-v1": ("PgxChess", "chess"),
 }
 
 #: The Go ids' board sizes (keyword ``board_size``; pgx: ``Go(size=..., komi=7.5)``).

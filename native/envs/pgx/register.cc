@@ -3,6 +3,7 @@
 
 #include "core/registry.h"
 #include "envs/pgx/animal_shogi.h"
+#include "envs/pgx/chess.h"
 #include "envs/pgx/connect_four.h"
 #include "envs/pgx/gardner_chess.h"
 #include "envs/pgx/go.h"
@@ -26,6 +27,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<GoEnv>("PgxGo"));
   registry.push_back(MakeEntry<AnimalShogiEnv>("PgxAnimalShogi"));
   registry.push_back(MakeEntry<GardnerChessEnv>("PgxGardnerChess"));
+  registry.push_back(MakeEntry<ChessEnv>("PgxChess"));
 }
 
 }  // namespace envpool::pgx

@@ -192,6 +192,20 @@ def test_illegal_action_ends_with_penalty(task_id: str) -> None:
     assert info["legal_action_mask"][0].all()
 
 
+@pytest.mark.parametrize("task_id", CHESS_IDS)
+def test_render_draws_the_board(task_id: str) -> None:
+    """render_mode="rgb_array": frames of the asked size, the same for the same state,
+    different after a move."""
+    env = envpool.make_gymnasium(task_id, num_envs=2, seed=SEED, render_mode="rgb_array",
+                                 render_width=96, render_height=80)
+    _, info = env.reset()
+    first = env.render(env_ids=[0, 1])
+    assert first.shape == (2, 80, 96, 3) and first.dtype == np.uint8
+    assert np.array_equal(env.render(env_ids=[0, 1]), first)
+    env.step(np.array([np.flatnonzero(m)[1] for m in info["legal_action_mask"]], np.int32))
+    assert (env.render(env_ids=[0, 1]) != first).any(axis=(1, 2, 3)).all()
+
+
 def _label(task_id: str, move: str) -> int:
     """A move in coordinates ("b1c3", from the mover's side: rank 1 is its own first rank)
     -> pgx's action label."""

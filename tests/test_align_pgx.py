@@ -34,6 +34,8 @@ jnp = pytest.importorskip("jax.numpy")
 pgx = pytest.importorskip("pgx")
 
 IDS = list(PGX_GAMES)
+# The chess games have their own file (tests/test_align_pgx_chess.py).
+IDS = [i for i in IDS if i not in ("GardnerChess-v1", "Chess-v1")]
 SEED = 7
 N = 2
 

@@ -7,6 +7,7 @@ AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5
 ``PGX_MORE_GAMES``: Backgammon, SparrowMahjong (three players) and sail-sg EnvPool's
 ChineseGo on the three boards (pgx's Go with ``rules="chinese"``: superko masks the move,
 Chinese area counting; native/envs/pgx/go.h).
+Also GardnerChess (5 x 5 chess) and Chess (``gardner_chess``, ``chess``).
 
 The two-player games are multi-player pools (``max_num_players=2``): every env gives both
 players' observations and rewards, one row per player (``info["players"]``), and takes one
@@ -35,6 +36,8 @@ PGX_GAMES: dict[str, tuple[str, str]] = {
     "Go13x13-v1": ("PgxGo", "go_13x13"),
     "Go19x19-v1": ("PgxGo", "go_19x19"),
     "AnimalShogi-v1": ("PgxAnimalShogi", "animal_shogi"),
+    "GardnerChess-v1": ("PgxGardnerChess", "gardner_chess"),
+    "Chess-v1": ("PgxChess", "chess"),
 }
 
 #: More games (tests/test_align_pgx_more.py): EnvPool id -> (native env, pgx's name).

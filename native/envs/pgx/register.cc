@@ -4,7 +4,9 @@
 #include "core/registry.h"
 #include "envs/pgx/animal_shogi.h"
 #include "envs/pgx/backgammon.h"
+#include "envs/pgx/chess.h"
 #include "envs/pgx/connect_four.h"
+#include "envs/pgx/gardner_chess.h"
 #include "envs/pgx/go.h"
 #include "envs/pgx/hex.h"
 #include "envs/pgx/kuhn_poker.h"
@@ -28,6 +30,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<AnimalShogiEnv>("PgxAnimalShogi"));
   registry.push_back(MakeEntry<BackgammonEnv>("PgxBackgammon"));
   registry.push_back(MakeEntry<SparrowMahjongEnv>("PgxSparrowMahjong"));
+  registry.push_back(MakeEntry<GardnerChessEnv>("PgxGardnerChess"));
+  registry.push_back(MakeEntry<ChessEnv>("PgxChess"));
 }
 
 }  // namespace envpool::pgx

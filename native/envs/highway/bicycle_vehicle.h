@@ -76,15 +76,7 @@ class BicycleVehicle : public Vehicle {
     for (const double t : times) {
       const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
       previous = t;
-      if (crashed) {
-        a.steering = 0;
-        a.acceleration = -1.0 * s[3];
-      }
-      if (s[3] > max_speed) {
-        a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - s[3]));
-      } else if (s[3] < min_speed) {
-        a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - s[3]));
-      }
+      ClipAction(a, s[3], crashed);
       a.steering = Clip(a.steering, -kPi / 2, kPi / 2);
       s[5] = Clip(s[5], -kMaxAngularSpeed, kMaxAngularSpeed);
       s = Rk4(s, a, dt);

@@ -125,6 +125,9 @@ class Vehicle {
 
  protected:
   void ClipActions();
+  // clip_actions on an action `a` of a vehicle at speed v, crashed or not: a crashed vehicle
+  // brakes straight (steering 0, acceleration -v); the speed limits bound the acceleration
+  void ClipAction(VehicleAction& a, double v, bool is_crashed) const;
   void OnStateUpdate();
 };
 
@@ -426,15 +429,17 @@ inline Vec2 Vehicle::DestinationDirection() const {
 
 // clip_actions: a crashed vehicle steers straight and brakes by its speed; beyond
 // MAX_SPEED (MIN_SPEED) the acceleration is at most (least) the gap to it.
-inline void Vehicle::ClipActions() {
-  if (crashed) {
-    action_.steering = 0;
-    action_.acceleration = -1.0 * speed;
+inline void Vehicle::ClipActions() { ClipAction(action_, speed, crashed); }
+
+inline void Vehicle::ClipAction(VehicleAction& a, double v, bool is_crashed) const {
+  if (is_crashed) {
+    a.steering = 0;
+    a.acceleration = -1.0 * v;
   }
-  if (speed > max_speed) {
-    action_.acceleration = PyMin(action_.acceleration, 1.0 * (max_speed - speed));
-  } else if (speed < min_speed) {
-    action_.acceleration = PyMax(action_.acceleration, 1.0 * (min_speed - speed));
+  if (v > max_speed) {
+    a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - v));
+  } else if (v < min_speed) {
+    a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - v));
   }
 }
 
@@ -855,15 +860,7 @@ inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSp
   for (const double t : times) {
     const double dt = t - previous;  // np.diff(np.concatenate(([0.0], times)))
     previous = t;
-    if (is_crashed) {
-      a.steering = 0;
-      a.acceleration = -1.0 * v;
-    }
-    if (v > max_speed) {
-      a.acceleration = PyMin(a.acceleration, 1.0 * (max_speed - v));
-    } else if (v < min_speed) {
-      a.acceleration = PyMax(a.acceleration, 1.0 * (min_speed - v));
-    }
+    ClipAction(a, v, is_crashed);
     const double beta = std::atan(1.0 / 2 * std::tan(a.steering));
     const double v0 = v * std::cos(h + beta), v1 = v * std::sin(h + beta);
     p[0] += v0 * dt;

@@ -272,14 +272,7 @@ class Go1Handstand final : public mujoco::MujocoEnv {
   }
 
   void Noisy(const float* x, int n, double scale, float* out) {
-    namespace jr = jax_random;
-    const jr::Key noise = jr::SplitAt(rng_, 1);
-    rng_ = jr::SplitAt(rng_, 0);
-    const float level = static_cast<float>(p_.noise_level), s = static_cast<float>(scale);
-    for (int i = 0; i < n; ++i) {
-      const float u = Uniform(noise, i, 0.0F, 1.0F);
-      out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
-    }
+    go1::AddUniformNoise(rng_, p_.noise_level, scale, p_.xla_fma, x, n, out);
   }
 
   // Handstand._get_obs.

@@ -133,6 +133,20 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
   return m;
 }
 
+// x + (2 * U[0, 1) - 1) * level * scale for each of n numbers (the tasks' noisy
+// observation), drawn with a noise key split from rng, which keeps the other half.
+inline void AddUniformNoise(jax_random::Key& rng, double noise_level, double scale,
+                            bool xla_fma, const float* x, int n, float* out) {
+  const jax_random::Key noise = jax_random::SplitAt(rng, 1);
+  rng = jax_random::SplitAt(rng, 0);
+  const float level = static_cast<float>(noise_level), s = static_cast<float>(scale);
+  for (int i = 0; i < n; ++i) {
+    const float u = jax_random::UniformF32(noise, static_cast<std::uint32_t>(i), 0.0F, 1.0F,
+                                           xla_fma);
+    out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
+  }
+}
+
 }  // namespace go1
 
 class Go1Joystick final : public mujoco::MujocoEnv {
@@ -417,14 +431,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
 
   // x + (2 * U[0, 1) - 1) * level * scale for each of n numbers, with the next noise key.
   void Noisy(const float* x, int n, double scale, float* out) {
-    namespace jr = jax_random;
-    const jr::Key noise = jr::SplitAt(rng_, 1);
-    rng_ = jr::SplitAt(rng_, 0);
-    const float level = static_cast<float>(p_.noise_level), s = static_cast<float>(scale);
-    for (int i = 0; i < n; ++i) {
-      const float u = Uniform(noise, i, 0.0F, 1.0F);
-      out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
-    }
+    go1::AddUniformNoise(rng_, p_.noise_level, scale, p_.xla_fma, x, n, out);
   }
 
   // Joystick._get_obs.

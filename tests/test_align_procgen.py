@@ -62,7 +62,7 @@ def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,
     """Steps ours and the oracle side by side until `episodes` episodes ended or `max_steps`
     steps; returns the episodes ended."""
     game, mode = _split(task_id)
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
+    ours = envpool.make_gymnasium(task_id, num_envs=1, channel_first=False, seed=seed,
                                   resource_root=os.path.join(wheel_dir, "procgen", "data",
                                                              "assets"), **kw)
     ref_kw = dict(kw)
@@ -179,6 +179,36 @@ def test_procgen_bad_keywords(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) ->
     monkeypatch.delenv("ENVPOOL_PROCGEN_ASSETS", raising=False)
     if procgen_tasks.find_assets():  # an installed procgen package
         return
-    assert envpool.make_spec(IDS[0]).observation_space.shape == (64, 64, 3)
+    assert envpool.make_spec(IDS[0]).observation_space.shape == (3, 64, 64)
     with pytest.raises(RuntimeError, match="--procgen-assets"):
         envpool.make_gymnasium(IDS[0], num_envs=1)
+
+
+@pytest.mark.sweep(by="none", extra=1)
+@pytest.mark.parametrize("task_id", _ONE_ID_PER_GAME)
+def test_procgen_channel_first_and_render(wheel_dir: str, task_id: str) -> None:
+    """sail-sg EnvPool's layout: (3, 64, 64) by default, procgen's frame transposed; with
+    channel_first=False procgen's (64, 64, 3); render() is the frame the agent sees, for
+    each env asked, whatever the layout."""
+    assets = os.path.join(wheel_dir, "procgen", "data", "assets")
+    first = envpool.make_gymnasium(task_id, num_envs=2, seed=7, resource_root=assets,
+                                   render_mode="rgb_array")
+    last = envpool.make_gymnasium(task_id, num_envs=2, seed=7, resource_root=assets,
+                                  channel_first=False, render_mode="rgb_array")
+    assert first.single_observation_space.shape == (3, 64, 64)
+    assert last.single_observation_space.shape == (64, 64, 3)
+    obs_first, _ = first.reset()
+    obs_last, _ = last.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        assert obs_first.shape == (2, 3, 64, 64)
+        np.testing.assert_array_equal(obs_first, obs_last.transpose(0, 3, 1, 2))
+        for env in (first, last):
+            np.testing.assert_array_equal(env.render(env_ids=[0, 1]), obs_last)
+        action = rng.integers(15, size=2)
+        obs_first = first.step(action)[0]
+        obs_last = last.step(action)[0]
+    first.close()
+    last.close()
+    with pytest.raises(ValueError, match="64"):
+        envpool.make_gymnasium(task_id, num_envs=1, render_mode="rgb_array", render_width=128)

@@ -77,7 +77,8 @@ def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,
     nonzero rewards seen."""
     game, mode = _game_mode(task_id)
     assets = os.path.join(wheel_dir, "procgen", "data", "assets")
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, resource_root=assets, **kw)
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, resource_root=assets,
+                                  channel_first=False, **kw)
     ref_kw = dict(kw)
     mode = ref_kw.pop("distribution_mode", mode)
     if mode == "exploration":  # procgen/env.py: hard mode on one level

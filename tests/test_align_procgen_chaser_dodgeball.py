@@ -131,7 +131,8 @@ def _replay(wheel_dir: str, task_id: str, level: int, script: str, **kw: Any) ->
     episode ends (with use_sequential_levels: until the level is cleared), comparing as
     _run does; returns the return up to there."""
     game, mode = _split(task_id)
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=0, num_levels=1, start_level=level,
+    ours = envpool.make_gymnasium(task_id, num_envs=1, channel_first=False, seed=0, num_levels=1,
+                                  start_level=level,
                                   resource_root=os.path.join(wheel_dir, "procgen", "data",
                                                              "assets"), **kw)
     ref = ProcgenOracle(wheel_dir, game, rand_seed=0, distribution_mode=mode, num_levels=1,

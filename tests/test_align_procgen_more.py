@@ -60,7 +60,7 @@ def _play(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int
     completed)."""
     game, mode = _split(task_id)
     actions = policy if policy is not None else list(range(15))
-    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
+    ours = envpool.make_gymnasium(task_id, num_envs=1, channel_first=False, seed=seed,
                                   resource_root=os.path.join(wheel_dir, "procgen", "data",
                                                              "assets"), **kw)
     ref_kw = dict(kw)

@@ -146,8 +146,15 @@ def test_every_path_imports_and_others_do_not() -> None:
     root = os.path.dirname(os.path.dirname(os.path.dirname(glfw_context.__file__)))
     assert root == os.path.dirname(os.path.dirname(envpool.__file__))
     glfw_context.preload_windows_gl_dlls()
-    with pytest.raises(ImportError):
-        importlib.import_module("envpool.procgen.registration")  # (no Procgen family yet)
+    procgen = importlib.import_module("envpool.procgen.registration")
+    # EnvPool's tables: a mode's number -> the ids' name of it; (game, timeout, modes)
+    assert procgen.distribution == {0: "Easy", 1: "Hard", 2: "Extreme", 10: "Memory",
+                                    20: "Exploration"}
+    assert ("coinrun", 1000, [0, 1, 20]) in procgen.procgen_game_config
+    assert ("bigfish", 6000, [0, 1]) in procgen.procgen_game_config
+    for game, _, modes in procgen.procgen_game_config:
+        for mode in modes:
+            envpool.make_spec(f"{game.capitalize()}{procgen.distribution[mode]}-v0")
     with pytest.raises(ImportError):
         importlib.import_module("envpool.atari.nothing")
 

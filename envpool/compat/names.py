@@ -48,6 +48,8 @@ def family_of(native_env: str) -> str:
         return "envpool.jumanji"
     if native_env == "Gfootball":
         return "envpool.gfootball"
+    if native_env.startswith("Procgen"):
+        return "envpool.procgen"
     return "envpool.toy_text"
 
 

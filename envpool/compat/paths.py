@@ -86,6 +86,11 @@ MODULES: dict[str, dict[str, str]] = {
         "jumanji_env_ids": "envpool.tasks.jumanji:JUMANJI_ENV_IDS",
         "_TASKS": "envpool.tasks.jumanji:TASKS",
     },
+    "envpool.procgen": {},
+    "envpool.procgen.registration": {
+        "distribution": "envpool.tasks.procgen:distribution()",
+        "procgen_game_config": "envpool.tasks.procgen:game_config()",
+    },
     "envpool.atari": {},
     "envpool.atari.registration": {"atari_game_list": f"{_HERE}:atari_game_list()"},
     # EnvPool's raw binding of the family (envpool/compat/spec_classes.py, raw_pool.py)

@@ -59,6 +59,14 @@ EXPLORATION_LEVEL_SEEDS = {"coinrun": 1949448038, "maze": 158988835, "heist": 87
                            "leaper": 1318677581, "climber": 1561126160, "ninja": 1123500215,
                            "caveflyer": 1259048185, "jumper": 1434825276}
 
+# each game's episode length in steps (its timeout in procgen's source; jumper's memory mode
+# doubles it to 2000 within the game)
+TIMEOUTS = {"bigfish": 6000, "bossfight": 4000, "plunder": 4000, "leaper": 500, "maze": 500}
+DEFAULT_TIMEOUT = 1000
+
+# procgen/env.py's DISTRIBUTION_MODE_DICT: the modes' numbers
+DISTRIBUTION_MODE_NUMBERS = {"easy": 0, "hard": 1, "extreme": 2, "memory": 10, "exploration": 20}
+
 _MODE_NAMES = {"easy": "Easy", "hard": "Hard", "extreme": "Extreme", "memory": "Memory",
                "exploration": "Exploration"}
 
@@ -116,6 +124,20 @@ def _prepare(config: dict[str, Any]) -> dict[str, Any]:
     if given is not None and not os.path.isdir(given):
         raise ValueError(f"procgen: resource_root {given!r} is not a folder")
     return {"_resource_root": find_assets(given)}
+
+
+def game_config() -> list[tuple[str, int, list[int]]]:
+    """sail-sg EnvPool's ``procgen_game_config`` of the games here: ``(game, timeout, [the
+    numbers of its modes])``, sorted by game; a game's ids are
+    ``f"{game.capitalize()}{distribution[number]}-v0"``."""
+    return [(game, TIMEOUTS.get(game, DEFAULT_TIMEOUT),
+             sorted(DISTRIBUTION_MODE_NUMBERS[m] for m in modes))
+            for game, (_, modes) in sorted(GAMES.items())]
+
+
+def distribution() -> dict[int, str]:
+    """sail-sg EnvPool's ``distribution``: a mode's number -> its name in the ids."""
+    return {number: _MODE_NAMES[mode] for mode, number in DISTRIBUTION_MODE_NUMBERS.items()}
 
 
 def ids() -> list[str]:

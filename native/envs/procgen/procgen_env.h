@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -41,6 +42,7 @@ struct ProcgenParams {
   bool restrict_themes = false;
   bool use_monochrome_assets = false;
   bool paint_vel_info = false;
+  bool channel_first = true;
   std::string resource_root;
   DistributionMode mode = kHardMode;
   std::shared_ptr<AssetStore> assets;
@@ -73,6 +75,7 @@ struct HasCheckOptions<
 template <class G>
 class ProcgenEnv final : public Env {
  public:
+  static constexpr int kSide = 64;  // procgen's observation: 64 x 64 RGB
   struct Params : ProcgenParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
@@ -94,20 +97,46 @@ class ProcgenEnv final : public Env {
     k.Add("restrict_themes", false, &Params::restrict_themes);
     k.Add("use_monochrome_assets", false, &Params::use_monochrome_assets);
     k.Add("paint_vel_info", false, &Params::paint_vel_info);
+    // sail-sg EnvPool's layout of the observation: (3, 64, 64) by default, procgen's own
+    // (64, 64, 3) with channel_first=False
+    k.Add("channel_first", true, &Params::channel_first);
     // procgen's data/assets folder (envpool/tasks/procgen.py finds it)
     k.Add("_resource_root", std::string(""), &Params::resource_root);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
 
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
-    spec.obs.push_back(BoxSpec("obs", DType::kUInt8, {64, 64, 3}, {0.0}, {255.0}));
+    spec.obs.push_back(BoxSpec("obs", DType::kUInt8,
+                               p.channel_first ? std::vector<std::int64_t>{3, kSide, kSide}
+                                               : std::vector<std::int64_t>{kSide, kSide, 3},
+                               {0.0}, {255.0}));
     spec.action = DiscreteSpec("action", 15, DType::kInt32);
     spec.info.push_back(BoxSpec("level_seed", DType::kInt32, {}));
     spec.info.push_back(BoxSpec("prev_level_seed", DType::kInt32, {}));
     spec.info.push_back(BoxSpec("prev_level_complete", DType::kUInt8, {}, {0.0}, {1.0}));
     return spec;
+  }
+
+  // render(): the frame the agent sees (the observation, height x width x 3, whatever
+  // channel_first), at procgen's 15 frames per second (its gym env's metadata), as sail-sg
+  // EnvPool renders; procgen's 512 x 512 picture (its render_mode="rgb_array") is not drawn.
+  static FrameSize RenderSize(const Params& /*p*/, int width, int height, int camera_id) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("Procgen has one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    if ((width != 0 && width != kSide) || (height != 0 && height != kSide)) {
+      throw std::invalid_argument(
+          "Procgen's frames are its 64 x 64 observations: render_height and render_width "
+          "must be 0 or 64");
+    }
+    return FrameSize{kSide, kSide, 15.0};
+  }
+
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    std::copy(obs_.begin(), obs_.end(), out);
   }
 
   explicit ProcgenEnv(const Params& p) : params_(p) {
@@ -171,7 +200,14 @@ class ProcgenEnv final : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    std::copy(obs_.begin(), obs_.end(), slot.Obs<std::uint8_t>(0));
+    std::uint8_t* out = slot.Obs<std::uint8_t>(0);
+    if (params_.channel_first) {
+      for (int c = 0; c < 3; ++c) {
+        for (int i = 0; i < kSide * kSide; ++i) out[c * kSide * kSide + i] = obs_[i * 3 + c];
+      }
+    } else {
+      std::copy(obs_.begin(), obs_.end(), out);
+    }
     *slot.Info<std::int32_t>(0) = game_->current_level_seed();
     *slot.Info<std::int32_t>(1) = prev_level_seed_;
     *slot.Info<std::uint8_t>(2) = level_complete_ ? 1 : 0;
@@ -185,7 +221,7 @@ class ProcgenEnv final : public Env {
   bool reset_done_ = false;  // the last step ended an episode: procgen has reset already
   bool level_complete_ = false;
   int prev_level_seed_ = 0;
-  std::array<std::uint8_t, 64 * 64 * 3> obs_{};
+  std::array<std::uint8_t, kSide * kSide * 3> obs_{};
 };
 
 }  // namespace envpool::procgen

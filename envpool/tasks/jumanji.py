@@ -44,6 +44,7 @@ TASKS: list[tuple[str, str, int]] = [
     ("LevelBasedForaging-v0", "JumanjiLevelBasedForaging", 100),
     ("RobotWarehouse-v0", "JumanjiRobotWarehouse", 500),
     ("PacMan-v1", "JumanjiPacMan", 1000),
+    ("BinPack-v2", "JumanjiBinPack", 20),
 ]
 
 #: Each id's keywords: jumanji's registration's generator and time limit.

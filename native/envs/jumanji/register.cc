@@ -23,6 +23,7 @@
 #include "envs/jumanji/sudoku.h"
 #include "envs/jumanji/tetris.h"
 #include "envs/jumanji/tsp.h"
+#include "envs/jumanji/bin_pack.h"
 
 namespace envpool::jumanji {
 
@@ -48,6 +49,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<LevelBasedForaging>("JumanjiLevelBasedForaging"));
   registry.push_back(MakeEntry<RobotWarehouse>("JumanjiRobotWarehouse"));
   registry.push_back(MakeEntry<PacMan>("JumanjiPacMan"));
+  registry.push_back(MakeEntry<BinPack>("JumanjiBinPack"));
 }
 
 }  // namespace envpool::jumanji

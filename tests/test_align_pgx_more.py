@@ -33,6 +33,8 @@ jnp = pytest.importorskip("jax.numpy")
 pgx = pytest.importorskip("pgx")
 
 IDS = list(PGX_MORE_GAMES)
+# Shogi has its own file (tests/test_align_pgx_shogi.py, on this harness).
+IDS = [i for i in IDS if i != "Shogi-v1"]
 CHINESE = [i for i in IDS if i.startswith("ChineseGo")]
 SEED = 11
 N = 2
@@ -107,6 +109,8 @@ def _ending(task_id: str, state: Any) -> str:
     if task_id == "SparrowMahjong-v1":
         scores = np.asarray(state._scores)
         return "tie" if not scores.any() else ("tsumo" if (scores < 0).sum() == 2 else "ron")
+    if task_id == "Shogi-v1":  # (tests/test_align_pgx_shogi.py) the mover mated, or the limit
+        return "mate" if np.asarray(state.rewards).any() else "limit"
     return "end"
 # The rollouts' keywords (pgx's Go(size=..., max_terminal_steps=...) the same): a 5 x 5
 # board, where random games end by passes, captures and ko within the test; the larger

@@ -6,7 +6,7 @@ AnimalShogi and Go on 9 x 9, 13 x 13 and 19 x 19 boards (``Go(size=..., komi=7.5
 ``board_size``, ``komi``, ``history_length``, ``max_terminal_steps`` keywords); more in
 ``PGX_MORE_GAMES``: Backgammon, SparrowMahjong (three players) and sail-sg EnvPool's
 ChineseGo on the three boards (pgx's Go with ``rules="chinese"``: superko masks the move,
-Chinese area counting; native/envs/pgx/go.h).
+Chinese area counting; native/envs/pgx/go.h) and Shogi (``shogi``, native/envs/pgx/shogi.h).
 Also GardnerChess (5 x 5 chess) and Chess (``gardner_chess``, ``chess``).
 
 The two-player games are multi-player pools (``max_num_players=2``): every env gives both
@@ -49,6 +49,7 @@ PGX_MORE_GAMES: dict[str, tuple[str, str]] = {
     "ChineseGo9x9-v1": ("PgxGo", "go_9x9"),
     "ChineseGo13x13-v1": ("PgxGo", "go_13x13"),
     "ChineseGo19x19-v1": ("PgxGo", "go_19x19"),
+    "Shogi-v1": ("PgxShogi", "shogi"),
 }
 
 #: The keywords of the ``PGX_MORE_GAMES`` ids that set their game.

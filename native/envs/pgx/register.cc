@@ -13,6 +13,7 @@
 #include "envs/pgx/leduc_holdem.h"
 #include "envs/pgx/othello.h"
 #include "envs/pgx/play2048.h"
+#include "envs/pgx/shogi.h"
 #include "envs/pgx/sparrow_mahjong.h"
 #include "envs/pgx/tic_tac_toe.h"
 
@@ -32,6 +33,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<SparrowMahjongEnv>("PgxSparrowMahjong"));
   registry.push_back(MakeEntry<GardnerChessEnv>("PgxGardnerChess"));
   registry.push_back(MakeEntry<ChessEnv>("PgxChess"));
+  registry.push_back(MakeEntry<ShogiEnv>("PgxShogi"));
 }
 
 }  // namespace envpool::pgx

@@ -61,6 +61,18 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    # op3/base.py's get_assets() also reads robotis_op3/assets/simplified_convex.
+    "op3": Robot("locomotion/op3/xmls", ("robotis_op3",),
+                 collect=lambda x, m: _default_collect(x, m, ("robotis_op3",), (
+                     os.path.join("robotis_op3", "assets", "simplified_convex"),))),
+    # barkour/joystick.py has no task folder: its get_assets() reads Menagerie's
+    # google_barkour_vb only ("" matches the package's _src folder itself).
+    "barkour": Robot("", ("google_barkour_vb",),
+                     collect=lambda x, m: _default_collect("", m, ("google_barkour_vb",))),
+    # apollo/base.py's get_assets() also reads apptronik_apollo/assets/ability_hand.
+    "apollo": Robot("locomotion/apollo/xmls", ("apptronik_apollo",),
+                    collect=lambda x, m: _default_collect(x, m, ("apptronik_apollo",), (
+                        os.path.join("apptronik_apollo", "assets", "ability_hand"),))),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +82,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "Op3Joystick-v1": ("PlaygroundOp3Joystick", "", 1000, "op3"),
+    "BarkourJoystick-v1": ("PlaygroundBarkourJoystick", "", 1000, "barkour"),
+    "ApolloJoystickFlatTerrain-v1": ("PlaygroundApolloJoystick", "flat_terrain", 1000,
+                                     "apollo"),
 }
 
 
@@ -103,6 +119,22 @@ def robot_asset_files(robot: Robot, xml_dir: str, menagerie_dir: str) -> list[st
                       + _files(os.path.join(path, "assets")))
     by_name = {os.path.basename(p): p for p in paths}
     return list(by_name.values())
+
+
+def _default_collect(xml_dir: str, menagerie_dir: str, menagerie: tuple[str, ...],
+                     extra: tuple[str, ...] = ()) -> list[str]:
+    """The task folder's ``*.xml`` and ``assets/*``, then each Menagerie folder's ``*.xml``
+    and ``assets/*``, then every file of the ``extra`` Menagerie folders (in that order); no
+    task folder where ``xml_dir`` is ""."""
+    paths = ([p for p in _files(xml_dir) if p.endswith(".xml")]
+             + _files(os.path.join(xml_dir, "assets"))) if xml_dir else []
+    for folder in menagerie:
+        path = os.path.join(menagerie_dir, folder)
+        paths += ([p for p in _files(path) if p.endswith(".xml")]
+                  + _files(os.path.join(path, "assets")))
+    for folder in extra:
+        paths += _files(os.path.join(menagerie_dir, folder))
+    return paths
 
 
 def go1_asset_files(xml_dir: str, menagerie_dir: str) -> list[str]:

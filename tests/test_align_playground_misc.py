@@ -27,6 +27,7 @@ on jax's CPU backend.
 
 from __future__ import annotations
 
+import os
 import types
 from typing import Any
 
@@ -65,19 +66,42 @@ BARKOUR_TERMS = ("tracking_lin_vel", "tracking_ang_vel", "lin_vel_z", "ang_vel_x
 APOLLO_TERMS = ("termination", "alive", "tracking", "lin_vel_z", "ang_vel_xy", "orientation",
                 "feet_phase", "torques", "action_rate", "energy", "collision", "pose")
 
-#: id -> (the package's module, its env's constructor, the reward terms, the action size,
-#: the observation's keys (None: one array)).
+#: id -> (the package's module, its env's constructor (a fresh default_config() each time:
+#: config_overrides edit the config in place), the reward terms, the action size, the
+#: observation's keys (None: one array)).
 ORACLES: dict[str, tuple[Any, Any, tuple[str, ...], int, tuple[str, ...] | None]] = {
-    "Op3Joystick-v1": (op3_joystick, lambda o: op3_joystick.Joystick(config_overrides=o),
-                       OP3_TERMS, 20, None),
-    "BarkourJoystick-v1": (barkour_joystick,
-                           lambda o: barkour_joystick.Joystick(config_overrides=o),
-                           BARKOUR_TERMS, 12, None),
+    "Op3Joystick-v1": (
+        op3_joystick,
+        lambda o: op3_joystick.Joystick(config=op3_joystick.default_config(),
+                                        config_overrides=o),
+        OP3_TERMS, 20, None),
+    "BarkourJoystick-v1": (
+        barkour_joystick,
+        lambda o: barkour_joystick.Joystick(config=barkour_joystick.default_config(),
+                                            config_overrides=o),
+        BARKOUR_TERMS, 12, None),
     "ApolloJoystickFlatTerrain-v1": (
         apollo_joystick,
-        lambda o: apollo_joystick.Joystick(task="flat_terrain", config_overrides=o),
+        lambda o: apollo_joystick.Joystick(task="flat_terrain",
+                                           config=apollo_joystick.default_config(),
+                                           config_overrides=o),
         APOLLO_TERMS, 32, ("state", "privileged_state")),
 }
+#: The perturbations, brought forward so that a short episode has them: Barkour's kick
+#: (every 3 or 4 steps, 2 to 4 steps long) and Apollo's push (every 3 to 5 steps): the
+#: package's config overrides and the same as the pool's keywords.
+PERTURBED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "BarkourJoystick-v1": ({"kick_wait_steps": [3, 5], "kick_duration_steps": [2, 5],
+                            "velocity_kick": [1.0, 3.0]},
+                           {"kick_wait_steps_min": 3, "kick_wait_steps_max": 5,
+                            "kick_duration_steps_min": 2, "kick_duration_steps_max": 5,
+                            "velocity_kick_min": 1.0, "velocity_kick_max": 3.0}),
+    "ApolloJoystickFlatTerrain-v1": ({"push_config.interval_range": [0.06, 0.1]},
+                                     {"push_interval_min": 0.06, "push_interval_max": 0.1}),
+}
+#: The default suite runs one sampled case, one short episode per env; the nightly
+#: (ENVPOOL_SWEEP=all) runs every case in full.
+FULL = os.environ.get("ENVPOOL_SWEEP", "") == "all"
 IDS = [i for i in TASKS if i in ORACLES]
 #: id -> (env 1's constant action, which topples the robot, the steps run, the pool's
 #: max_episode_steps): OP3 falls within 15 steps of all +1, Barkour within 7 of all -1, Apollo
@@ -146,12 +170,12 @@ class _NativePhysics:
 class _Oracle:
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
-    def __init__(self, task_id: str, menagerie_dir: str) -> None:
+    def __init__(self, task_id: str, menagerie_dir: str, overrides: dict[str, Any]) -> None:
         mjx_env.MENAGERIE_PATH = epath.Path(menagerie_dir)
         self.module, make, self.terms, self.nu, self.obs_keys = ORACLES[task_id]
         # impl "jax": MJX's model on the CPU (the default "warp" needs CUDA); MJX's
         # physics is not used.
-        self.env = make({"impl": "jax"})
+        self.env = make({"impl": "jax", **overrides})
         self.physics = _NativePhysics(self.env.mj_model)
         self.key: Any = None
         self.state: Any = None
@@ -180,15 +204,17 @@ class _Oracle:
         return self.state
 
 
-_ORACLES: dict[str, _Oracle] = {}
+_ORACLES: dict[tuple[str, bool], _Oracle] = {}
 
 
-def _oracle(task_id: str) -> _Oracle:
-    """The oracle of ``task_id``, made once per module (its model compiles in a second or
-    two)."""
-    if task_id not in _ORACLES:
-        _ORACLES[task_id] = _Oracle(task_id, resolve_dirs(robot=TASKS[task_id][3])[1])
-    return _ORACLES[task_id]
+def _oracle(task_id: str, perturbed: bool) -> _Oracle:
+    """The oracle of ``task_id`` (with PERTURBED's overrides), made once per module (its model
+    compiles in a second or two)."""
+    if (task_id, perturbed) not in _ORACLES:
+        overrides = PERTURBED[task_id][0] if perturbed else {}
+        _ORACLES[task_id, perturbed] = _Oracle(
+            task_id, resolve_dirs(robot=TASKS[task_id][3])[1], overrides)
+    return _ORACLES[task_id, perturbed]
 
 
 def _f32(x: Any) -> np.ndarray:
@@ -225,13 +251,14 @@ def _check_step(reward: Any, term: Any, info: dict[str, Any], i: int, oracle: _O
 
 
 def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, reseed: int,
-         topple: float) -> dict[str, int]:
+         topple: float, **kwargs: Any) -> dict[str, int]:
     """Steps a pool of 2 envs and the oracle side by side; returns the episode ends seen.
 
     Env 0 takes small random actions (it stands up to the time limit); env 1 takes the
     constant action ``topple``, which topples it."""
     n = 2
-    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps)
+    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps,
+                                 **kwargs)
     rng = np.random.default_rng(seed)
     actions = rng.uniform(-0.2, 0.2, (steps, n, oracle.nu))
     actions[:, 1] = topple
@@ -279,18 +306,29 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
     return ends
 
 
-# The default suite takes one of the ids (the oracle's first steps compile jax's operations:
-# seconds); the nightly all.
+# Apollo's cases run in the nightly only: its oracle's first reset and step compile about 7 s
+# of jax operations (one core), past the default suite's budget.
+CASES = [(i, p) for i in IDS for p in (False, True)
+         if (not p or i in PERTURBED) and (FULL or not i.startswith("Apollo"))]
+
+
+# The default suite takes one of the cases, one short episode (the oracle's first steps
+# compile jax's operations: seconds); the nightly all, in full: falls, truncations, automatic
+# resets and a reseed.
 @pytest.mark.sweep(by="none", extra=0)
-@pytest.mark.parametrize("task_id", IDS)
-def test_misc_matches_playground(task_id: str) -> None:
-    oracle = _oracle(task_id)
-    topple, steps, max_steps = RUNS[task_id]
+@pytest.mark.parametrize(("task_id", "perturbed"), CASES)
+def test_misc_matches_playground(task_id: str, perturbed: bool) -> None:
+    oracle = _oracle(task_id, perturbed)
+    topple, steps, max_steps = RUNS[task_id] if FULL else (RUNS[task_id][0], 14, 6)
+    kwargs = PERTURBED[task_id][1] if perturbed else {}
     ends = _run(task_id, oracle, seed=3, steps=steps, max_steps=max_steps, reseed=11,
-                topple=topple)
-    assert ends["truncated"] > 0 and ends["terminated"] > 0, ends
+                topple=topple, **kwargs)
+    assert ends["truncated"] + ends["terminated"] > 0, ends
+    if FULL and not perturbed:  # (pushed every few steps, Apollo falls before the limit)
+        assert ends["truncated"] > 0 and ends["terminated"] > 0, ends
 
 
+@pytest.mark.sweep(by="none", extra=0)
 @pytest.mark.parametrize("task_id", IDS)
 def test_spaces_and_alias(task_id: str) -> None:
     env = envpool.make_gymnasium(f"MuJoCoPlayground/{task_id}", num_envs=1)

@@ -1,6 +1,8 @@
 """MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: ``Go1JoystickFlatTerrain-v1``,
 ``Go1JoystickRoughTerrain-v1`` (1000 steps), ``Go1Handstand-v1`` and ``Go1Footstand-v1``
-(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names).
+(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names). Also
+``Op3Joystick-v1`` (op3_joystick.h), ``BarkourJoystick-v1`` (barkour_joystick.h) and
+``ApolloJoystickFlatTerrain-v1`` (apollo_joystick.h), 1000 steps each.
 
 The native envs ``PlaygroundGo1Joystick`` (native/envs/playground/go1_joystick.h) and
 ``PlaygroundGo1Handstand`` / ``PlaygroundGo1Footstand`` (go1_handstand.h) restate

@@ -349,3 +349,12 @@ def test_bad_keywords() -> None:
         envpool.make_gymnasium("Op3Joystick-v1", num_envs=1, tracking_sigma=-1.0)
     with pytest.raises(ValueError, match="sim_dt"):
         envpool.make_gymnasium("Op3Joystick-v1", num_envs=1, sim_dt=0.0)
+    with pytest.raises(ValueError, match="kick"):
+        envpool.make_gymnasium("BarkourJoystick-v1", num_envs=1, kick_wait_steps_min=10,
+                               kick_wait_steps_max=10)
+    with pytest.raises(ValueError, match="task_name"):
+        envpool.make_gymnasium("ApolloJoystickFlatTerrain-v1", num_envs=1,
+                               task_name="rough_terrain")
+    with pytest.raises(ImportError):
+        envpool.make_gymnasium("Op3Joystick-v1", num_envs=1,
+                               menagerie_dir=os.path.join(os.sep, "nonexistent"))

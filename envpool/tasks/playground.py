@@ -1,6 +1,8 @@
 """MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: ``Go1JoystickFlatTerrain-v1``,
 ``Go1JoystickRoughTerrain-v1`` (1000 steps), ``Go1Handstand-v1`` and ``Go1Footstand-v1``
-(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names).
+(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names). Also
+``Op3Joystick-v1`` (op3_joystick.h), ``BarkourJoystick-v1`` (barkour_joystick.h) and
+``ApolloJoystickFlatTerrain-v1`` (apollo_joystick.h), 1000 steps each.
 
 The native envs ``PlaygroundGo1Joystick`` (native/envs/playground/go1_joystick.h) and
 ``PlaygroundGo1Handstand`` / ``PlaygroundGo1Footstand`` (go1_handstand.h) restate
@@ -61,6 +63,18 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    # op3/base.py's get_assets() also reads robotis_op3/assets/simplified_convex.
+    "op3": Robot("locomotion/op3/xmls", ("robotis_op3",),
+                 collect=lambda x, m: _default_collect(x, m, ("robotis_op3",), (
+                     os.path.join("robotis_op3", "assets", "simplified_convex"),))),
+    # barkour/joystick.py has no task folder: its get_assets() reads Menagerie's
+    # google_barkour_vb only ("" matches the package's _src folder itself).
+    "barkour": Robot("", ("google_barkour_vb",),
+                     collect=lambda x, m: _default_collect("", m, ("google_barkour_vb",))),
+    # apollo/base.py's get_assets() also reads apptronik_apollo/assets/ability_hand.
+    "apollo": Robot("locomotion/apollo/xmls", ("apptronik_apollo",),
+                    collect=lambda x, m: _default_collect(x, m, ("apptronik_apollo",), (
+                        os.path.join("apptronik_apollo", "assets", "ability_hand"),))),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +84,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "Op3Joystick-v1": ("PlaygroundOp3Joystick", "", 1000, "op3"),
+    "BarkourJoystick-v1": ("PlaygroundBarkourJoystick", "", 1000, "barkour"),
+    "ApolloJoystickFlatTerrain-v1": ("PlaygroundApolloJoystick", "flat_terrain", 1000,
+                                     "apollo"),
 }
 
 
@@ -103,6 +121,22 @@ def robot_asset_files(robot: Robot, xml_dir: str, menagerie_dir: str) -> list[st
                       + _files(os.path.join(path, "assets")))
     by_name = {os.path.basename(p): p for p in paths}
     return list(by_name.values())
+
+
+def _default_collect(xml_dir: str, menagerie_dir: str, menagerie: tuple[str, ...],
+                     extra: tuple[str, ...] = ()) -> list[str]:
+    """The task folder's ``*.xml`` and ``assets/*``, then each Menagerie folder's ``*.xml``
+    and ``assets/*``, then every file of the ``extra`` Menagerie folders (in that order); no
+    task folder where ``xml_dir`` is ""."""
+    paths = ([p for p in _files(xml_dir) if p.endswith(".xml")]
+             + _files(os.path.join(xml_dir, "assets"))) if xml_dir else []
+    for folder in menagerie:
+        path = os.path.join(menagerie_dir, folder)
+        paths += ([p for p in _files(path) if p.endswith(".xml")]
+                  + _files(os.path.join(path, "assets")))
+    for folder in extra:
+        paths += _files(os.path.join(menagerie_dir, folder))
+    return paths
 
 
 def go1_asset_files(xml_dir: str, menagerie_dir: str) -> list[str]:

@@ -6,8 +6,11 @@
 
 #include <mujoco/mujoco.h>
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <stdexcept>
@@ -80,6 +83,43 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileScene(
     }
   }
   return std::unique_ptr<mjModel, mujoco::ModelDeleter>(compiled);
+}
+
+// mujoco.MjSpec.from_file(scene, assets) (the scene read from its path, its includes and
+// meshes from the assets, each file of `asset_files` under its base name), then `edit` on the
+// spec (a task that adds sensors, as barkour/joystick.py does), then spec.compile().
+inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileSpecFile(
+    const std::vector<std::string>& asset_files, const std::string& scene,
+    const std::function<void(mjSpec*)>& edit) {
+  Vfs vfs;
+  for (const std::string& path : asset_files) {
+    const std::size_t slash = path.find_last_of('/');
+    vfs.AddBuffer(slash == std::string::npos ? path : path.substr(slash + 1), ReadFile(path));
+  }
+  char error[1000] = "";
+  mjSpec* spec = mj_parseXML(scene.c_str(), vfs.get(), error, sizeof(error));
+  if (spec == nullptr) {
+    throw std::runtime_error("MuJoCo could not parse " + scene + ": " + error);
+  }
+  const std::unique_ptr<mjSpec, void (*)(mjSpec*)> owner(spec, mj_deleteSpec);
+  edit(spec);
+  mjModel* compiled = mj_compile(spec, vfs.get());
+  if (compiled == nullptr) {
+    throw std::runtime_error("MuJoCo could not compile " + scene + ": " + mjs_getError(spec));
+  }
+  return std::unique_ptr<mjModel, mujoco::ModelDeleter>(compiled);
+}
+
+// mjx's math.quat_mul(u, axis_angle_to_quat((0, 0, 1), yaw)) in float32: the tasks' reset
+// turns the keyframe's quaternion u by a random yaw (half-angle sinf and cosf, as XLA's).
+inline std::array<float, 4> QuatMulYawF(const std::array<float, 4>& u, float yaw) {
+  const float half = yaw * 0.5F;
+  const float s = std::sin(half), c = std::cos(half);
+  const std::array<float, 4> v = {c, 0.0F * s, 0.0F * s, 1.0F * s};
+  return {u[0] * v[0] - u[1] * v[1] - u[2] * v[2] - u[3] * v[3],
+          u[0] * v[1] + u[1] * v[0] + u[2] * v[3] - u[3] * v[2],
+          u[0] * v[2] - u[1] * v[3] + u[2] * v[0] + u[3] * v[1],
+          u[0] * v[3] + u[1] * v[2] - u[2] * v[1] + u[3] * v[0]};
 }
 
 // x + (2 * U[0, 1) - 1) * level * scale for each of n numbers (the tasks' noisy

@@ -2,8 +2,11 @@
 #include "envs/playground/register.h"
 
 #include "core/registry.h"
+#include "envs/playground/apollo_joystick.h"
+#include "envs/playground/barkour_joystick.h"
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
+#include "envs/playground/op3_joystick.h"
 
 namespace envpool::playground {
 
@@ -13,6 +16,12 @@ void Register(Registry& registry) {
   // Go1 handstand and footstand (go1_handstand.h).
   registry.push_back(MakeEntry<Go1Handstand<false>>("PlaygroundGo1Handstand"));
   registry.push_back(MakeEntry<Go1Handstand<true>>("PlaygroundGo1Footstand"));
+  // ROBOTIS OP3 joystick (op3_joystick.h).
+  registry.push_back(MakeEntry<Op3Joystick>("PlaygroundOp3Joystick"));
+  // Google Barkour vB joystick (barkour_joystick.h).
+  registry.push_back(MakeEntry<BarkourJoystick>("PlaygroundBarkourJoystick"));
+  // Apptronik Apollo joystick (apollo_joystick.h).
+  registry.push_back(MakeEntry<ApolloJoystick>("PlaygroundApolloJoystick"));
 }
 
 }  // namespace envpool::playground

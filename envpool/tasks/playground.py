@@ -61,6 +61,8 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    "berkeley_humanoid": Robot("locomotion/berkeley_humanoid/xmls", ("berkeley_humanoid",)),
+    "t1": Robot("locomotion/t1/xmls", ("booster_t1",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +72,12 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "BerkeleyHumanoidJoystickFlatTerrain-v1": ("PlaygroundBerkeleyHumanoidJoystick",
+                                               "flat_terrain", 1000, "berkeley_humanoid"),
+    "BerkeleyHumanoidJoystickRoughTerrain-v1": ("PlaygroundBerkeleyHumanoidJoystick",
+                                                "rough_terrain", 1000, "berkeley_humanoid"),
+    "T1JoystickFlatTerrain-v1": ("PlaygroundT1Joystick", "flat_terrain", 1000, "t1"),
+    "T1JoystickRoughTerrain-v1": ("PlaygroundT1Joystick", "rough_terrain", 1000, "t1"),
 }
 
 

@@ -4,6 +4,8 @@
 #include "core/registry.h"
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
+#include "envs/playground/berkeley_humanoid_joystick.h"
+#include "envs/playground/t1_joystick.h"
 
 namespace envpool::playground {
 
@@ -13,6 +15,10 @@ void Register(Registry& registry) {
   // Go1 handstand and footstand (go1_handstand.h).
   registry.push_back(MakeEntry<Go1Handstand<false>>("PlaygroundGo1Handstand"));
   registry.push_back(MakeEntry<Go1Handstand<true>>("PlaygroundGo1Footstand"));
+  // Berkeley Humanoid and Booster T1 joystick, flat and rough terrain
+  // (berkeley_humanoid_joystick.h, t1_joystick.h over humanoid_joystick_base.h).
+  registry.push_back(MakeEntry<BerkeleyHumanoidJoystick>("PlaygroundBerkeleyHumanoidJoystick"));
+  registry.push_back(MakeEntry<T1Joystick>("PlaygroundT1Joystick"));
 }
 
 }  // namespace envpool::playground

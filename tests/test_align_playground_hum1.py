@@ -263,8 +263,10 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
 @pytest.mark.sweep(by="none", extra=0)
 @pytest.mark.parametrize("task_id", HUMANOID_IDS)
 def test_humanoid_joystick_matches_playground(task_id: str) -> None:
+    # The reseed gives env 0 (seed 22) a zero command (the draw's 1 in 10): T1's phase is
+    # held at pi.
     oracle = _oracle(task_id)
-    ends = _run(task_id, oracle, seed=0, steps=36, max_steps=18, reseed=13, **PUSH_KW)
+    ends = _run(task_id, oracle, seed=0, steps=36, max_steps=18, reseed=22, **PUSH_KW)
     assert ends["truncated"] > 0 and ends["terminated"] > 0, ends
 
 

@@ -75,6 +75,8 @@ ROBOTS: dict[str, Robot] = {
     "apollo": Robot("locomotion/apollo/xmls", ("apptronik_apollo",),
                     collect=lambda x, m: _default_collect(x, m, ("apptronik_apollo",), (
                         os.path.join("apptronik_apollo", "assets", "ability_hand"),))),
+    "berkeley_humanoid": Robot("locomotion/berkeley_humanoid/xmls", ("berkeley_humanoid",)),
+    "t1": Robot("locomotion/t1/xmls", ("booster_t1",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -88,6 +90,12 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "BarkourJoystick-v1": ("PlaygroundBarkourJoystick", "", 1000, "barkour"),
     "ApolloJoystickFlatTerrain-v1": ("PlaygroundApolloJoystick", "flat_terrain", 1000,
                                      "apollo"),
+    "BerkeleyHumanoidJoystickFlatTerrain-v1": ("PlaygroundBerkeleyHumanoidJoystick",
+                                               "flat_terrain", 1000, "berkeley_humanoid"),
+    "BerkeleyHumanoidJoystickRoughTerrain-v1": ("PlaygroundBerkeleyHumanoidJoystick",
+                                                "rough_terrain", 1000, "berkeley_humanoid"),
+    "T1JoystickFlatTerrain-v1": ("PlaygroundT1Joystick", "flat_terrain", 1000, "t1"),
+    "T1JoystickRoughTerrain-v1": ("PlaygroundT1Joystick", "rough_terrain", 1000, "t1"),
 }
 
 

@@ -7,6 +7,8 @@
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
 #include "envs/playground/op3_joystick.h"
+#include "envs/playground/berkeley_humanoid_joystick.h"
+#include "envs/playground/t1_joystick.h"
 
 namespace envpool::playground {
 
@@ -22,6 +24,10 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<BarkourJoystick>("PlaygroundBarkourJoystick"));
   // Apptronik Apollo joystick (apollo_joystick.h).
   registry.push_back(MakeEntry<ApolloJoystick>("PlaygroundApolloJoystick"));
+  // Berkeley Humanoid and Booster T1 joystick, flat and rough terrain
+  // (berkeley_humanoid_joystick.h, t1_joystick.h over humanoid_joystick_base.h).
+  registry.push_back(MakeEntry<BerkeleyHumanoidJoystick>("PlaygroundBerkeleyHumanoidJoystick"));
+  registry.push_back(MakeEntry<T1Joystick>("PlaygroundT1Joystick"));
 }
 
 }  // namespace envpool::playground

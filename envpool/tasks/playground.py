@@ -61,6 +61,7 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    "panda": Robot("manipulation/franka_emika_panda/xmls", ("franka_emika_panda",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +71,9 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "PandaPickCube-v1": ("PlaygroundPandaPickCube", "", 150, "panda"),
+    "PandaPickCubeOrientation-v1": ("PlaygroundPandaPickCubeOrientation", "", 150, "panda"),
+    "PandaOpenCabinet-v1": ("PlaygroundPandaOpenCabinet", "", 150, "panda"),
 }
 
 

@@ -4,6 +4,8 @@
 #include "core/registry.h"
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
+#include "envs/playground/panda_open_cabinet.h"
+#include "envs/playground/panda_pick_cube.h"
 
 namespace envpool::playground {
 
@@ -13,6 +15,11 @@ void Register(Registry& registry) {
   // Go1 handstand and footstand (go1_handstand.h).
   registry.push_back(MakeEntry<Go1Handstand<false>>("PlaygroundGo1Handstand"));
   registry.push_back(MakeEntry<Go1Handstand<true>>("PlaygroundGo1Footstand"));
+  // Franka Emika Panda pick tasks (panda_pick_cube.h).
+  registry.push_back(MakeEntry<PandaPickCube<false>>("PlaygroundPandaPickCube"));
+  registry.push_back(MakeEntry<PandaPickCube<true>>("PlaygroundPandaPickCubeOrientation"));
+  // Franka Emika Panda cabinet (panda_open_cabinet.h).
+  registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
 }
 
 }  // namespace envpool::playground

@@ -243,7 +243,7 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int,
 @pytest.mark.parametrize("task_id", PANDA_IDS)
 def test_panda_matches_playground(task_id: str) -> None:
     oracle = _oracle(task_id)
-    ends = _run(task_id, oracle, seed=3, steps=24, max_steps=8, reseed=11)
+    ends = _run(task_id, oracle, seed=3, steps=16, max_steps=6, reseed=11)
     assert ends["truncated"] > 0, ends
 
 

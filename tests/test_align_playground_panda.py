@@ -45,10 +45,11 @@ from mujoco_playground._src.manipulation.franka_emika_panda import (  # noqa: E4
     pick,
 )
 
-# Rewards: float32 sums of terms that take tanh (XLA's vs glibc's, a few ulps apart for some
-# inputs), times scales up to 8: a few float32 ulps of the largest term.
+# Rewards: float32 sums of terms 1 - tanh(x) times scales up to 8. XLA's float32 tanh is up to
+# 3 ulps from glibc's tanhf (measured with jax 0.10.2: 62% of inputs in [0, 6) differ, none by
+# more than 3 ulps), 2e-7 absolute near 1; times the scales (12.3 in all) about 2.2e-6.
 RTOL = 1e-6
-ATOL = 1e-6
+ATOL = 3e-6
 
 PANDA_IDS = [i for i, (_, _, _, robot) in TASKS.items() if robot == "panda"]
 _TERMS = {

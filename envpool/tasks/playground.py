@@ -74,6 +74,7 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "PandaPickCube-v1": ("PlaygroundPandaPickCube", "", 150, "panda"),
     "PandaPickCubeOrientation-v1": ("PlaygroundPandaPickCubeOrientation", "", 150, "panda"),
     "PandaOpenCabinet-v1": ("PlaygroundPandaOpenCabinet", "", 150, "panda"),
+    "PandaPickCubeCartesian-v1": ("PlaygroundPandaPickCubeCartesian", "", 200, "panda"),
 }
 
 

@@ -6,6 +6,7 @@
 #include "envs/playground/go1_joystick.h"
 #include "envs/playground/panda_open_cabinet.h"
 #include "envs/playground/panda_pick_cube.h"
+#include "envs/playground/panda_pick_cube_cartesian.h"
 
 namespace envpool::playground {
 
@@ -20,6 +21,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PandaPickCube<true>>("PlaygroundPandaPickCubeOrientation"));
   // Franka Emika Panda cabinet (panda_open_cabinet.h).
   registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
+  // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
+  registry.push_back(MakeEntry<PandaPickCubeCartesian>("PlaygroundPandaPickCubeCartesian"));
 }
 
 }  // namespace envpool::playground

@@ -255,10 +255,21 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int,
 # The default suite takes one of the ids (the oracle's first steps compile jax's operations:
 # seconds); the nightly all of them.
 @pytest.mark.sweep(by="none", extra=0)
-@pytest.mark.parametrize("task_id", PANDA_IDS)
+@pytest.mark.parametrize("task_id", [i for i in PANDA_IDS if i != "PandaPickCubeCartesian-v1"])
 def test_panda_matches_playground(task_id: str) -> None:
     oracle = _oracle(task_id)
     ends = _run(task_id, oracle, seed=3, steps=16, max_steps=6, reseed=11)
+    assert ends["truncated"] > 0, ends
+
+
+# The Cartesian task's reference runs its inverse kinematics op by op (hundreds of jax
+# operations a step, each compiled on first use: about 11 s of CPU): the nightly only
+# (ENVPOOL_SWEEP=all), a shorter run.
+@pytest.mark.skipif(os.environ.get("ENVPOOL_SWEEP") != "all",
+                    reason="the nightly's (ENVPOOL_SWEEP=all): about 11 s of CPU")
+def test_panda_cartesian_matches_playground() -> None:
+    task_id = "PandaPickCubeCartesian-v1"
+    ends = _run(task_id, _oracle(task_id), seed=3, steps=8, max_steps=3, reseed=11)
     assert ends["truncated"] > 0, ends
 
 

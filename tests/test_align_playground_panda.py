@@ -14,7 +14,9 @@ arithmetic runs op by op (outside jit) in float32 on jax's CPU backend.
   ``jax.random.PRNGKey(s + i)``: each reset takes ``use, key = split(key)`` and calls
   ``reset(use)``.
 * Under the same actions the observations and terminated equal the package's bit for bit
-  over several episodes (truncations by a short ``max_episode_steps``) and a reseed.
+  over several episodes (truncations by a short ``max_episode_steps``) and a reseed; the
+  Cartesian task's observations after a step within IK_ATOL (its inverse kinematics: XLA's
+  products and trigonometric routines against glibc's, ulps apart).
 * The reward and its terms (info ``reward_<term>``: the package's ``metrics``, unscaled as
   the package keeps them) agree to float32 rounding: the shaped terms take tanh, which XLA computes
   with its own float32 approximation and the native env with glibc's ``tanhf`` (a few ulps

@@ -77,6 +77,7 @@ ROBOTS: dict[str, Robot] = {
                         os.path.join("apptronik_apollo", "assets", "ability_hand"),))),
     "berkeley_humanoid": Robot("locomotion/berkeley_humanoid/xmls", ("berkeley_humanoid",)),
     "t1": Robot("locomotion/t1/xmls", ("booster_t1",)),
+    "panda": Robot("manipulation/franka_emika_panda/xmls", ("franka_emika_panda",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -96,6 +97,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
                                                 "rough_terrain", 1000, "berkeley_humanoid"),
     "T1JoystickFlatTerrain-v1": ("PlaygroundT1Joystick", "flat_terrain", 1000, "t1"),
     "T1JoystickRoughTerrain-v1": ("PlaygroundT1Joystick", "rough_terrain", 1000, "t1"),
+    "PandaPickCube-v1": ("PlaygroundPandaPickCube", "", 150, "panda"),
+    "PandaPickCubeOrientation-v1": ("PlaygroundPandaPickCubeOrientation", "", 150, "panda"),
+    "PandaOpenCabinet-v1": ("PlaygroundPandaOpenCabinet", "", 150, "panda"),
+    "PandaPickCubeCartesian-v1": ("PlaygroundPandaPickCubeCartesian", "", 200, "panda"),
 }
 
 

@@ -9,6 +9,9 @@
 #include "envs/playground/op3_joystick.h"
 #include "envs/playground/berkeley_humanoid_joystick.h"
 #include "envs/playground/t1_joystick.h"
+#include "envs/playground/panda_open_cabinet.h"
+#include "envs/playground/panda_pick_cube.h"
+#include "envs/playground/panda_pick_cube_cartesian.h"
 
 namespace envpool::playground {
 
@@ -28,6 +31,13 @@ void Register(Registry& registry) {
   // (berkeley_humanoid_joystick.h, t1_joystick.h over humanoid_joystick_base.h).
   registry.push_back(MakeEntry<BerkeleyHumanoidJoystick>("PlaygroundBerkeleyHumanoidJoystick"));
   registry.push_back(MakeEntry<T1Joystick>("PlaygroundT1Joystick"));
+  // Franka Emika Panda pick tasks (panda_pick_cube.h).
+  registry.push_back(MakeEntry<PandaPickCube<false>>("PlaygroundPandaPickCube"));
+  registry.push_back(MakeEntry<PandaPickCube<true>>("PlaygroundPandaPickCubeOrientation"));
+  // Franka Emika Panda cabinet (panda_open_cabinet.h).
+  registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
+  // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
+  registry.push_back(MakeEntry<PandaPickCubeCartesian>("PlaygroundPandaPickCubeCartesian"));
 }
 
 }  // namespace envpool::playground

@@ -61,6 +61,8 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    "g1": Robot("locomotion/g1/xmls", ("unitree_g1",)),
+    "h1": Robot("locomotion/h1/xmls", ("unitree_h1",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +72,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "G1JoystickFlatTerrain-v1": ("PlaygroundG1Joystick", "flat_terrain", 1000, "g1"),
+    "G1JoystickRoughTerrain-v1": ("PlaygroundG1Joystick", "rough_terrain", 1000, "g1"),
+    "H1InplaceGaitTracking-v1": ("PlaygroundH1InplaceGaitTracking", "", 1000, "h1"),
+    "H1JoystickGaitTracking-v1": ("PlaygroundH1JoystickGaitTracking", "", 1000, "h1"),
 }
 
 

@@ -21,8 +21,10 @@ where the float32 values written differ from the native data's, they replace the
 * The reward and its terms (info ``reward_<term>``, the package's ``metrics``) agree to
   float32 rounding: the tracking and feet-phase terms (and H1 in place's reward, its costs'
   factor) take ``exp``, XLA's float32 routine in the package and glibc's ``expf`` in the
-  native env (one ulp apart for about one input in ten), so RTOL is a few float32 ulps
-  (ATOL: the same for terms near zero).
+  native env (one ulp apart for about one input in ten), and G1's joint_deviation_hip sums a
+  4 x 4 table (the package's (4, 1) index column times 4 weights) in XLA's order for a 2-D
+  reduction, which the native env does not reproduce (a few ulps), so RTOL is a few float32
+  ulps (ATOL: the same for terms near zero).
 """
 
 from __future__ import annotations

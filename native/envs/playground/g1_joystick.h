@@ -21,7 +21,9 @@
 //   those float32 values on such steps (and only there: elsewhere the sum adds zero).
 // - exp (the tracking and feet-phase rewards) is XLA's float32 routine in the package and
 //   glibc's expf here: they differ by an ulp for some inputs, so rewards agree to about 1e-7
-//   relative; sin and cos (yaw, push direction, the gait phase) are glibc's in both.
+//   relative; sin and cos (yaw, push direction, the gait phase) are glibc's in both. The
+//   joint_deviation_hip term sums a 4 x 4 table (the package's broadcasting): XLA's order for
+//   that 2-D reduction is not reproduced (row-major here), a few ulps apart.
 //
 // restricted_joint_range (False by default) and the domain randomisation of randomize.py
 // are not ported.

@@ -78,6 +78,8 @@ ROBOTS: dict[str, Robot] = {
     "berkeley_humanoid": Robot("locomotion/berkeley_humanoid/xmls", ("berkeley_humanoid",)),
     "t1": Robot("locomotion/t1/xmls", ("booster_t1",)),
     "panda": Robot("manipulation/franka_emika_panda/xmls", ("franka_emika_panda",)),
+    "g1": Robot("locomotion/g1/xmls", ("unitree_g1",)),
+    "h1": Robot("locomotion/h1/xmls", ("unitree_h1",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -101,6 +103,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "PandaPickCubeOrientation-v1": ("PlaygroundPandaPickCubeOrientation", "", 150, "panda"),
     "PandaOpenCabinet-v1": ("PlaygroundPandaOpenCabinet", "", 150, "panda"),
     "PandaPickCubeCartesian-v1": ("PlaygroundPandaPickCubeCartesian", "", 200, "panda"),
+    "G1JoystickFlatTerrain-v1": ("PlaygroundG1Joystick", "flat_terrain", 1000, "g1"),
+    "G1JoystickRoughTerrain-v1": ("PlaygroundG1Joystick", "rough_terrain", 1000, "g1"),
+    "H1InplaceGaitTracking-v1": ("PlaygroundH1InplaceGaitTracking", "", 1000, "h1"),
+    "H1JoystickGaitTracking-v1": ("PlaygroundH1JoystickGaitTracking", "", 1000, "h1"),
 }
 
 

@@ -110,8 +110,10 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileSpecFile(
   return std::unique_ptr<mjModel, mujoco::ModelDeleter>(compiled);
 }
 
-// mjx's math.quat_mul(u, axis_angle_to_quat((0, 0, 1), yaw)) in float32: the tasks' reset
-// turns the keyframe's quaternion u by a random yaw (half-angle sinf and cosf, as XLA's).
+// mjx's math.quat_mul(u, axis_angle_to_quat((0, 0, 1), yaw)) in float32, op by op: the
+// tasks' reset turns the keyframe's quaternion u by a random yaw. The yaw quaternion is
+// (cos(yaw / 2), 0 * s, 0 * s, 1 * s) with s = sin(yaw / 2) (glibc's sinf and cosf, which
+// XLA's CPU backend calls too), and the product's terms add left to right.
 inline std::array<float, 4> QuatMulYawF(const std::array<float, 4>& u, float yaw) {
   const float half = yaw * 0.5F;
   const float s = std::sin(half), c = std::cos(half);
@@ -134,6 +136,41 @@ inline void AddUniformNoise(jax_random::Key& rng, double noise_level, double sca
                                            xla_fma);
     out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
   }
+}
+
+// The same on arrays of four floats (q, out).
+inline void QuatMulYawF(const float* q, float yaw, float* out) {
+  const std::array<float, 4> r = QuatMulYawF({q[0], q[1], q[2], q[3]}, yaw);
+  for (int i = 0; i < 4; ++i) out[i] = r[i];
+}
+
+// An array divided by a scalar as XLA's CPU backend computes it (jnp's `a / c` for an array
+// `a` of more than one element and a scalar c): a times c's float32 reciprocal, 1 / c
+// rounded once (a scalar divided by a scalar is a true division).
+inline float DivByBroadcastF(float a, float c) { return a * (1.0F / c); }
+
+// gait.get_rz(phi, swing_height) in float32 (the gait module the tasks share) for the
+// feet's phases (an array of 2): x = (phi + pi) / (2 pi) (an array divided by a scalar), a
+// cubic Bezier rise from 0 to h over the first half of the cycle (x <= 0.5) and a fall back
+// to 0 over the second; x**3 is jax's integer_pow, x * (x * x), and the fall's y_diff is
+// 0 - h.
+inline float GaitRz(float phi, float h) {
+  const float x =
+      DivByBroadcastF(phi + static_cast<float>(M_PI), static_cast<float>(2.0 * M_PI));
+  auto bezier = [](float t) {
+    const float t3 = t * (t * t), t2 = t * t;
+    return t3 + 3.0F * (t2 * (1.0F - t));
+  };
+  if (x <= 0.5F) return 0.0F + h * bezier(2.0F * x);
+  return h + (0.0F - h) * bezier(2.0F * x - 1.0F);
+}
+
+// The gait phase's step: fmod(phase + phase_dt + pi, 2 pi) - pi in float32 (XLA's rem is
+// fmodf, exact).
+inline float NextPhase(float phase, float phase_dt) {
+  const float pi = static_cast<float>(M_PI);
+  const float next = phase + phase_dt;
+  return std::fmod(next + pi, static_cast<float>(2.0 * M_PI)) - pi;
 }
 
 }  // namespace envpool::playground

@@ -12,6 +12,9 @@
 #include "envs/playground/panda_open_cabinet.h"
 #include "envs/playground/panda_pick_cube.h"
 #include "envs/playground/panda_pick_cube_cartesian.h"
+#include "envs/playground/g1_joystick.h"
+#include "envs/playground/h1_inplace_gait_tracking.h"
+#include "envs/playground/h1_joystick_gait_tracking.h"
 
 namespace envpool::playground {
 
@@ -38,6 +41,11 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
   // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
   registry.push_back(MakeEntry<PandaPickCubeCartesian>("PlaygroundPandaPickCubeCartesian"));
+  // G1 joystick, flat and rough terrain (g1_joystick.h).
+  registry.push_back(MakeEntry<G1Joystick>("PlaygroundG1Joystick"));
+  // H1 gait tracking, in place and to a joystick command (h1_*_gait_tracking.h).
+  registry.push_back(MakeEntry<H1InplaceGaitTracking>("PlaygroundH1InplaceGaitTracking"));
+  registry.push_back(MakeEntry<H1JoystickGaitTracking>("PlaygroundH1JoystickGaitTracking"));
 }
 
 }  // namespace envpool::playground

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/xla_math.h"
 
 namespace envpool::jax_random {
 
@@ -76,6 +77,15 @@ inline float UniformF32(const Key& key, std::uint32_t i, float minval, float max
   const float f = one_to_two - 1.0F;
   const float value = fused ? std::fma(f, maxval - minval, minval) : f * (maxval - minval) + minval;
   return value < minval ? minval : value;
+}
+
+// jax.random.normal(key, (n,), float32)[i]: u = uniform(key, (n,), float32, lo, 1)[i] with
+// lo = nextafter(-1, 0), then sqrt(2) * erf_inv(u) in float32 (XLA's erf_inv: see
+// xla_math.h, which says how closely it is matched).
+inline float NormalF32(const Key& key, std::uint32_t i, bool fused) {
+  const float lo = std::nextafter(-1.0F, 0.0F);
+  const float u = UniformF32(key, i, lo, 1.0F, fused);
+  return static_cast<float>(1.4142135623730951) * xla_math::XlaErfInvF32(u, fused);
 }
 
 // jax.random.randint(key, (1,), 0, n)[0] (int32, 0 < n < 2**16): two draws of 32 bits

@@ -60,6 +60,17 @@ class Robot:
     collect: Callable[[str, str], list[str]] | None = None
 
 
+def _hand_assets(menagerie: str, extra: str) -> Callable[[str, str], list[str]]:
+    """The LEAP and Aero hands' ``get_assets()``: the Menagerie folder's ``assets/*``, then
+    the task folder's ``*.xml``, ``reorientation_cube_textures/*`` and ``extra/*``."""
+    def collect(xml_dir: str, menagerie_dir: str) -> list[str]:
+        return (_files(os.path.join(menagerie_dir, menagerie, "assets"))
+                + [p for p in _files(xml_dir) if p.endswith(".xml")]
+                + _files(os.path.join(xml_dir, "reorientation_cube_textures"))
+                + _files(os.path.join(xml_dir, extra)))
+    return collect
+
+
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
@@ -81,6 +92,24 @@ ROBOTS: dict[str, Robot] = {
     "g1": Robot("locomotion/g1/xmls", ("unitree_g1",)),
     "h1": Robot("locomotion/h1/xmls", ("unitree_h1",)),
 }
+ROBOTS["leap_hand"] = Robot("manipulation/leap_hand/xmls", ("leap_hand",),
+                            _hand_assets("leap_hand", "meshes"))
+ROBOTS["aero_hand"] = Robot("manipulation/aero_hand/xmls", ("tetheria_aero_hand_open",),
+                            _hand_assets("tetheria_aero_hand_open", "assets"))
+
+
+def _aloha_assets(xml_dir: str, menagerie_dir: str) -> list[str]:
+    """ALOHA's ``get_assets()``: Menagerie's ``aloha/*.xml`` and ``aloha/assets/*`` first,
+    then the task folder's ``*.xml`` and ``assets/*`` (which replace those of the same
+    name)."""
+    path = os.path.join(menagerie_dir, "aloha")
+    return ([p for p in _files(path) if p.endswith(".xml")]
+            + _files(os.path.join(path, "assets"))
+            + [p for p in _files(xml_dir) if p.endswith(".xml")]
+            + _files(os.path.join(xml_dir, "assets")))
+
+
+ROBOTS["aloha"] = Robot("manipulation/aloha/xmls", ("aloha",), _aloha_assets)
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
 #: max_episode_steps, the robot).
@@ -108,6 +137,11 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "H1InplaceGaitTracking-v1": ("PlaygroundH1InplaceGaitTracking", "", 1000, "h1"),
     "H1JoystickGaitTracking-v1": ("PlaygroundH1JoystickGaitTracking", "", 1000, "h1"),
 }
+TASKS["LeapCubeReorient-v1"] = ("PlaygroundLeapCubeReorient", "", 1000, "leap_hand")
+TASKS["LeapCubeRotateZAxis-v1"] = ("PlaygroundLeapCubeRotateZAxis", "", 500, "leap_hand")
+TASKS["AeroCubeRotateZAxis-v1"] = ("PlaygroundAeroCubeRotateZAxis", "", 500, "aero_hand")
+TASKS["AlohaHandOver-v1"] = ("PlaygroundAlohaHandOver", "", 250, "aloha")
+TASKS["AlohaSinglePegInsertion-v1"] = ("PlaygroundAlohaSinglePegInsertion", "", 1000, "aloha")
 
 
 def ids() -> list[str]:

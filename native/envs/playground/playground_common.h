@@ -6,6 +6,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -171,6 +172,110 @@ inline float NextPhase(float phase, float phase_dt) {
   const float pi = static_cast<float>(M_PI);
   const float next = phase + phase_dt;
   return std::fmod(next + pi, static_cast<float>(2.0 * M_PI)) - pi;
+}
+
+// ---- MJX's quaternion math (mujoco/mjx/_src/math.py) in float32, op by op ----
+
+// jp.linalg.norm of a vector (jitted: sqrt(sum(x * x))). XLA's CPU loop starts from x[1]^2,
+// adds x[0]^2, then x[2]^2, ... in order, each product contracted into a fused multiply-add
+// where XLA uses FMA (`fused`; measured bit for bit against jnp.linalg.norm for 2 to 16
+// entries); elsewhere the products round apart.
+inline float NormF(const float* x, int n, bool fused) {
+  if (n <= 0) return 0.0F;
+  if (n == 1) return std::sqrt(x[0] * x[0]);
+  float s = x[1] * x[1];
+  s = fused ? std::fma(x[0], x[0], s) : s + x[0] * x[0];
+  for (int i = 2; i < n; ++i) s = fused ? std::fma(x[i], x[i], s) : s + x[i] * x[i];
+  return std::sqrt(s);
+}
+
+// math.norm: 0 where every entry is within 1e-8 of 0 (jp.allclose(x, 0)), else NormF.
+inline float MjxNorm(const float* x, int n, bool fused) {
+  bool zero = true;
+  for (int i = 0; i < n; ++i) zero = zero && std::fabs(x[i]) <= 1e-8F;
+  return zero ? 0.0F : NormF(x, n, fused);
+}
+
+// math.normalize: x / (n + 1e-6 * (n == 0)) with n = math.norm(x), in place. XLA rewrites a
+// division by a broadcast scalar into a multiplication by its reciprocal (measured: the
+// quotients differ in the last bit for a quarter of the inputs), so x * (1 / d).
+inline float MjxNormalize(float* x, int n, bool fused) {
+  const float norm = MjxNorm(x, n, fused);
+  const float d = norm + 1e-6F * (norm == 0.0F ? 1.0F : 0.0F);
+  const float inv = 1.0F / d;
+  for (int i = 0; i < n; ++i) x[i] = x[i] * inv;
+  return norm;
+}
+
+using Quat = std::array<float, 4>;
+
+// math.quat_mul(u, v).
+inline Quat QuatMul(const Quat& u, const Quat& v) {
+  return {u[0] * v[0] - u[1] * v[1] - u[2] * v[2] - u[3] * v[3],
+          u[0] * v[1] + u[1] * v[0] + u[2] * v[3] - u[3] * v[2],
+          u[0] * v[2] - u[1] * v[3] + u[2] * v[0] + u[3] * v[1],
+          u[0] * v[3] + u[1] * v[2] - u[2] * v[1] + u[3] * v[0]};
+}
+
+// math.quat_inv(q): q * (1, -1, -1, -1).
+inline Quat QuatInv(const Quat& q) { return {q[0], -q[1], -q[2], -q[3]}; }
+
+// math.quat_to_mat(q).ravel()[3:] (the matrix's last two rows, from q's outer product).
+inline std::array<float, 6> QuatToMatLastRows(const Quat& q) {
+  auto o = [&q](int i, int j) { return q[i] * q[j]; };
+  return {2.0F * (o(1, 2) + o(0, 3)), o(0, 0) - o(1, 1) + o(2, 2) - o(3, 3),
+          2.0F * (o(2, 3) - o(0, 1)), 2.0F * (o(1, 3) - o(0, 2)),
+          2.0F * (o(2, 3) + o(0, 1)), o(0, 0) - o(1, 1) - o(2, 2) + o(3, 3)};
+}
+
+// The hand tasks' uniform_quat(rng): u, v, w = uniform(rng, (3,)); (sqrt(1 - u) sin(2 pi v),
+// sqrt(1 - u) cos(2 pi v), sqrt(u) sin(2 pi w), sqrt(u) cos(2 pi w)). sin and cos are glibc's
+// (correctly rounded); XLA's float32 sin and cos differ from them by one ulp for about 1.3%
+// of the inputs, so about one quaternion in twenty differs from the package's in one ulp.
+inline Quat UniformQuat(const jax_random::Key& key, bool fused) {
+  const float u = jax_random::UniformF32(key, 0, 0.0F, 1.0F, fused);
+  const float v = jax_random::UniformF32(key, 1, 0.0F, 1.0F, fused);
+  const float w = jax_random::UniformF32(key, 2, 0.0F, 1.0F, fused);
+  const float two_pi = static_cast<float>(2 * 3.141592653589793);
+  const float a = two_pi * v, b = two_pi * w;
+  return {std::sqrt(1.0F - u) * std::sin(a), std::sqrt(1.0F - u) * std::cos(a),
+          std::sqrt(u) * std::sin(b), std::sqrt(u) * std::cos(b)};
+}
+
+// reward.tolerance(x, (lower, upper), margin, sigmoid="linear") with value_at_margin 0.1:
+// 1 in the bounds, else 1 - d * 0.9 (d the distance to the bound over margin) while that
+// scaled distance is below 1, else 0.
+inline float ToleranceLinear(float x, float lower, float upper, float margin) {
+  if (lower <= x && x <= upper) return 1.0F;
+  const float d = (x < lower ? lower - x : x - upper) / margin;
+  const float scaled = d * 0.9F;
+  return std::fabs(scaled) < 1.0F ? 1.0F - scaled : 0.0F;
+}
+
+// The cube-in-hand tasks' reset draws (leap_hand and aero_hand's rotate_z.py and
+// reorient.py): `rng, pos_rng, vel_rng = split(rng, 3)`, the hand's n joints
+// clip(default_pose + 0.1 * normal(pos_rng, (n,)), lowers, uppers) (v_hand = 0 * normal:
+// zero); `rng, p_rng, quat_rng = split(rng, 3)`, the cube at (0.1, 0, 0.05) +
+// U(-0.01, 0.01)^3 with uniform_quat(quat_rng). Returns the qpos (the hand's n, then the
+// cube's 7); rng keeps the remaining key.
+inline std::vector<float> DrawHandAndCube(jax_random::Key& rng, const float* default_pose,
+                                          const float* lowers, const float* uppers, int n,
+                                          bool fused) {
+  namespace jr = jax_random;
+  std::vector<float> qpos(static_cast<std::size_t>(n + 7), 0.0F);
+  const jr::Key pos_rng = jr::SplitAt(rng, 1);
+  rng = jr::SplitAt(rng, 0);
+  for (int i = 0; i < n; ++i) {
+    const float q = default_pose[i] + 0.1F * jr::NormalF32(pos_rng, i, fused);
+    qpos[i] = std::min(std::max(q, lowers[i]), uppers[i]);
+  }
+  const jr::Key p_rng = jr::SplitAt(rng, 1), quat_rng = jr::SplitAt(rng, 2);
+  rng = jr::SplitAt(rng, 0);
+  const std::array<float, 3> start = {0.1F, 0.0F, 0.05F};
+  for (int i = 0; i < 3; ++i) qpos[n + i] = start[i] + jr::UniformF32(p_rng, i, -0.01F, 0.01F, fused);
+  const Quat q = UniformQuat(quat_rng, fused);
+  for (int i = 0; i < 4; ++i) qpos[n + 3 + i] = q[i];
+  return qpos;
 }
 
 }  // namespace envpool::playground

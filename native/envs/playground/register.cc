@@ -2,19 +2,24 @@
 #include "envs/playground/register.h"
 
 #include "core/registry.h"
+#include "envs/playground/aero_rotate_z.h"
+#include "envs/playground/aloha_handover.h"
+#include "envs/playground/aloha_peg_insertion.h"
 #include "envs/playground/apollo_joystick.h"
 #include "envs/playground/barkour_joystick.h"
+#include "envs/playground/berkeley_humanoid_joystick.h"
+#include "envs/playground/g1_joystick.h"
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
+#include "envs/playground/h1_inplace_gait_tracking.h"
+#include "envs/playground/h1_joystick_gait_tracking.h"
+#include "envs/playground/leap_reorient.h"
+#include "envs/playground/leap_rotate_z.h"
 #include "envs/playground/op3_joystick.h"
-#include "envs/playground/berkeley_humanoid_joystick.h"
-#include "envs/playground/t1_joystick.h"
 #include "envs/playground/panda_open_cabinet.h"
 #include "envs/playground/panda_pick_cube.h"
 #include "envs/playground/panda_pick_cube_cartesian.h"
-#include "envs/playground/g1_joystick.h"
-#include "envs/playground/h1_inplace_gait_tracking.h"
-#include "envs/playground/h1_joystick_gait_tracking.h"
+#include "envs/playground/t1_joystick.h"
 
 namespace envpool::playground {
 
@@ -46,6 +51,14 @@ void Register(Registry& registry) {
   // H1 gait tracking, in place and to a joystick command (h1_*_gait_tracking.h).
   registry.push_back(MakeEntry<H1InplaceGaitTracking>("PlaygroundH1InplaceGaitTracking"));
   registry.push_back(MakeEntry<H1JoystickGaitTracking>("PlaygroundH1JoystickGaitTracking"));
+  // LEAP hand cube reorientation and z-axis rotation (leap_reorient.h, leap_rotate_z.h).
+  registry.push_back(MakeEntry<LeapCubeReorient>("PlaygroundLeapCubeReorient"));
+  registry.push_back(MakeEntry<LeapCubeRotateZ>("PlaygroundLeapCubeRotateZAxis"));
+  // Aero hand cube rotation (aero_rotate_z.h).
+  registry.push_back(MakeEntry<AeroCubeRotateZ>("PlaygroundAeroCubeRotateZAxis"));
+  // ALOHA handover and peg insertion (aloha_handover.h, aloha_peg_insertion.h).
+  registry.push_back(MakeEntry<AlohaHandOver>("PlaygroundAlohaHandOver"));
+  registry.push_back(MakeEntry<AlohaSinglePegInsertion>("PlaygroundAlohaSinglePegInsertion"));
 }
 
 }  // namespace envpool::playground

@@ -61,6 +61,7 @@ class Robot:
 #: robot -> its files (each task's entry in TASKS names its robot).
 ROBOTS: dict[str, Robot] = {
     "go1": Robot("locomotion/go1/xmls", ("unitree_go1",)),
+    "spot": Robot("locomotion/spot/xmls", ("boston_dynamics_spot",)),
 }
 
 #: id -> (the native env, the package's class and its task argument ("" if none),
@@ -70,6 +71,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "Go1JoystickRoughTerrain-v1": ("PlaygroundGo1Joystick", "rough_terrain", 1000, "go1"),
     "Go1Handstand-v1": ("PlaygroundGo1Handstand", "", 500, "go1"),
     "Go1Footstand-v1": ("PlaygroundGo1Footstand", "", 500, "go1"),
+    "Go1Getup-v1": ("PlaygroundGo1Getup", "", 300, "go1"),
+    "SpotGetup-v1": ("PlaygroundSpotGetup", "", 300, "spot"),
+    "SpotFlatTerrainJoystick-v1": ("PlaygroundSpotJoystick", "", 1000, "spot"),
+    "SpotJoystickGaitTracking-v1": ("PlaygroundSpotGaitTracking", "", 1000, "spot"),
 }
 
 

@@ -6,6 +6,8 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -93,6 +95,41 @@ inline void AddUniformNoise(jax_random::Key& rng, double noise_level, double sca
     const float u = jax_random::UniformF32(noise, static_cast<std::uint32_t>(i), 0.0F, 1.0F,
                                            xla_fma);
     out[i] = x[i] + (2.0F * u - 1.0F) * level * s;
+  }
+}
+
+// The getup tasks' random start (go1/getup.py and spot/getup.py, _get_random_qpos):
+// `_, orientation_rng, qpos_rng = split(rng, 3)`; qpos = 0 but for the base height `height`,
+// the base quaternion q / (|q| + 1e-6) with q = normal(orientation_rng, (4,)), and the joints
+// U(lowers, uppers) from qpos_rng, all float32. `qpos` holds 7 + nu numbers.
+inline void RandomFallQpos(const jax_random::Key& rng, float height, const float* lowers,
+                           const float* uppers, int nu, bool xla_fma, float* qpos) {
+  namespace jr = jax_random;
+  const jr::Key orientation_rng = jr::SplitAt(rng, 1), qpos_rng = jr::SplitAt(rng, 2);
+  std::fill(qpos, qpos + 7 + nu, 0.0F);
+  qpos[2] = height;
+  float q[4] = {};
+  for (int i = 0; i < 4; ++i) {
+    q[i] = jr::NormalF32(orientation_rng, static_cast<std::uint32_t>(i), xla_fma);
+  }
+  // jnp.linalg.norm (one jitted computation: XLA fuses the squares into its reduction): with
+  // FMA, q1**2, then + q0**2, q2**2, q3**2 each as a fused multiply-add (the order XLA's CPU
+  // reduction of 4 numbers takes: matched bit for bit on thousands of draws); without, the
+  // rounded squares added in index order.
+  float sum = 0.0F;
+  if (xla_fma) {
+    sum = std::fma(q[3], q[3], std::fma(q[2], q[2], std::fma(q[0], q[0], q[1] * q[1])));
+  } else {
+    sum = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+  }
+  const float denom = std::sqrt(sum) + 1e-6F;
+  // quat / (norm + 1e-6): XLA divides an array by a broadcast scalar as a product with the
+  // scalar's rounded reciprocal.
+  const float inverse = 1.0F / denom;
+  for (int i = 0; i < 4; ++i) qpos[3 + i] = q[i] * inverse;
+  for (int i = 0; i < nu; ++i) {
+    qpos[7 + i] = jr::UniformF32(qpos_rng, static_cast<std::uint32_t>(i), lowers[i], uppers[i],
+                                 xla_fma);
   }
 }
 

@@ -287,24 +287,26 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
     return ends
 
 
-# The default suite takes one id (the oracle's first steps compile jax's operations:
-# seconds) for one short run; the nightly every id.
-@pytest.mark.sweep(by="none", extra=0)
-@pytest.mark.parametrize("task_id", QUAD_IDS)
-def test_quad_matches_playground(task_id: str) -> None:
-    ends = _run(task_id, _oracle(task_id), seed=3, steps=16, max_steps=6, reseed=11, scale=1.0)
-    assert ends["truncated"] > 0, ends
+# The runs: each id with its defaults (random actions, truncations), and Go1Getup with a
+# finite energy_termination_threshold (its default, inf, never ends an episode), which
+# terminates. The default suite takes one run a day (the oracle's first steps compile jax's
+# operations: seconds); the nightly every run.
+RUNS = [(task_id, None) for task_id in QUAD_IDS] + [("Go1Getup-v1", 20.0)]
 
 
 @pytest.mark.sweep(by="none", extra=0)
-@pytest.mark.parametrize("task_id", ["Go1Getup-v1"])
-def test_go1_getup_energy_termination(task_id: str) -> None:
-    """A finite energy_termination_threshold ends episodes (the default, inf, never does)."""
-    threshold = 20.0
-    oracle = _oracle(task_id, {"energy_termination_threshold": threshold})
-    ends = _run(task_id, oracle, seed=5, steps=30, max_steps=25, reseed=7, scale=1.0,
-                energy_termination_threshold=threshold)
-    assert ends["terminated"] > 0, ends
+@pytest.mark.parametrize(("task_id", "threshold"), RUNS,
+                         ids=[f"{t}-energy" if e else t for t, e in RUNS])
+def test_quad_matches_playground(task_id: str, threshold: float | None) -> None:
+    if threshold is None:
+        ends = _run(task_id, _oracle(task_id), seed=3, steps=12, max_steps=5, reseed=11,
+                    scale=1.0)
+        assert ends["truncated"] > 0, ends
+    else:
+        oracle = _oracle(task_id, {"energy_termination_threshold": threshold})
+        ends = _run(task_id, oracle, seed=5, steps=30, max_steps=25, reseed=7, scale=1.0,
+                    energy_termination_threshold=threshold)
+        assert ends["terminated"] > 0, ends
 
 
 def test_spaces_and_alias() -> None:

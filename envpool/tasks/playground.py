@@ -91,6 +91,7 @@ ROBOTS: dict[str, Robot] = {
     "panda": Robot("manipulation/franka_emika_panda/xmls", ("franka_emika_panda",)),
     "g1": Robot("locomotion/g1/xmls", ("unitree_g1",)),
     "h1": Robot("locomotion/h1/xmls", ("unitree_h1",)),
+    "spot": Robot("locomotion/spot/xmls", ("boston_dynamics_spot",)),
 }
 ROBOTS["leap_hand"] = Robot("manipulation/leap_hand/xmls", ("leap_hand",),
                             _hand_assets("leap_hand", "meshes"))
@@ -136,6 +137,10 @@ TASKS: dict[str, tuple[str, str, int, str]] = {
     "G1JoystickRoughTerrain-v1": ("PlaygroundG1Joystick", "rough_terrain", 1000, "g1"),
     "H1InplaceGaitTracking-v1": ("PlaygroundH1InplaceGaitTracking", "", 1000, "h1"),
     "H1JoystickGaitTracking-v1": ("PlaygroundH1JoystickGaitTracking", "", 1000, "h1"),
+    "Go1Getup-v1": ("PlaygroundGo1Getup", "", 300, "go1"),
+    "SpotGetup-v1": ("PlaygroundSpotGetup", "", 300, "spot"),
+    "SpotFlatTerrainJoystick-v1": ("PlaygroundSpotJoystick", "", 1000, "spot"),
+    "SpotJoystickGaitTracking-v1": ("PlaygroundSpotGaitTracking", "", 1000, "spot"),
 }
 TASKS["LeapCubeReorient-v1"] = ("PlaygroundLeapCubeReorient", "", 1000, "leap_hand")
 TASKS["LeapCubeRotateZAxis-v1"] = ("PlaygroundLeapCubeRotateZAxis", "", 500, "leap_hand")

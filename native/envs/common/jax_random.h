@@ -1,6 +1,6 @@
 // jax.random's default generator (threefry2x32, jax_threefry_partitionable on,
 // the default since jax 0.5), the few calls gymnasium's jax envs make:
-// PRNGKey(seed), split(key), uniform(key, minval, maxval) in float32 and
+// PRNGKey(seed), split(key), uniform(key, minval, maxval) and normal(key) in float32 and
 // choice(key, a, shape=(1,)) (randint); for jumanji's generators also randint over a
 // shape, permutation (choice without replacement), choice with probabilities and normal
 // (XLA's erf_inv, restated with its log1p and log). Bit for

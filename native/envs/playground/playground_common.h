@@ -278,4 +278,30 @@ inline std::vector<float> DrawHandAndCube(jax_random::Key& rng, const float* def
   return qpos;
 }
 
+// The getup tasks' random start (go1/getup.py and spot/getup.py, _get_random_qpos):
+// `_, orientation_rng, qpos_rng = split(rng, 3)`; qpos = 0 but for the base height `height`,
+// the base quaternion q / (|q| + 1e-6) with q = normal(orientation_rng, (4,)), and the joints
+// U(lowers, uppers) from qpos_rng, all float32. `qpos` holds 7 + nu numbers.
+inline void RandomFallQpos(const jax_random::Key& rng, float height, const float* lowers,
+                           const float* uppers, int nu, bool xla_fma, float* qpos) {
+  namespace jr = jax_random;
+  const jr::Key orientation_rng = jr::SplitAt(rng, 1), qpos_rng = jr::SplitAt(rng, 2);
+  std::fill(qpos, qpos + 7 + nu, 0.0F);
+  qpos[2] = height;
+  float q[4] = {};
+  for (int i = 0; i < 4; ++i) {
+    q[i] = jr::NormalF32(orientation_rng, static_cast<std::uint32_t>(i), xla_fma);
+  }
+  // jnp.linalg.norm: XLA's summation order (NormF)
+  const float denom = NormF(q, 4, xla_fma) + 1e-6F;
+  // quat / (norm + 1e-6): XLA divides an array by a broadcast scalar as a product with the
+  // scalar's rounded reciprocal.
+  const float inverse = 1.0F / denom;
+  for (int i = 0; i < 4; ++i) qpos[3 + i] = q[i] * inverse;
+  for (int i = 0; i < nu; ++i) {
+    qpos[7 + i] = jr::UniformF32(qpos_rng, static_cast<std::uint32_t>(i), lowers[i], uppers[i],
+                                 xla_fma);
+  }
+}
+
 }  // namespace envpool::playground

@@ -9,6 +9,7 @@
 #include "envs/playground/barkour_joystick.h"
 #include "envs/playground/berkeley_humanoid_joystick.h"
 #include "envs/playground/g1_joystick.h"
+#include "envs/playground/go1_getup.h"
 #include "envs/playground/go1_handstand.h"
 #include "envs/playground/go1_joystick.h"
 #include "envs/playground/h1_inplace_gait_tracking.h"
@@ -19,6 +20,9 @@
 #include "envs/playground/panda_open_cabinet.h"
 #include "envs/playground/panda_pick_cube.h"
 #include "envs/playground/panda_pick_cube_cartesian.h"
+#include "envs/playground/spot_gait_tracking.h"
+#include "envs/playground/spot_getup.h"
+#include "envs/playground/spot_joystick.h"
 #include "envs/playground/t1_joystick.h"
 
 namespace envpool::playground {
@@ -59,6 +63,14 @@ void Register(Registry& registry) {
   // ALOHA handover and peg insertion (aloha_handover.h, aloha_peg_insertion.h).
   registry.push_back(MakeEntry<AlohaHandOver>("PlaygroundAlohaHandOver"));
   registry.push_back(MakeEntry<AlohaSinglePegInsertion>("PlaygroundAlohaSinglePegInsertion"));
+  // Go1 fall recovery (go1_getup.h).
+  registry.push_back(MakeEntry<Go1Getup>("PlaygroundGo1Getup"));
+  // Spot fall recovery (spot_getup.h).
+  registry.push_back(MakeEntry<SpotGetup>("PlaygroundSpotGetup"));
+  // Spot joystick on flat terrain (spot_joystick.h).
+  registry.push_back(MakeEntry<SpotJoystick>("PlaygroundSpotJoystick"));
+  // Spot joystick with gait control (spot_gait_tracking.h).
+  registry.push_back(MakeEntry<SpotGaitTracking>("PlaygroundSpotGaitTracking"));
 }
 
 }  // namespace envpool::playground

@@ -7,7 +7,7 @@ run the same native code. The nightly workflow runs each of them for every id
 (``ENVPOOL_SWEEP=all``); the default suite keeps, of each such test, one id of every group
 of ids that run the same code (the native env, with the keywords that choose between its code
 paths: those with two to four values among its ids, such as MyoSuite's ``muscle_condition``
-or a goal env's ``reward_type``) and ``sweep(extra=N)`` more (default 2), each drawn from
+or a goal env's ``reward_type``) and ``sweep(extra=N)`` more (default 1), each drawn from
 the date, so that the sample changes daily and is the same all day. A test of code in which
 the keywords choose nothing (the registry's plumbing) says ``sweep(by="native")``: one id per
 native env; a test of code that all its ids share (a renderer) ``sweep(by="none")``: one id,
@@ -74,7 +74,7 @@ def _sweep_seed() -> int | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "sweep(extra=2, by='code'): a per-id sweep, sampled in the default suite "
+        "markers", "sweep(extra=1, by='code'): a per-id sweep, sampled in the default suite "
         "(tests/conftest.py)")
 
 
@@ -130,7 +130,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     dropped: set[str] = set()
     for function, members in sweeps.items():
         mark = members[0].get_closest_marker("sweep")
-        extra = int(mark.kwargs.get("extra", 2)) if mark else 2
+        extra = int(mark.kwargs.get("extra", 1)) if mark else 1
         by = str(mark.kwargs.get("by", "code")) if mark else "code"
         if by not in ("code", "native", "none"):
             raise ValueError(f"{function}: sweep(by={by!r}): 'code', 'native' or 'none'")

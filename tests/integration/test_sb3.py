@@ -235,12 +235,6 @@ def _ppo_return(make: object, seed: int, steps: int) -> float:
     return mean
 
 
-def test_ppo_learns_cartpole() -> None:
-    torch.set_num_threads(1)
-    # the reference (SB3's DummyVecEnv, same algo and seed) reaches 500 at this budget
-    assert _ppo_return(make_vec_env, seed=0, steps=50_000) >= 400
-
-
 @pytest.mark.nightly
 @pytest.mark.timeout(1200)  # per seed: 2 PPO runs of 100k steps (~85 s each alone on 2 cores)
 @pytest.mark.parametrize("seed", [0, 1, 2])

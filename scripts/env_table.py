@@ -12,10 +12,10 @@ for a test without such a parameter, when its function name spells that name
 (``test_taxi_...`` covers Taxi-v3 when Taxi-v3 is the only Taxi id).
 
 The spaces come from ``envpool.make_spec``, which builds one env of each id (MuJoCo models
-load: some 800 of them). ``--check`` builds one id per native env, the first in the registry's
-order, and takes the other ids' spaces from the committed page, as the default suite samples
-its per-id sweeps (tests/conftest.py); with ``ENVPOOL_SWEEP=all`` (the nightly) it builds
-every id, as the rewrite does.
+load: some 800 of them). ``--check`` takes the spaces of the ids the committed page lists from
+it and builds only new ids', checking the ids, families, time limits and the align tests'
+coverage (the default suite; the spaces themselves are the alignment tests' to check); with
+``ENVPOOL_SWEEP=all`` (the nightly) it builds every id, as the rewrite does.
 """
 
 from __future__ import annotations
@@ -179,8 +179,8 @@ def committed_spaces() -> dict[str, tuple[str, str]]:
 def page(known: dict[str, tuple[str, str]] | None = None) -> str:
     """The text of docs/envs.md.
 
-    ``known``: spaces to take as they are for every id but the first of each native env
-    (None: every id's are built)."""
+    ``known``: spaces to take as they are for the ids it has (None: every id's are built;
+    ids not in it are built either way)."""
     ids = envpool.list_all_envs()  # before collecting: the tests' conftest registers a test id
     family = families()
     tests = align_coverage(ids, family)
@@ -229,8 +229,7 @@ def page(known: dict[str, tuple[str, str]] | None = None) -> str:
             # spellings of an id: MyoSuite/<id>) have the same spaces: made once.
             key = (task.native_env, repr(sorted(task.env_kwargs.items())),
                    task.prepare.__qualname__ if task.prepare else "")
-            if key not in spaces and known is not None and task_id in known \
-                    and task.native_env in built_native:
+            if key not in spaces and known is not None and task_id in known:
                 spaces[key] = known[task_id]
             if key not in spaces:
                 built_native.add(task.native_env)

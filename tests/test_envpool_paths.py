@@ -146,6 +146,10 @@ def test_every_path_imports_and_others_do_not() -> None:
     root = os.path.dirname(os.path.dirname(os.path.dirname(glfw_context.__file__)))
     assert root == os.path.dirname(os.path.dirname(envpool.__file__))
     glfw_context.preload_windows_gl_dlls()
+    playground = importlib.import_module("envpool.mujoco.playground.registration")
+    # EnvPool's task names: each MuJoCo Playground id without "-v1"
+    assert "Go1JoystickFlatTerrain" in playground.PLAYGROUND_ENVS
+    assert {f"{name}-v1" for name in playground.PLAYGROUND_ENVS} <= set(envpool.list_all_envs())
     procgen = importlib.import_module("envpool.procgen.registration")
     # EnvPool's tables: a mode's number -> the ids' name of it; (game, timeout, modes)
     assert procgen.distribution == {0: "Easy", 1: "Hard", 2: "Extreme", 10: "Memory",

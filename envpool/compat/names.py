@@ -26,6 +26,8 @@ def family_of(native_env: str) -> str:
         return "envpool.vizdoom"
     if native_env.startswith("Dmc"):
         return "envpool.mujoco.dmc"
+    if native_env.startswith("Playground"):
+        return "envpool.mujoco.playground"
     if native_env in _ROBOTICS or native_env.startswith("Adroit"):
         return "envpool.mujoco.robotics"
     if native_env[-2:] in ("V4", "V5"):

@@ -130,6 +130,10 @@ MODULES: dict[str, dict[str, str]] = {
         "MYOSUITE_ORACLE_NUMPY2_BROKEN_IDS": f"{_HERE}:myosuite_oracle_numpy2_broken_ids",
         "MYOSUITE_ORACLE_VERSION": f"{_HERE}:MYOSUITE_VERSION",
     },
+    "envpool.mujoco.playground": {},
+    "envpool.mujoco.playground.registration": {
+        "PLAYGROUND_ENVS": "envpool.tasks.playground:task_names()",
+    },
     "envpool.gfootball": {},
     "envpool.gfootball.registration": {},
     # EnvPool's raw binding of the family: its engine oracle (envpool/tasks/gfootball.py)

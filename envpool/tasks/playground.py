@@ -152,6 +152,11 @@ def ids() -> list[str]:
     return list(TASKS)
 
 
+def task_names() -> tuple[str, ...]:
+    """sail-sg EnvPool's ``PLAYGROUND_ENVS``: the tasks here, each id without ``-v1``."""
+    return tuple(task_id.removesuffix("-v1") for task_id in TASKS)
+
+
 def _files(folder: str) -> list[str]:
     """The plain files of ``folder``, sorted (one level, as the package's
     ``update_assets`` reads them)."""

@@ -56,8 +56,8 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-4);
     // default_config's action_scale, one per actuator (sail-sg's aero_action_scale<i>).
     static const std::array<double, aero::kNu> kActionScale = {0.02, 0.02, 0.02, 0.02,
                                                                0.7,  0.003, 0.012};

@@ -77,8 +77,8 @@ class AlohaHandOver final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.015, &P::action_scale);
     k.Add("action_repeat", 1, &P::action_repeat).AtLeast(1);
     for (std::size_t i = 0; i < kTerms.size(); ++i) {

@@ -76,8 +76,8 @@ class AlohaSinglePegInsertion final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.0025, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.0025, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.0025, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.0025, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.005, &P::action_scale);
     // default_config's action_repeat (2): the package's step does not read it.
     k.Add("action_repeat", 2, &P::action_repeat).AtLeast(1);

@@ -116,8 +116,8 @@ class ApolloJoystick final : public mujoco::MujocoEnv {
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
     // default_config(), with sail-sg EnvPool's keyword names.
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.5, &P::action_scale);
     k.Add("noise_level", 1.0, &P::noise_level);
     k.Add("noise_joint_pos", 0.03, &P::noise_joint_pos);

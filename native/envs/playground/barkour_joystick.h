@@ -108,8 +108,8 @@ class BarkourJoystick final : public mujoco::MujocoEnv {
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
     // default_config(), with sail-sg EnvPool's keyword names.
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.3, &P::action_scale);
     // obs_noise < 0: no noise (the package's `if obs_noise >= 0`).
     k.Add("obs_noise", 0.05, &P::obs_noise);

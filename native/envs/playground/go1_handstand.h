@@ -114,8 +114,8 @@ class Go1Handstand final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-4);
     k.Add("kp", 35.0, &P::kp);
     k.Add("kd", 0.5, &P::kd);
     k.Add("action_scale", 0.3, &P::action_scale);

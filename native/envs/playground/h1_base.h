@@ -84,8 +84,8 @@ void AddBaseKeys(Keywords<P>& k, double action_scale, int history_len, double no
   k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
   k.Add("_xla_fma", false, &P::xla_fma);
   // default_config(), with sail-sg EnvPool's keyword names.
-  k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-  k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-6);
+  k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+  k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-4);
   k.Add("early_termination", true, &P::early_termination);
   k.Add("action_scale", action_scale, &P::action_scale);
   k.Add("history_len", history_len, &P::history_len).AtLeast(1);

@@ -60,8 +60,8 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.5, &P::action_scale);
     k.Add("ema_alpha", 1.0, &P::ema_alpha).In(0, 1);
     k.Add("success_threshold", 0.1, &P::success_threshold);

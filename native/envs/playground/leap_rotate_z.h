@@ -54,8 +54,8 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.01, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.6, &P::action_scale);
     k.Add("history_len", 1, &P::history_len).AtLeast(1);
     k.Add("noise_level", 1.0, &P::noise_level);

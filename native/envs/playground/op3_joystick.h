@@ -101,8 +101,8 @@ class Op3Joystick final : public mujoco::MujocoEnv {
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
     // default_config(), with sail-sg EnvPool's keyword names.
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.004, &P::sim_dt).AtLeast(1e-4);
     k.Add("kp", 21.1, &P::kp);
     k.Add("kd", 1.084, &P::kd);
     k.Add("early_termination", true, &P::early_termination);

@@ -65,8 +65,8 @@ class PandaOpenCabinet final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.02, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.04, &P::action_scale);
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);

@@ -291,8 +291,8 @@ class PandaPickCubeCartesian final : public mujoco::MujocoEnv {
     k.Add("_menagerie_dir", std::string(), &P::menagerie_dir);
     k.Add("_asset_files", std::vector<std::string>(), &P::asset_files);
     k.Add("_xla_fma", false, &P::xla_fma);
-    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-6);
-    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-6);
+    k.Add("ctrl_dt", 0.05, &P::ctrl_dt).AtLeast(1e-4);
+    k.Add("sim_dt", 0.005, &P::sim_dt).AtLeast(1e-4);
     k.Add("action_scale", 0.005, &P::action_scale);
     k.Add("gripper_box_scale", 4.0, &P::gripper_box_scale);
     k.Add("box_target_scale", 8.0, &P::box_target_scale);

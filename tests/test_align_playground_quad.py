@@ -22,6 +22,8 @@ backend.
 
 from __future__ import annotations
 
+import os
+import sys
 import types
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +33,9 @@ import pytest
 
 import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
+
+sys.path.insert(0, os.path.dirname(__file__))
+from playground_replay import replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -257,33 +262,8 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
         obs, reward, term, trunc, info = env.step(actions[t])
         records.append(("step", obs, info, reward, term, trunc, actions[t]))
     env.close()
-    ends = {"terminated": 0, "truncated": 0}
-    for i in range(n):
-        oracle.seed(seed + i)
-        oracle.reset()
-        elapsed, done = 0, False
-        for k, rec in enumerate(records):
-            kind, obs, info = rec[0], rec[1], rec[2]
-            where = f"{task_id} env {i} record {k} ({kind})"
-            if kind == "reseed":
-                oracle.seed(reseed + i)
-                oracle.reset()
-                elapsed, done = 0, False
-            elif kind == "step":
-                reward, term, trunc, action = rec[3], rec[4], rec[5], rec[6]
-                if done:  # the pool resets the env at this step
-                    oracle.reset()
-                    elapsed, done = 0, False
-                    _check(obs, info, i, oracle, where)
-                    assert not term[i] and not trunc[i], where
-                    continue
-                oracle.step(action[i])
-                elapsed += 1
-                _check_step(reward, term, info, i, oracle, where)
-                assert bool(trunc[i]) == (elapsed >= max_steps), where  # the time limit
-                done = bool(term[i] or trunc[i])
-                ends["terminated" if term[i] else "truncated"] += int(done)
-            _check(obs, info, i, oracle, where)
+    ends = replay(records, n, seed, reseed, max_steps, oracle, task_id, _check,
+                  _check_step)
     return ends
 
 

@@ -1,0 +1,51 @@
+"""The MuJoCo Playground alignment tests' replay: a pool's recorded run checked, env by env,
+against the package's env code (an oracle with ``seed``, ``reset`` and ``step``), as the
+pool's autoreset and time limit run it. Used by tests/test_align_playground*.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def replay(records: list[tuple[Any, ...]], n: int, seed: int, reseed: int, max_steps: int,
+           oracle: Any, task_id: str, check: Callable[..., None],
+           check_step: Callable[..., None]) -> dict[str, int]:
+    """Replays ``records`` (``("reset", obs, info)``, ``("reseed", obs, info)`` and
+    ``("step", obs, info, reward, terminated, truncated, action)``, the pool's batches) on
+    the oracle for each of the ``n`` envs (env ``i`` seeded ``seed + i``, then ``reseed + i``
+    at the reseed): ``check(obs, info, i, oracle, where)`` after every record and
+    ``check_step(reward, terminated, info, i, oracle, where)`` after every oracle step; on
+    the step after an episode's end the pool resets the env (no oracle step, neither flag).
+    Returns how many episodes each flag ended."""
+    ends = {"terminated": 0, "truncated": 0}
+    for i in range(n):
+        oracle.seed(seed + i)
+        oracle.reset()
+        elapsed, done = 0, False
+        for k, rec in enumerate(records):
+            kind, obs, info = rec[0], rec[1], rec[2]
+            where = f"{task_id} env {i} record {k} ({kind})"
+            if kind == "reseed":
+                oracle.seed(reseed + i)
+                oracle.reset()
+                elapsed, done = 0, False
+            elif kind == "step":
+                reward, term, trunc, action = rec[3], rec[4], rec[5], rec[6]
+                if done:  # the pool resets the env at this step
+                    oracle.reset()
+                    elapsed, done = 0, False
+                    check(obs, info, i, oracle, where)
+                    assert not term[i] and not trunc[i], where
+                    continue
+                oracle.step(action[i])
+                elapsed += 1
+                check_step(reward, term, info, i, oracle, where)
+                assert bool(trunc[i]) == (elapsed >= max_steps), where  # the pool's time limit
+                done = bool(term[i] or trunc[i])
+                if term[i]:
+                    ends["terminated"] += 1
+                elif trunc[i]:
+                    ends["truncated"] += 1
+            check(obs, info, i, oracle, where)
+    return ends

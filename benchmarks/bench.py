@@ -1,7 +1,8 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid robotics metaworld myosuite gfootball``, one or several), its task
+vizdoom box2d minigrid robotics metaworld myosuite gfootball procgen highway``, one or
+several), its task
 (``--task`` overrides the family's default) and each ``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
@@ -12,12 +13,21 @@ vizdoom box2d minigrid robotics metaworld myosuite gfootball``, one or several),
   env with ``AtariPreprocessing`` + ``FrameStackObservation(4)``; for dm_control Shimmy's
   wrapper; for dm_control_pixels (``from_pixels=True``, 84x84 from camera 0, 3 frames
   stacked: the DrQ / CURL observation) dm_control's ``pixels.Wrapper`` through Shimmy with
-  gymnasium's ``FrameStackObservation``; for ViZDoom vizdoom's own gymnasium env);
+  gymnasium's ``FrameStackObservation``; for ViZDoom vizdoom's own gymnasium env; for
+  Procgen procgen 0.10.7's own gym env, ``ProcgenGym3Env(num=1, num_threads=0)`` through
+  gym3's ``ToGymEnv``, under gymnasium's API; for highway highway-env's
+  ``gymnasium.make(task)``);
 * ``sb3-subproc``: Stable-Baselines3's ``SubprocVecEnv`` of n reference envs;
 * ``ale-vector`` (Atari only): ale-py's ``AtariVectorEnv`` (its own C++ threads);
+* ``procgen-vector`` (Procgen only): procgen's own vector env, ``ProcgenGym3Env(num=n)`` on
+  its C++ threads (procgen's default 4; ``--num-threads`` sets both it and envpool's),
+  stepped as gym3 steps it (``act``, then ``observe`` and the info arrays, copied); procgen
+  installs on CPython 3.10 and below only, so its game library is driven through gym3's
+  libenv C API from its wheel (``tests/procgen_oracle.py``);
 * ``raw``: the single-thread rate of the bare work (one ``ale_py.ALEInterface``, one
   ``mujoco.mj_step`` loop, one dm_control physics, one vizdoom ``DoomGame``, one plain
-  gymnasium env for classic and toy text); the limit of n envs is ``min(n, cores) x raw``.
+  gymnasium env for classic and toy text, one procgen game); the limit of n envs is
+  ``min(n, cores) x raw``.
 
 Every measurement runs in a fresh subprocess, so its memory is its own: the peak PSS of the
 subprocess and all its children (vector-env workers, ViZDoom engines) is sampled from
@@ -85,6 +95,9 @@ class Family:
     # pools); then envpool's pool gets each env's task_name through env_kwargs
     references: Callable[[str, int], list[Callable[[], gymnasium.Env]]] | None = None
     per_env_tasks: Callable[[str, int], list[str]] | None = None
+    # (method, column title): more "vs" columns, envpool's ratio to the family's own vector
+    # env (Procgen's ProcgenGym3Env)
+    extra_references: tuple[tuple[str, str], ...] = ()
 
 
 def _gym_make(task: str) -> Callable[[], gymnasium.Env]:
@@ -214,6 +227,119 @@ def _vizdoom_reference(task: str) -> Callable[[], gymnasium.Env]:
     return lambda: R.vizdoom_gym_env(gym_id)
 
 
+# -- Procgen: procgen 0.10.7's game library, from its wheel (tests/procgen_oracle.py) --
+# procgen's ProcgenGym3Env stepping threads by default (procgen/env.py's num_threads=4)
+PROCGEN_THREADS = 4
+
+
+def _procgen_oracle() -> Any:
+    """tests/procgen_oracle.py: procgen's game library through gym3's libenv API (ctypes)."""
+    tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    import procgen_oracle
+
+    return procgen_oracle
+
+
+def _procgen_wheel() -> str:
+    """The folder of procgen 0.10.7's unpacked wheel (``python -m envpool
+    --procgen-assets`` fills it; here, once, when it is not there)."""
+    from envpool.tasks import procgen
+
+    try:
+        return procgen.download_wheel()
+    except RuntimeError as exc:
+        raise R.NotAvailable(f"procgen's wheel (python -m envpool --procgen-assets): "
+                             f"{exc}") from None
+
+
+def procgen_game(task: str) -> tuple[str, dict[str, Any]]:
+    """procgen's env name and ``ProcgenGym3Env`` options of an envpool Procgen id, from its
+    registration (``CoinrunEasy-v0`` -> ``("coinrun", {"distribution_mode": "easy"})``;
+    exploration: hard mode on one level)."""
+    from envpool.core.registry import get_task
+    from envpool.tasks.procgen import GAMES
+
+    spec = get_task(task)
+    prefix = spec.native_env.removeprefix("Procgen")
+    game = next((g for g, (p, _) in GAMES.items() if p == prefix), None)
+    if game is None:
+        raise R.NotAvailable(f"{task} is not a Procgen id")
+    return game, dict(spec.env_kwargs)
+
+
+class ProcgenGymEnv(gymnasium.Env):
+    """procgen's own gym env (``gym.make("procgen:procgen-<game>-v0")``: gym3's ``ToGymEnv``
+    of ``ProcgenGym3Env(num=1, num_threads=0)``) under gymnasium's API. The game resets
+    itself: ``terminated`` is gym3's ``first`` after the step, and ``reset`` after the first
+    returns the frame the game shows (as ``ToGymEnv.reset`` does)."""
+
+    observation_space = gymnasium.spaces.Box(0, 255, (64, 64, 3), np.uint8)
+    action_space = gymnasium.spaces.Discrete(15)
+
+    def __init__(self, task: str) -> None:
+        self._task = task
+        self._game: Any = None
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if self._game is None:
+            name, kwargs = procgen_game(self._task)
+            self._game = _procgen_oracle().ProcgenOracle(
+                _procgen_wheel(), name, rand_seed=seed or 0, **kwargs)
+        return self._game.obs, self._game.info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        game = self._game
+        game.act(int(action))
+        return game.obs, game.reward, game.first, False, game.info()
+
+    def close(self) -> None:
+        if self._game is not None:
+            self._game.close()
+            self._game = None
+
+
+def _procgen_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(ProcgenGymEnv, task)
+
+
+def _procgen_vector_runner(task: str, n: int, seed: int, make_actor: R.ActorFactory,
+                           num_threads: int) -> R.Made:
+    """procgen's own vector env, ``ProcgenGym3Env(num=n)`` on ``num_threads`` threads
+    (procgen's default 4 when 0), stepped as gym3 steps it: ``act(actions)`` then
+    ``observe()`` (copies of the reward, frames and ``first``) and the info arrays
+    ``get_info`` reads, per step."""
+    game, kwargs = procgen_game(task)
+    env = _procgen_oracle().ProcgenGym3Vec(
+        _procgen_wheel(), game, num=n, num_threads=num_threads or PROCGEN_THREADS,
+        rand_seed=seed, **kwargs)
+    _, obs, _, _ = env.observe()
+
+    def step(actions: Any) -> tuple[Any, ...]:
+        env.act(np.asarray(actions, np.int32))  # procgen's act: ac.astype(np.int32)
+        rew, obs, first, info = env.observe()
+        return obs, rew, first, info
+
+    actor = make_actor(obs, ProcgenGymEnv.action_space, n)
+    return R.batch_loop(step, obs, actor, n), env.close
+
+
+# -- highway-env ---------------------------------------------------------------
+def _highway_make(task: str) -> gymnasium.Env:
+    # the highway-env package's env (it registers its ids with gymnasium on import)
+    import highway_env
+
+    gymnasium.register_envs(highway_env)
+    return gymnasium.make(task)
+
+
+def _highway_reference(task: str) -> Callable[[], gymnasium.Env]:
+    return functools.partial(_highway_make, task)
+
+
 FAMILIES: dict[str, Family] = {
     "classic": Family("CartPole-v1", (8, 64), _gym_make, "gymnasium.make(task)",
                       _plain_env_raw, "one gymnasium.make(task) env, plain loop"),
@@ -274,12 +400,25 @@ FAMILIES: dict[str, Family] = {
                         "representation='extracted'), under gymnasium's API",
                         lambda task, seed: R.single_env_runner(GfootballEnv(task), seed),
                         "one gfootball env, plain loop", versions=("gfootball",)),
+    "procgen": Family("CoinrunEasy-v0", (8, 64), _procgen_reference,
+                      "procgen 0.10.7's own gym env (gym3's ToGymEnv of "
+                      "ProcgenGym3Env(num=1, num_threads=0)) under gymnasium's API; its game "
+                      "library and images from procgen's cp310 wheel",
+                      lambda task, seed: R.single_env_runner(ProcgenGymEnv(task), seed),
+                      "one procgen game, ProcgenGym3Env(num=1, num_threads=0), plain loop",
+                      extra_methods=("procgen-vector",),
+                      extra_references=(("procgen-vector", "vs procgen vector"),),
+                      startup_seconds=180.0),
+    "highway": Family("highway-fast-v0", (8, 32), _highway_reference,
+                      "highway-env's gymnasium.make(task)",
+                      lambda task, seed: R.single_env_runner(_highway_make(task), seed),
+                      "one highway-env env, plain loop", versions=("highway-env",)),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")
 # sail-sg EnvPool (or any other envpool) in another interpreter: --peer-python
 PEER_METHODS = ("peer-sync", "peer-async")
-ALL_METHODS = (*BASE_METHODS, *PEER_METHODS, "ale-vector", "raw")
+ALL_METHODS = (*BASE_METHODS, *PEER_METHODS, "ale-vector", "procgen-vector", "raw")
 LABELS = {
     "envpool-sync": "envpool sync",
     "envpool-async": "envpool async (batch n//2)",
@@ -289,6 +428,7 @@ LABELS = {
     "gym-async": "gymnasium AsyncVectorEnv",
     "sb3-subproc": "SB3 SubprocVecEnv",
     "ale-vector": "ale-py AtariVectorEnv",
+    "procgen-vector": "procgen ProcgenGym3Env(num=n)",  # + its threads (label())
     "raw": "limit: min(n, cores) x raw single-thread rate",
 }
 PROCESS_PER_ENV = frozenset({"gym-async", "sb3-subproc"})
@@ -338,6 +478,8 @@ def build(spec: dict[str, Any]) -> R.Made:
                                 **kwargs)
     if method == "ale-vector":
         return R.ale_vector_runner(_game(task), n, seed, make_actor)
+    if method == "procgen-vector":
+        return _procgen_vector_runner(task, n, seed, make_actor, spec["num_threads"])
     make_env = fam.references(task, n) if fam.references else fam.reference(task)
     if method == "sb3-subproc":
         return R.sb3_subproc_runner(make_env, n, seed, make_actor)
@@ -509,6 +651,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
                 row.status, row.note = res["status"], res["note"]
                 log(f"    {res['status']}: {res['note']}")
     out_rows: list[Row] = []
+    fam = FAMILIES[family]
     for n in num_envs:
         mult = min(n, cores)
         if "raw" in methods:
@@ -528,7 +671,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
             row = rows[(n, m)]
             # envpool against the peer in the same mode: envpool-sync / peer-sync, ...
             peer = {"envpool-sync": "peer-sync", "envpool-async": "peer-async"}.get(m, "")
-            for ref, _ in (*REFERENCES, ("peer", "")):
+            for ref, _ in (*REFERENCES, *fam.extra_references, ("peer", "")):
                 other = rows.get((n, peer if ref == "peer" else ref))
                 if row.steps_per_s is None or other is None or other.steps_per_s is None:
                     row.ratios[ref] = None
@@ -536,7 +679,6 @@ def run_family(family: str, task: str, args: argparse.Namespace,
                     row.ratios[ref] = statistics.median(
                         a / b for a, b in zip(row.rates, other.rates, strict=True))
             out_rows.append(row)
-    fam = FAMILIES[family]
     return {
         "family": family,
         "task": task,
@@ -545,6 +687,8 @@ def run_family(family: str, task: str, args: argparse.Namespace,
         "raw_steps_per_s": statistics.median(raw) if raw else None,
         "raw_status": raw_status,
         "peer": args.peer_name,
+        "extra_references": [list(ref) for ref in fam.extra_references
+                             if ref[0] in methods],
         "num_envs": num_envs,
         "rows": [asdict(r) for r in out_rows],
     }
@@ -583,6 +727,8 @@ def label(method: str, args: argparse.Namespace) -> str:
     """A method's row label (a peer's names its envpool)."""
     if method in PEER_METHODS:
         return LABELS[method].replace("peer envpool", args.peer_name)
+    if method == "procgen-vector":
+        return f"{LABELS[method]}, {args.num_threads or PROCGEN_THREADS} threads"
     return LABELS[method]
 
 
@@ -612,7 +758,8 @@ def _fmt_ratio(x: float | None) -> str:
 
 def family_table(fam: dict[str, Any]) -> str:
     """The markdown section of one family."""
-    refs = [*REFERENCES, *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
+    refs = [*REFERENCES, *(tuple(ref) for ref in fam.get("extra_references", ())),
+            *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
     raw = fam["raw_steps_per_s"]
     status, note = fam["raw_status"]
     raw_text = (f"{raw:,.0f} steps/s" if raw is not None

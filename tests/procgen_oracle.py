@@ -6,7 +6,8 @@ procgen's wheels stop at CPython 3.10, but the game library inside them,
 linked in statically. ``envpool.tasks.procgen.download_wheel`` downloads and unpacks the
 wheel once into the cache folder; this module loads the library with ctypes and drives one
 game the way ``procgen.ProcgenGym3Env(num=1, ...)`` does (its options, with ``num_threads=0``
-so that it steps on the caller's thread).
+so that it steps on the caller's thread): ``ProcgenOracle``; and, for benchmarks/bench.py,
+procgen's own vector env ``ProcgenGym3Env(num=n)`` on its threads: ``ProcgenGym3Vec``.
 
 The library keeps one asset folder per process (the first ``resource_root`` it is given).
 """
@@ -74,22 +75,26 @@ def _library(wheel_dir: str) -> Any:
     return _LIBS[path]
 
 
-class ProcgenOracle:
-    """One procgen game (``num=1``): ``obs`` (64, 64, 3) uint8, ``reward``, ``first`` and
-    the info ``level_seed`` / ``prev_level_seed`` / ``prev_level_complete`` after the
-    construction (the first reset) and after each ``act``."""
+class _Games:
+    """``num`` procgen games of one ``libenv_make``, as gym3's ``CEnv`` holds them: the
+    options of ``procgen.ProcgenGym3Env`` (``num_threads`` stepping threads; 0: the
+    caller's), one array per output with a leading axis of ``num``, and per env a pointer
+    into each (the layout of gym3's ``_allocate_specs``: space by space, env by env). The
+    construction is the first reset (``libenv_set_buffers``, then ``libenv_observe``)."""
 
-    def __init__(self, wheel_dir: str, env_name: str, *, rand_seed: int,
-                 distribution_mode: str = "hard", num_levels: int = 0, start_level: int = 0,
-                 use_sequential_levels: bool = False, center_agent: bool = True,
-                 use_backgrounds: bool = True, restrict_themes: bool = False,
-                 use_monochrome_assets: bool = False, paint_vel_info: bool = False) -> None:
+    def __init__(self, wheel_dir: str, env_name: str, *, num: int, num_threads: int,
+                 rand_seed: int, distribution_mode: str = "hard", num_levels: int = 0,
+                 start_level: int = 0, use_sequential_levels: bool = False,
+                 center_agent: bool = True, use_backgrounds: bool = True,
+                 restrict_themes: bool = False, use_monochrome_assets: bool = False,
+                 paint_vel_info: bool = False) -> None:
         self._lib = _library(wheel_dir)
+        self._handle = None
         assets = os.path.join(wheel_dir, "procgen", "data", "assets") + os.sep
         values: list[tuple[str, Any]] = [
             ("env_name", env_name), ("num_levels", num_levels), ("start_level", start_level),
             ("num_actions", 15), ("use_sequential_levels", use_sequential_levels),
-            ("debug_mode", 0), ("rand_seed", rand_seed), ("num_threads", 0),
+            ("debug_mode", 0), ("rand_seed", rand_seed), ("num_threads", num_threads),
             ("render_human", False), ("resource_root", assets),
             ("center_agent", center_agent), ("use_backgrounds", use_backgrounds),
             ("restrict_themes", restrict_themes),
@@ -113,26 +118,49 @@ class ProcgenOracle:
                 item.dtype, item.count = _UINT8, len(raw)
             self._keep.append(data)
             item.data = ctypes.cast(ctypes.pointer(data), ctypes.c_void_p)
-        self._handle = self._lib.libenv_make(1, _Options(options, len(values)))
+        self._handle = self._lib.libenv_make(num, _Options(options, len(values)))
         infos = (_TensorType * 8)()
         n_info = self._lib.libenv_get_tensortypes(self._handle, _SPACE_INFO, infos)
-        self._obs = np.zeros((64, 64, 3), np.uint8)
-        self._rew = np.zeros(1, np.float32)
-        self._first = np.zeros(1, np.uint8)
-        self._action = np.zeros(1, np.int32)
+        self._obs = np.zeros((num, 64, 64, 3), np.uint8)
+        self._rew = np.zeros(num, np.float32)
+        self._first = np.zeros(num, np.uint8)
+        self._action = np.zeros(num, np.int32)
         self._info: dict[str, np.ndarray] = {}
         for t in infos[:n_info]:
             dtype = np.int32 if t.dtype == _INT32 else np.uint8
-            self._info[t.name.decode()] = np.zeros(1, dtype)
-        ob = (ctypes.c_void_p * 1)(self._obs.ctypes.data)
-        info = (ctypes.c_void_p * n_info)(*[a.ctypes.data for a in self._info.values()])
-        ac = (ctypes.c_void_p * 1)(self._action.ctypes.data)
+            self._info[t.name.decode()] = np.zeros(num, dtype)
+
+        def pointers(arrays: list[np.ndarray]) -> Any:
+            return (ctypes.c_void_p * (len(arrays) * num))(
+                *[a[e:].ctypes.data for a in arrays for e in range(num)])
+
+        ob, info, ac = (pointers([self._obs]), pointers(list(self._info.values())),
+                        pointers([self._action]))
         self._buffers = _Buffers(ob, self._rew.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
                                  self._first.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
                                  info, ac)
         self._keep += [ob, info, ac]
         self._lib.libenv_set_buffers(self._handle, ctypes.byref(self._buffers))
         self._lib.libenv_observe(self._handle)
+
+    def close(self) -> None:
+        if self._handle:
+            self._lib.libenv_close(self._handle)
+            self._handle = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class ProcgenOracle(_Games):
+    """One procgen game (``num=1``): ``obs`` (64, 64, 3) uint8, ``reward``, ``first`` and
+    the info ``level_seed`` / ``prev_level_seed`` / ``prev_level_complete`` after the
+    construction (the first reset) and after each ``act``."""
+
+    def __init__(self, wheel_dir: str, env_name: str, *, rand_seed: int,
+                 **options: Any) -> None:
+        super().__init__(wheel_dir, env_name, num=1, num_threads=0, rand_seed=rand_seed,
+                         **options)
 
     def act(self, action: int) -> None:
         """One step with ``action`` (0..14); the outputs then hold the step's results."""
@@ -142,7 +170,7 @@ class ProcgenOracle:
 
     @property
     def obs(self) -> np.ndarray:
-        return self._obs.copy()
+        return self._obs[0].copy()
 
     @property
     def reward(self) -> float:
@@ -156,10 +184,22 @@ class ProcgenOracle:
         """level_seed, prev_level_seed, prev_level_complete."""
         return {k: int(v[0]) for k, v in self._info.items()}
 
-    def close(self) -> None:
-        if self._handle:
-            self._lib.libenv_close(self._handle)
-            self._handle = None
 
-    def __del__(self) -> None:
-        self.close()
+class ProcgenGym3Vec(_Games):
+    """``procgen.ProcgenGym3Env(num=num, num_threads=num_threads)`` (procgen's default: 4
+    threads), stepped as gym3's ``CEnv`` steps it: ``act`` writes the actions into the
+    action buffer and calls ``libenv_act`` (the games step on procgen's threads), and
+    ``observe`` calls ``libenv_observe`` (which waits for them) and returns copies of the
+    outputs (gym3's default ``reuse_arrays=False``)."""
+
+    def act(self, actions: np.ndarray) -> None:
+        """Starts one step of every game with ``actions`` (``num`` ints in 0..14)."""
+        self._action[:] = actions
+        self._lib.libenv_act(self._handle)
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """(reward, obs (num, 64, 64, 3), first, info arrays) once the step is done, copied
+        (gym3's ``observe`` and the arrays its ``get_info`` reads)."""
+        self._lib.libenv_observe(self._handle)
+        return (self._rew.copy(), self._obs.copy(), self._first.astype(bool),
+                {k: v.copy() for k, v in self._info.items()})

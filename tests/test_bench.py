@@ -151,3 +151,84 @@ def test_tree_pss_counts_the_children() -> None:
     finally:
         bench.kill_tree(parent.pid)
         parent.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def procgen_wheel() -> str:
+    """procgen 0.10.7's unpacked wheel (its game library: the procgen rows' reference)."""
+    from envpool.tasks import procgen as procgen_tasks
+
+    try:
+        return procgen_tasks.download_wheel()
+    except RuntimeError as error:
+        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
+            raise
+        pytest.skip(f"procgen's wheel could not be downloaded: {error}")
+
+
+def test_procgen_and_highway_references(procgen_wheel: str) -> None:
+    """The procgen rows' reference is procgen's own ProcgenGym3Env(num=n) on its threads:
+    its env 0 plays the levels of envpool's env 0 of the same seed (both procgen's first
+    level seed of that rand_seed), frame for frame under the same actions, and its other
+    envs step too. procgen's gym env (the gymnasium rows' reference) and highway-env's
+    step in gymnasium's SyncVectorEnv."""
+    import gymnasium
+    import numpy as np
+
+    import envpool
+
+    game, kwargs = bench.procgen_game("CoinrunEasy-v0")
+    assert (game, kwargs) == ("coinrun", {"distribution_mode": "easy"})
+    assert bench.procgen_game("MazeExploration-v0")[1]["num_levels"] == 1
+    vec = bench._procgen_oracle().ProcgenGym3Vec(procgen_wheel, game, num=3, num_threads=2,
+                                                 rand_seed=7, **kwargs)
+    ours = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=1, seed=7, channel_first=False)
+    obs, ours_info = ours.reset()
+    _, frames, first, info = vec.observe()
+    assert frames.shape == (3, 64, 64, 3) and first.all()  # gym3: first at a reset
+    np.testing.assert_array_equal(frames[0], obs[0])
+    assert info["level_seed"][0] == ours_info["level_seed"][0]
+    start = frames.copy()
+    rng = np.random.default_rng(0)
+    for step in range(40):
+        actions = rng.integers(15, size=3).astype(np.int32)
+        vec.act(actions)
+        _, frames, first, _ = vec.observe()
+        obs = ours.step(actions[:1])[0]
+        assert not first[0]
+        np.testing.assert_array_equal(frames[0], obs[0], err_msg=f"step {step}")
+    assert all((frames[i] != start[i]).any() for i in range(3))
+    vec.close()
+    ours.close()
+    for make in (bench._procgen_reference("CoinrunEasy-v0"),
+                 bench._highway_reference("highway-fast-v0")):
+        env = gymnasium.vector.SyncVectorEnv([make, make])
+        obs, _ = env.reset(seed=0)
+        assert obs.shape[0] == 2
+        for _ in range(3):
+            obs, reward, *_ = env.step(env.action_space.sample())
+        assert obs.shape[0] == 2 and reward.dtype == np.float64
+        env.close()
+
+
+@pytest.mark.timeout(150)
+def test_procgen_and_highway_families_run(procgen_wheel: str) -> None:
+    """--family procgen highway: envpool against procgen's own vector env (the column of
+    envpool's ratio to it) and highway's envpool row (the references: the test above)."""
+    result = _run("--family", "procgen", "highway", "--num-envs", "2", "--methods",
+                  "envpool-sync", "procgen-vector", "--seconds", "0.1", "--warmup", "0")
+    assert result.returncode == 0, result.stderr[-3000:]
+    procgen = {r[1]: r for r in _table_rows(result.stdout, "procgen")}
+    vector = "procgen ProcgenGym3Env(num=n), 4 threads"
+    assert list(procgen) == ["envpool sync", vector]
+    header = next(ln for ln in result.stdout.split("## procgen:")[1].splitlines()
+                  if ln.startswith("| num_envs"))
+    assert header.split(" | ")[-2] == "vs procgen vector"
+    assert procgen[vector][-2] == "1.00x"
+    rates = {k: float(r[2].replace(",", "")) for k, r in procgen.items()}
+    assert float(procgen["envpool sync"][-2].rstrip("x")) == pytest.approx(
+        rates["envpool sync"] / rates[vector], rel=0.02)
+    highway = {r[1]: r for r in _table_rows(result.stdout, "highway")}
+    assert list(highway) == ["envpool sync"]
+    for row in (*procgen.values(), *highway.values()):
+        assert float(row[2].replace(",", "")) > 0 and float(row[-1].replace(",", "")) > 0, row

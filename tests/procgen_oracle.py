@@ -59,6 +59,23 @@ class _Buffers(ctypes.Structure):
 _LIBS: dict[str, Any] = {}
 
 
+def wheel_dir_or_skip() -> str:
+    """The folder of procgen's unpacked wheel (``envpool.tasks.procgen.download_wheel``); a
+    test that needs it is skipped where pip cannot download it, and fails instead under
+    ``ENVPOOL_REQUIRE_REFERENCES=1``."""
+    import pytest
+
+    from envpool.tasks import procgen as procgen_tasks
+
+    try:
+        return procgen_tasks.download_wheel()
+    except RuntimeError as error:
+        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
+            raise
+        pytest.skip(f"procgen {procgen_tasks.PROCGEN_VERSION}'s wheel (the oracle) could not "
+                    f"be downloaded: {error}")
+
+
 def _library(wheel_dir: str) -> Any:
     path = os.path.join(wheel_dir, "procgen", "data", "prebuilt", "libenv.so")
     if path not in _LIBS:

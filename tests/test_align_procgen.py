@@ -31,7 +31,7 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle  # noqa: E402
+from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
 
 IDS = procgen_tasks.ids()
 _GAME_OF_PREFIX = {prefix: game for game, (prefix, _) in procgen_tasks.GAMES.items()}
@@ -48,13 +48,7 @@ def _split(task_id: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def wheel_dir() -> str:
-    try:
-        return procgen_tasks.download_wheel()
-    except RuntimeError as error:
-        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
-            raise
-        pytest.skip(f"procgen {procgen_tasks.PROCGEN_VERSION}'s wheel (the oracle) could not "
-                    f"be downloaded: {error}")
+    return wheel_dir_or_skip()
 
 
 def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,

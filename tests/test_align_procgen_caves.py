@@ -25,7 +25,7 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle  # noqa: E402
+from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
 
 GAMES = {"caveflyer": "Caveflyer", "jumper": "Jumper"}
 _MODES = {"Easy": "easy", "Hard": "hard", "Memory": "memory", "Exploration": "exploration"}
@@ -53,13 +53,7 @@ _MIX = {
 
 @pytest.fixture(scope="module")
 def wheel_dir() -> str:
-    try:
-        return procgen_tasks.download_wheel()
-    except RuntimeError as error:
-        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
-            raise
-        pytest.skip(f"procgen {procgen_tasks.PROCGEN_VERSION}'s wheel (the oracle) could not "
-                    f"be downloaded: {error}")
+    return wheel_dir_or_skip()
 
 
 def _game_mode(task_id: str) -> tuple[str, str]:

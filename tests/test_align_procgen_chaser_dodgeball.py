@@ -22,7 +22,7 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle  # noqa: E402
+from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
 from test_align_procgen import _kw_id, _run, _split  # noqa: E402
 
 GAMES = ("chaser", "dodgeball")
@@ -44,13 +44,7 @@ _KEYWORDS = [
 
 @pytest.fixture(scope="module")
 def wheel_dir() -> str:
-    try:
-        return procgen_tasks.download_wheel()
-    except RuntimeError as error:
-        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
-            raise
-        pytest.skip(f"procgen {procgen_tasks.PROCGEN_VERSION}'s wheel (the oracle) could not "
-                    f"be downloaded: {error}")
+    return wheel_dir_or_skip()
 
 
 # More seeds than test_align_procgen's sweep (nightly: every id; the default suite keeps

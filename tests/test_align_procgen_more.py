@@ -23,7 +23,7 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle  # noqa: E402
+from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
 from test_align_procgen import _split  # noqa: E402
 
 GAMES = ("climber", "ninja", "bossfight")
@@ -33,13 +33,7 @@ IDS = [i for i in procgen_tasks.ids() if _split(i)[0] in GAMES]
 def wheel_dir() -> str:
     """The oracle's wheel folder, as in test_align_procgen (skipped without it, or failed
     when ENVPOOL_REQUIRE_REFERENCES=1)."""
-    try:
-        return procgen_tasks.download_wheel()
-    except RuntimeError as error:
-        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
-            raise
-        pytest.skip(f"procgen {procgen_tasks.PROCGEN_VERSION}'s wheel (the oracle) could not "
-                    f"be downloaded: {error}")
+    return wheel_dir_or_skip()
 
 
 # Each game's biased policy (actions drawn uniformly from the list; procgen's Discrete(15):

@@ -156,14 +156,7 @@ def test_tree_pss_counts_the_children() -> None:
 @pytest.fixture(scope="module")
 def procgen_wheel() -> str:
     """procgen 0.10.7's unpacked wheel (its game library: the procgen rows' reference)."""
-    from envpool.tasks import procgen as procgen_tasks
-
-    try:
-        return procgen_tasks.download_wheel()
-    except RuntimeError as error:
-        if os.environ.get("ENVPOOL_REQUIRE_REFERENCES") == "1":
-            raise
-        pytest.skip(f"procgen's wheel could not be downloaded: {error}")
+    return bench._procgen_oracle().wheel_dir_or_skip()
 
 
 def test_procgen_and_highway_references(procgen_wheel: str) -> None:

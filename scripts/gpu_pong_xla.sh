@@ -58,7 +58,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
 cd "$results"
 start=$EPOCHREALTIME
 set +e
-PYTHONPATH=$gym_legacy PYTHONUNBUFFERED=1 timeout --signal=INT --kill-after=30 "$budget" \
+PYTHONPATH=$gym_legacy${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 timeout --signal=INT --kill-after=30 "$budget" \
   "$PYTHON" -m envpool.integrations.cleanrl_run "$script" --env-id Pong-v5 --num-envs "$num_envs" \
   --num-steps 128 --total-timesteps 50000000 --seed 1 --no-track 2>&1 \
   | stamp >run.log

@@ -116,7 +116,7 @@ grep -E "^(---|[<>]|FAILED|E  |[0-9]+ (passed|failed))|passed|failed" "$out/red.
   >"$out/red.tmp" && mv "$out/red.tmp" "$out/red.log"
 
 note "bench"
-timeout 120 $PY benchmarks/bench_xla.py --seconds 2 >"$out/bench.txt" 2>&1
+timeout 150 $PY benchmarks/bench_xla.py --num-envs 8 64 --seconds 2 >"$out/bench.txt" 2>&1
 note "bench: exit $?"
 
 note "pong (SECONDS_BUDGET ${SECONDS_BUDGET:=150})"

@@ -133,7 +133,8 @@ def _sync_rollout(task_id: str, make: Any, kwargs: dict, n: int, device: Any) ->
     last = jax.tree_util.tree_map(lambda x: x[-1], part1)
     handle, part2 = rollout(handle, last)
     compiled = rollout.lower(handle, last).compile().as_text()
-    env.close()
+    jax.block_until_ready((first, part1, part2))  # (closing a pool that XLA still steps
+    env.close()                                   # is not allowed)
     return first, part1, part2, compiled
 
 
@@ -168,7 +169,7 @@ def _async_rollout(device: Any, rounds: int) -> dict[int, list[tuple[np.ndarray,
         return h, (info["env_id"], obs, reward, terminated, truncated)
 
     scan = jax.jit(lambda h: jax.lax.scan(body, h, None, length=rounds))
-    _, out = scan(jax.device_put(handle, device))
+    _, out = jax.block_until_ready(scan(jax.device_put(handle, device)))
     _on(out, device, f"async on {device}")
     ids, *rows = (np.asarray(x) for x in out)
     env.close()
@@ -208,7 +209,7 @@ def test_gpu_errors_raise_and_leave_the_pool_usable(gpu: Any) -> None:
         jax.block_until_ready(jax.jit(send)(handle, jax.device_put(
             np.array([0, 7], np.int32), gpu)))
     handle, (obs, *_) = jax.jit(step)(handle, jax.device_put(np.array([0, 1], np.int32), gpu))
-    assert obs.shape == (2, 4) and obs.devices() == {gpu}
+    assert jax.block_until_ready(obs).shape == (2, 4) and obs.devices() == {gpu}
     with pytest.raises(Exception, match="not an envpool XLA handle"):
         jax.block_until_ready(jax.jit(recv)(jax.device_put(np.zeros(8, np.uint8), gpu))[0])
     env.close()

@@ -68,6 +68,22 @@ rm -rf "$wheels"
 $PY -m pip install -q --no-deps --no-compile --target "$stage/gym_legacy" gym==0.23.1 \
   "cloudpickle>=1.2" "gym-notices>=0.0.4" tyro==1.0.17 docstring-parser==0.18.0 \
   typeguard==4.6.1
+# The shims compiled here against BUILD_PYTHON's jaxlib (where it has jax: give it the GPU
+# machine's version), for a machine without a C++ compiler: gpu_xla_check.sh then sets
+# CXX=true, whose cache entries (xla_build.library_path("true")) these are.
+if $PY -c "import jax.ffi" 2>/dev/null; then
+  for src in "$stage/envpool/core/xla_shim.cc" ${fallback:+"$stage/fallback/xla_shim.cc"}; do
+    lib=$(cd "$stage" && XDG_CACHE_HOME=$stage/prebuilt PYTHONPATH=$stage:$stage/site $PY -c "
+import pathlib, sys
+from envpool.core import xla_build
+xla_build._SHIM = pathlib.Path(sys.argv[1])
+print(xla_build.library_path('true'))" "$src")
+    mkdir -p "$(dirname "$lib")"
+    c++ "-std=c++17" -O2 -shared -fPIC -isystem "$($PY -c 'import jax.ffi; print(jax.ffi.include_dir())')" \
+      -I "$stage/native" "$src" -o "$lib" -ldl
+    echo "prebuilt: ${lib#"$stage"/}"
+  done
+fi
 find "$stage" -name __pycache__ -prune -exec rm -rf {} +
 tar cJf "$dest" -C "$stage" .
 echo "bundle: $dest ($(du -h "$dest" | cut -f1))"

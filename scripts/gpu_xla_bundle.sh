@@ -40,6 +40,12 @@ git ls-files envpool native/core tests/conftest.py tests/test_xla.py tests/test_
   scripts/cleanrl_curve.py benchmarks/bench_xla.py benchmarks/_runners.py pyproject.toml \
   | tar cf - -T - | tar xf - -C "$stage"
 cp "$build"/_native*.so "$build"/_atari*.so "$build"/_gfootball*.so "$stage/envpool/"
+# The system libraries the extension links that a GPU machine's image may lack (FreeType,
+# found at the build for CarRacing's text, and what it links): gpu_xla_check.sh puts lib/ on
+# LD_LIBRARY_PATH.
+mkdir -p "$stage/lib"
+ldd "$build"/_native*.so | awk '/libfreetype|libpng16|libbrotli/ {print $3}' \
+  | xargs -r cp -L -t "$stage/lib"
 mkdir -p "$stage/cleanrl"
 cp "$cleanrl/ppo_atari_envpool_xla_jax_scan.py" "$cleanrl/LICENSE" "$stage/cleanrl/"
 if [ -n "$fallback" ]; then mkdir -p "$stage/fallback" && cp "$fallback" "$stage/fallback/xla_shim.cc"; fi

@@ -29,6 +29,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 PY=${PYTHON:-python3}
 export PYTHONPATH=$root:$root/site${PYTHONPATH:+:$PYTHONPATH}
+export LD_LIBRARY_PATH=$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  # (gpu_xla_bundle.sh)
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1 MUJOCO_GL=egl
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/gx-cache}  # the compiled shims
 log=$out/check.log
@@ -59,7 +60,7 @@ use_prebuilt() {
   export CXX=true
   mkdir -p "$XDG_CACHE_HOME" && cp -r "$root/prebuilt/envpool" "$XDG_CACHE_HOME/"
 }
-if ! $PY -c "from envpool.core.xla_build import _compiler; _compiler()" 2>/dev/null \
+if [ -z "${CXX:-}" ] && ! command -v c++ g++ clang++ >/dev/null \
   && [ -d "$root/prebuilt/envpool" ]; then
   note "no C++ compiler: the bundle's shims"
   use_prebuilt

@@ -102,10 +102,11 @@ SYNC_CASES = [
 ]
 
 
-def _sync_rollout(task_id: str, make: Any, kwargs: dict, n: int, device: Any) -> Any:
+def _sync_rollout(task_id: str, make: Any, kwargs: dict, n: int, device: Any,
+                  num_envs: int = 3) -> Any:
     """Reset outside jit, then two jitted scans of 10 steps (the first one's handle goes on
     in the second) with the policy inside, all placed on ``device``."""
-    env = make(task_id, num_envs=3, seed=7, **kwargs)
+    env = make(task_id, num_envs=num_envs, seed=7, **kwargs)
     handle, recv, _, step = env.xla()
     act = _policy(task_id, n)
     env.async_reset()
@@ -152,6 +153,19 @@ def test_gpu_scan_equals_cpu_scan(gpu: Any, task_id: str, make: Any, kwargs: dic
         _on(c, cpu, f"{task_id}: {name}")
         _assert_equal(g, c, f"{task_id}: {name}")
     assert "envpool_xla_recv" in on_gpu[3] and "envpool_xla_send" in on_gpu[3]
+
+
+def test_gpu_scan_of_64_envs_steps_each_once(gpu: Any) -> None:
+    """64 envs: XLA's GPU compiler (jaxlib 0.11.2) fused the recv call of such a scan with
+    the dynamic update slice that stacks its results and kept the call too, so recv ran
+    twice a step ("recv() with nothing in flight"); xla.py's barriers keep the calls out of
+    fusions. The GPU's arrays equal the CPU's."""
+    case = ("CartPole-v1", envpool.make_gym, {"max_episode_steps": 12}, 2)
+    on_gpu = _sync_rollout(*case, gpu, num_envs=64)
+    on_cpu = _sync_rollout(*case, jax.devices("cpu")[0], num_envs=64)
+    for name, g, c in zip(("reset", "scan 1", "scan 2"), on_gpu[:3], on_cpu[:3], strict=True):
+        _on(g, gpu, f"64 envs: {name}")
+        _assert_equal(g, c, f"64 envs: {name}")
 
 
 def _async_rollout(device: Any, rounds: int) -> dict[int, list[tuple[np.ndarray, ...]]]:

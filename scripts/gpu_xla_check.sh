@@ -40,7 +40,7 @@ cd "$root"
 note "env"
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  nproc; $PY --version; command -v c++ g++ || echo "no c++ on PATH"; c++ --version | head -1
+  nproc --all; $PY --version; command -v c++ g++ || echo "no c++ on PATH"; c++ --version | head -1
   $PY - <<'EOF'
 import jax, numpy, envpool
 print("jax", jax.__version__, "devices", jax.devices(), "default backend", jax.default_backend())

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xla_trajectories import Trajectories, assert_same_trajectories, per_env  # tests/
 
 import envpool
 
@@ -168,7 +169,7 @@ def test_gpu_scan_of_64_envs_steps_each_once(gpu: Any) -> None:
         _assert_equal(g, c, f"64 envs: {name}")
 
 
-def _async_rollout(device: Any, rounds: int) -> dict[int, list[tuple[np.ndarray, ...]]]:
+def _async_rollout(device: Any, rounds: int) -> Trajectories:
     """An async pool (6 envs, batches of 3) stepped by a jitted scan of recv / send on
     ``device``: each env's own sequence of (obs, reward, terminated, truncated)."""
     env = envpool.make_gymnasium("Pong-v5", num_envs=6, batch_size=3, num_threads=2, seed=1,
@@ -187,11 +188,7 @@ def _async_rollout(device: Any, rounds: int) -> dict[int, list[tuple[np.ndarray,
     _on(out, device, f"async on {device}")
     ids, *rows = (np.asarray(x) for x in out)
     env.close()
-    per_env: dict[int, list[tuple[np.ndarray, ...]]] = {}
-    for t in range(rounds):
-        for k, e in enumerate(ids[t]):
-            per_env.setdefault(int(e), []).append(tuple(r[t, k] for r in rows))
-    return per_env
+    return per_env(ids, rows)
 
 
 def test_gpu_async_pool_gives_each_env_the_cpu_trajectory(gpu: Any) -> None:
@@ -199,16 +196,7 @@ def test_gpu_async_pool_gives_each_env_the_cpu_trajectory(gpu: Any) -> None:
     is compared (its actions come from its observations: send's env ids and actions are
     read back from the GPU), over the steps both runs have, past episode ends."""
     ours, theirs = _async_rollout(gpu, 200), _async_rollout(jax.devices("cpu")[0], 200)
-    assert sorted(ours) == sorted(theirs) == list(range(6))
-    ends = 0
-    for e in ours:
-        n = min(len(ours[e]), len(theirs[e]))
-        assert n >= 10, (e, len(ours[e]), len(theirs[e]))
-        for t in range(n):
-            for a, b in zip(ours[e][t], theirs[e][t], strict=True):
-                np.testing.assert_array_equal(a, b, err_msg=f"env {e}, step {t}")
-            ends += bool(ours[e][t][2] or ours[e][t][3])
-    assert ends >= 6, ends
+    assert_same_trajectories(ours, theirs, "async Pong-v5")
 
 
 def test_gpu_errors_raise_and_leave_the_pool_usable(gpu: Any) -> None:

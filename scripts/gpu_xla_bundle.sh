@@ -36,6 +36,7 @@ cmake --build "$build" -j"${JOBS:-2}"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 git ls-files envpool native/core tests/conftest.py tests/test_xla.py tests/test_xla_gpu.py \
+  tests/xla_trajectories.py \
   scripts/gpu_xla_check.sh scripts/gpu_pong_xla.sh scripts/cleanrl_common.sh \
   scripts/cleanrl_curve.py benchmarks/bench_xla.py benchmarks/_runners.py pyproject.toml \
   | tar cf - -T - | tar xf - -C "$stage"

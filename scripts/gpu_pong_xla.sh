@@ -18,7 +18,8 @@
 # $PYTHON's), jax with CUDA (pip's jax[cuda12]), flax, optax, tensorboard and torch (CleanRL
 # imports torch's SummaryWriter; the CPU build does), plus gym 0.23.1 and tyro in a folder
 # of their own ($GYM_LEGACY, as the tests use it). Set PYTHON to a ready interpreter to skip
-# the installs (a machine without the registry needs that). CleanRL's scripts are looked for
+# the installs (a machine without the registry needs that); a PYTHONPATH of the caller's is
+# kept (scripts/gpu_xla_check.sh runs it so, from its bundle). CleanRL's scripts are looked for
 # in $CLEANRL_DIR (default: the workspace's ../shared/peer/cleanrl, else shared/peer/cleanrl).
 # NUM_ENVS (64) sets the pool's size; REQUIRE_GPU=0 lets the plumbing run on a CPU-only jax
 # (a check of the recipe, not a measurement).
@@ -58,7 +59,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
 cd "$results"
 start=$EPOCHREALTIME
 set +e
-PYTHONPATH=$gym_legacy PYTHONUNBUFFERED=1 timeout --signal=INT --kill-after=30 "$budget" \
+PYTHONPATH=$gym_legacy${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 timeout --signal=INT --kill-after=30 "$budget" \
   "$PYTHON" -m envpool.integrations.cleanrl_run "$script" --env-id Pong-v5 --num-envs "$num_envs" \
   --num-steps 128 --total-timesteps 50000000 --seed 1 --no-track 2>&1 \
   | stamp >run.log

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xla_trajectories import Trajectories, assert_same_trajectories, per_env  # tests/
 
 import envpool
 
@@ -107,7 +108,7 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
     # the order; the two runs' first steps of each env are compared).
     rounds = {True: 1000, False: 200}
 
-    def run(xla: bool) -> dict[int, list[tuple[np.ndarray, ...]]]:
+    def run(xla: bool) -> Trajectories:
         env = envpool.make_gym(task_id, num_envs=6, batch_size=3, num_threads=2, seed=1,
                                max_episode_steps=8)
         env.async_reset()
@@ -129,24 +130,12 @@ def test_async_pool_gives_each_env_its_own_trajectory(task_id: str) -> None:
                 steps.append((info["env_id"], obs, reward, terminated, truncated))
             ids, *rows = (np.array(x) for x in zip(*steps, strict=True))
         env.close()
-        per_env: dict[int, list[tuple[np.ndarray, ...]]] = {}
-        for t in range(rounds[xla]):
-            for k, e in enumerate(ids[t]):
-                per_env.setdefault(int(e), []).append(tuple(r[t, k] for r in rows))
-        return per_env
+        return per_env(ids, rows)
 
     with x64() if task_id == "Ant-v5" else contextlib.nullcontext():
         ours, theirs = run(True), run(False)
-    assert sorted(ours) == sorted(theirs) == list(range(6))
-    ends = 0
-    for e in ours:
-        n = min(len(ours[e]), len(theirs[e]))
-        assert n >= 10, (e, len(ours[e]), len(theirs[e]))
-        for t in range(n):
-            for a, b in zip(ours[e][t], theirs[e][t], strict=True):
-                np.testing.assert_array_equal(a, b, err_msg=f"{task_id}: env {e}, step {t}")
-            ends += bool(ours[e][t][2] or ours[e][t][3])
-    assert ends >= 6, ends  # episodes ended (the time limit at least) and restarted
+    # episodes ended (the time limit at least) and restarted
+    assert_same_trajectories(ours, theirs, task_id)
 
 
 def test_bad_input_raises_and_leaves_the_pool_usable() -> None:

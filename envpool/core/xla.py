@@ -163,6 +163,12 @@ def make_xla(pool: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
             flavour).
         """
         handle, *outs = recv_call(handle)
+        # XLA's GPU compiler (jaxlib 0.11.2) fuses a custom call whose results a dynamic
+        # update slice writes (a scan's stacked outputs) into a "dynamic slice fusion" and
+        # keeps the call itself too: recv ran twice per step on an H200 (64 envs) and the
+        # second failed. The barrier keeps the call's results out of any fusion; it is an
+        # identity (no copy) everywhere else.
+        handle, *outs = jax.lax.optimization_barrier((handle, *outs))
         return handle, states(outs)
 
     def send(handle: Any, action: Any, env_id: Any = None) -> Any:
@@ -203,7 +209,10 @@ def make_xla(pool: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
         if action.shape != want:
             raise ValueError(f"actions must have shape {want} (one row per env_id), got "
                              f"{action.shape}")
-        return send_call(handle, action.astype(action_dtype), env_id.astype(jnp.int32))
+        # the barrier: as recv's (a dynamic slice of a scan's actions is fused into the call)
+        action, env_id = jax.lax.optimization_barrier((action.astype(action_dtype),
+                                                       env_id.astype(jnp.int32)))
+        return send_call(handle, action, env_id)
 
     def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
         """Steps the envs: ``recv(send(handle, action, env_id))``.

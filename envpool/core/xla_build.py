@@ -45,29 +45,40 @@ def _compiler() -> str:
                        "(set CXX)")
 
 
-@functools.cache
-def shim() -> ctypes.CDLL:
-    """The compiled shim (built once per jaxlib version and shim source), its two handlers
-    registered with XLA for the CPU."""
-    jax = jax_module()
+_FLAGS = ("-std=c++17", "-O2", "-shared", "-fPIC")
+
+
+def library_path(compiler: str) -> Path:
+    """Where the shim compiled by ``compiler`` for the installed jaxlib is cached: a folder
+    of ``$XDG_CACHE_HOME/envpool`` (else ``~/.cache/envpool``) named by the jaxlib version
+    and a hash of the shim's source, ``xla_target.h``, the compiler and its flags."""
     import jaxlib
 
     from envpool.core.sdk import get_include
 
-    include = get_include()
-    target_h = Path(include, "core", "xla_target.h")
-    compiler = _compiler()
-    flags = ["-std=c++17", "-O2", "-shared", "-fPIC"]
+    target_h = Path(get_include(), "core", "xla_target.h")
     key = b"\0".join([_SHIM.read_bytes(), target_h.read_bytes(), jaxlib.__version__.encode(),
-                      compiler.encode(), *(f.encode() for f in flags)])
+                      compiler.encode(), *(f.encode() for f in _FLAGS)])
     digest = hashlib.sha256(key).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "envpool"
-    library = cache / f"xla-shim-jaxlib{jaxlib.__version__}-{digest}" / "envpool_xla_shim.so"
+    return cache / f"xla-shim-jaxlib{jaxlib.__version__}-{digest}" / "envpool_xla_shim.so"
+
+
+@functools.cache
+def shim() -> ctypes.CDLL:
+    """The compiled shim (built once per jaxlib version and shim source), its handlers
+    registered with XLA for the CPU and for CUDA."""
+    jax = jax_module()
+    from envpool.core.sdk import get_include
+
+    include = get_include()
+    compiler = _compiler()
+    library = library_path(compiler)
     if not library.is_file():
         library.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
             built = Path(tmp, library.name)
-            cmd = [compiler, *flags, "-isystem", jax.ffi.include_dir(), "-I", include,
+            cmd = [compiler, *_FLAGS, "-isystem", jax.ffi.include_dir(), "-I", include,
                    str(_SHIM), "-o", str(built), "-ldl"]
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode != 0:

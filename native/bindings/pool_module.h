@@ -17,10 +17,12 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -240,12 +242,29 @@ class PyPool {
     pool_ = std::make_unique<Pool>(std::move(setups), std::move(options));
   }
 
+  // The pool, during a turn (Turn()): it throws once the pool is closed.
   Pool& pool() {
     if (!pool_) throw std::runtime_error("the pool is closed");
     return *pool_;
   }
 
+  // A turn at the pool, for a call from Python (the GIL held). Calls take turns: Python
+  // threads release the GIL while a recv or render waits, and XLA's threads call without it,
+  // so without turns a close() from another thread would free the pool under a waiting
+  // call. A call that finds another's turn waits for it with the GIL released; close()
+  // waits for the call in progress (a recv ends when its envs have stepped), and a call
+  // after it raises "the pool is closed".
+  std::unique_lock<std::mutex> Turn() {
+    std::unique_lock<std::mutex> turn(turn_, std::try_to_lock);
+    if (!turn.owns_lock()) {
+      py::gil_scoped_release release;
+      turn.lock();
+    }
+    return turn;
+  }
+
   void Send(const py::array& actions, const py::array& env_ids) {
+    const auto turn = Turn();
     Pool& p = pool();
     const py::array_t<std::int64_t> ids = EnvIds(env_ids);
     const auto [a, dtype] = ActionArray(actions, p.spec().action, ids.shape(0), "actions");
@@ -256,6 +275,7 @@ class PyPool {
   // array per EnvSpec::player_actions, one row per player).
   void SendPlayers(const py::array& actions, const py::array& env_ids,
                    const py::array& player_env_ids, const std::vector<py::array>& players) {
+    const auto turn = Turn();
     Pool& p = pool();
     const py::array_t<std::int64_t> ids = EnvIds(env_ids);
     const py::array_t<std::int64_t> player_ids = EnvIds(player_env_ids);
@@ -281,6 +301,7 @@ class PyPool {
   }
 
   void SendReset(const py::array& env_ids, const py::object& seeds) {
+    const auto turn = Turn();
     Pool& p = pool();
     const py::array_t<std::int64_t> ids = EnvIds(env_ids);
     std::vector<std::uint64_t> seed_list;
@@ -295,6 +316,7 @@ class PyPool {
   }
 
   py::tuple Recv(double timeout) {
+    const auto turn = Turn();
     Pool& p = pool();
     std::shared_ptr<Batch> batch;
     {
@@ -324,6 +346,7 @@ class PyPool {
   // Frames of `env_ids` as a (n, H, W, 3) uint8 view over the pool's frame
   // buffer (no copy); the GIL is released while the workers draw.
   py::array Render(const py::array& env_ids, int width, int height, int camera_id) {
+    const auto turn = Turn();
     Pool& p = pool();
     const py::array_t<std::int64_t> ids = EnvIds(env_ids);
     const int n = static_cast<int>(ids.shape(0));
@@ -336,12 +359,14 @@ class PyPool {
   }
 
   void Close() {
+    const auto turn = Turn();
     if (pool_) {
       py::gil_scoped_release release;
       pool_.reset();
+      closed_ = true;
     }
   }
-  bool closed() const { return !pool_; }
+  bool closed() const { return closed_; }
 
   // The address of this pool's XLA target (core/xla_target.h), for envpool/core/xla.py.
   std::uintptr_t XlaTarget() {
@@ -356,6 +381,8 @@ class PyPool {
   // The XLA target's calls: they run on XLA's threads, without the GIL.
   static const char* XlaRecv(void* self, void* const* outs, int n) {
     auto* me = static_cast<PyPool*>(self);
+    // The turn covers the error message too (what the call returns points to it).
+    const std::lock_guard<std::mutex> turn(me->turn_);
     try {
       Pool& p = me->pool();
       const std::shared_ptr<Batch> batch = p.Recv(-1.0, [] {});
@@ -392,6 +419,8 @@ class PyPool {
   static const char* XlaSend(void* self, const void* actions, const std::int32_t* env_ids,
                              int n) {
     auto* me = static_cast<PyPool*>(self);
+    // The turn covers the error message too (what the call returns points to it).
+    const std::lock_guard<std::mutex> turn(me->turn_);
     try {
       Pool& p = me->pool();
       const std::vector<std::int64_t> ids(env_ids, env_ids + n);
@@ -404,6 +433,8 @@ class PyPool {
   }
 
   std::unique_ptr<Pool> pool_;
+  std::mutex turn_;                  // whose turn at pool_ it is (Turn())
+  std::atomic<bool> closed_{false};  // read without a turn
   EnvpoolXlaTarget xla_target_{};
   std::string xla_error_;  // the last XLA call's error (what its message points to)
 };
@@ -531,27 +562,47 @@ inline void DefinePoolModule(py::module_& m, Registry registry) {
            py::arg("ranges") = std::vector<std::vector<std::tuple<std::string, double, double>>>{},
            py::arg("first_step_resets") = true,
            py::arg("factory") = std::shared_ptr<EnvFactory>(), py::arg("stage_times") = false)
-      .def_property_readonly("spec", [](PyPool& self) { return SpecToDict(self.pool().spec()); })
-      .def_property_readonly("num_envs", [](PyPool& self) { return self.pool().options().num_envs; })
-      .def_property_readonly("batch_size", [](PyPool& self) { return self.pool().options().batch_size; })
-      .def_property_readonly("num_threads", [](PyPool& self) { return self.pool().num_threads(); })
+      .def_property_readonly("spec", [](PyPool& self) {
+        const auto turn = self.Turn();
+        return SpecToDict(self.pool().spec());
+      })
+      .def_property_readonly("num_envs", [](PyPool& self) {
+        const auto turn = self.Turn();
+        return self.pool().options().num_envs;
+      })
+      .def_property_readonly("batch_size", [](PyPool& self) {
+        const auto turn = self.Turn();
+        return self.pool().options().batch_size;
+      })
+      .def_property_readonly("num_threads", [](PyPool& self) {
+        const auto turn = self.Turn();
+        return self.pool().num_threads();
+      })
       .def_property_readonly("closed", &PyPool::closed)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_ids"))
       .def("send_players", &PyPool::SendPlayers, py::arg("actions"), py::arg("env_ids"),
            py::arg("player_env_ids"), py::arg("players"))
       .def("send_reset", &PyPool::SendReset, py::arg("env_ids"), py::arg("seeds") = py::none())
       .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
-      .def("get_state", [](PyPool& self, int env_id) { return self.pool().GetState(env_id); })
+      .def("get_state", [](PyPool& self, int env_id) {
+        const auto turn = self.Turn();
+        return self.pool().GetState(env_id);
+      })
       .def("set_state", [](PyPool& self, int env_id, const std::vector<double>& state) {
+        const auto turn = self.Turn();
         self.pool().SetState(env_id, state);
       })
-      .def("drawn", [](PyPool& self, int env_id) { return self.pool().Drawn(env_id); })
+      .def("drawn", [](PyPool& self, int env_id) {
+        const auto turn = self.Turn();
+        return self.pool().Drawn(env_id);
+      })
       .def("render", &PyPool::Render, py::arg("env_ids"), py::arg("width") = 0,
            py::arg("height") = 0, py::arg("camera_id") = -1)
       .def("stage_times",
            [](PyPool& self) {
              // [{stage: (seconds, entries)}] per thread, the calling thread's first.
              py::list threads;
+             const auto turn = self.Turn();
              for (const StageTimes& t : self.pool().StageReport()) {
                py::dict stages;
                for (std::size_t k = 0; k < kStageNames.size(); ++k) {

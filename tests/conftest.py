@@ -76,6 +76,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sweep(extra=1, by='code'): a per-id sweep, sampled in the default suite "
         "(tests/conftest.py)")
+    config.addinivalue_line(
+        "markers", "sweep_only(reason): runs only where every id runs (ENVPOOL_SWEEP=all, the "
+        "nightly's sweep job); deselected from the default suite, which covers the same code "
+        "more cheaply (reason says how)")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -123,6 +127,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     seed = _sweep_seed()
     if seed is None:
         return
+    for item in items:
+        mark = item.get_closest_marker("sweep_only")
+        if mark is not None and not (mark.args or mark.kwargs.get("reason")):
+            raise ValueError(f"{item.nodeid}: sweep_only needs a reason")
+    only = [i for i in items if i.get_closest_marker("sweep_only") is not None]
+    if only:
+        config.hook.pytest_deselected(items=only)
+        items[:] = [i for i in items if i.get_closest_marker("sweep_only") is None]
     sweeps: dict[str, list[pytest.Item]] = collections.defaultdict(list)
     for item in items:
         if item.get_closest_marker("sweep") is not None:

@@ -270,10 +270,11 @@ np.save(out, np.stack(frames))
 """
 
 
-# (episodes, steps): a frame is some 3 s a side (software GL; the scene has over 1000 geoms),
-# so the default suite draws the first reset's frame only.
-@pytest.mark.parametrize(("episodes", "steps"),
-                         [(1, 0), pytest.param(2, 3, marks=pytest.mark.nightly)])
+# (episodes, steps): a frame is some 3 s a side (software GL; the scene has over 1000 geoms):
+# the nightly's sweep job draws the first reset's frame and an episode's; the default suite's
+# frames of MyoSuite scenes are tests/test_render_myosuite.py's daily sample.
+@pytest.mark.sweep_only("some 7 s of software GL a case")
+@pytest.mark.parametrize(("episodes", "steps"), [(1, 0), (2, 3)])
 def test_bimanual_frames_are_the_packages(episodes: int, steps: int, tmp_path: Path) -> None:
     """The frames of short episodes (each reset's and each step's), pixel for pixel: the
     package draws its observed copy (the pillars where the XML has them, the box moved after

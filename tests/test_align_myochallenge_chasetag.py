@@ -17,7 +17,6 @@ leaves behind (``_run_to_score``).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -139,15 +138,15 @@ def test_chase_tag_scores() -> None:
                          chase_vel_range=(3.0, 5.0)) == 58
 
 
-@pytest.mark.parametrize("task_id", [P1, pytest.param(
-    "myoChallengeChaseTagP2eval-v0", marks=pytest.mark.skipif(
-        os.environ.get("ENVPOOL_SWEEP") != "all", reason="ENVPOOL_SWEEP=all (the nightly)"))])
+@pytest.mark.sweep_only("about 12 s an id of software GL; the default suite's frames of "
+                        "MyoSuite scenes are tests/test_render_myosuite.py's daily sample")
+@pytest.mark.parametrize("task_id", [P1, "myoChallengeChaseTagP2eval-v0"])
 def test_chase_tag_frames_are_the_packages(task_id: str, tmp_path: Any) -> None:
     """The frames (the package's MJRenderer.render_offscreen, camera -1, in a subprocess as
     tests/test_render_myosuite.py draws them), pixel for pixel: the opponent where the
     package's env data has it (a reset does not move it), the terrain's patches (P2eval), the
     opponent's indicator colored by the last reward. (About 35 s an id, most of it the
-    package's subprocess: P1 in the default suite, P2eval's terrain in the nightly's.)"""
+    package's subprocess: both in the nightly's sweep job.)"""
     size, steps = 96, 3
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=4, render_mode="rgb_array",
                                   render_width=size, render_height=size)

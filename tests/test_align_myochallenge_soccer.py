@@ -227,6 +227,8 @@ np.save(out, np.stack(frames))
 """
 
 
+@pytest.mark.sweep_only("about 10 s of software GL; the default suite's frames of MyoSuite "
+                        "scenes are tests/test_render_myosuite.py's daily sample")
 def test_frames_are_the_packages(tmp_path: Path) -> None:
     """The package's frames (MJRenderer.render_offscreen, camera -1) draw the env's own
     MjData, the observed sim with the goalkeeper where it stands; ours too (the package's

@@ -14,7 +14,6 @@ opponent's half.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import shutil
 import subprocess
@@ -154,12 +153,10 @@ HITS = {
     "A": ((1.41, 0.525, 1.187), 2, 134),
     "B": ((1.41, 0.525, 1.237), 0, 249),
 }
-# B (some 20 s) runs with every id's sweep (the nightly's ENVPOOL_SWEEP=all, tests/conftest.py).
-_EVERY = os.environ.get("ENVPOOL_SWEEP") == "all"
 
 
 @pytest.mark.parametrize("hit", [
-    "A", pytest.param("B", marks=pytest.mark.skipif(not _EVERY, reason="ENVPOOL_SWEEP=all"))])
+    "A", pytest.param("B", marks=pytest.mark.sweep_only("some 20 s; A hits the same code"))])
 def test_table_tennis_hit_aligns(hit: str) -> None:
     """The paddle's contact (sparse, 100 in the reward), the return onto the opponent's half
     (solved, 1000, and done, -10: the episode ends) and the evaluation of the contact
@@ -218,7 +215,7 @@ KEYWORD_CASES = {
 }
 
 
-@pytest.mark.skipif(not _EVERY, reason="ENVPOOL_SWEEP=all (some 35 s)")
+@pytest.mark.sweep_only("some 35 s; the default suite's episodes use the default keywords")
 @pytest.mark.parametrize("case", sorted(KEYWORD_CASES))
 def test_table_tennis_keywords_align(case: str, tmp_path: pathlib.Path) -> None:
     """qpos_noise_range (njnt draws after the ball's; each joint but the two free ones moved

@@ -242,8 +242,7 @@ def test_panda_matches_playground(task_id: str) -> None:
 # The Cartesian task's reference runs its inverse kinematics op by op (hundreds of jax
 # operations a step, each compiled on first use: about 11 s of CPU): the nightly only
 # (ENVPOOL_SWEEP=all), a shorter run.
-@pytest.mark.skipif(os.environ.get("ENVPOOL_SWEEP") != "all",
-                    reason="the nightly's (ENVPOOL_SWEEP=all): about 11 s of CPU")
+@pytest.mark.sweep_only("about 11 s of CPU; PandaPickCube's test covers the shared base")
 def test_panda_cartesian_matches_playground() -> None:
     task_id = "PandaPickCubeCartesian-v1"
     ends = _run(task_id, _oracle(task_id), seed=3, steps=8, max_steps=3, reseed=11)

@@ -12,8 +12,6 @@ import textwrap
 
 import pytest
 
-import envpool
-
 # The Faulty-v0 task of tests/conftest.py, registered in the child as the conftest does.
 PRELUDE = textwrap.dedent("""
     import threading, time

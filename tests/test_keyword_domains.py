@@ -248,7 +248,7 @@ def test_values_at_the_domains_edges_step_finite(task_id: str) -> None:
     _check_inside(task_id)
 
 
-@pytest.mark.sweep(by="none", extra=3)
+@pytest.mark.sweep(by="none", extra=1)
 @pytest.mark.parametrize("task_id", NATIVE_IDS)
 def test_values_at_the_domains_edges_step_finite_sweep(task_id: str) -> None:
     _check_inside(task_id)

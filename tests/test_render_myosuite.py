@@ -62,7 +62,7 @@ CASES = [("myoHandPoseRandom-v0", 4), ("myoElbowPose1D6MExoRandom-v0", 4),
          ("myoChallengeDieReorientP2-v0", 3), ("myoChallengeBaodingP2-v1", 3)]
 
 
-@pytest.mark.sweep(by="none", extra=1)
+@pytest.mark.sweep(by="none", extra=0)
 @pytest.mark.parametrize(("task_id", "steps"), CASES)
 def test_frames_are_the_packages(task_id: str, steps: int, tmp_path: Path) -> None:
     size = 96

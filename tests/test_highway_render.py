@@ -40,8 +40,9 @@ _GRAY_KEYS = {"observation_shape": "observation_shape", "observation_stack_size"
 _VIEWER_KEYS = ("screen_width", "screen_height", "scaling", "centering_position", "duration")
 
 
-def _package_config(kw: dict[str, Any]) -> dict[str, Any]:
-    """The package's config for our viewer, duration and GrayscaleObservation keywords."""
+def _package_config(kw: dict[str, Any], multi_agent: bool = False) -> dict[str, Any]:
+    """The package's config for our viewer, duration and GrayscaleObservation keywords (a
+    multi-agent env's observation_config, each agent's)."""
     config: dict[str, Any] = {k: v for k, v in kw.items() if k in _VIEWER_KEYS}
     if kw.get("observation_type") == "GrayscaleObservation":
         obs: dict[str, Any] = {"type": "GrayscaleObservation", "observation_shape": (128, 64),
@@ -49,7 +50,8 @@ def _package_config(kw: dict[str, Any]) -> dict[str, Any]:
         for key, name in _GRAY_KEYS.items():
             if key in kw:
                 obs[name] = tuple(kw[key]) if key == "observation_shape" else kw[key]
-        config["observation"] = obs
+        config["observation"] = obs if not multi_agent else {
+            "type": "MultiAgentObservation", "observation_config": obs}
     return config
 
 
@@ -73,7 +75,7 @@ def run_pictures(task_id: str, seed: int, steps: int, frames: bool = True,
     # set on the made env, which reads them at its next reset and first picture)
     ref = gymnasium.make(task_id).unwrapped
     ref.render_mode = "rgb_array"
-    ref.configure(_package_config(kw))
+    ref.configure(_package_config(kw, "multi-agent" in task_id))
     # (after its first picture the package also draws every simulation frame of a step,
     # _automatic_rendering, for a video: pictures nobody reads here, left out)
     ref._automatic_rendering = lambda: None
@@ -87,7 +89,9 @@ def run_pictures(task_id: str, seed: int, steps: int, frames: bool = True,
 
     def compare(where: Any) -> None:
         nonlocal compared
-        if gray:
+        if gray and isinstance(obs, tuple):  # one per agent
+            assert all(np.array_equal(o[0], r) for o, r in zip(obs, r_obs, strict=True)), where
+        elif gray:
             assert obs.dtype == np.uint8 and np.array_equal(obs[0], r_obs), where
         if frames:
             frame = ours.render()[0]
@@ -154,6 +158,10 @@ def test_highway_grayscale_observation() -> None:
     run_pictures("roundabout-v0", 8, 3, frames=False, observation_type="GrayscaleObservation",
                  observation_shape=[60, 90], observation_stack_size=2,
                  observation_weights=[0.01, 0.57, 0.42], observation_centering_position=[0.5, 0.5])
+    # MultiAgentObservation of GrayscaleObservations: each agent's viewer on its own vehicle
+    run_pictures("intersection-multi-agent-v0", 3, 3, frames=False,
+                 observation_type="GrayscaleObservation", observation_shape=[64, 48],
+                 observation_stack_size=2)
 
 
 def test_highway_grayscale_space() -> None:

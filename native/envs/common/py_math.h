@@ -18,4 +18,17 @@ inline float PyPow2(float x) {
   return std::pow(x, two);
 }
 
+// Python's float floor division a // b (float_floor_div's _float_div_mod): (a - fmod(a, b)) / b,
+// one less where the remainder's sign is not b's, then floored and moved up where that left
+// more than a half; a zero quotient takes the sign of a / b.
+inline double PyFloorDiv(double a, double b) {
+  double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0.0 && ((b < 0) != (mod < 0))) div -= 1.0;
+  if (div == 0.0) return std::copysign(0.0, a / b);
+  double floordiv = std::floor(div);
+  if (div - floordiv > 0.5) floordiv += 1.0;
+  return floordiv;
+}
+
 }  // namespace envpool

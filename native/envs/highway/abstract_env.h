@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/common/draw/picture.h"
 #include "core/spec.h"
 #include "envs/common/keywords.h"
 #include "envs/common/numpy_blas.h"
@@ -43,6 +44,8 @@
 #include "envs/common/numpy_random.h"
 #include "envs/highway/bicycle_vehicle.h"
 #include "envs/highway/exit_observation.h"
+#include "envs/highway/graphics.h"
+#include "envs/highway/grayscale_observation.h"
 #include "envs/highway/observation.h"
 #include "envs/highway/time_to_collision_observation.h"
 #include "envs/highway/vehicle.h"
@@ -76,7 +79,19 @@ struct CommonParams {
   std::vector<double> observation_features_range;  // x, y, vx, vy (low, high); empty: None
   bool observation_include_obstacles = true;
   int observation_horizon = 10;  // TimeToCollision's
+  // GrayscaleObservation's observation_shape (W, H), stack_size, weights, and scaling and
+  // centering_position (0 and []: None, the viewer's)
+  std::vector<double> observation_shape;
+  int observation_stack_size = 4;
+  std::vector<double> observation_weights;
+  double observation_scaling = 0.0;
+  std::vector<double> observation_centering_position;
   bool offroad_terminal = false;
+  // the viewer's config keys (the picture of render_mode="rgb_array", graphics.h)
+  int screen_width = 600;
+  int screen_height = 150;
+  double scaling = 5.5;
+  std::vector<double> centering_position;
   // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
   // single-agent types, over the first controlled vehicle); set by the task.
   int agents = 0;
@@ -94,8 +109,8 @@ struct CommonParams {
 
   // What the package refuses, refused here with its reason (called after reading);
   // `observations` are the observation types the task can make.
-  void Check(const Config& c,
-             const std::vector<std::string>& observations = {"Kinematics", "TimeToCollision"}) {
+  void Check(const Config& c, const std::vector<std::string>& observations = {
+                                  "Kinematics", "TimeToCollision", "GrayscaleObservation"}) {
     blas = NumpyBlas::FromConfig(c);
     ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
     const std::int64_t order = c.GetInt("_numpy_matvec2");
@@ -145,6 +160,11 @@ struct CommonParams {
           "highway: observation_features_range needs 8 numbers (x, y, vx, vy low-high pairs), "
           "or none");
     }
+    if (centering_position.size() != 2) {
+      throw std::invalid_argument("highway: centering_position needs 2 numbers, got " +
+                                  std::to_string(centering_position.size()));
+    }
+    if (observation_type == "GrayscaleObservation") CheckGrayscale();
     if (observation_type == "TimeToCollision") {
       // the grid reads the observer's target_speeds and speed_index (an MDPVehicle's)
       if (continuous) {
@@ -175,8 +195,50 @@ struct CommonParams {
     kinematics.include_obstacles = observation_include_obstacles;
   }
 
+  // The viewer of env.render(): the config's screen size, scaling and centering_position.
+  ViewerConfig ViewerSettings() const {
+    return {screen_width, screen_height, scaling, {centering_position[0], centering_position[1]}};
+  }
+  // GrayscaleObservation's viewer: observation_shape's size, and its own scaling and
+  // centering_position where given (`scaling or config["scaling"]`).
+  GrayscaleConfig Grayscale() const {
+    GrayscaleConfig g;
+    g.viewer = ViewerSettings();
+    g.viewer.width = static_cast<int>(observation_shape[0]);
+    g.viewer.height = static_cast<int>(observation_shape[1]);
+    if (observation_scaling != 0.0) g.viewer.scaling = observation_scaling;
+    if (!observation_centering_position.empty()) {
+      g.viewer.centering = {observation_centering_position[0], observation_centering_position[1]};
+    }
+    g.stack_size = observation_stack_size;
+    g.weights = {observation_weights[0], observation_weights[1], observation_weights[2]};
+    g.blas = blas;
+    return g;
+  }
+  void CheckGrayscale() const {
+    if (observation_shape.size() != 2) {
+      throw std::invalid_argument("highway: observation_shape needs 2 numbers (W, H)");
+    }
+    for (double v : observation_shape) {
+      if (!(v >= 1 && v <= 4096) || v != std::floor(v)) {
+        throw std::invalid_argument(
+            "highway: observation_shape must be two whole numbers in [1, 4096]");
+      }
+    }
+    if (observation_weights.size() != 3) {
+      throw std::invalid_argument("highway: observation_weights needs 3 numbers (R, G, B)");
+    }
+    if (!observation_centering_position.empty() && observation_centering_position.size() != 2) {
+      throw std::invalid_argument(
+          "highway: observation_centering_position needs 2 numbers, or none (the viewer's)");
+    }
+  }
+
   // observation_factory(env, config["observation"]).
   std::unique_ptr<ObservationType> MakeObservation() const {
+    if (observation_type == "GrayscaleObservation") {
+      return std::make_unique<GrayscaleObservation>(Grayscale());
+    }
     if (observation_type == "TimeToCollision") {
       return std::make_unique<TimeToCollisionObservation>(observation_horizon,
                                                           policy_frequency);
@@ -221,7 +283,22 @@ struct CommonDefaults {
   bool observation_clip = true;
   std::vector<double> observation_features_range;
   int observation_horizon = 10;
+  // the viewer's config (screen_width, screen_height, scaling, centering_position)
+  ViewerConfig viewer;
 };
+
+// The viewer's config keys (every task's: AddActionKeywords adds them). The scaling is at
+// most 50: the package draws each road object on a surface of its length in pixels squared
+// (parking's walls: 70 m).
+template <class P>
+void AddViewerKeywords(Keywords<P>& k, const ViewerConfig& v) {
+  k.Add("screen_width", v.width, &P::screen_width).In(1, 4096);
+  k.Add("screen_height", v.height, &P::screen_height).In(1, 4096);
+  k.Add("scaling", v.scaling, &P::scaling).In(1e-3, 50);
+  k.Add("centering_position", std::vector<double>{v.centering[0], v.centering[1]},
+        &P::centering_position)
+      .In(-1e3, 1e3);
+}
 
 // The frequencies and the action's keywords (config["action"] flattened).
 template <class P>
@@ -237,6 +314,7 @@ void AddActionKeywords(Keywords<P>& k, const CommonDefaults& d) {
   k.Add("steering_range", d.steering_range, &P::steering_range);
   k.Add("action_clip", true, &P::action_clip);
   k.Add("action_dynamical", d.action_dynamical, &P::action_dynamical);
+  AddViewerKeywords(k, d.viewer);
 }
 
 // A task's hidden numeric keywords' defaults: numpy's BLAS summation orders and its 2 x 2
@@ -269,6 +347,16 @@ void AddObservationKeywords(Keywords<P>& k, const CommonDefaults& d, bool is_key
   k.Add("observation_include_obstacles", true, &P::observation_include_obstacles, is_keyword);
   k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon, is_keyword)
       .In(1, 1000);
+  // GrayscaleObservation's (the package's example config: 128 x 64, 4 frames)
+  k.Add("observation_shape", std::vector<double>{128, 64}, &P::observation_shape, is_keyword);
+  k.Add("observation_stack_size", 4, &P::observation_stack_size, is_keyword).In(1, 64);
+  k.Add("observation_weights", std::vector<double>{0.2989, 0.5870, 0.1140},
+        &P::observation_weights, is_keyword)
+      .In(-1e6, 1e6);
+  k.Add("observation_scaling", 0.0, &P::observation_scaling, is_keyword).In(0, 50);
+  k.Add("observation_centering_position", std::vector<double>{},
+        &P::observation_centering_position, is_keyword)
+      .In(-1e3, 1e3);
 }
 
 // The common keywords, with a task's defaults.
@@ -325,7 +413,12 @@ class AbstractEnv : public Env {
     EnvSpec spec;
     const double inf = INFINITY;
     ArraySpec obs;
-    if (p.observation_type == "TimeToCollision") {
+    if (p.observation_type == "GrayscaleObservation") {  // stack x W x H
+      obs = BoxSpec("obs", DType::kUInt8,
+                    {p.observation_stack_size, static_cast<std::int64_t>(p.observation_shape[0]),
+                     static_cast<std::int64_t>(p.observation_shape[1])},
+                    {0.0}, {255.0});
+    } else if (p.observation_type == "TimeToCollision") {
       obs = BoxSpec(
           "obs", DType::kFloat32,
           {3, 3, TimeToCollisionObservation::TimeCells(p.observation_horizon, p.policy_frequency)},
@@ -375,6 +468,18 @@ class AbstractEnv : public Env {
   }
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
+
+  // render_mode="rgb_array": the viewer's screen_height x screen_width picture (render_height
+  // and render_width 0 or those), at the package's render_fps (2 x policy_frequency).
+  static FrameSize RenderSize(const CommonParams& p, int width, int height, int camera_id) {
+    return draw::FixedFrame("highway", p.screen_width, p.screen_height,
+                            2.0 * p.policy_frequency, width, height, camera_id);
+  }
+  // env.render(): the viewer centred on the first controlled vehicle.
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
+    Viewer viewer(common_.ViewerSettings());
+    viewer.Draw(road_, controlled_.empty() ? Vec2{0, 0} : vehicle().position, out);
+  }
 
   // reset(): time = steps = 0, the task's scene, the observation (its ranges anew).
   void Reset(Rng& /*rng*/) override {

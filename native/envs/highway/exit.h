@@ -37,7 +37,7 @@ class ExitEnv final : public AbstractEnv {
   struct Params : CommonParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      Check(c, {"Kinematics", "TimeToCollision", "ExitObservation"});
+      Check(c, {"Kinematics", "TimeToCollision", "ExitObservation", "GrayscaleObservation"});
     }
     int lanes_count;
     int vehicles_count;
@@ -64,6 +64,7 @@ class ExitEnv final : public AbstractEnv {
     d.observation_vehicles_count = 15;
     d.observation_features = {"presence", "x", "y", "vx", "vy", "cos_h", "sin_h"};
     d.observation_clip = false;
+    d.viewer.scaling = 5;
     AddCommonKeywords(k, d);
     // at least 2: lane 0 is never drawn (p = lanes / lanes.sum())
     k.Add("lanes_count", 6, &Params::lanes_count).In(2, 1000);

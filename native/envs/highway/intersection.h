@@ -76,6 +76,7 @@ class IntersectionEnv final : public AbstractEnv {
     d.target_speeds = {0.0, 4.5, 9.0};
     d.observation_features = {"presence", "x", "y", "vx", "vy", "cos_h", "sin_h"};
     d.observation_vehicles_count = 15;
+    d.viewer = {600, 600, 5.5 * 1.3, {0.5, 0.6}};
     d.observation_absolute = true;
     d.observation_features_range = {-100.0, 100.0, -100.0, 100.0, -20.0, 20.0, -20.0, 20.0};
     AddCommonKeywords(k, d);

@@ -54,6 +54,7 @@ class LaneKeepingEnv final : public AbstractEnv {
     d.action_longitudinal = false;
     d.steering_range = {-kPi / 3, kPi / 3};
     d.observation_type = "AttributesObservation";
+    d.viewer = {600, 250, 7, {0.4, 0.5}};
     AddActionKeywords(k, d);
     AddObservationKeywords(k, d, /*is_keyword=*/false);  // not observation_factory's types
     k.Add("state_noise", 0.05, &Params::state_noise).AtLeast(0.0);

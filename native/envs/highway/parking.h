@@ -65,6 +65,7 @@ class ParkingEnv final : public AbstractEnv {
     d.action_type = "ContinuousAction";
     d.action_type_fixed = true;
     d.observation_type = "KinematicsGoal";
+    d.viewer = {600, 300, 7, {0.5, 0.5}};
     AddActionKeywords(k, d);
     AddObservationKeywords(k, d, /*is_keyword=*/false);  // not observation_factory's types
     k.Add("vehicles_count", 0, &Params::vehicles_count).In(0, 1000);
@@ -153,6 +154,7 @@ class ParkingEnv final : public AbstractEnv {
       const double x0 = static_cast<double>(q) * 10.0;
       const double heading = 2.0 * kPi * np_random_.Uniform(0.0, 1.0);
       std::unique_ptr<Vehicle> v = MakeControlled({x0, 0.0}, heading, 0.0);
+      v->drawn_green = true;  // vehicle.color = VehicleGraphics.EGO_COLOR
       controlled_.push_back(v.get());
       remove(v->lane_index);
       road_.vehicles.push_back(std::move(v));

@@ -108,6 +108,7 @@ class RacetrackEnv final : public AbstractEnv {
     d.action_type = "ContinuousAction";
     d.action_type_fixed = true;
     d.action_longitudinal = false;
+    d.viewer = {600, 600, 5.5, {0.5, 0.5}};
     AddActionKeywords(k, d);
     k.Add("track", 0, &Params::track).In(0, 2);
     k.Add("observation_features", std::vector<std::string>{"presence", "on_road"},

@@ -53,6 +53,7 @@ class RoundaboutEnv final : public AbstractEnv {
     CommonDefaults d;
     d.target_speeds = {0.0, 8.0, 16.0};
     d.observation_absolute = true;
+    d.viewer = {600, 600, 5.5, {0.5, 0.6}};
     d.observation_features_range = {-100.0, 100.0, -100.0, 100.0, -15.0, 15.0, -15.0, 15.0};
     AddCommonKeywords(k, d);
     AddZigguratKeywords(k);

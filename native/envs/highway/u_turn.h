@@ -50,6 +50,7 @@ class UTurnEnv final : public AbstractEnv {
     d.target_speeds = {8.0, 16.0, 24.0};
     d.observation_type = "TimeToCollision";
     d.observation_horizon = 16;
+    d.viewer = {789, 289, 5.5, {0.3, 0.5}};
     AddCommonKeywords(k, d);
     AddZigguratKeywords(k);
     k.Add("duration", 10.0, &Params::duration);

@@ -114,6 +114,8 @@ class Vehicle {
   bool collidable = true;
   bool solid = true;
   bool check_collisions = true;
+  // vehicle.color = VehicleGraphics.EGO_COLOR (parking's controlled vehicles): drawn green
+  bool drawn_green = false;
   std::optional<Vec2> impact;
   ObjectKind kind = ObjectKind::kVehicle;
   double length = kLength;  // LENGTH, WIDTH: 2 x 2 for an Obstacle or a Landmark

@@ -27,7 +27,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_align_jumanji import RefEnv, _check_tree, _same  # tests/test_align_jumanji.py
+from test_align_jumanji import (  # tests/test_align_jumanji.py
+    RefEnv,
+    _check_tree,
+    _same,
+    reference_ends,
+)
 
 import envpool
 
@@ -122,11 +127,8 @@ def run_lockstep(seed: int, steps: int) -> dict[str, int]:
                 agent_rewards = np.asarray(timestep.reward, np.float32)
                 assert _same(info["agent_rewards"][i], agent_rewards), (where, info, agent_rewards)
                 assert _same(rew[i], agent_rewards[0] + agent_rewards[1]), (where, rew[i])
-                last = bool(timestep.last())
-                discount = float(np.asarray(timestep.discount).reshape(-1)[0])
-                r_term = last and discount == 0.0
-                r_trunc = (last and discount != 0.0) or (
-                    int(info["elapsed_step"][i]) >= ours.spec.config.max_episode_steps)
+                r_term, r_trunc = reference_ends(timestep, int(info["elapsed_step"][i]),
+                                                 ours.spec.config.max_episode_steps)
                 assert (bool(term[i]), bool(trunc[i])) == (r_term, r_trunc), where
                 found = int(np.sum(np.asarray(ref.state.targets.found)))
                 counts["found"] += found - found_before

@@ -77,15 +77,7 @@ class SearchAndRescue final : public JumanjiEnv {
   static constexpr int kVision = 128;
   static constexpr int kTimeLimit = 400;
 
-  struct Params {
-    bool fused = true;
-    static Keywords<Params> Keys() {
-      Keywords<Params> k;
-      k.Add("_xla_fma", true, &Params::fused);
-      return k;
-    }
-    explicit Params(const Config& c) { Keys().Read(c, *this); }
-  };
+  using Params = XlaFmaParams;
   static Config Defaults() { return Params::Keys().Defaults(); }
 
   static EnvSpec MakeSpec(const Params& /*params*/) {

@@ -20,13 +20,11 @@ and the default test again with XLA and the pool held to AVX (no FMA).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
+from numerics import rerun_without_fma  # tests/numerics.py
 from test_align_jumanji import (  # tests/test_align_jumanji.py
     RefEnv,
     _check_tree,
@@ -173,19 +171,7 @@ def test_without_fma_as_xla_without_fma_nightly() -> None:
     and the two processes' first steps differ where this one uses FMA."""
     from envpool.tasks.classic_control import xla_uses_fma
 
-    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_cpu_max_isa=AVX"
-    env = {**os.environ, "XLA_FLAGS": flags}
-    child = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         __file__, "-k", "same_seed_same_episodes"],
-        env=env, capture_output=True, text=True, timeout=500)
-    assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-2000:]
-    assert " passed" in child.stdout and "skipped" not in child.stdout, child.stdout[-500:]
     probe = ("import envpool, numpy as np; e = envpool.make_gymnasium('SearchAndRescue-v0', "
              "seed=3); e.reset(); a = np.full((1, 2, 2), 0.7, np.float32); "
              "print(b''.join(e.step(a)[0]['positions'].tobytes() for _ in range(30)).hex())")
-    unfused = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                             text=True, check=True).stdout
-    here = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          check=True).stdout
-    assert (unfused != here) == xla_uses_fma(), (unfused, here)
+    assert rerun_without_fma(__file__, "same_seed_same_episodes", probe) == xla_uses_fma()

@@ -17,6 +17,9 @@ Haswell pytest ...`` (or Zen, SkylakeX, SandyBridge, Prescott; docs/testing.md),
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -51,3 +54,23 @@ def arctan2_matches_libm() -> bool:
     ys, xs = rng.standard_normal(20_000), rng.standard_normal(20_000)
     ours = np.array([math.atan2(y, x) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)])
     return bool(np.array_equal(np.arctan2(ys, xs), ours))
+
+
+def rerun_without_fma(test_file: str, select: str, probe: str) -> bool:
+    """Runs ``pytest test_file -k select`` in a child process whose XLA stops at AVX
+    (XLA_FLAGS' --xla_cpu_max_isa=AVX: no FMA instructions, and the pools made there decide
+    the same through envpool.tasks.classic_control.xla_uses_fma) and asserts that it passed
+    and skipped nothing; returns whether the Python code ``probe`` prints other output in
+    such a process than in one with this process's environment."""
+    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_cpu_max_isa=AVX"
+    env = {**os.environ, "XLA_FLAGS": flags}
+    child = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         test_file, "-k", select], env=env, capture_output=True, text=True, timeout=500)
+    assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-2000:]
+    assert " passed" in child.stdout and "skipped" not in child.stdout, child.stdout[-500:]
+    unfused = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                             text=True, check=True).stdout
+    here = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True).stdout
+    return unfused != here

@@ -20,14 +20,12 @@ steps, enough to reach termination and the time limit of every id.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 
 import gymnasium
 import numpy as np
 import pytest
+from numerics import rerun_without_fma  # tests/numerics.py
 
 import envpool
 
@@ -332,18 +330,7 @@ def test_phys2d_without_fma_as_xla_without_fma() -> None:
     stop at AVX: bitwise again, on other numbers (the second test shows they differ)."""
     from envpool.tasks.classic_control import xla_uses_fma
 
-    env = {**os.environ, "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_cpu_max_isa=AVX"}
-    child = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         __file__, "-k", "phys2d and not without_fma"],
-        env=env, capture_output=True, text=True, timeout=300)
-    assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-2000:]
-    assert " passed" in child.stdout and "skipped" not in child.stdout, child.stdout[-500:]
     probe = ("import envpool, numpy as np; e = envpool.make_gymnasium('phys2d/Pendulum-v0', "
              "seed=1); e.reset(); a = np.array([[1.5]], np.float32); "
              "print(b''.join(e.step(a)[0].tobytes() for _ in range(30)).hex())")
-    unfused = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                             text=True, check=True).stdout
-    here = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          check=True).stdout
-    assert (unfused != here) == xla_uses_fma(), (unfused, here)
+    assert rerun_without_fma(__file__, "phys2d and not without_fma", probe) == xla_uses_fma()

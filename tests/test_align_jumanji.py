@@ -107,6 +107,14 @@ def _check(task_id: str, obs: dict[str, Any], info: dict[str, np.ndarray], i: in
         assert _same(info[name][i], value), (where, name, info[name][i], value)
 
 
+def reference_ends(timestep: Any, elapsed: int, limit: int) -> tuple[bool, bool]:
+    """(terminated, truncated) of a jumanji TimeStep as the pool reports them: LAST with
+    discount 0 / 1, and truncated too at EnvPool's time limit (`elapsed` >= `limit`)."""
+    last = bool(timestep.last())
+    discount = float(np.asarray(timestep.discount).reshape(-1)[0])
+    return last and discount == 0.0, (last and discount != 0.0) or elapsed >= limit
+
+
 def _pick(mask: np.ndarray, rng: np.random.Generator, wild: float) -> int:
     """A random index of `mask` (flattened) that is True, or any index with chance `wild`."""
     flat = mask.reshape(-1)

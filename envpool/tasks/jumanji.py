@@ -45,6 +45,7 @@ TASKS: list[tuple[str, str, int]] = [
     ("RobotWarehouse-v0", "JumanjiRobotWarehouse", 500),
     ("PacMan-v1", "JumanjiPacMan", 1000),
     ("BinPack-v2", "JumanjiBinPack", 20),
+    ("SearchAndRescue-v0", "JumanjiSearchAndRescue", 400),
 ]
 
 #: Each id's keywords: jumanji's registration's generator and time limit.
@@ -107,6 +108,7 @@ _PREPARE = {"JumanjiTSP": _xla_arithmetic, "JumanjiCVRP": _xla_arithmetic,
             "JumanjiSudoku": _sudoku_database}
 _PREPARE["JumanjiMultiCVRP"] = _xla_arithmetic
 _PREPARE["JumanjiPacMan"] = _pacman_maze
+_PREPARE["JumanjiSearchAndRescue"] = _xla_arithmetic
 
 for _task_id, _native, _steps in TASKS:
     for _id in (_task_id, f"Jumanji/{_task_id}"):

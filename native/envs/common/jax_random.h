@@ -195,10 +195,16 @@ inline std::vector<std::int32_t> MaskedChoiceWithoutReplacement(const Key& key,
 // computes it (XlaErfInvF32). Checked bit for bit against jax 0.10.2 on the CPU, with and
 // without FMA instructions (XLA_FLAGS=--xla_cpu_max_isa=AVX): erf_inv over 5 million u in
 // (-1, 1) and at +-1, normal(PRNGKey(7), (3000000,)) entirely (a standalone check).
-inline float NormalF32(const Key& key, std::uint32_t i, bool fused) {
+// NormalErfInvF32 is its erf_inv(u), before the product with float32(sqrt(2)): XLA's
+// algebraic simplifier folds the constant factors of `c * normal(key, ...)` (c a constant),
+// which it then computes as NormalErfInvF32(key, i) * float32(float32(sqrt(2)) * c).
+inline float NormalErfInvF32(const Key& key, std::uint32_t i, bool fused) {
   const float lo = std::nextafter(-1.0F, 0.0F);
   const float u = UniformF32(key, i, lo, 1.0F, fused);
-  return static_cast<float>(1.4142135623730951) * xla_math::XlaErfInvF32(u, fused);
+  return xla_math::XlaErfInvF32(u, fused);
+}
+inline float NormalF32(const Key& key, std::uint32_t i, bool fused) {
+  return static_cast<float>(1.4142135623730951) * NormalErfInvF32(key, i, fused);
 }
 
 // An env's key, as gymnasium's FunctionalJaxEnv holds it.

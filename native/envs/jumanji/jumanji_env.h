@@ -27,6 +27,7 @@
 
 #include "core/env.h"
 #include "envs/common/jax_random.h"
+#include "envs/common/keywords.h"
 
 namespace envpool::jumanji {
 
@@ -55,6 +56,18 @@ inline StepOutcome Outcome(float reward, StepType type) {
 inline float Norm2(float dx, float dy, bool fused) {
   return std::sqrt(fused ? std::fma(dx, dx, dy * dy) : dx * dx + dy * dy);
 }
+
+// The Params of an env whose only keyword is the hidden _xla_fma (`fused`: whether XLA's
+// CPU backend fuses a product feeding a sum here; decided in envpool/tasks/jumanji.py).
+struct XlaFmaParams {
+  bool fused = true;
+  static Keywords<XlaFmaParams> Keys() {
+    Keywords<XlaFmaParams> k;
+    k.Add("_xla_fma", true, &XlaFmaParams::fused);
+    return k;
+  }
+  explicit XlaFmaParams(const Config& c) { Keys().Read(c, *this); }
+};
 
 // render(): a schematic frame, not jumanji's matplotlib figure (which is not restated): the
 // env's Picture, a grid of coloured cells, scaled to the frame (256 x 256 unless

@@ -48,15 +48,7 @@ class MultiCvrp final : public JumanjiEnv {
   static constexpr float kMaxStartWindow = 10.0F;
   static constexpr float kWindowLength = 20.0F;
 
-  struct Params {
-    bool fused = true;
-    static Keywords<Params> Keys() {
-      Keywords<Params> k;
-      k.Add("_xla_fma", true, &Params::fused);
-      return k;
-    }
-    explicit Params(const Config& c) { Keys().Read(c, *this); }
-  };
+  using Params = XlaFmaParams;
   static Config Defaults() { return Params::Keys().Defaults(); }
 
   static EnvSpec MakeSpec(const Params& /*params*/) {

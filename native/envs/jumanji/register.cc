@@ -24,6 +24,7 @@
 #include "envs/jumanji/tetris.h"
 #include "envs/jumanji/tsp.h"
 #include "envs/jumanji/bin_pack.h"
+#include "envs/jumanji/search_and_rescue.h"
 
 namespace envpool::jumanji {
 
@@ -50,6 +51,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<RobotWarehouse>("JumanjiRobotWarehouse"));
   registry.push_back(MakeEntry<PacMan>("JumanjiPacMan"));
   registry.push_back(MakeEntry<BinPack>("JumanjiBinPack"));
+  registry.push_back(MakeEntry<SearchAndRescue>("JumanjiSearchAndRescue"));
 }
 
 }  // namespace envpool::jumanji

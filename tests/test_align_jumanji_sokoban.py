@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_align_jumanji import _same  # tests/test_align_jumanji.py
 
 import envpool
 
@@ -131,13 +132,6 @@ class RefEnv:
         return timestep
 
 
-def _same(ours: Any, ref: Any) -> bool:
-    ours, ref = np.asarray(ours), np.asarray(ref)
-    bits = (lambda a: a.view(np.uint32) if a.dtype == np.float32 else a)
-    return ours.dtype == ref.dtype and ours.shape == ref.shape and np.array_equal(
-        bits(ours), bits(ref))
-
-
 def _check(obs: dict[str, np.ndarray], info: dict[str, Any], i: int, timestep: Any,
            where: Any) -> None:
     for name in ("grid", "step_count"):
@@ -227,7 +221,7 @@ def test_levels_and_keywords(in_cache: Path, tmp_path: Path) -> None:
             obs, _ = env.reset()
             assert np.array_equal(obs["grid"], np.stack([levels[level][..., ::-1]] * 2))
         env.close()
-    with pytest.raises(FileNotFoundError, match="unfiltered-valid.npy.*sokoban_levels_file"):
+    with pytest.raises(ValueError, match="'unfiltered-valid.npy'.*sokoban_levels_file"):
         envpool.make("Sokoban-v0", num_envs=1, sokoban_dataset="unfiltered-valid")
     with pytest.raises(FileNotFoundError, match="sokoban_levels_file"):
         envpool.make("Sokoban-v0", num_envs=1, sokoban_levels_file=str(tmp_path / "none.npy"))
@@ -254,10 +248,13 @@ def test_levels_and_keywords(in_cache: Path, tmp_path: Path) -> None:
 
 
 def test_no_levels_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the file in the cache (and no sokoban_levels_file) making the env says where it
-    looked and how to get the levels."""
+    """Without the file in the cache (and no sokoban_levels_file) the spec is made (its spaces
+    need no level) and making a pool says where it looked and how to get the levels."""
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
-    with pytest.raises(FileNotFoundError, match=re.escape(str(tmp_path)) + ".*hf_hub_download"):
+    spec = envpool.make_spec("Jumanji/Sokoban-v0")
+    assert spec.observation_space["grid"].shape == (10, 10, 2)
+    assert spec.observation_space["step_count"].n == 121
+    with pytest.raises(ValueError, match=re.escape(str(tmp_path)) + ".*hf_hub_download"):
         envpool.make_gymnasium("Jumanji/Sokoban-v0", num_envs=1)
 
 

@@ -109,7 +109,7 @@ def _pacman_maze(config: dict[str, Any]) -> dict[str, Any]:
 BOXOBAN_REPO = "InstaDeepAI/boxoban-levels"
 _BOXOBAN_HINT = ("download it once as jumanji does (python -c \"from huggingface_hub import "
                  "hf_hub_download; hf_hub_download('InstaDeepAI/boxoban-levels', "
-                 "'unfiltered-train.npy')\") or pass sokoban_levels_file=<a .npy of uint8 "
+                 "'{dataset}.npy')\") or pass sokoban_levels_file=<a .npy of uint8 "
                  "(n, 10, 10, 2) levels>")
 
 
@@ -141,23 +141,25 @@ def boxoban_file(dataset: str) -> str:
 
 def _sokoban_levels(config: dict[str, Any]) -> dict[str, Any]:
     """Sokoban's level file: ``sokoban_levels_file`` when given, else ``sokoban_dataset``'s
-    file in the Hugging Face cache (jumanji's download)."""
+    file in the Hugging Face cache (jumanji's download). When the cache does not hold it the
+    spec is still made (its spaces do not depend on the levels), and making an env raises
+    the ValueError ``_sokoban_missing`` says."""
     path = str(config["sokoban_levels_file"])
     if path:
         path = os.path.expanduser(path)
         if not os.path.isfile(path):
             raise FileNotFoundError(f"sokoban_levels_file: no such file: {path!r}")
-        return {"_sokoban_levels": path}
+        return {"_sokoban_levels": path, "_sokoban_missing": ""}
     dataset = str(config["sokoban_dataset"])
     if not re.fullmatch(r"[A-Za-z0-9_-]+", dataset):
         raise ValueError(f"sokoban_dataset: a file name of {BOXOBAN_REPO} without .npy, such "
                          f"as 'unfiltered-train', got {dataset!r}")
     found = boxoban_file(dataset)
-    if not found:
-        raise FileNotFoundError(
-            f"Sokoban reads its levels from {dataset}.npy of {BOXOBAN_REPO} in the Hugging "
-            f"Face cache ({hub_cache()}), which does not hold it: {_BOXOBAN_HINT}")
-    return {"_sokoban_levels": found}
+    missing = "" if found else (
+        f"Sokoban reads its levels from {dataset}.npy of {BOXOBAN_REPO} in the Hugging Face "
+        f"cache ({hub_cache()}), which does not hold it: "
+        + _BOXOBAN_HINT.format(dataset=dataset))
+    return {"_sokoban_levels": found, "_sokoban_missing": missing}
 
 
 # The native envs that need hidden keywords when a pool is made.

@@ -3,7 +3,8 @@
 // level file: a .npy of uint8 (n, 10, 10, 2), [..., 0] the fixed grid (0 floor, 1 wall,
 // 2 target) and [..., 1] the variable grid (0 empty, 3 agent, 4 box), read once per pool.
 // Which file is the hidden keyword _sokoban_levels (envpool/tasks/jumanji.py resolves
-// sokoban_levels_file and sokoban_dataset to it).
+// sokoban_levels_file and sokoban_dataset to it); without one the spec is made, the env
+// is not (_sokoban_missing says why).
 //
 // Reset: `generator_key, key = split(key)` (the env's), then the generator's `key, idx_key
 // = split(generator_key)` and level randint(idx_key, (), 0, n) (or the fixed
@@ -48,6 +49,7 @@ class Sokoban final : public JumanjiEnv {
     std::string levels_file;  // sokoban_levels_file: read by envpool/tasks/jumanji.py
     std::string dataset;      // sokoban_dataset: likewise
     std::string levels_path;  // _sokoban_levels: the file the levels are read from
+    std::string missing;      // _sokoban_missing: why there is no file (then no env is made)
     int level_index = -1;
     int time_limit = 120;
     std::shared_ptr<const std::vector<std::uint8_t>> levels;  // n * kCells * 2, as the file
@@ -57,15 +59,14 @@ class Sokoban final : public JumanjiEnv {
       k.Add("sokoban_levels_file", std::string(), &Params::levels_file);
       k.Add("sokoban_dataset", std::string("unfiltered-train"), &Params::dataset);
       k.Add("_sokoban_levels", std::string(), &Params::levels_path);
+      k.Add("_sokoban_missing", std::string(), &Params::missing);
       k.Add("sokoban_level_index", -1, &Params::level_index).AtLeast(-1);
       k.Add("sokoban_time_limit", 120, &Params::time_limit).AtLeast(1);
       return k;
     }
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      if (levels_path.empty()) {
-        throw std::invalid_argument("Sokoban needs its level file (_sokoban_levels)");
-      }
+      if (levels_path.empty()) return;  // the spec without levels: Sokoban() refuses
       levels = ReadLevels(levels_path);
       num_levels = static_cast<std::int32_t>(levels->size() / (kCells * 2));
       if (level_index >= num_levels) {
@@ -121,7 +122,13 @@ class Sokoban final : public JumanjiEnv {
     return spec;
   }
 
-  explicit Sokoban(const Params& params) : params_(params) {}
+  explicit Sokoban(const Params& params) : params_(params) {
+    if (!params_.levels) {
+      throw std::invalid_argument(params_.missing.empty()
+                                      ? "Sokoban needs its level file (_sokoban_levels)"
+                                      : params_.missing);
+    }
+  }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
     return JumanjiFrame(width, height, camera_id);
   }

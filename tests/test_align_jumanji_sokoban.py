@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_align_jumanji import _same  # tests/test_align_jumanji.py
+from test_align_jumanji import RefEnv as JumanjiRef  # tests/test_align_jumanji.py
+from test_align_jumanji import _same
 
 import envpool
 
@@ -114,22 +115,14 @@ def in_cache(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     yield hub_cache
 
 
-class RefEnv:
-    """One jumanji Sokoban with the key chain of native/envs/jumanji/jumanji_env.h."""
+class RefEnv(JumanjiRef):
+    """One jumanji Sokoban (any generator, any time limit) with the key chain of
+    native/envs/jumanji/jumanji_env.h: tests/test_align_jumanji.py's RefEnv of this env."""
 
-    def __init__(self, env: Any, seed: int) -> None:
-        self._reset, self._step = jax.jit(env.reset), jax.jit(env.step)
+    def __init__(self, env: Any, seed: int) -> None:  # (no super(): it makes jumanji's id)
+        self.env, self._reset, self._step = env, jax.jit(env.reset), jax.jit(env.step)
         self.key = jax.random.PRNGKey(seed)
         self.state: Any = None
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state, timestep = self._reset(use)
-        return timestep
-
-    def step(self, action: int) -> Any:
-        self.state, timestep = self._step(self.state, np.asarray(action, np.int32))
-        return timestep
 
 
 def _check(obs: dict[str, np.ndarray], info: dict[str, Any], i: int, timestep: Any,

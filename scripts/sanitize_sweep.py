@@ -243,12 +243,14 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("ENVPOOL_SWEEP_PACKAGE"):
         _use_package(os.environ["ENVPOOL_SWEEP_PACKAGE"])
     import envpool
+    from envpool.tasks import jumanji as jumanji_tasks
     from envpool.tasks import minigrid as minigrid_tasks
     from envpool.tasks import vizdoom as vizdoom_tasks
 
     print(f"envpool from {os.path.dirname(envpool.__file__)}", flush=True)
     ids = args.ids or [i for i in envpool.list_all_envs()
                        if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
+                       | jumanji_tasks.NEEDS_USER_FILES
                        and not i.startswith("_")]
     if args.per_class:
         ids = per_class(ids, args.per_class, args.seed)

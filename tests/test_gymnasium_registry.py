@@ -24,6 +24,7 @@ from gymnasium.vector import AutoresetMode
 import envpool
 from envpool.core.registry import get_task
 from envpool.flavours.gymnasium_ids import has_gymnasium_id
+from envpool.tasks import jumanji as jumanji_tasks
 from envpool.tasks import minigrid as minigrid_tasks
 from envpool.tasks import vizdoom as vizdoom_tasks
 from envpool.tasks.myosuite import OBS_BEYOND_SPACE
@@ -33,6 +34,7 @@ from envpool.tasks.myosuite import OBS_BEYOND_SPACE
 # (has_gymnasium_id: a namespace of their own, phys2d/...; multi-player envs, PGX).
 IDS = [i for i in envpool.list_all_envs()
        if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
+           | jumanji_tasks.NEEDS_USER_FILES
        and has_gymnasium_id(get_task(i))]
 RNG = np.random.default_rng(0)
 # The first id of each native env: the single-env path (gymnasium.make) depends on the native

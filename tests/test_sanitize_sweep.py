@@ -18,6 +18,7 @@ from types import ModuleType
 
 import envpool
 from envpool.core import registry
+from envpool.tasks import jumanji as jumanji_tasks
 from envpool.tasks import minigrid as minigrid_tasks
 from envpool.tasks import vizdoom as vizdoom_tasks
 
@@ -39,6 +40,7 @@ def test_a_sample_of_ids_survives_the_sweep() -> None:
     sweep = _sweep()
     ids = [i for i in envpool.list_all_envs()
            if i not in vizdoom_tasks.NEEDS_USER_FILES | minigrid_tasks.NEEDS_USER_FILES
+           | jumanji_tasks.NEEDS_USER_FILES
            and not i.startswith(("_", "Faulty"))]
     # A native env first, then one of its ids: every native env's code as likely as any
     # other's (MyoSuite's tracking tasks alone are a quarter of the ids).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Any
 
 from envpool.core.registry import register
@@ -46,6 +47,7 @@ TASKS: list[tuple[str, str, int]] = [
     ("PacMan-v1", "JumanjiPacMan", 1000),
     ("BinPack-v2", "JumanjiBinPack", 20),
     ("SearchAndRescue-v0", "JumanjiSearchAndRescue", 400),
+    ("Sokoban-v0", "JumanjiSokoban", 120),
 ]
 
 #: Each id's keywords: jumanji's registration's generator and time limit.
@@ -103,12 +105,76 @@ def _pacman_maze(config: dict[str, Any]) -> dict[str, Any]:
     raise ValueError(f"no DEFAULT_MAZE in {path}")
 
 
+# jumanji's Sokoban levels: HuggingFaceDeepMindGenerator's hf_hub_download of
+# "<dataset>.npy" from this repository, found in the Hugging Face cache where it leaves it.
+BOXOBAN_REPO = "InstaDeepAI/boxoban-levels"
+_BOXOBAN_HINT = ("download it once as jumanji does (python -c \"from huggingface_hub import "
+                 "hf_hub_download; hf_hub_download('InstaDeepAI/boxoban-levels', "
+                 "'{dataset}.npy')\") or pass sokoban_levels_file=<a .npy of uint8 "
+                 "(n, 10, 10, 2) levels>")
+
+
+def hub_cache() -> str:
+    """The Hugging Face hub cache folder: HF_HUB_CACHE (or HUGGINGFACE_HUB_CACHE), else
+    ``$HF_HOME/hub``, HF_HOME defaulting to ``$XDG_CACHE_HOME/huggingface`` (XDG_CACHE_HOME
+    to ``~/.cache``), as huggingface_hub resolves it."""
+    cache = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE")
+    if cache:
+        return os.path.expanduser(cache)
+    home = os.environ.get("HF_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "huggingface")
+    return os.path.join(os.path.expanduser(home), "hub")
+
+
+def boxoban_file(dataset: str) -> str:
+    """The cached ``<dataset>.npy`` of InstaDeepAI/boxoban-levels (the snapshot its
+    ``refs/main`` names), or "" when it is not in the cache."""
+    repo = os.path.join(hub_cache(), "models--" + BOXOBAN_REPO.replace("/", "--"))
+    try:
+        with open(os.path.join(repo, "refs", "main"), encoding="utf-8") as f:
+            revision = f.read().strip()
+    except OSError:
+        return ""
+    path = os.path.join(repo, "snapshots", revision, f"{dataset}.npy")
+    return path if revision and os.path.isfile(path) else ""
+
+
+def _sokoban_levels(config: dict[str, Any]) -> dict[str, Any]:
+    """Sokoban's level file: ``sokoban_levels_file`` when given, else ``sokoban_dataset``'s
+    file in the Hugging Face cache (jumanji's download). When the cache does not hold it the
+    spec is still made (its spaces do not depend on the levels), and making an env raises
+    the ValueError ``_sokoban_missing`` says."""
+    path = str(config["sokoban_levels_file"])
+    if path:
+        path = os.path.expanduser(path)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"sokoban_levels_file: no such file: {path!r}")
+        return {"_sokoban_levels": path, "_sokoban_missing": ""}
+    dataset = str(config["sokoban_dataset"])
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", dataset):
+        raise ValueError(f"sokoban_dataset: a file name of {BOXOBAN_REPO} without .npy, such "
+                         f"as 'unfiltered-train', got {dataset!r}")
+    found = boxoban_file(dataset)
+    missing = "" if found else (
+        f"Sokoban reads its levels from {dataset}.npy of {BOXOBAN_REPO} in the Hugging Face "
+        f"cache ({hub_cache()}), which does not hold it: "
+        + _BOXOBAN_HINT.format(dataset=dataset))
+    return {"_sokoban_levels": found, "_sokoban_missing": missing}
+
+
 # The native envs that need hidden keywords when a pool is made.
 _PREPARE = {"JumanjiTSP": _xla_arithmetic, "JumanjiCVRP": _xla_arithmetic,
             "JumanjiSudoku": _sudoku_database}
 _PREPARE["JumanjiMultiCVRP"] = _xla_arithmetic
 _PREPARE["JumanjiPacMan"] = _pacman_maze
 _PREPARE["JumanjiSearchAndRescue"] = _xla_arithmetic
+_PREPARE["JumanjiSokoban"] = _sokoban_levels
+
+# The ids whose envs refuse to start here until the user supplies their files (as vizdoom's
+# NEEDS_USER_FILES): Sokoban without jumanji's default levels in the Hugging Face cache.
+NEEDS_USER_FILES = (set() if boxoban_file("unfiltered-train")
+                    else {"Sokoban-v0", "Jumanji/Sokoban-v0"})
 
 for _task_id, _native, _steps in TASKS:
     for _id in (_task_id, f"Jumanji/{_task_id}"):

@@ -20,6 +20,7 @@
 #include "envs/jumanji/rubiks_cube.h"
 #include "envs/jumanji/sliding_tile_puzzle.h"
 #include "envs/jumanji/snake.h"
+#include "envs/jumanji/sokoban.h"
 #include "envs/jumanji/sudoku.h"
 #include "envs/jumanji/tetris.h"
 #include "envs/jumanji/tsp.h"
@@ -52,6 +53,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PacMan>("JumanjiPacMan"));
   registry.push_back(MakeEntry<BinPack>("JumanjiBinPack"));
   registry.push_back(MakeEntry<SearchAndRescue>("JumanjiSearchAndRescue"));
+  registry.push_back(MakeEntry<Sokoban>("JumanjiSokoban"));
 }
 
 }  // namespace envpool::jumanji

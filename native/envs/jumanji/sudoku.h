@@ -19,14 +19,13 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "envs/common/keywords.h"
+#include "envs/common/npy_file.h"
 #include "envs/jumanji/jumanji_env.h"
 
 namespace envpool::jumanji {
@@ -35,29 +34,12 @@ namespace envpool::jumanji {
 // pool and shared read-only by its envs.
 inline std::shared_ptr<const std::vector<std::int8_t>> ReadSudokuDatabase(
     const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open the sudoku database " + path);
-  char magic[8] = {};
-  file.read(magic, 8);
-  if (!file || std::memcmp(magic, "\x93NUMPY", 6) != 0 || magic[6] != 1) {
-    throw std::runtime_error(path + " is not a version-1 .npy file");
+  const npy::Array array = npy::Read(path);
+  if (array.descr != "|i1" || array.shape.size() != 3 || array.shape[0] < 1 ||
+      array.shape[1] != 9 || array.shape[2] != 9) {
+    throw std::invalid_argument(path + " does not hold int8 (n, 9, 9) boards");
   }
-  unsigned char len[2] = {};
-  file.read(reinterpret_cast<char*>(len), 2);
-  std::string header(static_cast<std::size_t>(len[0] | (len[1] << 8)), ' ');
-  file.read(header.data(), static_cast<std::streamsize>(header.size()));
-  if (header.find("'|i1'") == std::string::npos ||
-      header.find("'fortran_order': False") == std::string::npos ||
-      header.find(", 9, 9)") == std::string::npos) {
-    throw std::runtime_error(path + " does not hold int8 (n, 9, 9) boards");
-  }
-  auto boards = std::make_shared<std::vector<std::int8_t>>();
-  char c = 0;
-  while (file.get(c)) boards->push_back(static_cast<std::int8_t>(c));
-  if (boards->empty() || boards->size() % 81 != 0) {
-    throw std::runtime_error(path + " holds a partial board");
-  }
-  return boards;
+  return std::make_shared<const std::vector<std::int8_t>>(array.data.begin(), array.data.end());
 }
 
 class Sudoku final : public JumanjiEnv {

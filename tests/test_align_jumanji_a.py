@@ -235,3 +235,44 @@ def test_connector_v2_first_move_off_grid() -> None:
             if term[0]:
                 break
         ours.close()
+
+
+def test_connector_grid_keyword() -> None:
+    """``connector_grid`` (sail-sg EnvPool's keyword) fixes the instance: jumanji's episode of
+    that grid, then the same grid again (Connector-v2; v3 starts from it too, the code of
+    both in connector_common.h); bad grids are refused."""
+    task_id = "Connector-v2"
+    ref = RefEnv(task_id, 11)
+    first = ref.reset()
+    grid = np.asarray(first.observation.grid).reshape(-1)
+    ours = envpool.make_gymnasium(task_id, num_envs=2, seed=3,
+                                  connector_grid=",".join(str(v) for v in grid))
+    obs, info = ours.reset()
+    _check(task_id, obs, info, 0, ref, first, "reset")
+    assert np.array_equal(obs["grid"][1].reshape(-1), grid)
+    rng = np.random.default_rng(0)
+    for t in range(60):
+        action = np.array([_pick(row, rng, 0.0) for row in obs["action_mask"][0]], np.int32)
+        obs, rew, term, trunc, info = ours.step(np.stack([action, action]))
+        timestep = ref.step(action)
+        _check(task_id, obs, info, 0, ref, timestep, t)
+        assert _same(rew[0], _reward(timestep)), t
+        if term[0] or trunc[0]:
+            break
+    else:
+        raise AssertionError("no end in 60 steps")
+    obs, *_ = ours.step(np.zeros((2, 10), np.int32))  # the next episode: the same grid
+    assert np.array_equal(obs["grid"][0].reshape(-1), grid)
+    ours.close()
+    v3 = envpool.make_gymnasium("Connector-v3", num_envs=1,
+                                connector_grid=",".join(str(v) for v in grid))
+    assert np.array_equal(v3.reset()[0]["grid"][0].reshape(-1), grid)
+    v3.close()
+    bad = grid.copy()
+    bad[bad == 2] = 0  # agent 0 without its head
+    for text, match in [(",".join(str(v) for v in bad), "agent 0 needs one head"),
+                        ("0," * 99 + "31", "integer in"), ("1,2", "needs 100"),
+                        ("nan," * 99 + "0", "integer in")]:
+        for bad_id in ("Connector-v2", "Connector-v3"):
+            with pytest.raises(ValueError, match=match):
+                envpool.make_gymnasium(bad_id, num_envs=1, connector_grid=text)

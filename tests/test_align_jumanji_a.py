@@ -1,4 +1,4 @@
-"""More jumanji 1.1.2 envs against jumanji itself, side by side in the same test (jax on
+"""More jumanji envs against jumanji itself, side by side in the same test (jax on
 the CPU, ``jumanji.make(id)`` with its default generator), as tests/test_align_jumanji.py
 does: env i of a pool seeded with s resets as jumanji's ``env.reset(use)`` with ``use,
 key = split(key)`` from ``key = PRNGKey(s + i)``, once per episode; both take the same
@@ -9,6 +9,9 @@ Actions: valid ones drawn at random from the action mask, now and then any actio
 invalid one ends most of these episodes), so that episodes end every way. The sweep is
 sampled (``sweep(by="none", extra=0)``: one id a day in the default suite);
 ``ENVPOOL_SWEEP=all`` runs every id.
+
+``Connector-v2`` is jumanji 1.1.1's Connector, built from jumanji 1.1.2's code
+(tests/jumanji_connector_v2.py).
 """
 
 from __future__ import annotations
@@ -34,14 +37,23 @@ CASES: dict[str, tuple[str, int, float, dict[str, str]]] = {
     "Connector-v3": ("Connector-v3", 150, 0.05, {
         "agent_rewards": "reward", "num_connections": "extras", "ratio_connections": "extras",
         "total_path_length": "extras"}),
+    "Connector-v2": ("Connector-v2", 150, 0.05, {
+        "agent_rewards": "reward", "num_connections": "extras", "ratio_connections": "extras",
+        "total_path_length": "extras"}),
     "FlatPack-v0": ("FlatPack-v0", 120, 0.05, {}),
 }
 
 
 @functools.cache
 def reference(jumanji_id: str) -> tuple[Any, Any, Any]:
-    """jumanji.make(jumanji_id) with its jitted reset and step, one per id for all tests."""
-    env = jumanji.make(jumanji_id)
+    """jumanji.make(jumanji_id) with its jitted reset and step, one per id for all tests
+    (Connector-v2: jumanji 1.1.1's, which jumanji 1.1.2 no longer registers)."""
+    if jumanji_id == "Connector-v2":
+        from jumanji_connector_v2 import ConnectorV2  # tests/jumanji_connector_v2.py
+
+        env = ConnectorV2()
+    else:
+        env = jumanji.make(jumanji_id)
     return env, jax.jit(env.reset), jax.jit(env.step)
 
 
@@ -195,3 +207,72 @@ def test_tetris_scripted_line_clears() -> None:
             break
     ours.close()
     assert {40.0, 100.0} <= rewards and ends == 1, (rewards, ends)
+
+
+#: Seeds whose first episode's generator starts an agent with no available first move:
+#: jumanji 1.1.1 then writes its head at flat index -1 (the last cell) and walks it from
+#: (-1, 9) (one start in about 300; envs 77, 162, 562, 581, 1722 of a pool seeded 0).
+CONNECTOR_V2_EDGE_SEEDS = (77, 162, 562, 581, 1722)
+
+
+def test_connector_v2_first_move_off_grid() -> None:
+    """Connector-v2's instances where jax's index -1 wraps, against jumanji 1.1.1's: the
+    same grids, and the same 50 steps (agents that move when they can)."""
+    for seed in CONNECTOR_V2_EDGE_SEEDS:
+        ours = envpool.make_gymnasium("Connector-v2", num_envs=1, seed=seed)
+        ref = RefEnv("Connector-v2", seed)
+        obs, info = ours.reset()
+        _check("Connector-v2", obs, info, 0, ref, ref.reset(), (seed, "reset"))
+        rng = np.random.default_rng(seed)
+        for t in range(50):
+            action = np.array([_pick(row, rng, 0.05) for row in obs["action_mask"][0]],
+                              dtype=np.int32)
+            obs, rew, term, trunc, info = ours.step(action[None])
+            timestep = ref.step(action)
+            _check("Connector-v2", obs, info, 0, ref, timestep, (seed, t))
+            assert _same(rew[0], _reward(timestep)), (seed, t)
+            assert bool(term[0]) == bool(timestep.last()), (seed, t)
+            if term[0]:
+                break
+        ours.close()
+
+
+def test_connector_grid_keyword() -> None:
+    """``connector_grid`` (sail-sg EnvPool's keyword) fixes the instance: jumanji's episode of
+    that grid, then the same grid again (Connector-v2; v3 starts from it too, the code of
+    both in connector_common.h); bad grids are refused."""
+    task_id = "Connector-v2"
+    ref = RefEnv(task_id, 11)
+    first = ref.reset()
+    grid = np.asarray(first.observation.grid).reshape(-1)
+    ours = envpool.make_gymnasium(task_id, num_envs=2, seed=3,
+                                  connector_grid=",".join(str(v) for v in grid))
+    obs, info = ours.reset()
+    _check(task_id, obs, info, 0, ref, first, "reset")
+    assert np.array_equal(obs["grid"][1].reshape(-1), grid)
+    rng = np.random.default_rng(0)
+    for t in range(60):
+        action = np.array([_pick(row, rng, 0.0) for row in obs["action_mask"][0]], np.int32)
+        obs, rew, term, trunc, info = ours.step(np.stack([action, action]))
+        timestep = ref.step(action)
+        _check(task_id, obs, info, 0, ref, timestep, t)
+        assert _same(rew[0], _reward(timestep)), t
+        if term[0] or trunc[0]:
+            break
+    else:
+        raise AssertionError("no end in 60 steps")
+    obs, *_ = ours.step(np.zeros((2, 10), np.int32))  # the next episode: the same grid
+    assert np.array_equal(obs["grid"][0].reshape(-1), grid)
+    ours.close()
+    v3 = envpool.make_gymnasium("Connector-v3", num_envs=1,
+                                connector_grid=",".join(str(v) for v in grid))
+    assert np.array_equal(v3.reset()[0]["grid"][0].reshape(-1), grid)
+    v3.close()
+    bad = grid.copy()
+    bad[bad == 2] = 0  # agent 0 without its head
+    for text, match in [(",".join(str(v) for v in bad), "agent 0 needs one head"),
+                        ("0," * 99 + "31", "integer in"), ("1,2", "needs 100"),
+                        ("nan," * 99 + "0", "integer in")]:
+        for bad_id in ("Connector-v2", "Connector-v3"):
+            with pytest.raises(ValueError, match=match):
+                envpool.make_gymnasium(bad_id, num_envs=1, connector_grid=text)

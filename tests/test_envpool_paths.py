@@ -222,3 +222,26 @@ def test_gfootball_paths() -> None:
     assert registry.specs["gfootball/academy_empty_goal-v1"] == (
         "envpool.gfootball", "GfootballEnvSpec", {})
     assert registry.specs["CarRacing-v3"] == ("envpool.box2d", "CarRacingEnvSpec", {})
+
+
+# sail-sg EnvPool 1.2.5's jumanji ids (jumanji 1.1.1's), as its registry test lists them.
+ENVPOOL_JUMANJI_IDS = (
+    "BinPack-v2", "CVRP-v1", "Cleaner-v0", "Connector-v2", "FlatPack-v0", "Game2048-v1",
+    "GraphColoring-v1", "JobShop-v0", "Knapsack-v1", "LevelBasedForaging-v0", "MMST-v0",
+    "Maze-v0", "Minesweeper-v0", "MultiCVRP-v0", "PacMan-v1", "RobotWarehouse-v0",
+    "RubiksCube-partly-scrambled-v0", "RubiksCube-v0", "SearchAndRescue-v0",
+    "SlidingTilePuzzle-v0", "Snake-v1", "Sokoban-v0", "Sudoku-v0", "Sudoku-very-easy-v0",
+    "TSP-v1", "Tetris-v0")
+
+
+def test_jumanji_registration_lists_envpools_ids() -> None:
+    """``envpool.jumanji.registration.jumanji_env_ids`` is EnvPool's list (sorted, jumanji
+    1.1.1's ids) of the ids here: not jumanji 1.1.2's Connector-v3, which is here too."""
+    import envpool.jumanji.registration as jumanji_registration
+
+    ids = set(envpool.list_all_envs())
+    here = tuple(i for i in ENVPOOL_JUMANJI_IDS if i in ids)
+    assert tuple(jumanji_registration.jumanji_env_ids) == here
+    assert set(ENVPOOL_JUMANJI_IDS) - set(here) <= {"SearchAndRescue-v0", "Sokoban-v0"}
+    assert {"Connector-v3", "Jumanji/Connector-v3"} <= ids
+    assert all(f"Jumanji/{i}" in ids for i in here)

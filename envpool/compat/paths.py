@@ -83,7 +83,7 @@ MODULES: dict[str, dict[str, str]] = {
     "envpool.pgx.registration": {},
     "envpool.jumanji": {},
     "envpool.jumanji.registration": {
-        "jumanji_env_ids": "envpool.tasks.jumanji:JUMANJI_ENV_IDS",
+        "jumanji_env_ids": "envpool.tasks.jumanji:ENVPOOL_JUMANJI_ENV_IDS",
         "_TASKS": "envpool.tasks.jumanji:TASKS",
     },
     "envpool.procgen": {},

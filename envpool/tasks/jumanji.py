@@ -38,6 +38,7 @@ TASKS: list[tuple[str, str, int]] = [
     ("CVRP-v1", "JumanjiCVRP", 40),
     ("Tetris-v0", "JumanjiTetris", 400),
     ("Connector-v3", "JumanjiConnector", 50),
+    ("Connector-v2", "JumanjiConnectorV2", 50),
     ("FlatPack-v0", "JumanjiFlatPack", 25),
     ("JobShop-v0", "JumanjiJobShop", 1000),
     ("MMST-v0", "JumanjiMMST", 70),
@@ -63,6 +64,12 @@ _SUDOKU_DATABASES = {"mixed": "10000_mixed_puzzles.npy",
 
 #: The jumanji ids this package has (each also as ``Jumanji/<id>``).
 JUMANJI_ENV_IDS: tuple[str, ...] = tuple(task_id for task_id, _, _ in TASKS)
+
+#: sail-sg EnvPool's ``envpool.jumanji.registration.jumanji_env_ids``: its ids (jumanji
+#: 1.1.1's), sorted, as far as this package has them; jumanji 1.1.2's ``Connector-v3`` is
+#: not one of them.
+ENVPOOL_JUMANJI_ENV_IDS: tuple[str, ...] = tuple(
+    sorted(task_id for task_id in JUMANJI_ENV_IDS if task_id != "Connector-v3"))
 
 
 def ids() -> list[str]:

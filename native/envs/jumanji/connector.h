@@ -2,7 +2,7 @@
 // RandomWalkGenerator(10, 10), DenseRewardFn, time_limit 50). jumanji 1.1.2 registers
 // this env as Connector-v3 (its v2, in jumanji 1.1.1, had another generator and step).
 //
-// Grid values: 0 empty; agent i's path 1 + 3i, head (position) 2 + 3i, target 3 + 3i.
+// Grid, masks, rewards and extras: connector_common.h.
 //
 // Reset (RandomWalkGenerator): `key, board_key = split(key)` (key becomes state.key);
 // `init_key, step_key = split(board_key)`. For agent i = 0 .. 9 in turn, `start_key,
@@ -43,62 +43,25 @@
 #include <cstdint>
 #include <vector>
 
-#include "envs/common/keywords.h"
-#include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/connector_common.h"
 
 namespace envpool::jumanji {
 
-class Connector final : public JumanjiEnv {
+class Connector final : public ConnectorBase {
  public:
-  static constexpr int kSize = 10;
-  static constexpr int kCells = kSize * kSize;
-  static constexpr int kAgents = 10;
-  static constexpr int kTimeLimit = 50;
   static constexpr int kWalkSteps = 15;  // int(grid_size * 1.5)
 
-  struct Params {
-    static Keywords<Params> Keys() { return Keywords<Params>(); }
-    explicit Params(const Config& c) { Keys().Read(c, *this); }
-  };
-  static Config Defaults() { return Params::Keys().Defaults(); }
-
-  static EnvSpec MakeSpec(const Params& /*params*/) {
-    EnvSpec spec;
-    spec.obs_layout = ObsLayout::kDict;
-    spec.obs.push_back(
-        BoxSpec("grid", DType::kInt32, {kSize, kSize}, {0.0}, {kAgents * 3.0 + 1.0}));
-    spec.obs.push_back(BoxSpec("action_mask", DType::kBool, {kAgents, 5}));
-    spec.obs.push_back(BoxSpec("step_count", DType::kInt32, {}, {0.0}, {kTimeLimit * 1.0}));
-    spec.action = BoxSpec("action", DType::kInt32, {kAgents}, {0.0}, {4.0});
-    spec.info.push_back(BoxSpec("agent_rewards", DType::kFloat32, {kAgents}));
-    spec.info.push_back(DiscreteSpec("num_connections", kAgents + 1, DType::kInt32));
-    spec.info.push_back(BoxSpec("ratio_connections", DType::kFloat32, {}, {0.0}, {1.0}));
-    spec.info.push_back(BoxSpec("total_path_length", DType::kInt32, {}, {0.0}, {kCells}));
-    spec.reward_low = -0.03 * kAgents;
-    spec.reward_high = 1.0 * kAgents;
-    return spec;
-  }
-
-  explicit Connector(const Params& /*params*/) {}
-  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return JumanjiFrame(width, height, camera_id);
-  }
+  explicit Connector(const Params& params) : ConnectorBase(params) {}
 
   void Reset(Rng& /*rng*/) override {
-    const Key use = ResetKey();
-    key_ = jax_random::SplitAt(use, 0);
-    Generate(jax_random::SplitAt(use, 1));
-    step_count_ = 0;
-    rewards_.fill(0.0F);
-    mask_ = ActionMasks();
+    Start([this](const Key& board_key) { Generate(board_key); });
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     const std::int32_t* actions = action.As<std::int32_t>();
-    std::array<bool, kAgents> was_connected{};
+    const auto was_connected = ConnectedNow();
     std::array<Pos, kAgents> next{};
     for (int i = 0; i < kAgents; ++i) {
-      was_connected[i] = Connected(i);
       const int a = std::clamp(actions[i], 0, 4);
       next[i] = mask_[i * 5 + a] ? Move(position_[i], a) : position_[i];
     }
@@ -115,55 +78,16 @@ class Connector final : public JumanjiEnv {
     for (int i = 0; i < kAgents; ++i) {
       if (!collided[i]) position_[i] = next[i];
     }
-    mask_ = ActionMasks();
     ++step_count_;
-    float reward = 0.0F;
-    bool done = true;
-    for (int i = 0; i < kAgents; ++i) {
-      const bool connected = Connected(i);
-      const float connect = !was_connected[i] && connected ? 1.0F : 0.0F;
-      const float penalty = -0.03F * (was_connected[i] ? 0.0F : 1.0F);
-      rewards_[i] = 1.0F * connect + penalty;
-      reward += rewards_[i];
-      bool blocked = true;
-      for (int a = 1; a < 5; ++a) blocked = blocked && !mask_[i * 5 + a];
-      done = done && (connected || blocked);
-    }
+    bool done = false;
+    const float reward = Settle(was_connected, &done);
     const StepType type = done ? StepType::kTermination
                                : (step_count_ >= kTimeLimit ? StepType::kTruncation
                                                             : StepType::kMid);
     return Outcome(reward, type);
   }
 
-  void Write(const Slot& slot) const override {
-    std::copy(grid_.begin(), grid_.end(), slot.Obs<std::int32_t>(0));
-    std::copy(mask_.begin(), mask_.end(), slot.Obs<bool>(1));
-    *slot.Obs<std::int32_t>(2) = step_count_;
-    std::copy(rewards_.begin(), rewards_.end(), slot.Info<float>(0));
-    std::int32_t connections = 0;
-    for (int i = 0; i < kAgents; ++i) connections += Connected(i) ? 1 : 0;
-    *slot.Info<std::int32_t>(1) = connections;
-    *slot.Info<float>(2) = static_cast<float>(connections) / static_cast<float>(kAgents);
-    std::int32_t paths = kAgents;
-    for (std::int32_t v : grid_) paths += v > 0 && (v - 1) % 3 == 0 ? 1 : 0;
-    *slot.Info<std::int32_t>(3) = paths;
-  }
-
  private:
-  using Pos = std::array<int, 2>;
-
-  static int Index(const Pos& p) { return p[0] * kSize + p[1]; }
-  static bool InBounds(const Pos& p) {
-    return p[0] >= 0 && p[0] < kSize && p[1] >= 0 && p[1] < kSize;
-  }
-  static bool IsTarget(std::int32_t v) { return v > 0 && (v - 3) % 3 == 0; }
-  // utils.move_position: 0 no-op, 1 up, 2 right, 3 down, 4 left.
-  static Pos Move(const Pos& p, int a) {
-    static constexpr int kMoves[5][2] = {{0, 0}, {-1, 0}, {0, 1}, {1, 0}, {0, -1}};
-    return {p[0] + kMoves[a][0], p[1] + kMoves[a][1]};
-  }
-  bool Connected(int i) const { return position_[i] == target_[i]; }
-
   // utils.is_repeated_later: whether a later agent has the same new cell.
   static std::array<bool, kAgents> RepeatedLater(const std::array<Pos, kAgents>& next) {
     std::array<bool, kAgents> out{};
@@ -173,21 +97,6 @@ class Connector final : public JumanjiEnv {
     return out;
   }
 
-  // utils.get_action_masks: no-op always; a move into an in-grid cell that is empty or the
-  // agent's own target, for an agent not yet connected.
-  std::array<bool, kAgents * 5> ActionMasks() const {
-    std::array<bool, kAgents * 5> mask{};
-    for (int i = 0; i < kAgents; ++i) {
-      mask[i * 5] = true;
-      for (int a = 1; a < 5; ++a) {
-        const Pos p = Move(position_[i], a);
-        if (!InBounds(p) || Connected(i)) continue;
-        const std::int32_t v = grid_[Index(p)];
-        mask[i * 5 + a] = v == 0 || v == 3 + 3 * i;
-      }
-    }
-    return mask;
-  }
 
   // RandomWalkGenerator.generate_board.
   void Generate(const Key& board_key) {
@@ -281,23 +190,6 @@ class Connector final : public JumanjiEnv {
     for (auto& v : p) v /= norm;
     return 1 + jax_random::ChoiceWeighted(key, p);
   }
-
-  Picture Draw() const override {
-    Picture pic = MakePicture(kSize, kSize);
-    for (int c = 0; c < kCells; ++c) {
-      const std::int32_t v = grid_[c];
-      pic.cells[c] = v == 0 ? -1 : (v - 1) / 3;
-    }
-    return pic;
-  }
-
-  std::array<std::int32_t, kCells> grid_{};
-  std::array<Pos, kAgents> position_{};
-  std::array<Pos, kAgents> target_{};
-  std::array<bool, kAgents * 5> mask_{};
-  std::array<float, kAgents> rewards_{};
-  std::int32_t step_count_ = 0;
-  Key key_{};
 };
 
 }  // namespace envpool::jumanji

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "envs/jumanji/cleaner.h"
 #include "envs/jumanji/connector.h"
+#include "envs/jumanji/connector_v2.h"
 #include "envs/jumanji/cvrp.h"
 #include "envs/jumanji/flat_pack.h"
 #include "envs/jumanji/game2048.h"
@@ -44,6 +45,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<Cvrp>("JumanjiCVRP"));
   registry.push_back(MakeEntry<Tetris>("JumanjiTetris"));
   registry.push_back(MakeEntry<Connector>("JumanjiConnector"));
+  registry.push_back(MakeEntry<ConnectorV2>("JumanjiConnectorV2"));
   registry.push_back(MakeEntry<FlatPack>("JumanjiFlatPack"));
   registry.push_back(MakeEntry<JobShop>("JumanjiJobShop"));
   registry.push_back(MakeEntry<Mmst>("JumanjiMMST"));

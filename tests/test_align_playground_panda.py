@@ -321,7 +321,8 @@ def _check_robotiq_step(reward: Any, term: Any, info: dict[str, Any], i: int, or
 
 
 def _run_robotiq(oracle: _Oracle, seed: int, steps: int, max_steps: int, reseed: int,
-                 pattern: Any = None, **kwargs: Any) -> dict[str, int]:
+                 pattern: Any = None, reseed_at: int | None = None,
+                 **kwargs: Any) -> dict[str, int]:
     """Steps a pool of 2 envs and the oracle side by side (random actions, or the constant
     ``pattern``); returns the episode ends seen and the successes."""
     n = 2
@@ -335,7 +336,7 @@ def _run_robotiq(oracle: _Oracle, seed: int, steps: int, max_steps: int, reseed:
     obs, info = env.reset()
     records.append(("reset", obs, info))
     for t in range(steps):
-        if t == steps // 2:
+        if t == (steps // 2 if reseed_at is None else reseed_at):
             obs, info = env.reset(seed=reseed)
             records.append(("reseed", obs, info))
         obs, reward, term, trunc, info = env.step(actions[t])
@@ -380,3 +381,45 @@ def test_robotiq_matches_playground() -> None:
     oracle = _robotiq_oracle(**_SHORT_DELAYS)
     ends = _run_robotiq(oracle, seed=3, steps=8, max_steps=3, reseed=11, **_SHORT_DELAYS)
     assert ends["truncated"] > 0, ends
+
+
+# The nightly's (ENVPOOL_SWEEP=all; op by op, the reference takes about 0.1 s of CPU a step):
+# the default delays over episodes long enough for the delayed observations to leave the
+# history's zeros; successes (seeds 29 and 56 start with the box within 3 cm and 10 degrees
+# of its target: with success_step_count 2 each succeeds at its third step and draws its next
+# target); terminations (the constant action drives the arm out of the workspace in 51 and
+# 53 steps for seeds 0 and 1).
+_NIGHTLY_ROBOTIQ = {
+    "delays": ({}, {"seed": 3, "steps": 30, "max_steps": 14, "reseed": 11}, "truncated"),
+    "success": ({"success_step_count": 2},
+                {"seed": 29, "steps": 12, "max_steps": 10, "reseed": 56}, "success"),
+    "termination": ({}, {"seed": 0, "steps": 58, "max_steps": 100, "reseed": 0,
+                         "reseed_at": 56, "pattern": [0, -1, 0, -1, 0, 0, 0]}, "terminated"),
+}
+
+
+@pytest.mark.sweep(by="none", extra=0)
+@pytest.mark.skipif(os.environ.get("ENVPOOL_SWEEP") != "all",
+                    reason="the nightly's (ENVPOOL_SWEEP=all): 10 to 60 s of CPU each")
+@pytest.mark.parametrize("case", list(_NIGHTLY_ROBOTIQ))
+def test_robotiq_matches_playground_long(case: str) -> None:
+    kwargs, run, end = _NIGHTLY_ROBOTIQ[case]
+    ends = _run_robotiq(_robotiq_oracle(**kwargs), **run, **kwargs)
+    assert ends[end] >= 2, ends
+
+
+def test_robotiq_spaces_and_keywords() -> None:
+    env = envpool.make_gymnasium(f"MuJoCoPlayground/{_ROBOTIQ}", num_envs=1)
+    assert env.single_observation_space.shape == (48,)
+    assert env.single_action_space.shape == (7,)
+    obs, info = env.reset()
+    assert "reward_box_orientation" in info and "success" in info
+    env.close()
+    for bad in ({"obs_max_delay": 31}, {"obs_min_delay": 30}, {"action_max_delay": 6},
+                {"action_min_delay": -1}, {"obs_history_len": 0}, {"sim_dt": 0.0},
+                {"noise_obj_pos": float("nan")}, {"ctrl_dt": 0.001}):
+        with pytest.raises(ValueError):
+            envpool.make_gymnasium(_ROBOTIQ, num_envs=1, **bad)
+    with pytest.raises(ImportError):
+        envpool.make_gymnasium(_ROBOTIQ, num_envs=1,
+                               menagerie_dir=os.path.join(os.sep, "nonexistent"))

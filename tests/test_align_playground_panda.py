@@ -269,7 +269,8 @@ def test_panda_matches_playground(task_id: str) -> None:
 
 # The Cartesian task's reference runs its inverse kinematics op by op (hundreds of jax
 # operations a step, each compiled on first use: about 11 s of CPU): the nightly only
-# (ENVPOOL_SWEEP=all), a shorter run.
+# (ENVPOOL_SWEEP=all, which runs the tests marked sweep), a shorter run.
+@pytest.mark.sweep(by="none", extra=0)
 @pytest.mark.skipif(os.environ.get("ENVPOOL_SWEEP") != "all",
                     reason="the nightly's (ENVPOOL_SWEEP=all): about 11 s of CPU")
 def test_panda_cartesian_matches_playground() -> None:

@@ -51,6 +51,9 @@ from mujoco_playground._src.manipulation.franka_emika_panda import (  # noqa: E4
     pick,
     pick_cartesian,
 )
+from mujoco_playground._src.manipulation.franka_emika_panda_robotiq import (  # noqa: E402
+    push_cube,
+)
 
 # Rewards: float32 sums of terms 1 - tanh(x) times scales up to 8. XLA's float32 tanh is up to
 # 3 ulps from glibc's tanhf (measured with jax 0.10.2: 62% of inputs in [0, 6) differ, none by
@@ -70,7 +73,21 @@ _TERMS = {
     "PlaygroundPandaPickCubeCartesian": ("gripper_box", "box_target", "no_floor_collision",
                                          "no_box_collision", "robot_target_qpos", "lifted",
                                          "success"),
+    "PlaygroundPandaRobotiqPushCube": ("gripper_box", "box_target", "box_orientation",
+                                       "gripper_collision_side", "robot_target_qpos",
+                                       "joint_vel", "joint_vel_limit", "total_command",
+                                       "action_rate"),
 }
+
+
+_JNP_CLIP = jnp.clip
+
+
+def _clip_with_a_max(arr: Any, min: Any = None, max: Any = None, *,  # noqa: A002
+                     a_min: Any = None, a_max: Any = None) -> Any:
+    """jnp.clip that also takes the old ``a_min`` / ``a_max`` keywords: push_cube.py calls
+    ``jp.clip(x, a_max=1.0)``, which jax 0.10 no longer takes (the same clip otherwise)."""
+    return _JNP_CLIP(arr, a_min if min is None else min, a_max if max is None else max)
 
 
 class _NativePhysics:
@@ -83,13 +100,19 @@ class _NativePhysics:
         self.made: Any = None
 
     def make_data(self, model: Any, qpos: Any = None, qvel: Any = None, ctrl: Any = None,
-                  **_: Any) -> Any:
+                  mocap_pos: Any = None, mocap_quat: Any = None, **_: Any) -> Any:
         del model
         mujoco.mj_resetData(self.m, self.d)
         self.d.qpos[:] = np.asarray(qpos, np.float64)
         self.d.qvel[:] = np.asarray(qvel, np.float64)
         self.d.ctrl[:] = np.asarray(ctrl, np.float64)
-        return self.fresh.replace(qpos=qpos, qvel=qvel, ctrl=ctrl)
+        data = self.fresh.replace(qpos=qpos, qvel=qvel, ctrl=ctrl)
+        # (PandaRobotiqPushCube passes the target's mocap pose; step copies it to the MjData)
+        if mocap_pos is not None:
+            data = data.replace(mocap_pos=mocap_pos.reshape(self.m.nmocap, -1))
+        if mocap_quat is not None:
+            data = data.replace(mocap_quat=mocap_quat.reshape(self.m.nmocap, -1))
+        return data
 
     def step(self, model: Any, data: Any, action: Any, n_substeps: int = 1) -> Any:
         del model
@@ -106,6 +129,7 @@ class _NativePhysics:
         return data.replace(
             qpos=jnp.asarray(d.qpos, f32), qvel=jnp.asarray(d.qvel, f32),
             ctrl=jnp.asarray(d.ctrl, f32), xpos=jnp.asarray(d.xpos, f32),
+            xquat=jnp.asarray(d.xquat, f32),
             xmat=jnp.asarray(d.xmat.reshape(-1, 3, 3), f32),
             site_xpos=jnp.asarray(d.site_xpos, f32),
             site_xmat=jnp.asarray(d.site_xmat.reshape(-1, 3, 3), f32),
@@ -113,10 +137,12 @@ class _NativePhysics:
             mocap_pos=jnp.asarray(d.mocap_pos, f32), mocap_quat=jnp.asarray(d.mocap_quat, f32))
 
 
-def _make_env(native: str) -> Any:
+def _make_env(native: str, extra: dict[str, Any] | None = None) -> Any:
     # impl "jax": MJX's model on the CPU (the default "warp" needs CUDA); MJX's physics is
     # not used.
-    overrides = {"impl": "jax"}
+    overrides = {"impl": "jax", **(extra or {})}
+    if native == "PlaygroundPandaRobotiqPushCube":
+        return push_cube.PandaRobotiqPushCube(config_overrides=overrides)
     if native == "PlaygroundPandaPickCube":
         return pick.PandaPickCube(config_overrides=overrides)
     if native == "PlaygroundPandaPickCubeOrientation":
@@ -131,23 +157,25 @@ def _make_env(native: str) -> Any:
 class _Oracle:
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
-    def __init__(self, task_id: str, menagerie_dir: str) -> None:
+    def __init__(self, task_id: str, menagerie_dir: str,
+                 overrides: dict[str, Any] | None = None) -> None:
         mjx_env.MENAGERIE_PATH = epath.Path(menagerie_dir)
         self.native = TASKS[task_id][0]
         self.terms = _TERMS[self.native]
-        self.env = _make_env(self.native)
+        self.env = _make_env(self.native, overrides)
         self.physics = _NativePhysics(self.env.mj_model)
         self.key: Any = None
         self.state: Any = None
 
     def _patched(self, fn: Any, *args: Any) -> Any:
-        saved = (mjx_env.make_data, mjx_env.step)
+        saved = (mjx_env.make_data, mjx_env.step, jnp.clip)
         mjx_env.make_data = self.physics.make_data
         mjx_env.step = self.physics.step
+        jnp.clip = _clip_with_a_max
         try:
             return fn(*args)
         finally:
-            mjx_env.make_data, mjx_env.step = saved
+            mjx_env.make_data, mjx_env.step, jnp.clip = saved
 
     def seed(self, seed: int) -> None:
         self.key = jax.random.PRNGKey(seed)
@@ -262,4 +290,134 @@ def test_bad_keywords() -> None:
         envpool.make_gymnasium("PandaPickCube-v1", num_envs=1, ctrl_dt=0.0)
     with pytest.raises(ImportError):
         envpool.make_gymnasium("PandaPickCube-v1", num_envs=1,
+                               menagerie_dir=os.path.join(os.sep, "nonexistent"))
+
+
+# ---- PandaRobotiqPushCube (franka_emika_panda_robotiq/push_cube.py) ----
+#
+# Bit for bit: its terms take no tanh or exp (norms in XLA's order, the reciprocal and linear
+# tolerances, asin as XLA expands it), so the reward, the terms and the metrics are compared
+# for equality, as are the observations (the action and observation delays, the noise).
+
+_ROBOTIQ = "PandaRobotiqPushCube-v1"
+_ROBOTIQ_METRICS = ("out_of_bounds", "success", "success_1", "success_2")
+
+
+def _check_robotiq(obs: Any, _info: Any, i: int, oracle: _Oracle, where: str) -> None:
+    np.testing.assert_array_equal(_f32(obs[i]), np.asarray(oracle.state.obs),
+                                  err_msg=f"{where}: obs")
+
+
+def _check_robotiq_step(reward: Any, term: Any, info: dict[str, Any], i: int, oracle: _Oracle,
+                        where: str) -> None:
+    st = oracle.state
+    assert _f32(reward[i]) == np.float32(st.reward), (where, reward[i], st.reward)
+    assert bool(term[i]) == bool(st.done), f"{where}: terminated"
+    for name in _ROBOTIQ_METRICS:
+        assert _f32(info[name][i]) == np.float32(st.metrics[name]), (where, name)
+    for name in oracle.terms:
+        assert _f32(info[f"reward_{name}"][i]) == np.float32(st.metrics[name]), (where, name)
+
+
+def _run_robotiq(oracle: _Oracle, seed: int, steps: int, max_steps: int, reseed: int,
+                 pattern: Any = None, reseed_at: int | None = None,
+                 **kwargs: Any) -> dict[str, int]:
+    """Steps a pool of 2 envs and the oracle side by side (random actions, or the constant
+    ``pattern``); returns the episode ends seen and the successes."""
+    n = 2
+    env = envpool.make_gymnasium(_ROBOTIQ, num_envs=n, seed=seed, max_episode_steps=max_steps,
+                                 **kwargs)
+    rng = np.random.default_rng(seed)
+    actions = rng.uniform(-1.0, 1.0, (steps, n, 7))
+    if pattern is not None:
+        actions[:] = np.asarray(pattern, np.float64)
+    records: list[tuple[Any, ...]] = []
+    obs, info = env.reset()
+    records.append(("reset", obs, info))
+    for t in range(steps):
+        if t == (steps // 2 if reseed_at is None else reseed_at):
+            obs, info = env.reset(seed=reseed)
+            records.append(("reseed", obs, info))
+        obs, reward, term, trunc, info = env.step(actions[t])
+        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    ends = replay(records, n, seed, reseed, max_steps, oracle, _ROBOTIQ, _check_robotiq,
+                  _check_robotiq_step)
+    ends["success"] = int(sum(rec[2]["success"].sum() for rec in records if rec[0] == "step"))
+    env.close()
+    return ends
+
+
+# The package's delays as keywords (ours) and config overrides (the package's).
+_SHORT_DELAYS = {"obs_min_delay": 0, "obs_max_delay": 3, "action_min_delay": 0,
+                 "action_max_delay": 2}
+
+
+def _package_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The package's config_overrides for our keywords."""
+    where = {"obs_min_delay": "noise_config.obs_min_delay",
+             "obs_max_delay": "noise_config.obs_max_delay",
+             "action_min_delay": "noise_config.action_min_delay",
+             "action_max_delay": "noise_config.action_max_delay",
+             "success_step_count": "reward_config.success_step_count"}
+    return {where[k]: v for k, v in kwargs.items()}
+
+
+_ROBOTIQ_ORACLES: dict[str, _Oracle] = {}
+
+
+def _robotiq_oracle(**kwargs: Any) -> _Oracle:
+    """The package's PandaRobotiqPushCube with ``kwargs`` (our keywords), made once per run."""
+    key = repr(sorted(kwargs.items()))
+    if key not in _ROBOTIQ_ORACLES:
+        _ROBOTIQ_ORACLES[key] = _Oracle(_ROBOTIQ, resolve_dirs(robot="panda_robotiq")[1],
+                                        _package_overrides(kwargs))
+    return _ROBOTIQ_ORACLES[key]
+
+
+def test_robotiq_matches_playground() -> None:
+    # Short delays (0 to 2 steps for the observation, 0 or 1 for the action), so that the
+    # observations of short episodes are the newest ones rather than the history's zeros.
+    oracle = _robotiq_oracle(**_SHORT_DELAYS)
+    ends = _run_robotiq(oracle, seed=3, steps=8, max_steps=3, reseed=11, **_SHORT_DELAYS)
+    assert ends["truncated"] > 0, ends
+
+
+# The nightly's (ENVPOOL_SWEEP=all; op by op, the reference takes about 0.1 s of CPU a step):
+# the default delays over episodes long enough for the delayed observations to leave the
+# history's zeros; successes (seeds 29 and 56 start with the box within 3 cm and 10 degrees
+# of its target: with success_step_count 2 each succeeds at its third step and draws its next
+# target); terminations (the constant action drives the arm out of the workspace in 51 and
+# 53 steps for seeds 0 and 1).
+_NIGHTLY_ROBOTIQ = {
+    "delays": ({}, {"seed": 3, "steps": 30, "max_steps": 14, "reseed": 11}, "truncated"),
+    "success": ({"success_step_count": 2},
+                {"seed": 29, "steps": 12, "max_steps": 10, "reseed": 56}, "success"),
+    "termination": ({}, {"seed": 0, "steps": 58, "max_steps": 100, "reseed": 0,
+                         "reseed_at": 56, "pattern": [0, -1, 0, -1, 0, 0, 0]}, "terminated"),
+}
+
+
+@pytest.mark.sweep_only("10 to 60 s of CPU each; test_robotiq_matches_playground runs the "
+                        "same code on a short episode")
+@pytest.mark.parametrize("case", list(_NIGHTLY_ROBOTIQ))
+def test_robotiq_matches_playground_long(case: str) -> None:
+    kwargs, run, end = _NIGHTLY_ROBOTIQ[case]
+    ends = _run_robotiq(_robotiq_oracle(**kwargs), **run, **kwargs)
+    assert ends[end] >= 2, ends
+
+
+def test_robotiq_spaces_and_keywords() -> None:
+    env = envpool.make_gymnasium(f"MuJoCoPlayground/{_ROBOTIQ}", num_envs=1)
+    assert env.single_observation_space.shape == (48,)
+    assert env.single_action_space.shape == (7,)
+    obs, info = env.reset()
+    assert "reward_box_orientation" in info and "success" in info
+    env.close()
+    for bad in ({"obs_max_delay": 31}, {"obs_min_delay": 30}, {"action_max_delay": 6},
+                {"action_min_delay": -1}, {"obs_history_len": 0}, {"sim_dt": 0.0},
+                {"noise_obj_pos": float("nan")}, {"ctrl_dt": 0.001}):
+        with pytest.raises(ValueError):
+            envpool.make_gymnasium(_ROBOTIQ, num_envs=1, **bad)
+    with pytest.raises(ImportError):
+        envpool.make_gymnasium(_ROBOTIQ, num_envs=1,
                                menagerie_dir=os.path.join(os.sep, "nonexistent"))

@@ -1,4 +1,4 @@
-"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: 28 of its tasks (``TASKS``:
+"""MuJoCo Playground (``playground`` 0.2.0) on native MuJoCo: its 29 tasks (``TASKS``:
 each id's native env, task argument, episode length and robot), each also as
 ``MuJoCoPlayground/<id>`` (sail-sg EnvPool's names).
 
@@ -110,6 +110,23 @@ def _aloha_assets(xml_dir: str, menagerie_dir: str) -> list[str]:
 
 ROBOTS["aloha"] = Robot("manipulation/aloha/xmls", ("aloha",), _aloha_assets)
 
+
+def _panda_robotiq_assets(xml_dir: str, menagerie_dir: str) -> list[str]:
+    """``panda_robotiq.py``'s ``get_assets()``: Menagerie's ``franka_emika_panda/*.xml`` and
+    ``franka_emika_panda/assets/*``, ``robotiq_2f85_v4/assets/*``, then the task folder's
+    ``xmls/*.xml`` and ``assets/*`` (its box's textures)."""
+    panda = os.path.join(menagerie_dir, "franka_emika_panda")
+    return ([p for p in _files(panda) if p.endswith(".xml")]
+            + _files(os.path.join(panda, "assets"))
+            + _files(os.path.join(menagerie_dir, "robotiq_2f85_v4", "assets"))
+            + [p for p in _files(xml_dir) if p.endswith(".xml")]
+            + _files(os.path.join(os.path.dirname(xml_dir), "assets")))
+
+
+ROBOTS["panda_robotiq"] = Robot("manipulation/franka_emika_panda_robotiq/xmls",
+                                ("franka_emika_panda", "robotiq_2f85_v4"),
+                                _panda_robotiq_assets)
+
 #: id -> (the native env, the package's class and its task argument ("" if none),
 #: max_episode_steps, the robot).
 TASKS: dict[str, tuple[str, str, int, str]] = {
@@ -145,6 +162,21 @@ TASKS["LeapCubeRotateZAxis-v1"] = ("PlaygroundLeapCubeRotateZAxis", "", 500, "le
 TASKS["AeroCubeRotateZAxis-v1"] = ("PlaygroundAeroCubeRotateZAxis", "", 500, "aero_hand")
 TASKS["AlohaHandOver-v1"] = ("PlaygroundAlohaHandOver", "", 250, "aloha")
 TASKS["AlohaSinglePegInsertion-v1"] = ("PlaygroundAlohaSinglePegInsertion", "", 1000, "aloha")
+TASKS["PandaRobotiqPushCube-v1"] = ("PlaygroundPandaRobotiqPushCube", "", 3000,
+                                    "panda_robotiq")
+
+#: sail-sg EnvPool's ``PLAYGROUND_ENVS`` (``envpool/mujoco/playground/registration.py``), in
+#: its order.
+_ENVPOOL_ORDER = (
+    "AlohaHandOver", "AlohaSinglePegInsertion", "ApolloJoystickFlatTerrain", "BarkourJoystick",
+    "BerkeleyHumanoidJoystickFlatTerrain", "BerkeleyHumanoidJoystickRoughTerrain",
+    "G1JoystickFlatTerrain", "G1JoystickRoughTerrain", "Go1JoystickFlatTerrain",
+    "Go1JoystickRoughTerrain", "Go1Getup", "Go1Handstand", "Go1Footstand",
+    "H1InplaceGaitTracking", "H1JoystickGaitTracking", "LeapCubeReorient",
+    "LeapCubeRotateZAxis", "Op3Joystick", "PandaPickCube", "PandaPickCubeCartesian",
+    "PandaPickCubeOrientation", "PandaOpenCabinet", "PandaRobotiqPushCube",
+    "AeroCubeRotateZAxis", "SpotFlatTerrainJoystick", "SpotGetup", "SpotJoystickGaitTracking",
+    "T1JoystickFlatTerrain", "T1JoystickRoughTerrain")
 
 
 def ids() -> list[str]:
@@ -153,8 +185,11 @@ def ids() -> list[str]:
 
 
 def task_names() -> tuple[str, ...]:
-    """sail-sg EnvPool's ``PLAYGROUND_ENVS``: the tasks here, each id without ``-v1``."""
-    return tuple(task_id.removesuffix("-v1") for task_id in TASKS)
+    """sail-sg EnvPool's ``PLAYGROUND_ENVS``: the tasks here, each id without ``-v1``, in
+    EnvPool's order (then any task EnvPool lacks)."""
+    names = [task_id.removesuffix("-v1") for task_id in TASKS]
+    return tuple(n for n in _ENVPOOL_ORDER if n in names) + tuple(
+        n for n in names if n not in _ENVPOOL_ORDER)
 
 
 def _files(folder: str) -> list[str]:

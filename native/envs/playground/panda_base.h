@@ -62,7 +62,8 @@ inline int Substeps(double ctrl_dt, double sim_dt) {
 
 // PandaBase._post_init(obj_name, keyframe): the ids and the keyframe, the keyframe's qpos
 // in float64 (the package's numpy arrays; each use converts it to float32) and the
-// actuators' ctrlrange in float32 (jp.clip's bounds).
+// actuators' ctrlrange in float32 (jp.clip's bounds). `joints`: the arm's 7 joints, then
+// the gripper's 2 (panda.py's; panda_robotiq.py has its own finger joints).
 struct PandaIds {
   std::array<int, 7> arm_qposadr{};
   std::array<int, 9> robot_qposadr{};
@@ -70,14 +71,15 @@ struct PandaIds {
   std::vector<double> init_q, init_ctrl;
   std::vector<float> lowers, uppers;
 
-  PandaIds(const mjModel* m, const std::string& obj_name, const std::string& keyframe) {
+  PandaIds(const mjModel* m, const std::string& obj_name, const std::string& keyframe,
+           const std::array<const char*, 9>& joints = kRobotJoints) {
     auto id = [m](mjtObj type, const std::string& name) {
       const int i = mj_name2id(m, type, name.c_str());
       if (i < 0) throw std::invalid_argument("the Panda model has no " + name);
       return i;
     };
-    for (std::size_t j = 0; j < kRobotJoints.size(); ++j) {
-      robot_qposadr[j] = m->jnt_qposadr[id(mjOBJ_JOINT, kRobotJoints[j])];
+    for (std::size_t j = 0; j < joints.size(); ++j) {
+      robot_qposadr[j] = m->jnt_qposadr[id(mjOBJ_JOINT, joints[j])];
       if (j < arm_qposadr.size()) arm_qposadr[j] = robot_qposadr[j];
     }
     gripper_site = id(mjOBJ_SITE, "gripper");
@@ -131,7 +133,7 @@ struct PandaFrame {
   std::vector<float> qpos, qvel, ctrl, sensordata;
   std::array<float, 3> gripper_pos{}, obj_pos{};
   std::array<float, 9> gripper_mat{}, obj_mat{};
-  std::array<float, 4> mocap_quat{};
+  std::array<float, 4> obj_quat{}, mocap_quat{};
 
   void Read(const mjModel* m, const mjData* d, const PandaIds& ids) {
     auto f32 = [](const double* x, int n, std::vector<float>& out) {
@@ -151,6 +153,7 @@ struct PandaFrame {
       obj_mat[i] = static_cast<float>(d->xmat[9 * ids.obj_body + i]);
     }
     for (int i = 0; i < 4; ++i) {
+      obj_quat[i] = static_cast<float>(d->xquat[4 * ids.obj_body + i]);
       mocap_quat[i] = static_cast<float>(d->mocap_quat[4 * ids.mocap + i]);
     }
   }
@@ -167,6 +170,7 @@ struct PandaFrame {
     obj_pos.fill(0.0F);
     gripper_mat.fill(0.0F);
     obj_mat.fill(0.0F);
+    obj_quat.fill(0.0F);
     mocap_quat = quat;
   }
 };

@@ -252,6 +252,14 @@ inline float ToleranceLinear(float x, float lower, float upper, float margin) {
   return std::fabs(scaled) < 1.0F ? 1.0F - scaled : 0.0F;
 }
 
+// reward.tolerance(x, (lower, upper), margin, sigmoid="reciprocal") with value_at_margin
+// 0.1: 1 in the bounds, else 1 / (|d| * 9 + 1), d the distance to the bound over margin.
+inline float ToleranceReciprocal(float x, float lower, float upper, float margin) {
+  if (lower <= x && x <= upper) return 1.0F;
+  const float d = (x < lower ? lower - x : x - upper) / margin;
+  return 1.0F / (std::fabs(d) * 9.0F + 1.0F);
+}
+
 // The cube-in-hand tasks' reset draws (leap_hand and aero_hand's rotate_z.py and
 // reorient.py): `rng, pos_rng, vel_rng = split(rng, 3)`, the hand's n joints
 // clip(default_pose + 0.1 * normal(pos_rng, (n,)), lowers, uppers) (v_hand = 0 * normal:

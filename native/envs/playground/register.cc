@@ -20,6 +20,7 @@
 #include "envs/playground/panda_open_cabinet.h"
 #include "envs/playground/panda_pick_cube.h"
 #include "envs/playground/panda_pick_cube_cartesian.h"
+#include "envs/playground/panda_robotiq_push_cube.h"
 #include "envs/playground/spot_gait_tracking.h"
 #include "envs/playground/spot_getup.h"
 #include "envs/playground/spot_joystick.h"
@@ -50,6 +51,8 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
   // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
   registry.push_back(MakeEntry<PandaPickCubeCartesian>("PlaygroundPandaPickCubeCartesian"));
+  // Franka Emika Panda with a Robotiq gripper, pushing a box (panda_robotiq_push_cube.h).
+  registry.push_back(MakeEntry<PandaRobotiqPushCube>("PlaygroundPandaRobotiqPushCube"));
   // G1 joystick, flat and rough terrain (g1_joystick.h).
   registry.push_back(MakeEntry<G1Joystick>("PlaygroundG1Joystick"));
   // H1 gait tracking, in place and to a joystick command (h1_*_gait_tracking.h).

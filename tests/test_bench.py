@@ -158,14 +158,26 @@ def test_tree_pss_counts_the_children() -> None:
 
 
 # -- the jax families (pgx, jumanji, playground) ---------------------------------------
+def _assert_legal(rule: Any, mask: np.ndarray, action: np.ndarray, task: str) -> None:
+    """Each env's action is legal under its mask (one per agent, a joint index, a choice)."""
+    for m, a in zip(mask, action, strict=True):
+        if not m.any():  # an episode's last observation (BinPack: nothing fits), whose
+            continue  # action the pool's next step ignores (it resets)
+        if rule.per_agent:
+            assert m[np.arange(len(a)), a].all(), (task, m, a)
+        elif rule.vector:
+            assert m[tuple(a)], (task, m, a)
+        else:
+            assert m[a], (task, m, a)
+
 
 @pytest.mark.parametrize("task", ["Go9x9-v1", "RobotWarehouse-v0", "Minesweeper-v0",
-                                  "RubiksCube-v0"])
+                                  "BinPack-v2", "RubiksCube-v0"])
 def test_envpool_rows_play_random_legal_actions(task: str) -> None:
     """The envpool rows of the jax families choose each action among the legal ones of the
     mask they are given (pgx: the info's legal_action_mask, one per env; jumanji: the
-    observation's action_mask: per agent, a joint (row, col), none at all), in sync and
-    async mode, and every legal action of a small mask is drawn."""
+    observation's action_mask: per agent, a joint (row, col) or (ems, item), none at all),
+    in sync and async mode, and every legal action of a small mask is drawn."""
     import envpool
 
     family = "pgx" if task == "Go9x9-v1" else "jumanji"
@@ -197,14 +209,9 @@ def test_envpool_rows_play_random_legal_actions(task: str) -> None:
         assert action.dtype == space.dtype and space.contains(action[0]), (task, action)
         if mask is None:
             continue
-        for m, a in zip(mask, action, strict=True):
-            if rule.per_agent:
-                assert m[np.arange(len(a)), a].all(), (task, m, a)
-            elif rule.vector:
-                assert m[tuple(a)], (task, m, a)
-            else:
-                assert m[a], (task, m, a)
-            drawn.add(tuple(np.atleast_1d(a)))
+        _assert_legal(rule, mask, action, task)
+        drawn.update(tuple(np.atleast_1d(a)) for m, a in zip(mask, action, strict=True)
+                     if m.any())
     if task == "RubiksCube-v0":  # no mask: every (face, depth, amount) of the grid
         drawn = {tuple(a) for _, action in seen for a in action}
         assert len(drawn) == 6 * 1 * 3
@@ -267,6 +274,37 @@ def test_a_jax_family_is_measured_against_its_package(tmp_path: pathlib.Path) ->
     assert "| 2 | pgx jit(vmap(auto_reset(step, init))), one call per step |" in result.stdout
 
 
+def _jax_rows_play_legal_actions(family: str, task: str) -> None:
+    """The jax rows' jitted programs (step and scan) choose legal actions: each action and
+    the mask it was chosen from come back to the host through jax.debug.callback."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+    choose = _jax_refs.LegalRandom.__call__
+
+    def recording(rule: Any, xp: Any, mask: Any, noise: Any) -> Any:
+        action = choose(rule, xp, mask, noise)
+        if xp is jnp:
+            jax.debug.callback(lambda m, a: seen.append((np.asarray(m), np.asarray(a))),
+                               mask, action)
+        return action
+
+    runner = bench.FAMILIES[family].jax_reference
+    assert runner is not None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_jax_refs.LegalRandom, "__call__", recording)
+        for scan in (0, 4):
+            run, close = runner(task, 3, 0, scan)
+            run(20)
+            close()
+    assert len(seen) == (1 + 20) + (1 + 20) * 4
+    import envpool
+
+    rule = _jax_refs.legal_random(envpool.make_spec(task).action_space, seen[0][0].shape[1:])
+    for mask, action in seen:
+        _assert_legal(rule, mask, action, task)
+
+
 @pytest.mark.nightly
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize("family, task", [
@@ -276,7 +314,10 @@ def test_a_jax_family_is_measured_against_its_package(tmp_path: pathlib.Path) ->
 def test_jax_families_every_method_nightly(family: str, task: str,
                                            tmp_path: pathlib.Path) -> None:
     """Every method of the jax families (envpool sync and async, the package's jitted step
-    and scan) at 1 and 2 envs, with the tasks the benchmark's results use."""
+    and scan) at 1 and 2 envs, with the tasks the benchmark's results use; the jax rows'
+    actions are legal ones."""
+    if family != "playground":
+        _jax_rows_play_legal_actions(family, task)
     out = tmp_path / "bench.json"
     result = _run("--family", family, "--task", task, "--num-envs", "1", "2", "--seconds",
                   "0.2", "--warmup", "0.05", "--json", str(out), timeout=3500)

@@ -315,7 +315,7 @@ FAMILIES: dict[str, Family] = {
     "playground": _jax_family("Go1JoystickFlatTerrain-v1", (1, 32), J.playground_runner,
                               "playground MJX jit(wrap_for_brax_training)",
                               ("playground", "mujoco-mjx", "brax", "mujoco"),
-                              scan_steps=20, startup_seconds=900.0),
+                              scan_steps=20, startup_seconds=1200.0),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")

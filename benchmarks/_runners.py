@@ -41,6 +41,8 @@ Made = tuple[Runner, Callable[[], None]]
 Actor = Callable[[Any], Any]
 # make_actor(example batch of observations, single action space, batch size) -> actor
 ActorFactory = Callable[[Any, gymnasium.Space, int], Actor]
+# actor_input(obs, info) -> what the actor is given (e.g. the batch's legal-action mask)
+ActorInput = Callable[[Any, Any], Any]
 # one maker for every env of a vector env, or one per env
 EnvMakers = Callable[[], gymnasium.Env] | list[Callable[[], gymnasium.Env]]
 
@@ -197,23 +199,47 @@ def batch_loop(step: Callable[[Any], tuple], obs: Any, actor: Actor, n: int) -> 
     return run
 
 
+def info_batch_loop(step: Callable[[Any], tuple], first: Any, actor: Actor, n: int,
+                    actor_input: ActorInput) -> Runner:
+    """``x = actor_input(*step(actor(x))[::4])`` ``k`` times (the actor sees what
+    ``actor_input`` takes from the observations and the info), ``n`` env-steps each."""
+    state = {"x": first}
+
+    def run(k: int) -> int:
+        x = state["x"]
+        for _ in range(k):
+            out = step(actor(x))
+            x = actor_input(out[0], out[4])
+        state["x"] = x
+        return k * n
+
+    return run
+
+
 def envpool_runner(task: str, n: int, batch: int, seed: int, make_actor: ActorFactory,
-                   num_threads: int = 0, **kwargs: Any) -> Made:
+                   num_threads: int = 0, actor_input: ActorInput | None = None,
+                   **kwargs: Any) -> Made:
     """An envpool pool of ``n`` envs: ``step`` when ``batch == n`` (sync), else
-    ``async_reset()`` and a ``recv()`` / ``send(actions, info["env_id"])`` loop."""
+    ``async_reset()`` and a ``recv()`` / ``send(actions, info["env_id"])`` loop.
+    ``actor_input(obs, info)``: what the actor is given instead of the observations."""
     if batch < 1 or batch > n:
         raise NotAvailable(f"batch {batch} of num_envs {n}")
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=num_threads,
                                  seed=seed, **kwargs)
     if batch == n:
-        obs, _ = env.reset()
+        obs, info = env.reset()
+        if actor_input is not None:
+            first = actor_input(obs, info)
+            return info_batch_loop(env.step, first, make_actor(
+                first, env.single_action_space, n), n, actor_input), env.close
         return batch_loop(env.step, obs, make_actor(obs, env.single_action_space, n), n), \
             env.close
     env.async_reset()
     send, recv = env.send, env.recv
     first = recv()
-    actor = make_actor(first[0], env.single_action_space, batch)
-    send(actor(first[0]), first[4]["env_id"])
+    x = first[0] if actor_input is None else actor_input(first[0], first[4])
+    actor = make_actor(x, env.single_action_space, batch)
+    send(actor(x), first[4]["env_id"])
 
     def run(k: int) -> int:
         steps = 0
@@ -224,7 +250,16 @@ def envpool_runner(task: str, n: int, batch: int, seed: int, make_actor: ActorFa
             steps += len(env_id)
         return steps
 
-    return run, env.close
+    def run_seeing(k: int) -> int:  # the actor is given actor_input(obs, info)
+        steps = 0
+        for _ in range(k):
+            obs, _, _, _, info = recv()
+            env_id = info["env_id"]
+            send(actor(actor_input(obs, info)), env_id)
+            steps += len(env_id)
+        return steps
+
+    return (run if actor_input is None else run_seeing), env.close
 
 
 def _makers(make_env: EnvMakers, n: int) -> list[Callable[[], gymnasium.Env]]:

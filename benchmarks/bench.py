@@ -1,9 +1,9 @@
 """One benchmark over the env families: envpool against the usual ways to step many envs.
 
 For each family (``--family classic toy_text atari mujoco dm_control dm_control_pixels
-vizdoom box2d minigrid robotics metaworld myosuite gfootball procgen highway``, one or
-several), its task
-(``--task`` overrides the family's default) and each ``num_envs`` = n:
+vizdoom box2d minigrid robotics metaworld myosuite gfootball procgen highway pgx jumanji
+playground``, one or several), its task (``--task`` overrides the family's default) and each
+``num_envs`` = n:
 
 * ``envpool-sync``: ``envpool.make_gymnasium(task, num_envs=n)``, ``env.step(actions)``;
 * ``envpool-async``: ``batch_size = n // 2``, ``async_reset()`` then ``recv()`` /
@@ -27,7 +27,12 @@ several), its task
 * ``raw``: the single-thread rate of the bare work (one ``ale_py.ALEInterface``, one
   ``mujoco.mj_step`` loop, one dm_control physics, one vizdoom ``DoomGame``, one plain
   gymnasium env for classic and toy text, one procgen game); the limit of n envs is
-  ``min(n, cores) x raw``.
+  ``min(n, cores) x raw``;
+* ``jax-step`` / ``jax-scan`` (the jax families pgx, jumanji and playground, in place of the
+  gymnasium, SB3 and raw methods): the package's own env, vmapped over n envs with its own
+  auto-reset and jitted with the action choice, one call per step or a ``lax.scan`` of
+  several steps per call (``_jax_refs.py``). Their envpool rows take random legal actions
+  by the same rule (the argmax of pre-sampled noise over each env's action mask).
 
 Every measurement runs in a fresh subprocess, so its memory is its own: the peak PSS of the
 subprocess and all its children (vector-env workers, ViZDoom engines) is sampled from
@@ -64,6 +69,7 @@ import gymnasium
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _jax_refs as J  # noqa: E402
 import _runners as R  # noqa: E402
 
 
@@ -98,6 +104,14 @@ class Family:
     # (method, column title): more "vs" columns, envpool's ratio to the family's own vector
     # env (Procgen's ProcgenGym3Env)
     extra_references: tuple[tuple[str, str], ...] = ()
+    # the jax families (PGX, Jumanji, MuJoCo Playground): (task, n, seed, scan_steps) -> the
+    # package's own jitted vmapped step (_jax_refs); their methods replace gymnasium's
+    jax_reference: Callable[[str, int, int, int], R.Made] | None = None
+    jax_label: str = ""  # the package and its auto-reset, in the rows' labels
+    scan_steps: int = 64  # steps per jax-scan call
+    # (obs, info) -> the batch's legal-action mask: envpool's actions are then random legal
+    # ones (_jax_refs.LegalRandom), the same rule as the jax methods'
+    legal_mask: Callable[[Any, Any], Any] | None = None
 
 
 def _gym_make(task: str) -> Callable[[], gymnasium.Env]:
@@ -338,6 +352,20 @@ def _highway_make(task: str) -> gymnasium.Env:
 
 def _highway_reference(task: str) -> Callable[[], gymnasium.Env]:
     return functools.partial(_highway_make, task)
+def _no_reference(task: str) -> Callable[[], gymnasium.Env]:
+    raise R.NotAvailable("the jax families have no gymnasium reference env")
+
+
+def _no_raw(task: str, seed: int) -> R.Made:
+    raise R.NotAvailable("the jax families have no raw rate")
+
+
+def _jax_family(default_task: str, num_envs: tuple[int, ...],
+                runner: Callable[[str, int, int, int], R.Made], label: str,
+                versions: tuple[str, ...], **kwargs: Any) -> Family:
+    return Family(default_task, num_envs, _no_reference, "none (the package's own jitted "
+                  "vmapped step is the reference)", _no_raw, "none", jax_reference=runner,
+                  jax_label=label, versions=("jax", "jaxlib", *versions), **kwargs)
 
 
 FAMILIES: dict[str, Family] = {
@@ -413,12 +441,28 @@ FAMILIES: dict[str, Family] = {
                       "highway-env's gymnasium.make(task)",
                       lambda task, seed: R.single_env_runner(_highway_make(task), seed),
                       "one highway-env env, plain loop", versions=("highway-env",)),
+    "pgx": _jax_family("Go9x9-v1", (1, 8, 64), J.pgx_runner,
+                       "pgx jit(vmap(auto_reset(step, init)))", ("pgx",),
+                       legal_mask=lambda obs, info: info["legal_action_mask"]),
+    "jumanji": _jax_family("Game2048-v1", (1, 8, 64), J.jumanji_runner,
+                           "jumanji jit(VmapWrapper(AutoResetWrapper))", ("jumanji",),
+                           legal_mask=lambda obs, info: obs.get("action_mask")),
+    # MJX compiles for minutes on a loaded CPU; 20 steps per scan: playground's brax PPO
+    # unroll_length for the Go1
+    "playground": _jax_family("Go1JoystickFlatTerrain-v1", (1, 32), J.playground_runner,
+                              "playground MJX jit(wrap_for_brax_training)",
+                              ("playground", "mujoco-mjx", "brax", "mujoco"),
+                              scan_steps=20, startup_seconds=1200.0),
 }
 
 BASE_METHODS = ("envpool-sync", "envpool-async", "gym-sync", "gym-async", "sb3-subproc")
 # sail-sg EnvPool (or any other envpool) in another interpreter: --peer-python
 PEER_METHODS = ("peer-sync", "peer-async")
-ALL_METHODS = (*BASE_METHODS, *PEER_METHODS, "ale-vector", "procgen-vector", "raw")
+# the jax families' references: the package's jitted vmapped step, one call per step or a
+# lax.scan of Family.scan_steps steps per call
+JAX_METHODS = ("jax-step", "jax-scan")
+ALL_METHODS = (*BASE_METHODS, *PEER_METHODS, "ale-vector", "procgen-vector", "raw",
+               *JAX_METHODS)
 LABELS = {
     "envpool-sync": "envpool sync",
     "envpool-async": "envpool async (batch n//2)",
@@ -430,18 +474,30 @@ LABELS = {
     "ale-vector": "ale-py AtariVectorEnv",
     "procgen-vector": "procgen ProcgenGym3Env(num=n)",  # + its threads (label())
     "raw": "limit: min(n, cores) x raw single-thread rate",
+    "jax-step": "{jax}, one call per step",  # the family's jax_label replaces {jax}
+    "jax-scan": "{jax}, lax.scan of {scan} steps per call",
 }
 PROCESS_PER_ENV = frozenset({"gym-async", "sb3-subproc"})
 REFERENCES = (("gym-async", "vs gym Async"), ("sb3-subproc", "vs SB3 Subproc"),
               ("raw", "vs limit"))
+JAX_REFERENCES = (("jax-step", "vs jax step"), ("jax-scan", "vs jax scan"))
 HEADER_DISTS = ("envpool", "gymnasium", "ale-py", "mujoco", "stable-baselines3", "torch",
                 "numpy")
 
 
+def family_references(family: str) -> tuple[tuple[str, str], ...]:
+    """The ratio columns of ``family``'s table (besides the peer's)."""
+    fam = FAMILIES[family]
+    return JAX_REFERENCES if fam.jax_reference else (*REFERENCES, *fam.extra_references)
+
+
 def family_methods(family: str, wanted: Sequence[str]) -> list[str]:
     """The methods of ``family`` among ``wanted``, in table order."""
-    own = (*BASE_METHODS[:2], *PEER_METHODS, *BASE_METHODS[2:],
-           *FAMILIES[family].extra_methods, "raw")
+    if FAMILIES[family].jax_reference:
+        own: tuple[str, ...] = (*BASE_METHODS[:2], *PEER_METHODS, *JAX_METHODS)
+    else:
+        own = (*BASE_METHODS[:2], *PEER_METHODS, *BASE_METHODS[2:],
+               *FAMILIES[family].extra_methods, "raw")
     return [m for m in own if m in wanted]
 
 
@@ -452,10 +508,19 @@ def build(spec: dict[str, Any]) -> R.Made:
     task, n, seed, method = spec["task"], spec["n"], spec["seed"], spec["method"]
     if method == "raw":
         return fam.raw(task, seed)
+    if method in JAX_METHODS:
+        if fam.jax_reference is None:
+            raise R.NotAvailable("not a jax family")
+        if spec["policy"]:
+            raise R.NotAvailable("--policy: no torch policy in the jitted loop")
+        return fam.jax_reference(task, n, seed, fam.scan_steps if method == "jax-scan" else 0)
+    actor_input = None
     if spec["policy"]:
         from _policy import policy_actor
 
         make_actor = policy_actor(seed)
+    elif fam.legal_mask is not None:
+        make_actor, actor_input = J.legal_actor(seed), fam.legal_mask
     else:
         make_actor = R.random_actor(seed, binary=fam.binary_actions)
     if method in ("envpool-sync", "envpool-async", *PEER_METHODS):
@@ -475,7 +540,7 @@ def build(spec: dict[str, Any]) -> R.Made:
             pool_task = task_id(names[0])
             kwargs["env_kwargs"] = {"task_name": names}
         return R.envpool_runner(pool_task, n, batch, seed, make_actor, spec["num_threads"],
-                                **kwargs)
+                                actor_input, **kwargs)
     if method == "ale-vector":
         return R.ale_vector_runner(_game(task), n, seed, make_actor)
     if method == "procgen-vector":
@@ -611,7 +676,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
                              [m for m in args.methods if m not in PEER_METHODS])
     num_envs = args.num_envs or list(FAMILIES[family].default_num_envs)
     cores = os.cpu_count() or 1
-    rows = {(n, m): Row(n, m, label(m, args)) for n in num_envs for m in methods}
+    rows = {(n, m): Row(n, m, label(m, args, family)) for n in num_envs for m in methods}
     raw: list[float] = []
     raw_pss: list[int] = []
     raw_status = ("ok", "")
@@ -671,7 +736,7 @@ def run_family(family: str, task: str, args: argparse.Namespace,
             row = rows[(n, m)]
             # envpool against the peer in the same mode: envpool-sync / peer-sync, ...
             peer = {"envpool-sync": "peer-sync", "envpool-async": "peer-async"}.get(m, "")
-            for ref, _ in (*REFERENCES, *fam.extra_references, ("peer", "")):
+            for ref, _ in (*family_references(family), ("peer", "")):
                 other = rows.get((n, peer if ref == "peer" else ref))
                 if row.steps_per_s is None or other is None or other.steps_per_s is None:
                     row.ratios[ref] = None
@@ -723,12 +788,15 @@ def peer_version(python: str) -> tuple[str, str]:
     return f"{'sail-sg EnvPool' if sail == 'True' else 'envpool'} {version}", folder.strip()
 
 
-def label(method: str, args: argparse.Namespace) -> str:
-    """A method's row label (a peer's names its envpool)."""
+def label(method: str, args: argparse.Namespace, family: str = "") -> str:
+    """A method's row label (a peer's names its envpool, a jax method its package)."""
     if method in PEER_METHODS:
         return LABELS[method].replace("peer envpool", args.peer_name)
     if method == "procgen-vector":
         return f"{LABELS[method]}, {args.num_threads or PROCGEN_THREADS} threads"
+    if method in JAX_METHODS:
+        fam = FAMILIES[family]
+        return LABELS[method].format(jax=fam.jax_label, scan=fam.scan_steps)
     return LABELS[method]
 
 
@@ -758,18 +826,29 @@ def _fmt_ratio(x: float | None) -> str:
 
 def family_table(fam: dict[str, Any]) -> str:
     """The markdown section of one family."""
-    refs = [*REFERENCES, *(tuple(ref) for ref in fam.get("extra_references", ())),
-            *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
+    own = (JAX_REFERENCES if FAMILIES[fam["family"]].jax_reference else
+           (*REFERENCES, *(tuple(ref) for ref in fam.get("extra_references", ()))))
+    refs = [*own, *((("peer", f"vs {fam['peer']}"),) if fam.get("peer") else ())]
     raw = fam["raw_steps_per_s"]
     status, note = fam["raw_status"]
     raw_text = (f"{raw:,.0f} steps/s" if raw is not None
                 else "not measured (--methods without raw)" if status == "ok"
                 else f"{status} ({note})")
+    family = FAMILIES[fam["family"]]
+    about = ([f"- reference: the package's own step, {family.jax_label}, jitted with the "
+              "action choice; compiled before timing, block_until_ready before each clock "
+              "reading", "- actions: " + (
+                  "random legal ones for every row: the argmax of pre-sampled uniform noise "
+                  "over the legal entries of each env's action mask" if family.legal_mask
+                  else "random, pre-sampled from the action space, the same batches for "
+                  "every row")]
+             if family.jax_reference else
+             [f"- reference env: {fam['reference']}",
+              f"- raw single-thread rate ({fam['raw_label']}): {raw_text}"])
     lines = [
         f"## {fam['family']}: {fam['task']}",
         "",
-        f"- reference env: {fam['reference']}",
-        f"- raw single-thread rate ({fam['raw_label']}): {raw_text}",
+        *about,
         "",
         "| num_envs | method | steps/s | " + " | ".join(lbl for _, lbl in refs)
         + " | peak PSS (MiB) |",
@@ -824,7 +903,8 @@ def write_png(path: str, info: dict[str, Any], args: argparse.Namespace,
                 else:  # say why the bar is missing
                     ax.text(x, 0.02, r["status"], transform=ax.get_xaxis_transform(),
                             rotation=90, ha="center", va="bottom", fontsize=7)
-            label = "limit (min(n, cores) x raw)" if m == "raw" else LABELS[m]
+            label = ("limit (min(n, cores) x raw)" if m == "raw" else
+                     next(r["label"] for r in fam["rows"] if r["method"] == m))
             ax.bar(xs, ys, width, label=label, hatch="//" if m == "raw" else None,
                    fill=m != "raw")
         ax.set_xticks(range(len(ns)), [f"num_envs={n}" for n in ns])
@@ -906,8 +986,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    families = [run_family(f, args.task or FAMILIES[f].default_task, args, log)
-                for f in args.family]
+    with tempfile.TemporaryDirectory(prefix="bench-jax-cache-") as cache:
+        # the jax methods' children share compiled programs (jax's persistent cache), so
+        # that only a run's first round compiles (never timed either way)
+        own_cache = "JAX_COMPILATION_CACHE_DIR" not in os.environ
+        if own_cache:
+            os.environ["JAX_COMPILATION_CACHE_DIR"] = cache
+        try:
+            families = [run_family(f, args.task or FAMILIES[f].default_task, args, log)
+                        for f in args.family]
+        finally:
+            if own_cache:
+                del os.environ["JAX_COMPILATION_CACHE_DIR"]
     info["loadavg_end"] = R.load_average()
     info["total_seconds"] = round(time.perf_counter() - t0, 1)
     report = markdown(info, args, families)

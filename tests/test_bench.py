@@ -7,6 +7,7 @@ The PSS of a measurement covers its whole process tree (vector-env workers inclu
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import json
@@ -16,7 +17,9 @@ import re
 import subprocess
 import sys
 import time
+from typing import Any
 
+import numpy as np
 import pytest
 
 pytest.importorskip("psutil", reason="bench.py samples PSS with psutil (test extra)")
@@ -25,6 +28,7 @@ pytest.importorskip("matplotlib", reason="bench.py --png draws with matplotlib (
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "bench.py"
 sys.path.insert(0, str(ROOT / "benchmarks"))
+import _jax_refs  # noqa: E402
 import bench  # noqa: E402
 
 
@@ -225,3 +229,170 @@ def test_procgen_and_highway_families_run(procgen_wheel: str) -> None:
     assert list(highway) == ["envpool sync"]
     for row in (*procgen.values(), *highway.values()):
         assert float(row[2].replace(",", "")) > 0 and float(row[-1].replace(",", "")) > 0, row
+# -- the jax families (pgx, jumanji, playground) ---------------------------------------
+def _assert_legal(rule: Any, mask: np.ndarray, action: np.ndarray, task: str) -> None:
+    """Each env's action is legal under its mask (one per agent, a joint index, a choice)."""
+    for m, a in zip(mask, action, strict=True):
+        if not m.any():  # an episode's last observation (BinPack: nothing fits), whose
+            continue  # action the pool's next step ignores (it resets)
+        if rule.per_agent:
+            assert m[np.arange(len(a)), a].all(), (task, m, a)
+        elif rule.vector:
+            assert m[tuple(a)], (task, m, a)
+        else:
+            assert m[a], (task, m, a)
+
+
+@pytest.mark.parametrize("task", ["Go9x9-v1", "RobotWarehouse-v0", "Minesweeper-v0",
+                                  "BinPack-v2", "RubiksCube-v0"])
+def test_envpool_rows_play_random_legal_actions(task: str) -> None:
+    """The envpool rows of the jax families choose each action among the legal ones of the
+    mask they are given (pgx: the info's legal_action_mask, one per env; jumanji: the
+    observation's action_mask: per agent, a joint (row, col) or (ems, item), none at all),
+    in sync and async mode, and every legal action of a small mask is drawn."""
+    import envpool
+
+    family = "pgx" if task == "Go9x9-v1" else "jumanji"
+    legal_mask = bench.FAMILIES[family].legal_mask
+    assert legal_mask is not None
+    space = envpool.make_spec(task).action_space
+    seen: list[tuple[Any, np.ndarray]] = []
+    make = _jax_refs.legal_actor(0)
+
+    def recording(mask: Any, sp: Any, batch: int) -> Any:
+        actor = make(mask, sp, batch)
+
+        def act(m: Any) -> Any:
+            a = actor(m)
+            seen.append((None if m is None else np.array(m), np.array(a)))
+            return a
+        return act
+
+    for batch in (4, 2):
+        run, close = bench.R.envpool_runner(task, 4, batch, 0, recording, 1, legal_mask)
+        try:
+            run(60)
+        finally:
+            close()
+    assert len(seen) == 60 + 61  # sync: 60 steps; async: the first send and 60 more
+    rule = _jax_refs.legal_random(space, None if seen[0][0] is None else seen[0][0].shape[1:])
+    drawn: set[Any] = set()
+    for mask, action in seen:
+        assert action.dtype == space.dtype and space.contains(action[0]), (task, action)
+        if mask is None:
+            continue
+        _assert_legal(rule, mask, action, task)
+        drawn.update(tuple(np.atleast_1d(a)) for m, a in zip(mask, action, strict=True)
+                     if m.any())
+    if task == "RubiksCube-v0":  # no mask: every (face, depth, amount) of the grid
+        drawn = {tuple(a) for _, action in seen for a in action}
+        assert len(drawn) == 6 * 1 * 3
+    elif task == "Go9x9-v1":
+        assert len(drawn) > 60  # most of the 82 moves over 122 random draws
+
+
+def test_legal_random_is_the_same_rule_in_jax() -> None:
+    """jax's jitted step takes its actions with the same rule (and noise) as envpool's
+    numpy actor: the same actions for the same masks."""
+    jnp = pytest.importorskip("jax.numpy")
+    rng = np.random.default_rng(1)
+    cases = [(bench.gymnasium.spaces.Discrete(82), (82,)),
+             (bench.gymnasium.spaces.Box(0, 4, (4,), np.int32), (4, 5)),
+             (bench.gymnasium.spaces.Box(0, np.array([39, 19]), (2,), np.int32), (40, 20))]
+    for space, grid in cases:
+        rule = _jax_refs.legal_random(space, grid)
+        noise = _jax_refs.noise_batches(rule, 16, 0)[0]
+        mask = rng.random((16, *grid)) < 0.3
+        mask.reshape(16, -1)[:, 0] = True  # at least one legal action (agent) per env
+        if rule.per_agent:
+            mask[..., 0] = True
+        a_np = rule(np, mask, noise)
+        jax_rule = dataclasses.replace(rule, dtype=np.int32)  # as the runners' (x64 off)
+        a_jax = np.asarray(jax_rule(jnp, jnp.asarray(mask), jnp.asarray(noise)))
+        np.testing.assert_array_equal(a_np, a_jax.astype(a_np.dtype))
+
+
+def _check_jax_family(payload: dict[str, Any], md: str, family: str, methods: list[str]) -> None:
+    """Every row ran (envpool async but at n = 1), with its rate, PSS and ratios."""
+    fam = payload["families"][0]
+    assert fam["family"] == family
+    assert [r["method"] for r in fam["rows"] if r["num_envs"] == fam["num_envs"][0]] == methods
+    header = next(ln for ln in md.splitlines() if ln.startswith("| num_envs"))
+    assert "| vs jax step | vs jax scan |" in header
+    for row in fam["rows"]:
+        if row["method"] == "envpool-async" and row["num_envs"] == 1:
+            assert row["status"] == "n/a", row
+            continue
+        assert row["status"] == "ok" and row["steps_per_s"] > 0 and row["peak_pss_mib"] > 0, row
+        ref = next(r for r in fam["rows"]
+                   if r["num_envs"] == row["num_envs"] and r["method"] == "jax-step")
+        assert row["ratios"]["jax-step"] == pytest.approx(
+            row["steps_per_s"] / ref["steps_per_s"], rel=1e-9)
+    for dist in ("jax", "jaxlib", family):  # the distributions are named as the families
+        assert payload["machine"]["versions"][dist], dist
+
+
+@pytest.mark.timeout(150)
+def test_a_jax_family_is_measured_against_its_package(tmp_path: pathlib.Path) -> None:
+    """--family pgx: envpool's pool beside pgx's own jitted vmapped step (its smallest
+    game, one round of 0.1 s), in the table with envpool's ratio to it."""
+    out = tmp_path / "bench.json"
+    result = _run("--family", "pgx", "--task", "TicTacToe-v1", "--num-envs", "2", "--methods",
+                  "envpool-sync", "jax-step", "--seconds", "0.1", "--warmup", "0", "--json",
+                  str(out), timeout=140)
+    assert result.returncode == 0, result.stderr[-3000:]
+    _check_jax_family(json.loads(out.read_text()), result.stdout, "pgx",
+                      ["envpool-sync", "jax-step"])
+    assert "| 2 | pgx jit(vmap(auto_reset(step, init))), one call per step |" in result.stdout
+
+
+def _jax_rows_play_legal_actions(family: str, task: str) -> None:
+    """The jax rows' jitted programs (step and scan) choose legal actions: each action and
+    the mask it was chosen from come back to the host through jax.debug.callback."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+    choose = _jax_refs.LegalRandom.__call__
+
+    def recording(rule: Any, xp: Any, mask: Any, noise: Any) -> Any:
+        action = choose(rule, xp, mask, noise)
+        if xp is jnp:
+            jax.debug.callback(lambda m, a: seen.append((np.asarray(m), np.asarray(a))),
+                               mask, action)
+        return action
+
+    runner = bench.FAMILIES[family].jax_reference
+    assert runner is not None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_jax_refs.LegalRandom, "__call__", recording)
+        for scan in (0, 4):
+            run, close = runner(task, 3, 0, scan)
+            run(20)
+            close()
+    assert len(seen) == (1 + 20) + (1 + 20) * 4
+    import envpool
+
+    rule = _jax_refs.legal_random(envpool.make_spec(task).action_space, seen[0][0].shape[1:])
+    for mask, action in seen:
+        _assert_legal(rule, mask, action, task)
+
+
+@pytest.mark.nightly
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("family, task", [
+    ("pgx", "Go9x9-v1"), ("pgx", "Chess-v1"), ("jumanji", "Game2048-v1"),
+    ("jumanji", "RobotWarehouse-v0"), ("jumanji", "BinPack-v2"),
+    ("playground", "Go1JoystickFlatTerrain-v1")])
+def test_jax_families_every_method_nightly(family: str, task: str,
+                                           tmp_path: pathlib.Path) -> None:
+    """Every method of the jax families (envpool sync and async, the package's jitted step
+    and scan) at 1 and 2 envs, with the tasks the benchmark's results use; the jax rows'
+    actions are legal ones."""
+    if family != "playground":
+        _jax_rows_play_legal_actions(family, task)
+    out = tmp_path / "bench.json"
+    result = _run("--family", family, "--task", task, "--num-envs", "1", "2", "--seconds",
+                  "0.2", "--warmup", "0.05", "--json", str(out), timeout=3500)
+    assert result.returncode == 0, result.stderr[-3000:]
+    _check_jax_family(json.loads(out.read_text()), result.stdout, family,
+                      ["envpool-sync", "envpool-async", "jax-step", "jax-scan"])

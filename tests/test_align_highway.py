@@ -56,18 +56,20 @@ SVML_RTOL = 1e-12
 SVML_ATOL = 1e-10
 
 
-def assert_aligned(ours: Any, theirs: Any, where: Any) -> None:
+def assert_aligned(ours: Any, theirs: Any, where: Any, rtol: float = SVML_RTOL,
+                   atol: float = SVML_ATOL) -> None:
     """Ours equals the package's bit for bit where numpy's angles are the C library's
-    (``LIBM_ANGLES``); where they are SVML's, within ``SVML_RTOL`` (relative; for float32
-    numbers, one float32 ulp, as float64 numbers that close round to the same or
-    neighbouring float32 numbers) or ``SVML_ATOL`` (absolute: numbers near 0)."""
+    (``LIBM_ANGLES``); where they are SVML's, within ``rtol`` (relative; for float32
+    numbers at least one float32 ulp, as float64 numbers that close round to the same or
+    neighbouring float32 numbers) or ``atol`` (absolute: numbers near 0)."""
     ours, theirs = np.asarray(ours), np.asarray(theirs)
     if LIBM_ANGLES:
         assert np.array_equal(ours, theirs, equal_nan=True), (where, ours, theirs)
         return
-    rtol = float(np.finfo(np.float32).eps) if ours.dtype == np.float32 else SVML_RTOL
+    if ours.dtype == np.float32:
+        rtol = max(rtol, float(np.finfo(np.float32).eps))
     np.testing.assert_allclose(ours.astype(np.float64), theirs.astype(np.float64), rtol=rtol,
-                               atol=SVML_ATOL, equal_nan=True, err_msg=str(where))
+                               atol=atol, equal_nan=True, err_msg=str(where))
 
 
 # Our id -> the package's id.

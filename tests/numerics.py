@@ -34,7 +34,8 @@ def ufunc_matches_libm(name: str, low: float, high: float, signed: bool = False)
     import math
 
     ufunc: Callable[[np.ndarray], np.ndarray] = getattr(np, name)
-    libm: Callable[[float], float] = getattr(math, {"arcsinh": "asinh"}.get(name, name))
+    libm: Callable[[float], float] = getattr(
+        math, {"arcsinh": "asinh", "arctan": "atan", "arcsin": "asin"}.get(name, name))
     rng = np.random.default_rng(0)
     xs = np.exp(rng.uniform(np.log(low), np.log(high), 20_000))
     if signed:

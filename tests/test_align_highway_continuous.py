@@ -34,6 +34,7 @@ from highway_env.envs.racetrack_env import (
     RacetrackEnvLarge,
     RacetrackEnvOval,
 )
+from test_align_highway import assert_aligned
 
 import envpool
 
@@ -65,12 +66,12 @@ def _check_obs(obs: dict[str, np.ndarray], r_obs: dict[str, np.ndarray], where: 
     assert set(obs) == set(r_obs), where
     for key, value in r_obs.items():
         assert obs[key].dtype == np.float64, (where, key)
-        assert np.array_equal(obs[key][0], value), (where, key, obs[key][0], value)
+        assert_aligned(obs[key][0], value, (where, key))
 
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 action: bool = True) -> None:
-    assert info["speed"][0] == r_info["speed"], where
+    assert_aligned(info["speed"][0], r_info["speed"], where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     assert bool(info["is_success"][0]) == bool(r_info["is_success"]), where
     if action:
@@ -127,7 +128,7 @@ def run_parking(task_id: str, seed: int, policy: str, steps: int,
             continue
         r_obs, r_rew, r_term, r_trunc, r_info = ref.step(action)
         _check_obs(obs, r_obs, where)
-        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert_aligned(rew[0], np.float32(r_rew), where)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         _check_info(info, r_info, where)
         # the pool method: the package's compute_reward bit for bit
@@ -270,7 +271,7 @@ def _package_racetrack(task_id: str, kw: dict[str, Any]) -> Any:
 
 def _race_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                reset: bool = False) -> None:
-    assert info["speed"][0] == r_info["speed"], where
+    assert_aligned(info["speed"][0], r_info["speed"], where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if not reset:
         assert np.array_equal(info["action"][0], r_info["action"]), where
@@ -303,7 +304,7 @@ def run_racetrack(task_id: str, seed: int, policy: str, steps: int,
     n = ours.action_space.shape[-1]
     obs, info = ours.reset()
     r_obs, r_info = ref.reset(seed=seed)
-    assert np.array_equal(obs[0], r_obs), (task_id, seed, "reset")
+    assert_aligned(obs[0], r_obs, (task_id, seed, "reset"))
     _race_info(info, r_info, (task_id, seed, "reset"), reset=True)
     seen = {"episodes": 1, "terminated": 0, "truncated": 0, "crashed": 0, "offroad": 0}
     done = False
@@ -313,14 +314,14 @@ def run_racetrack(task_id: str, seed: int, policy: str, steps: int,
         where = (task_id, seed, policy, t)
         if done:
             r_obs, r_info = ref.reset()
-            assert np.array_equal(obs[0], r_obs), where
+            assert_aligned(obs[0], r_obs, where)
             _race_info(info, r_info, where, reset=True)
             seen["episodes"] += 1
             done = False
             continue
         r_obs, r_rew, r_term, r_trunc, r_info = ref.step(action)
-        assert np.array_equal(obs[0], r_obs), (where, np.argwhere(obs[0] != r_obs))
-        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert_aligned(obs[0], r_obs, where)
+        assert_aligned(rew[0], np.float32(r_rew), where)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         _race_info(info, r_info, where)
         seen["crashed"] += int(r_info["crashed"])
@@ -393,9 +394,9 @@ def run_lane_keeping(seed: int, policy: str, steps: int, max_episode_steps: int 
             continue
         r_obs, r_rew, r_term, r_trunc, r_info = ref.step(a)
         _check_obs(obs, r_obs, where)
-        assert rew[0] == np.float32(r_rew), (where, rew[0], r_rew)
+        assert_aligned(rew[0], np.float32(r_rew), where)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
-        assert info["speed"][0] == ref.unwrapped.vehicle.speed, where
+        assert_aligned(info["speed"][0], ref.unwrapped.vehicle.speed, where)
         seen["switched"] += int(not ref.unwrapped.lanes)
         seen["truncated"] += int(r_trunc)
         done = r_term or r_trunc

@@ -24,7 +24,7 @@ import highway_env  # noqa: F401  (registers the package's ids)
 import numpy as np
 import pytest
 from gymnasium.envs.registration import load_env_creator
-from test_align_highway import _ACTION_KEYS, _OBS_KEYS, _policy
+from test_align_highway import _ACTION_KEYS, _OBS_KEYS, _policy, assert_aligned
 
 import envpool
 
@@ -72,14 +72,14 @@ def _package_config(package_id: str, kw: dict[str, Any]) -> dict[str, Any]:
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 reset: bool = False) -> None:
-    assert info["speed"][0] == r_info["speed"], where
+    assert_aligned(info["speed"][0], r_info["speed"], where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if not reset:
         assert np.array_equal(info["action"][0], r_info["action"]), where
     for name, value in r_info["rewards"].items():
         if reset and name == "lane_change_reward":
             continue
-        assert info[f"rewards_{name}"][0] == value, (where, name)
+        assert_aligned(info[f"rewards_{name}"][0], value, (where, name))
     if "is_success" in r_info:
         assert bool(info["is_success"][0]) == r_info["is_success"], where
 
@@ -105,7 +105,7 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int, **kw: Any) -> 
     n = space.shape[-1] if policy == "continuous" else int(space.n)
     obs, info = ours.reset()
     r_obs, r_info = ref.reset(seed=seed)
-    assert np.array_equal(obs[0], r_obs, equal_nan=True), (task_id, seed, "reset")
+    assert_aligned(obs[0], r_obs, (task_id, seed, "reset"))
     _check_info(info, r_info, (task_id, seed, "reset"), reset=True)
     seen = {"episodes": 1, "terminated": 0, "truncated": 0, "success": 0}
     done = False
@@ -117,14 +117,14 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int, **kw: Any) -> 
         where = (task_id, seed, policy, t)
         if done:  # our autoreset step: the package's reset() without a seed
             r_obs, r_info = ref.reset()
-            assert np.array_equal(obs[0], r_obs, equal_nan=True), where
+            assert_aligned(obs[0], r_obs, where)
             _check_info(info, r_info, where, reset=True)
             seen["episodes"] += 1
             done = False
             continue
         r_obs, r_rew, r_term, r_trunc, r_info = ref.step(action)
-        assert np.array_equal(obs[0], r_obs, equal_nan=True), where
-        assert rew[0] == np.float32(r_rew), where
+        assert_aligned(obs[0], r_obs, where)
+        assert_aligned(rew[0], np.float32(r_rew), where)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         _check_info(info, r_info, where)
         seen["terminated"] += int(r_term)

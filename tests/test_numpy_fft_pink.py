@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numerics import power_matches_libm  # tests/numerics.py
 
 from envpool import _native
-from numerics import power_matches_libm  # tests/numerics.py
 from envpool.tasks._numpy_ziggurat import ziggurat_tables
 
 pink = pytest.importorskip("pink")

@@ -4,12 +4,19 @@ native/envs/common/numpy_fft.h restates numpy.fft.irfft (numpy 2's pocketfft, re
 plan) and native/envs/common/pink_noise.h pink-noise-rl's powerlaw_psd_gaussian and
 ColoredNoiseProcess on numpy's Generator; both must equal the packages bit for bit (Soccer's
 goalkeeper draws (2, 10) buffers, ChaseTag's opponent (2, 2000) ones).
+
+numpy's FFT is the same on every x86-64 CPU (its pocketfft extension is built for the
+baseline only, without CPU dispatch), but pink's spectrum scale f ** (-beta / 2) is numpy's
+float64 power: for beta = 2 (the envs') the reciprocal on every CPU; for other betas libm's
+pow, or on AVX-512 CPUs SVML's (tests/numerics.py: power_matches_libm), which our C++ does
+not restate (no env draws such noise).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from numerics import power_matches_libm  # tests/numerics.py
 
 from envpool import _native
 from envpool.tasks._numpy_ziggurat import ziggurat_tables
@@ -88,8 +95,23 @@ def _ours(seed: int, beta: float, size: tuple[int, int], scale: float,
 )
 def test_colored_noise_process_equals_pink(beta: float, size: tuple[int, int], scale: float,
                                            max_period: float | None, n_samples: int) -> None:
+    # numpy's array ** p for these p is not pow's own loop (NumpyPowScalar in pink_noise.h).
+    numpy_fast_power = -beta / 2 in (-1.0, 0.0, 0.5, 1.0, 2.0)
+    bitwise = numpy_fast_power or power_matches_libm()
     for seed in (0, 1, 12345):
         want = _pink_samples(seed, beta, size, scale, max_period, n_samples)
         got = _ours(seed, beta, size, scale, max_period, n_samples)
         # The last value is the generator's next uniform: both consumed the same draws.
-        np.testing.assert_array_equal(got, want, err_msg=f"seed={seed}")
+        assert got[-1] == want[-1], f"seed={seed}: the generators' next uniforms differ"
+        if bitwise:
+            np.testing.assert_array_equal(got, want, err_msg=f"seed={seed}")
+        else:
+            # numpy's SVML power and libm's pow differ by at most 1 ulp in each spectrum
+            # scale; the noise is linear in them (normal draws times scale, the linear
+            # irfft, a division by sigma, itself a sum of squares of the scales), so each
+            # output moves by a few eps times the buffers' magnitude: measured at most
+            # 1.7 eps * max|noise| (betas 0.5, 1, 1.5; lengths 9 .. 2000; six seeds each)
+            # on an AMD EPYC with AVX-512. Bound: 8 eps * max|noise|.
+            bound = 8 * np.finfo(np.float64).eps * np.abs(want[:-1]).max()
+            np.testing.assert_allclose(got[:-1], want[:-1], rtol=0, atol=bound,
+                                       err_msg=f"seed={seed}")

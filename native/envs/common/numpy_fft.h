@@ -1,6 +1,9 @@
 // numpy.fft.irfft(a, n) (numpy >= 2.0, norm=None) for lengths n = 2^a 3^b 5^c, restated
 // so that its output equals numpy's bit for bit (the build is -ffp-contract=off, and numpy's
 // x86-64 wheels (baseline X86_V2: no FMA) round every product and sum as written, too).
+// numpy's FFT extension (numpy/fft/_pocketfft_umath) is built for that baseline only, with
+// no CPU dispatch (no AVX or AVX-512 code in it), so its results are the same on every
+// x86-64 CPU.
 //
 // numpy 2 runs the C++ pocketfft (pocketfft_hdronly.h, numpy/fft/_pocketfft_umath.cpp):
 //   - irfft's loop packs the n//2 + 1 complex inputs in FFTPACK's half-complex order

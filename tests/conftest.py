@@ -127,14 +127,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     seed = _sweep_seed()
     if seed is None:
         return
+    kept: list[pytest.Item] = []
+    only: list[pytest.Item] = []
     for item in items:
         mark = item.get_closest_marker("sweep_only")
-        if mark is not None and not (mark.args or mark.kwargs.get("reason")):
+        if mark is None:
+            kept.append(item)
+        elif mark.args or mark.kwargs.get("reason"):
+            only.append(item)
+        else:
             raise ValueError(f"{item.nodeid}: sweep_only needs a reason")
-    only = [i for i in items if i.get_closest_marker("sweep_only") is not None]
     if only:
         config.hook.pytest_deselected(items=only)
-        items[:] = [i for i in items if i.get_closest_marker("sweep_only") is None]
+        items[:] = kept
     sweeps: dict[str, list[pytest.Item]] = collections.defaultdict(list)
     for item in items:
         if item.get_closest_marker("sweep") is not None:

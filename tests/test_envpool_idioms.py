@@ -77,6 +77,38 @@ def test_async_send_recv_loop() -> None:
     assert seen == set(range(num_envs))
 
 
+def test_recv_with_envpools_reset_flag() -> None:
+    """EnvPool's ``recv(reset=False, return_info=True)``: ``recv(True)`` after
+    ``async_reset`` returns what ``reset`` returns."""
+    obs = envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=3).reset()[0].copy()
+    env = envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=3)
+    env.async_reset()
+    obs2, info2 = env.recv(True)
+    assert np.array_equal(obs, obs2) and np.array_equal(info2["env_id"], [0, 1])
+    again = envpool.make_gymnasium("CartPole-v1", num_envs=2, seed=3)
+    again.async_reset()
+    alone = again.recv(True, False)
+    assert isinstance(alone, np.ndarray) and np.array_equal(alone, obs)
+    again.close()
+    env.send(np.zeros(2, dtype=np.int64))
+    assert len(env.recv(False, True)) == 5
+    env.send(np.zeros(2, dtype=np.int64))
+    with pytest.raises(TypeError, match="timeout"):  # a wait limit given positionally
+        env.recv(5.0)
+    assert len(env.recv(timeout=5.0)) == 5  # the refused call left the batch in flight
+    env.close()
+    legacy = envpool.make("CartPole-v1", env_type="gym", num_envs=2, seed=3)
+    legacy.async_reset()
+    assert np.array_equal(legacy.recv(True, False), obs)
+    dm = envpool.make_dm("CartPole-v1", num_envs=2, seed=3)
+    dm.async_reset()
+    ts = dm.recv(True)  # a TimeStep either way, as EnvPool's dm flavour
+    assert np.array_equal(ts.observation.obs, obs) and (ts.step_type == 0).all()
+    with pytest.raises(TypeError):
+        dm.recv("yes")
+    dm.close()
+
+
 def test_gym_flavour_spaces_without_gym(monkeypatch: pytest.MonkeyPatch) -> None:
     # Where gym cannot be imported too.
     monkeypatch.setitem(sys.modules, "gym", None)

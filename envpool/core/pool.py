@@ -119,6 +119,22 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
             setattr(self, name, types.MethodType(method, self))
 
     # -- receiving -------------------------------------------------------------
+    @staticmethod
+    def _recv_flags(reset: Any, return_info: Any) -> tuple[bool, bool]:
+        """Checks sail-sg EnvPool's ``recv(reset, return_info)`` flags: both are bools.
+
+        Raises:
+            TypeError: a flag is not a bool (``recv(5.0)``: the wait limit is the
+                keyword ``timeout``).
+        """
+        for name, flag in (("reset", reset), ("return_info", return_info)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(
+                    f"recv's {name} is a bool (sail-sg EnvPool's recv(reset=False, "
+                    f"return_info=True)), got {flag!r}; the most seconds to wait is the "
+                    "keyword: recv(timeout=...)")
+        return bool(reset), bool(return_info)
+
     def recv_raw(self, timeout: float | None = None) -> RawBatch:
         """The next finished batch, as numpy views (``timeout`` in seconds; Ctrl-C
         interrupts the wait)."""

@@ -160,7 +160,8 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         self.send(action, env_id)
         return self.recv()
 
-    def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
+    def recv(self, reset: bool = False, return_info: bool = True, *,
+             timeout: float | None = None) -> dm_env.TimeStep:
         """Waits for the next batch of results of ``send`` or ``async_reset``.
 
         The dm flavour's ``recv``. In async mode (``batch_size < num_envs``) the batch
@@ -168,6 +169,10 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         ``observation.env_id``. Ctrl-C interrupts the wait.
 
         Args:
+            reset: sail-sg EnvPool's flag, accepted for its signature: the dm
+                flavour returns a ``TimeStep`` either way (its ``step_type`` tells a
+                reset's rows), as EnvPool's does.
+            return_info: Likewise accepted and without effect.
             timeout: The most seconds to wait; None waits as long as it takes.
 
         Returns:
@@ -178,6 +183,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
             RuntimeError: nothing is in flight (sync mode), fewer than ``batch_size``
                 envs are in flight (async mode), the pool is closed, or an env failed.
             TimeoutError: no batch was ready within ``timeout`` seconds.
+            TypeError: ``reset`` or ``return_info`` is not a bool.
 
         Examples:
             >>> import envpool
@@ -188,6 +194,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
             (array([0, 0], dtype=int32), (2,))
             >>> env.close()
         """
+        self._recv_flags(reset, return_info)
         return self._result(self.recv_raw(timeout))
 
     def _result(self, raw: RawBatch, xp: Any = np) -> dm_env.TimeStep:

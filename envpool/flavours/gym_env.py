@@ -137,23 +137,28 @@ class LegacyGymEnvPool(GymEnvPool):
         self.send(actions, env_id)
         return self.recv()
 
-    def recv(self, timeout: float | None = None  # type: ignore[override]
-             ) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
+    def recv(self, reset: bool = False, return_info: bool = True, *,  # type: ignore[override]
+             timeout: float | None = None) -> Any:
         """Waits for the next batch of results of ``send`` or ``async_reset`` (gym < 0.26).
 
         Args:
+            reset: sail-sg EnvPool's flag: True returns the batch as a reset does,
+                ``(obs, info)``.
+            return_info: With ``reset``: False returns ``obs`` alone.
             timeout: The most seconds to wait; None waits as long as it takes.
 
         Returns:
             ``(obs, reward, done, info)``: one row per env of the batch, float32
             rewards, ``done`` (bool) ``terminated | truncated``, and ``info`` with
             ``TimeLimit.truncated`` (bool: the episode hit its time limit), ``env_id``,
-            ``elapsed_step``, ``players`` and the env's own info keys.
+            ``elapsed_step``, ``players`` and the env's own info keys. With
+            ``reset``: ``(obs, info)``, or ``obs`` without ``return_info``.
 
         Raises:
             RuntimeError: nothing (or too little) is in flight, the pool is closed, or
                 an env failed.
             TimeoutError: no batch was ready within ``timeout`` seconds.
+            TypeError: ``reset`` or ``return_info`` is not a bool.
 
         Examples:
             >>> import envpool
@@ -166,7 +171,10 @@ class LegacyGymEnvPool(GymEnvPool):
             ((2, 4), (2,), (2,))
             >>> env.close()
         """
-        obs, reward, terminated, truncated, info = GymnasiumEnvPool.recv(self, timeout)
+        if self._recv_flags(reset, return_info)[0]:
+            return GymnasiumEnvPool.recv(self, True, return_info, timeout=timeout)
+        obs, reward, terminated, truncated, info = GymnasiumEnvPool.recv(
+            self, timeout=timeout)
         info["TimeLimit.truncated"] = truncated
         return obs, reward, terminated | truncated, info
 

@@ -225,8 +225,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         return self.recv()
 
     def recv(
-        self, timeout: float | None = None
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        self, reset: bool = False, return_info: bool = True, *, timeout: float | None = None
+    ) -> Any:
         """Waits for the next batch of results of ``send`` or ``async_reset``.
 
         The gymnasium and gym flavours' ``recv``. In sync mode the batch holds every
@@ -234,6 +234,9 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         finish, whose ids are ``info["env_id"]``. Ctrl-C interrupts the wait.
 
         Args:
+            reset: sail-sg EnvPool's flag: True returns the batch as ``reset`` does,
+                ``(obs, info)`` (after ``async_reset``, say).
+            return_info: With ``reset``: False returns ``obs`` alone (EnvPool's).
             timeout: The most seconds to wait; None waits as long as it takes.
 
         Returns:
@@ -242,11 +245,13 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
             ``info`` with ``env_id``, ``elapsed_step``, ``players`` and the env's own
             info keys (and ``final_obs`` / ``final_info`` with same-step autoreset).
             The arrays are views of the pool's batch, valid as long as they are held.
+            With ``reset``: ``(obs, info)``, or ``obs`` without ``return_info``.
 
         Raises:
             RuntimeError: nothing is in flight (sync mode), fewer than ``batch_size``
                 envs are in flight (async mode), the pool is closed, or an env failed.
             TimeoutError: no batch was ready within ``timeout`` seconds.
+            TypeError: ``reset`` or ``return_info`` is not a bool.
 
         Examples:
             >>> import envpool
@@ -257,6 +262,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
             ((2, 4), (2,))
             >>> env.close()
         """
+        reset, return_info = self._recv_flags(reset, return_info)
         raw = self.recv_raw(timeout)
         info = self.info(raw)
         if raw.final_obs is not None:
@@ -266,6 +272,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
             info["final_info"] = {**raw.final_info, **{"_" + k: done for k in raw.final_info}}
             info["_final_info"] = done
         self._remember(raw.obs, info, raw.env_id)
+        if reset:
+            return (raw.obs, info) if return_info else raw.obs
         return raw.obs, raw.reward, raw.terminated, raw.truncated, info
 
     # -- DISABLED mode bookkeeping -------------------------------------------

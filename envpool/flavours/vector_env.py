@@ -108,7 +108,7 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
             (MultiDiscrete([2 2]), dtype('float64'))
             >>> envs.close()
         """
-        obs, reward, terminated, truncated, info = super().recv(timeout)
+        obs, reward, terminated, truncated, info = super().recv(timeout=timeout)
         reward = reward.astype(np.float64)
         if "final_obs" in info:
             done = info["_final_obs"]

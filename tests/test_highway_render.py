@@ -37,19 +37,27 @@ PACKAGE_IDS = ["highway-v0", "highway-fast-v0", "merge-v0", "merge-v1", "roundab
 _GRAY_KEYS = {"observation_shape": "observation_shape", "observation_stack_size": "stack_size",
               "observation_weights": "weights", "observation_scaling": "scaling",
               "observation_centering_position": "centering_position"}
+# Our LidarObservation keywords -> the package's config["observation"] keys.
+LIDAR_KEYS = {"observation_cells": "cells", "observation_maximum_range": "maximum_range",
+              "observation_normalize": "normalize"}
 _VIEWER_KEYS = ("screen_width", "screen_height", "scaling", "centering_position", "duration")
 
 
 def _package_config(kw: dict[str, Any], multi_agent: bool = False) -> dict[str, Any]:
-    """The package's config for our viewer, duration and GrayscaleObservation keywords (a
-    multi-agent env's observation_config, each agent's)."""
+    """The package's config for our viewer, duration, GrayscaleObservation and
+    LidarObservation keywords (a multi-agent env's observation_config, each agent's)."""
     config: dict[str, Any] = {k: v for k, v in kw.items() if k in _VIEWER_KEYS}
+    obs: dict[str, Any] = {}
     if kw.get("observation_type") == "GrayscaleObservation":
-        obs: dict[str, Any] = {"type": "GrayscaleObservation", "observation_shape": (128, 64),
-                               "stack_size": 4, "weights": [0.2989, 0.5870, 0.1140]}
+        obs = {"type": "GrayscaleObservation", "observation_shape": (128, 64),
+               "stack_size": 4, "weights": [0.2989, 0.5870, 0.1140]}
         for key, name in _GRAY_KEYS.items():
             if key in kw:
                 obs[name] = tuple(kw[key]) if key == "observation_shape" else kw[key]
+    elif kw.get("observation_type") == "LidarObservation":  # the package draws its outline
+        obs = {"type": "LidarObservation",
+               **{name: kw[key] for key, name in LIDAR_KEYS.items() if key in kw}}
+    if obs:
         config["observation"] = obs if not multi_agent else {
             "type": "MultiAgentObservation", "observation_config": obs}
     return config

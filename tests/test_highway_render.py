@@ -154,6 +154,22 @@ def test_highway_viewer_keywords() -> None:
     run_pictures("lane-keeping-v0", 4, 4, scaling=3.3)
 
 
+def test_highway_render_size() -> None:
+    """render_width and render_height, where given, are the viewer's size (as sail-sg
+    EnvPool draws them): the package's picture with that screen_width and screen_height."""
+    ours = envpool.make_gymnasium("highway-fast-v0", num_envs=2, seed=3, render_mode="rgb_array",
+                                  render_width=120, render_height=64)
+    ref = gymnasium.make("highway-fast-v0").unwrapped
+    ref.render_mode = "rgb_array"
+    ref.configure({"screen_width": 120, "screen_height": 64})
+    ours.reset()
+    ref.reset(seed=3)
+    frame = ours.render()
+    assert frame.shape == (1, 64, 120, 3) and np.array_equal(frame[0], ref.render())
+    ours.close()
+    ref.close()
+
+
 def test_highway_grayscale_observation() -> None:
     """GrayscaleObservation: the stacked grey frames equal the package's observation bit for
     bit (its own viewer's size, scaling and centering; the weights summed as numpy's np.dot
@@ -203,7 +219,8 @@ def test_highway_grayscale_space() -> None:
      "observation_weights"),
     ({"observation_type": "GrayscaleObservation", "observation_scaling": -1.0},
      "observation_scaling"),
-    ({"render_mode": "rgb_array", "render_width": 300}, "render_height and render_width"),
+    ({"render_mode": "rgb_array", "render_width": 5000}, "render_width"),
+    ({"render_mode": "rgb_array", "render_height": -1}, "render_height"),
 ])
 def test_highway_render_bad_keywords(kw: dict[str, Any], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):

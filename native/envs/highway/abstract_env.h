@@ -487,15 +487,27 @@ class AbstractEnv : public Env {
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
 
-  // render_mode="rgb_array": the viewer's screen_height x screen_width picture (render_height
-  // and render_width 0 or those), at the package's render_fps (2 x policy_frequency).
+  // render_mode="rgb_array": the viewer's screen_height x screen_width picture, at the
+  // package's render_fps (2 x policy_frequency). A non-zero render_width / render_height is
+  // the viewer's width / height instead (as sail-sg EnvPool draws them: the package's picture
+  // with that screen_width / screen_height), from 1 to 4096 pixels.
   static FrameSize RenderSize(const CommonParams& p, int width, int height, int camera_id) {
-    return draw::FixedFrame("highway", p.screen_width, p.screen_height,
-                            2.0 * p.policy_frequency, width, height, camera_id);
+    for (const int side : {width, height}) {
+      if (side < 0 || side > 4096) {
+        throw std::invalid_argument("highway: render_width and render_height must be 0 (the "
+                                    "screen's) or 1 to 4096, got " + std::to_string(side));
+      }
+    }
+    return draw::FixedFrame("highway", width == 0 ? p.screen_width : width,
+                            height == 0 ? p.screen_height : height, 2.0 * p.policy_frequency,
+                            0, 0, camera_id);
   }
   // env.render(): the viewer centred on the first controlled vehicle.
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    Viewer viewer(common_.ViewerSettings());
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    ViewerConfig settings = common_.ViewerSettings();
+    if (width != 0) settings.width = width;
+    if (height != 0) settings.height = height;
+    Viewer viewer(settings);
     viewer.Draw(road_, controlled_.empty() ? Vec2{0, 0} : vehicle().position, out);
     // ObservationGraphics.display(env.observation_type): a single-agent LidarObservation
     const auto* lidar = dynamic_cast<const LidarObservation*>(observations_.front().get());

@@ -171,7 +171,8 @@ def test_lidar_frames() -> None:
 
 def test_lidar_spaces() -> None:
     """The observation space is the package's: float32 (cells, 2) in [-1, 1], or within the
-    range unnormalised; a Tuple of them for a multi-agent id."""
+    range unnormalised; a Tuple of them for a multi-agent id; normalised in some envs of a
+    pool and not in others is refused (the bounds differ)."""
     for kw in ({}, {"observation_cells": 5, "observation_maximum_range": 42.5,
                     "observation_normalize": False}):
         env = envpool.make_gymnasium("exit-v0", num_envs=1, observation_type="LidarObservation",
@@ -185,6 +186,9 @@ def test_lidar_spaces() -> None:
                          config=_package_config("intersection-multi-agent-v0", {}))
     assert tuple(env.single_observation_space) == tuple(ref.observation_space)
     env.close()
+    with pytest.raises(ValueError, match="observation_normalize would change the spaces"):
+        envpool.make_gymnasium("highway-fast-v0", num_envs=2, observation_type="LidarObservation",
+                               env_kwargs={"observation_normalize": [True, False]})
 
 
 @pytest.mark.parametrize("kw, message", [

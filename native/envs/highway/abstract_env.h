@@ -422,7 +422,8 @@ class AbstractEnv : public Env {
   }
 
   // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
-  // 3 x 3 x time cells in [0, 1]), the action, info speed, crashed, action and the task's
+  // 3 x 3 x time cells in [0, 1]; LidarObservation: cells x 2 in [-1, 1] or within the
+  // range), the action, info speed, crashed, action and the task's
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;

@@ -20,12 +20,12 @@
 // corners its dgemm (envs/common/numpy_blas.h); arctan2, cos and sin are the C library's.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "envs/common/numpy_blas.h"

@@ -23,9 +23,7 @@ import numpy as np
 import pytest
 from test_align_highway import PACKAGE_ID as HIGHWAY_IDS
 from test_align_highway import assert_aligned
-from test_align_highway_intersection import ATOL as INTERSECTION_ATOL
 from test_align_highway_intersection import PACKAGE_ID as INTERSECTION_IDS
-from test_align_highway_intersection import RTOL as INTERSECTION_RTOL
 
 # (the intersection's scenes set IDMVehicle's class attributes for the whole process: this
 # autouse fixture puts them back after each test)
@@ -38,6 +36,15 @@ import envpool
 # Our id -> the package's id: every id whose task takes a config observation type.
 PACKAGE_ID = {**HIGHWAY_IDS, **ROAD_IDS, **INTERSECTION_IDS}
 IDS = list(PACKAGE_ID)
+# Where numpy's angles are SVML's (AVX-512), the intersection's 1-ulp differences grow
+# through the vehicles' headings and positions (test_align_highway_intersection's RTOL), and a
+# sector's ray meeting a turned rectangle at a grazing angle enlarges them: seen on an AMD
+# EPYC Zen 4, over every intersection id here, up to 9.5e-6 (relative, of a distance) and
+# 6.9e-7 (absolute) by the 8th step of intersection-multi-agent-v0 seed 5. The bounds leave a
+# margin of 10. (Everywhere else, and wherever numpy's angles are the C library's, the
+# checks are those of test_align_highway.assert_aligned, bitwise in the latter case.)
+INTERSECTION_RTOL = 1e-4
+INTERSECTION_ATOL = 1e-5
 
 
 def _package_config(package_id: str, kw: dict[str, Any]) -> dict[str, Any]:

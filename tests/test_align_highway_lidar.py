@@ -79,7 +79,8 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
               **kw: Any) -> dict[str, int]:
     """Steps ours and the package's env side by side for ``steps`` steps (episodes restart
     on both sides when one ends), checking the observation, reward and flags; returns what
-    happened (``objects_seen``: steps with a road object within the range)."""
+    happened (``objects_seen``: steps with a road object within the range; ``hits``: steps
+    whose package observation has a sector nearer than the range)."""
     package_id = PACKAGE_ID[task_id]
     ours = envpool.make_gymnasium(task_id, num_envs=1, seed=seed,
                                   observation_type="LidarObservation", **kw)
@@ -105,7 +106,7 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
     obs, _ = ours.reset()
     r_obs, _ = ref_wrapped.reset(seed=seed)
     check_obs(obs, r_obs, (task_id, seed, "reset"))
-    seen = {"episodes": 1, "terminated": 0, "truncated": 0, "objects_seen": 0}
+    seen = {"episodes": 1, "terminated": 0, "truncated": 0, "objects_seen": 0, "hits": 0}
     done = False
     for t in range(steps):
         action = _action(space, policy, rng, t)
@@ -121,6 +122,8 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
         if wrapper:  # MultiAgentWrapper: the agents' rewards and terminations
             r_rew, r_term = ref._reward(action), ref._is_terminated()
         check_obs(obs, r_obs, where)
+        seen["hits"] += int(any((r[:, 0] < r[:, 0].max()).any() for r in
+                                (r_obs if multi else (r_obs,))))
         assert_aligned(rew[0], np.float32(r_rew), where, rtol, atol)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         observer = ref.observation_type
@@ -161,11 +164,12 @@ def test_lidar_obstacle_and_agents() -> None:
 @pytest.mark.sweep(by="none", extra=0)
 @pytest.mark.parametrize("task_id", IDS)
 def test_lidar_every_id(task_id: str) -> None:
-    """Random actions and a pilot into traffic, past resets, on every id."""
-    steps = 4 if PACKAGE_ID[task_id] == "highway-v0" else 12
+    """Random actions and a pilot into traffic on every id (highway-v0, whose 50 vehicles at
+    15 Hz the package steps at about 1 s a step here, for 2 steps of each)."""
+    steps = 2 if PACKAGE_ID[task_id] == "highway-v0" else 10
     seen = run_lidar(task_id, 5, "random", steps)
     seen_faster = run_lidar(task_id, 6, "faster", steps)
-    assert seen["episodes"] + seen_faster["episodes"] >= 3 or steps < 12, (seen, seen_faster)
+    assert seen["hits"] >= 1 and seen_faster["hits"] >= 1, (seen, seen_faster)
 
 
 def test_lidar_frames() -> None:

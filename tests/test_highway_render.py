@@ -37,19 +37,27 @@ PACKAGE_IDS = ["highway-v0", "highway-fast-v0", "merge-v0", "merge-v1", "roundab
 _GRAY_KEYS = {"observation_shape": "observation_shape", "observation_stack_size": "stack_size",
               "observation_weights": "weights", "observation_scaling": "scaling",
               "observation_centering_position": "centering_position"}
+# Our LidarObservation keywords -> the package's config["observation"] keys.
+LIDAR_KEYS = {"observation_cells": "cells", "observation_maximum_range": "maximum_range",
+              "observation_normalize": "normalize"}
 _VIEWER_KEYS = ("screen_width", "screen_height", "scaling", "centering_position", "duration")
 
 
 def _package_config(kw: dict[str, Any], multi_agent: bool = False) -> dict[str, Any]:
-    """The package's config for our viewer, duration and GrayscaleObservation keywords (a
-    multi-agent env's observation_config, each agent's)."""
+    """The package's config for our viewer, duration, GrayscaleObservation and
+    LidarObservation keywords (a multi-agent env's observation_config, each agent's)."""
     config: dict[str, Any] = {k: v for k, v in kw.items() if k in _VIEWER_KEYS}
+    obs: dict[str, Any] = {}
     if kw.get("observation_type") == "GrayscaleObservation":
-        obs: dict[str, Any] = {"type": "GrayscaleObservation", "observation_shape": (128, 64),
-                               "stack_size": 4, "weights": [0.2989, 0.5870, 0.1140]}
+        obs = {"type": "GrayscaleObservation", "observation_shape": (128, 64),
+               "stack_size": 4, "weights": [0.2989, 0.5870, 0.1140]}
         for key, name in _GRAY_KEYS.items():
             if key in kw:
                 obs[name] = tuple(kw[key]) if key == "observation_shape" else kw[key]
+    elif kw.get("observation_type") == "LidarObservation":  # the package draws its outline
+        obs = {"type": "LidarObservation",
+               **{name: kw[key] for key, name in LIDAR_KEYS.items() if key in kw}}
+    if obs:
         config["observation"] = obs if not multi_agent else {
             "type": "MultiAgentObservation", "observation_config": obs}
     return config
@@ -146,6 +154,22 @@ def test_highway_viewer_keywords() -> None:
     run_pictures("lane-keeping-v0", 4, 4, scaling=3.3)
 
 
+def test_highway_render_size() -> None:
+    """render_width and render_height, where given, are the viewer's size (as sail-sg
+    EnvPool draws them): the package's picture with that screen_width and screen_height."""
+    ours = envpool.make_gymnasium("highway-fast-v0", num_envs=2, seed=3, render_mode="rgb_array",
+                                  render_width=120, render_height=64)
+    ref = gymnasium.make("highway-fast-v0").unwrapped
+    ref.render_mode = "rgb_array"
+    ref.configure({"screen_width": 120, "screen_height": 64})
+    ours.reset()
+    ref.reset(seed=3)
+    frame = ours.render()
+    assert frame.shape == (1, 64, 120, 3) and np.array_equal(frame[0], ref.render())
+    ours.close()
+    ref.close()
+
+
 def test_highway_grayscale_observation() -> None:
     """GrayscaleObservation: the stacked grey frames equal the package's observation bit for
     bit (its own viewer's size, scaling and centering; the weights summed as numpy's np.dot
@@ -195,7 +219,8 @@ def test_highway_grayscale_space() -> None:
      "observation_weights"),
     ({"observation_type": "GrayscaleObservation", "observation_scaling": -1.0},
      "observation_scaling"),
-    ({"render_mode": "rgb_array", "render_width": 300}, "render_height and render_width"),
+    ({"render_mode": "rgb_array", "render_width": 5000}, "render_width"),
+    ({"render_mode": "rgb_array", "render_height": -1}, "render_height"),
 ])
 def test_highway_render_bad_keywords(kw: dict[str, Any], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):

@@ -1,6 +1,7 @@
 // highway-env's envs/common/abstract.py AbstractEnv, restated, with its action types
 // (envs/common/action.py: DiscreteMetaAction, ContinuousAction) and its observation types
-// (observation_factory: Kinematics, TimeToCollision, ExitObservation; a task observing
+// (observation_factory: Kinematics, TimeToCollision, ExitObservation, GrayscaleObservation,
+// LidarObservation; a task observing
 // otherwise gives its own ObservationType): what every task shares. A task (highway.h, ...)
 // derives from it, builds its road and vehicles in CreateScene, and gives its rewards,
 // termination and truncation.
@@ -46,6 +47,7 @@
 #include "envs/highway/exit_observation.h"
 #include "envs/highway/graphics.h"
 #include "envs/highway/grayscale_observation.h"
+#include "envs/highway/lidar_observation.h"
 #include "envs/highway/observation.h"
 #include "envs/highway/time_to_collision_observation.h"
 #include "envs/highway/vehicle.h"
@@ -79,6 +81,9 @@ struct CommonParams {
   std::vector<double> observation_features_range;  // x, y, vx, vy (low, high); empty: None
   bool observation_include_obstacles = true;
   int observation_horizon = 10;  // TimeToCollision's
+  // LidarObservation's cells and maximum_range (and observation_normalize: its normalize)
+  int observation_cells = 16;
+  double observation_maximum_range = 60.0;
   // GrayscaleObservation's observation_shape (W, H), stack_size, weights, and scaling and
   // centering_position (0 and []: None, the viewer's)
   std::vector<double> observation_shape;
@@ -110,7 +115,8 @@ struct CommonParams {
   // What the package refuses, refused here with its reason (called after reading);
   // `observations` are the observation types the task can make.
   void Check(const Config& c, const std::vector<std::string>& observations = {
-                                  "Kinematics", "TimeToCollision", "GrayscaleObservation"}) {
+                                  "Kinematics", "TimeToCollision", "GrayscaleObservation",
+                                  "LidarObservation"}) {
     blas = NumpyBlas::FromConfig(c);
     ziggurat = NumpyZiggurat::From(zig_ki, zig_wi, zig_fi);
     const std::int64_t order = c.GetInt("_numpy_matvec2");
@@ -234,8 +240,13 @@ struct CommonParams {
     }
   }
 
+  // LidarObservation's settings.
+  LidarConfig Lidar() const {
+    return {observation_cells, observation_maximum_range, observation_normalize, blas};
+  }
   // observation_factory(env, config["observation"]).
   std::unique_ptr<ObservationType> MakeObservation() const {
+    if (observation_type == "LidarObservation") return std::make_unique<LidarObservation>(Lidar());
     if (observation_type == "GrayscaleObservation") {
       return std::make_unique<GrayscaleObservation>(Grayscale());
     }
@@ -347,6 +358,10 @@ void AddObservationKeywords(Keywords<P>& k, const CommonDefaults& d, bool is_key
   k.Add("observation_include_obstacles", true, &P::observation_include_obstacles, is_keyword);
   k.Add("observation_horizon", d.observation_horizon, &P::observation_horizon, is_keyword)
       .In(1, 1000);
+  // LidarObservation's (the package's defaults)
+  k.Add("observation_cells", 16, &P::observation_cells, is_keyword).In(1, 4096);
+  k.Add("observation_maximum_range", 60.0, &P::observation_maximum_range, is_keyword)
+      .In(1e-3, 1e5);
   // GrayscaleObservation's (the package's example config: 128 x 64, 4 frames)
   k.Add("observation_shape", std::vector<double>{128, 64}, &P::observation_shape, is_keyword);
   k.Add("observation_stack_size", 4, &P::observation_stack_size, is_keyword).In(1, 64);
@@ -407,7 +422,8 @@ class AbstractEnv : public Env {
   }
 
   // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
-  // 3 x 3 x time cells in [0, 1]), the action, info speed, crashed, action and the task's
+  // 3 x 3 x time cells in [0, 1]; LidarObservation: cells x 2 in [-1, 1] or within the
+  // range), the action, info speed, crashed, action and the task's
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
@@ -418,6 +434,9 @@ class AbstractEnv : public Env {
                     {p.observation_stack_size, static_cast<std::int64_t>(p.observation_shape[0]),
                      static_cast<std::int64_t>(p.observation_shape[1])},
                     {0.0}, {255.0});
+    } else if (p.observation_type == "LidarObservation") {  // cells x (distance, velocity)
+      const double high = p.observation_normalize ? 1.0 : p.observation_maximum_range;
+      obs = BoxSpec("obs", DType::kFloat32, {p.observation_cells, 2}, {-high}, {high});
     } else if (p.observation_type == "TimeToCollision") {
       obs = BoxSpec(
           "obs", DType::kFloat32,
@@ -469,16 +488,31 @@ class AbstractEnv : public Env {
 
   void Seed(std::uint64_t seed) override { np_random_.Seed(seed); }
 
-  // render_mode="rgb_array": the viewer's screen_height x screen_width picture (render_height
-  // and render_width 0 or those), at the package's render_fps (2 x policy_frequency).
+  // render_mode="rgb_array": the viewer's screen_height x screen_width picture, at the
+  // package's render_fps (2 x policy_frequency). A non-zero render_width / render_height is
+  // the viewer's width / height instead (as sail-sg EnvPool draws them: the package's picture
+  // with that screen_width / screen_height), from 1 to 4096 pixels.
   static FrameSize RenderSize(const CommonParams& p, int width, int height, int camera_id) {
-    return draw::FixedFrame("highway", p.screen_width, p.screen_height,
-                            2.0 * p.policy_frequency, width, height, camera_id);
+    for (const int side : {width, height}) {
+      if (side < 0 || side > 4096) {
+        throw std::invalid_argument("highway: render_width and render_height must be 0 (the "
+                                    "screen's) or 1 to 4096, got " + std::to_string(side));
+      }
+    }
+    return draw::FixedFrame("highway", width == 0 ? p.screen_width : width,
+                            height == 0 ? p.screen_height : height, 2.0 * p.policy_frequency,
+                            0, 0, camera_id);
   }
   // env.render(): the viewer centred on the first controlled vehicle.
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    Viewer viewer(common_.ViewerSettings());
+  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
+    ViewerConfig settings = common_.ViewerSettings();
+    if (width != 0) settings.width = width;
+    if (height != 0) settings.height = height;
+    Viewer viewer(settings);
     viewer.Draw(road_, controlled_.empty() ? Vec2{0, 0} : vehicle().position, out);
+    // ObservationGraphics.display(env.observation_type): a single-agent LidarObservation
+    const auto* lidar = dynamic_cast<const LidarObservation*>(observations_.front().get());
+    if (common_.agents == 0 && lidar != nullptr) viewer.DrawLidar(*lidar, out);
   }
 
   // reset(): time = steps = 0, the task's scene, the observation (its ranges anew).

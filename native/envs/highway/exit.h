@@ -37,7 +37,8 @@ class ExitEnv final : public AbstractEnv {
   struct Params : CommonParams {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
-      Check(c, {"Kinematics", "TimeToCollision", "ExitObservation", "GrayscaleObservation"});
+      Check(c, {"Kinematics", "TimeToCollision", "ExitObservation", "GrayscaleObservation",
+                "LidarObservation"});
     }
     int lanes_count;
     int vehicles_count;

@@ -13,13 +13,15 @@
 // rectangle on a transparent surface (the vehicle's colour, its headlights lighter, a black
 // outline; a plain Vehicle's or BicycleVehicle's tires, the front pair turned by its
 // steering), turned by the heading (0 within 2 degrees) with transform.rotate and blitted so
-// that its centre lands on the vehicle's pixel (blit_rotate). The road's trajectories
-// (show_trajectories) are not drawn: the package's default.
+// that its centre lands on the vehicle's pixel (blit_rotate). Then, where the env observes
+// through a LidarObservation, ObservationGraphics' outline of its last trace. The road's
+// trajectories (show_trajectories) are not drawn: the package's default.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <typeinfo>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "envs/common/draw/sprite.h"
 #include "envs/common/py_math.h"
 #include "envs/highway/bicycle_vehicle.h"
+#include "envs/highway/lidar_observation.h"
 #include "envs/highway/vehicle.h"
 
 namespace envpool::highway {
@@ -48,6 +51,7 @@ using Rgba = draw::Rgba;
 constexpr Rgb kGrey{100, 100, 100}, kWhite{255, 255, 255};
 constexpr Rgb kRed{255, 100, 100}, kGreen{50, 200, 0}, kBlue{100, 200, 255};
 constexpr Rgb kYellow{200, 200, 0}, kBlack{60, 60, 60};
+constexpr Rgb kLidarBlack{0, 0, 0};  // ObservationGraphics.COLOR
 constexpr double kStripeSpacing = 4.33, kStripeLength = 3, kStripeWidth = 0.3;
 
 // Python's int(x) of a float, held within int's range (pygame reads its coordinates as C
@@ -143,6 +147,36 @@ class Viewer {
     }
     for (const auto& o : road.objects) DrawObject(*o, &canvas);
     for (const auto& v : road.vehicles) DrawVehicle(*v, &canvas);
+  }
+
+  // ObservationGraphics.display_grid, after Draw: pygame.draw.lines(closed, width 1) in black
+  // through each sector's two edges (psi = np.arange(-angle / 2, 2 pi - angle / 2, 2 pi /
+  // cells), each repeated twice and turned by one) at its distance (the last trace's
+  // float32 grid), from the trace's origin. (Where numpy's arange gives cells + 1 angles,
+  // cells = 61, 122, ..., the package's drawing fails on an index; here the cells' own.)
+  void DrawLidar(const LidarObservation& lidar, std::uint8_t* out) const {
+    using namespace graphics_detail;  // NOLINT
+    draw::Canvas canvas(c_.width, c_.height, out);
+    const int n = lidar.config().cells;
+    const double start = -lidar.angle() / 2, second = start + 2 * kPi / n;
+    const auto psi = [&](int k) {  // np.arange's k-th value: start + k * (second - start)
+      return k == 0 ? start : (k == 1 ? second : start + k * (second - start));
+    };
+    const std::vector<float>& grid = lidar.grid();
+    const Vec2& o = lidar.origin();
+    std::vector<std::array<int, 2>> points;
+    for (int k = 0; k < n; ++k) {
+      const double r = grid[2 * static_cast<std::size_t>(k)];
+      for (const double a : {psi(k), psi(k + 1 == n ? 0 : k + 1)}) {
+        points.push_back(PosToPix({o[0] + r * std::cos(a), o[1] + r * std::sin(a)}));
+      }
+    }
+    for (std::size_t k = 1; k < points.size(); ++k) {
+      canvas.Line(points[k - 1][0], points[k - 1][1], points[k][0], points[k][1], kLidarBlack);
+    }
+    if (points.size() > 2) {
+      canvas.Line(points.back()[0], points.back()[1], points[0][0], points[0][1], kLidarBlack);
+    }
   }
 
  private:

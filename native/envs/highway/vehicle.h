@@ -908,19 +908,40 @@ inline bool PointInRotatedRectangle(const Vec2& point, const Vec2& center, doubl
   return -length / 2 <= u && u <= length / 2 && -width / 2 <= v && v <= width / 2;
 }
 
+// One point of utils.rect_corners(center, length, width, angle): the point p of the
+// rectangle's frame, rotated by [[c, -s], [s, c]] (c, s: the angle's cosine and sine;
+// rotation @ corners.T, numpy's dgemm) plus the center.
+inline Vec2 RectPoint(const Vec2& center, double c, double s, const double p[2],
+                      const NumpyBlas& blas) {
+  const double r0[2] = {c, -s}, r1[2] = {s, c};
+  return {NumpyBlas::Sum(r0, p, 2, blas.gemm_fma) + center[0],
+          NumpyBlas::Sum(r1, p, 2, blas.gemm_fma) + center[1]};
+}
+
+// utils.rect_corners(center, length, width, angle): the 4 corners, rear right first
+// (-half_l - half_w, -half_l + half_w, half_l + half_w, half_l - half_w).
+inline std::array<Vec2, 4> RectCorners(const Vec2& center, double length, double width,
+                                       double angle, const NumpyBlas& blas) {
+  const double hl = length / 2, hw = width / 2;
+  const double corners[4][2] = {{-hl, -hw}, {-hl, hw}, {hl, hw}, {hl, -hw}};
+  const double c = std::cos(angle), s = std::sin(angle);
+  std::array<Vec2, 4> out;
+  for (std::size_t k = 0; k < 4; ++k) out[k] = RectPoint(center, c, s, corners[k], blas);
+  return out;
+}
+
 // utils.has_corner_inside(rect1, rect2): a point of rect_corners(*rect1, include_midpoints,
-// include_center) (rotation @ corners.T (dgemm), plus the center) inside rect2.
+// include_center) inside rect2.
 inline bool HasCornerInside(const Vec2& c1, double l1, double w1, double a1, const Vec2& c2,
                             double l2, double w2, double a2, const NumpyBlas& blas) {
   const double hl = l1 / 2, hw = w1 / 2;
   const double corners[9][2] = {{-hl, -hw}, {-hl, hw}, {hl, hw},  {hl, -hw}, {0, 0},
                                 {-hl, -0.0}, {hl, 0},  {-0.0, -hw}, {0, hw}};
   const double c = std::cos(a1), s = std::sin(a1);
-  const double r0[2] = {c, -s}, r1[2] = {s, c};
   for (const auto& p : corners) {
-    const Vec2 q = {NumpyBlas::Sum(r0, p, 2, blas.gemm_fma) + c1[0],
-                    NumpyBlas::Sum(r1, p, 2, blas.gemm_fma) + c1[1]};
-    if (PointInRotatedRectangle(q, c2, l2, w2, a2, blas)) return true;
+    if (PointInRotatedRectangle(RectPoint(c1, c, s, p, blas), c2, l2, w2, a2, blas)) {
+      return true;
+    }
   }
   return false;
 }

@@ -365,7 +365,6 @@ class Painter {
       return;
     }
     Stroke s;
-    s.last_x = -1;
     StrokeLine(&s, px1, py1, px2, py2, square_caps ? kCapBegin | kCapEnd : 0, colour);
   }
 
@@ -620,14 +619,15 @@ class Painter {
 
   // --- QCosmeticStroker, aliased, solid, SourceOver onto the canvas ---
   enum { kCapBegin = 1, kCapEnd = 2 };
-  enum { kTopToBottom = 1, kBottomToTop = 2, kLeftToRight = 4, kRightToLeft = 8,
+  enum { kNoDirection = 0, kTopToBottom = 1, kBottomToTop = 2, kLeftToRight = 4, kRightToLeft = 8,
          kVerticalMask = 3, kHorizontalMask = 0xc };
-  // the stroker's dropout state: the last pixel drawn (x < 0: none), the direction and
-  // steepness of the last line (a new stroker starts LeftToRight)
+  // the stroker's dropout state: the last pixel drawn (kNoPixel: none), the direction and
+  // steepness of the last line (a new stroker has none)
+  static constexpr int kNoPixel = std::numeric_limits<int>::min();
   struct Stroke {
-    int last_x = std::numeric_limits<int>::min();
-    int last_y = std::numeric_limits<int>::min();
-    int last_dir = kLeftToRight;
+    int last_x = kNoPixel;
+    int last_y = kNoPixel;
+    int last_dir = kNoDirection;
     bool last_axis_aligned = false;
   };
 
@@ -645,11 +645,11 @@ class Painter {
       *x1 = xmax;
     }
     if (*x2 < xmin) {
-      s->last_x = -1;
+      s->last_x = kNoPixel;
       *y2 += (*y2 - *y1) / (*x2 - *x1) * (xmin - *x2);
       *x2 = xmin;
     } else if (*x2 > xmax) {
-      s->last_x = -1;
+      s->last_x = kNoPixel;
       *y2 += (*y2 - *y1) / (*x2 - *x1) * (xmax - *x2);
       *x2 = xmax;
     }
@@ -663,18 +663,18 @@ class Painter {
       *y1 = ymax;
     }
     if (*y2 < ymin) {
-      s->last_x = -1;
+      s->last_x = kNoPixel;
       *x2 += (*x2 - *x1) / (*y2 - *y1) * (ymin - *y2);
       *y2 = ymin;
     } else if (*y2 > ymax) {
-      s->last_x = -1;
+      s->last_x = kNoPixel;
       *x2 += (*x2 - *x1) / (*y2 - *y1) * (ymax - *y2);
       *y2 = ymax;
     }
     return false;
   }
   static bool ClippedAway(Stroke* s) {
-    s->last_x = -1;
+    s->last_x = kNoPixel;
     return true;
   }
   static int F26(double v) { return static_cast<int>(v * 64.); }
@@ -686,7 +686,7 @@ class Painter {
 
   // calculateLastPoint: the last pixel and direction the line would leave
   void CalculateLastPoint(Stroke* s, double rx1, double ry1, double rx2, double ry2) const {
-    s->last_x = -1;
+    s->last_x = kNoPixel;
     s->last_y = -1;
     if (ClipLine(s, &rx1, &ry1, &rx2, &ry2)) return;
     int x1 = F26(rx1), y1 = F26(ry1), x2 = F26(rx2), y2 = F26(ry2);
@@ -777,6 +777,8 @@ class Painter {
     int u = (u1 + 32) >> 6;
     int us = (u2 + 32) >> 6;
     const int round = inc > 0 ? 32 : 0;
+    // a begin cap that rounded the start away from the last line's last pixel is undone
+    if ((caps & kCapBegin) && (steep ? s->last_y : s->last_x) == u + 1) ++u;
     if (u != us) {
       v += static_cast<int>((static_cast<std::int64_t>((u << 6) + round - u1) * inc) >> 6);
       // first and last pixel (as x, y) for the dropout control
@@ -790,7 +792,7 @@ class Painter {
       last_x = steep ? end_v : end_u;
       last_y = steep ? end_u : end_v;
       const bool axis_aligned = std::abs(inc) < (1 << 14);
-      if (s->last_x >= 0) {
+      if (s->last_x > kNoPixel) {
         if (fx == s->last_x && fy == s->last_y) {  // a repeated pixel
           if (swapped) {
             --us;
@@ -808,6 +810,13 @@ class Painter {
             --u;
             v -= inc;
           }
+        } else if (s->last_dir == dir && std::abs(s->last_x - fx) <= 1 &&
+                   std::abs(s->last_y - fy) > 1) {
+          // the same direction, a jump of more than a row (in x at most one column): the
+          // line moved half a step across
+          v += inc >> 1;
+          const int end = swapped ? v >> 16 : (v + (us - u - 1) * inc) >> 16;
+          (steep ? last_x : last_y) = end;
         }
       }
       s->last_dir = dir;

@@ -631,45 +631,32 @@ class Painter {
     bool last_axis_aligned = false;
   };
 
-  // clipLine: to the canvas widened by one pixel (two on the right and bottom); a clipped
-  // end forgets the last pixel; true when the line is wholly outside
+  // clipLine: to the canvas widened by one pixel (two on the right and bottom), first in x,
+  // then in y; a clipped end forgets the last pixel; true when the line is wholly outside
   bool ClipLine(Stroke* s, double* x1, double* y1, double* x2, double* y2) const {
-    const double xmin = -1, xmax = width_ + 1, ymin = -1, ymax = height_ + 1;
-    if (*x1 < xmin) {
-      if (*x2 <= xmin) return ClippedAway(s);
-      *y1 += (*y2 - *y1) / (*x2 - *x1) * (xmin - *x1);
-      *x1 = xmin;
-    } else if (*x1 > xmax) {
-      if (*x2 >= xmax) return ClippedAway(s);
-      *y1 += (*y2 - *y1) / (*x2 - *x1) * (xmax - *x1);
-      *x1 = xmax;
+    return ClipAxis(s, x1, y1, x2, y2, -1, width_ + 1) ||
+           ClipAxis(s, y1, x1, y2, x2, -1, height_ + 1);
+  }
+  // one axis of clipLine: a the coordinates along it, c across
+  static bool ClipAxis(Stroke* s, double* a1, double* c1, double* a2, double* c2, double lo,
+                       double hi) {
+    if (*a1 < lo) {
+      if (*a2 <= lo) return ClippedAway(s);
+      *c1 += (*c2 - *c1) / (*a2 - *a1) * (lo - *a1);
+      *a1 = lo;
+    } else if (*a1 > hi) {
+      if (*a2 >= hi) return ClippedAway(s);
+      *c1 += (*c2 - *c1) / (*a2 - *a1) * (hi - *a1);
+      *a1 = hi;
     }
-    if (*x2 < xmin) {
+    if (*a2 < lo) {
       s->last_x = kNoPixel;
-      *y2 += (*y2 - *y1) / (*x2 - *x1) * (xmin - *x2);
-      *x2 = xmin;
-    } else if (*x2 > xmax) {
+      *c2 += (*c2 - *c1) / (*a2 - *a1) * (lo - *a2);
+      *a2 = lo;
+    } else if (*a2 > hi) {
       s->last_x = kNoPixel;
-      *y2 += (*y2 - *y1) / (*x2 - *x1) * (xmax - *x2);
-      *x2 = xmax;
-    }
-    if (*y1 < ymin) {
-      if (*y2 <= ymin) return ClippedAway(s);
-      *x1 += (*x2 - *x1) / (*y2 - *y1) * (ymin - *y1);
-      *y1 = ymin;
-    } else if (*y1 > ymax) {
-      if (*y2 >= ymax) return ClippedAway(s);
-      *x1 += (*x2 - *x1) / (*y2 - *y1) * (ymax - *y1);
-      *y1 = ymax;
-    }
-    if (*y2 < ymin) {
-      s->last_x = kNoPixel;
-      *x2 += (*x2 - *x1) / (*y2 - *y1) * (ymin - *y2);
-      *y2 = ymin;
-    } else if (*y2 > ymax) {
-      s->last_x = kNoPixel;
-      *x2 += (*x2 - *x1) / (*y2 - *y1) * (ymax - *y2);
-      *y2 = ymax;
+      *c2 += (*c2 - *c1) / (*a2 - *a1) * (hi - *a2);
+      *a2 = hi;
     }
     return false;
   }
@@ -684,63 +671,42 @@ class Painter {
   }
   static int SwapCaps(int caps) { return ((caps & kCapBegin) << 1) | ((caps & kCapEnd) >> 1); }
 
-  // calculateLastPoint: the last pixel and direction the line would leave
+  // calculateLastPoint: the last pixel and direction the line would leave (StrokeLine's
+  // stepping without drawing)
   void CalculateLastPoint(Stroke* s, double rx1, double ry1, double rx2, double ry2) const {
     s->last_x = kNoPixel;
-    s->last_y = -1;
+    s->last_y = kNoPixel;
     if (ClipLine(s, &rx1, &ry1, &rx2, &ry2)) return;
-    int x1 = F26(rx1), y1 = F26(ry1), x2 = F26(rx2), y2 = F26(ry2);
-    const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
-    if (dx < dy) {
-      const bool swapped = y1 > y2;
-      if (swapped) {
-        std::swap(y1, y2);
-        std::swap(x1, x2);
-      }
-      const int xinc = FixedDiv(x2 - x1, y2 - y1);
-      int x = x1 * 1024;
-      const int y = (y1 + 32) >> 6;
-      const int ys = (y2 + 32) >> 6;
-      const int round = xinc > 0 ? 32 : 0;
-      if (y != ys) {
-        x += static_cast<int>((static_cast<std::int64_t>((y << 6) + round - y1) * xinc) >> 6);
-        if (swapped) {
-          s->last_x = x >> 16;
-          s->last_y = y;
-          s->last_dir = kBottomToTop;
-        } else {
-          s->last_x = (x + (ys - y - 1) * xinc) >> 16;
-          s->last_y = ys - 1;
-          s->last_dir = kTopToBottom;
-        }
-        s->last_axis_aligned = std::abs(xinc) < (1 << 14);
-      }
-    } else {
-      if (dx == 0) return;
-      const bool swapped = x1 > x2;
-      if (swapped) {
-        std::swap(x1, x2);
-        std::swap(y1, y2);
-      }
-      const int yinc = FixedDiv(y2 - y1, x2 - x1);
-      int y = y1 * 1024;
-      const int x = (x1 + 32) >> 6;
-      const int xs = (x2 + 32) >> 6;
-      const int round = yinc > 0 ? 32 : 0;
-      if (x != xs) {
-        y += static_cast<int>((static_cast<std::int64_t>((x << 6) + round - x1) * yinc) >> 6);
-        if (swapped) {
-          s->last_x = x;
-          s->last_y = y >> 16;
-          s->last_dir = kRightToLeft;
-        } else {
-          s->last_x = xs - 1;
-          s->last_y = (y + (xs - x - 1) * yinc) >> 16;
-          s->last_dir = kLeftToRight;
-        }
-        s->last_axis_aligned = std::abs(yinc) < (1 << 14);
-      }
+    const int x1 = F26(rx1), y1 = F26(ry1), x2 = F26(rx2), y2 = F26(ry2);
+    const bool steep = std::abs(x2 - x1) < std::abs(y2 - y1);
+    if (!steep && x2 == x1) return;
+    int u1 = steep ? y1 : x1, u2 = steep ? y2 : x2;
+    int v1 = steep ? x1 : y1, v2 = steep ? x2 : y2;
+    const bool swapped = u1 > u2;
+    if (swapped) {
+      std::swap(u1, u2);
+      std::swap(v1, v2);
     }
+    const int inc = FixedDiv(v2 - v1, u2 - u1);
+    int v = v1 * 1024;
+    const int u = (u1 + 32) >> 6;
+    const int us = (u2 + 32) >> 6;
+    const int round = inc > 0 ? 32 : 0;
+    if (u == us) return;
+    v += static_cast<int>((static_cast<std::int64_t>((u << 6) + round - u1) * inc) >> 6);
+    int pu, pv;
+    if (swapped) {
+      pu = u;
+      pv = v >> 16;
+      s->last_dir = steep ? kBottomToTop : kRightToLeft;
+    } else {
+      pu = us - 1;
+      pv = (v + (us - u - 1) * inc) >> 16;
+      s->last_dir = steep ? kTopToBottom : kLeftToRight;
+    }
+    s->last_x = steep ? pv : pu;
+    s->last_y = steep ? pu : pv;
+    s->last_axis_aligned = std::abs(inc) < (1 << 14);
   }
 
   // the aliased drawLine: one pixel a row (steep) or a column, from pixel centres in 26.6,

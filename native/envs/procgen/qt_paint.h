@@ -12,7 +12,10 @@
 //     with the painter's opacity when it is below 1;
 //   * translate + rotate, then drawImage: the image mapped through the rotation
 //     (qblendfunctions_p.h qt_transform_image: the target quad split in three trapezoids,
-//     each scanned row by row in 16.16 fixed point, source coordinates clamped to the image).
+//     each scanned row by row in 16.16 fixed point, source coordinates clamped to the image);
+//   * drawEllipse(QRectF) and drawLine with a solid pen of width 1 or less, aliased: the
+//     midpoint ellipse on whole pixels, else the path (Bezier flattening, QRasterizer's
+//     scanline fill, QCosmeticStroker's lines with its dropout control).
 // Pixels are stored as Qt stores them: 0xAARRGGBB words (ARGB32 premultiplied for the
 // sprites, RGB32 with alpha 0xff for the canvas and the backgrounds).
 #pragma once

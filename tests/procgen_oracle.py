@@ -220,3 +220,121 @@ class ProcgenGym3Vec(_Games):
         self._lib.libenv_observe(self._handle)
         return (self._rew.copy(), self._obs.copy(), self._first.astype(bool),
                 {k: v.copy() for k, v in self._info.items()})
+
+
+def _elf_symbols(path: str) -> dict[str, int]:
+    """The values of the function symbols in an ELF64 little-endian file's symbol table
+    (``.symtab``: procgen's libenv.so keeps it, with its statically linked Qt's local
+    symbols, which ``dlsym`` cannot see)."""
+    import struct
+
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError(f"{path}: not an ELF64 little-endian file")
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    out: dict[str, int] = {}
+    for _name, kind, _flags, _addr, offset, size, link, _info, _align, entsize in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        str_offset = sections[link][4]
+        for pos in range(offset, offset + size, entsize):
+            name_at, info, _other, _shndx, value, _size = struct.unpack_from("<IBBHQQ", data, pos)
+            if info & 0xF != 2 or value == 0:  # STT_FUNC, defined
+                continue
+            end = data.index(b"\0", str_offset + name_at)
+            out[data[str_offset + name_at:end].decode()] = value
+    return out
+
+
+class QtPainterOracle:
+    """Qt 5.13.2's QPainter on a QImage, from procgen's libenv.so (Qt linked in statically
+    in the namespace ``ProcGenQt``): its functions are found through the library's symbol
+    table and called with ctypes (x86-64 System V: ``this`` first, references as
+    pointers). ``draw_ellipses`` paints aliased ``drawEllipse(QRectF)`` calls onto a
+    ``Format_RGB32`` canvas, as procgen paints its frames."""
+
+    _SIGNATURES: dict[str, tuple[Any, ...]] = {
+        "_ZN9ProcGenQt6QImageC1EiiNS0_6FormatE":
+            (None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int),
+        "_ZN9ProcGenQt6QImageD1Ev": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt6QImage4fillEj": (None, ctypes.c_void_p, ctypes.c_uint),
+        "_ZN9ProcGenQt6QImage4bitsEv": (ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainterC1EPNS_12QPaintDeviceE": (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainterD1Ev": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter3endEv": (ctypes.c_bool, ctypes.c_void_p),
+        "_ZN9ProcGenQt6QColorC1ENS_7QRgba64E": (None, ctypes.c_void_p, ctypes.c_uint64),
+        "_ZN9ProcGenQt4QPenC1ERKNS_6QColorE": (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt4QPen8setWidthEi": (None, ctypes.c_void_p, ctypes.c_int),
+        "_ZN9ProcGenQt4QPenD1Ev": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt6QBrushC1ERKNS_6QColorENS_2Qt10BrushStyleE":
+            (None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int),
+        "_ZN9ProcGenQt6QBrushD1Ev": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter6setPenERKNS_4QPenE": (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter6setPenENS_2Qt8PenStyleE": (None, ctypes.c_void_p, ctypes.c_int),
+        "_ZN9ProcGenQt8QPainter8setBrushERKNS_6QBrushE": (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter8setBrushENS_2Qt10BrushStyleE":
+            (None, ctypes.c_void_p, ctypes.c_int),
+        "_ZN9ProcGenQt8QPainter11drawEllipseERKNS_6QRectFE":
+            (None, ctypes.c_void_p, ctypes.c_void_p),
+    }
+
+    def __init__(self, wheel_dir: str) -> None:
+        lib = _library(wheel_dir)
+        path = os.path.join(wheel_dir, "procgen", "data", "prebuilt", "libenv.so")
+        symbols = _elf_symbols(path)
+        base = ctypes.cast(lib.libenv_make, ctypes.c_void_p).value - symbols["libenv_make"]
+        self._f = {name.split("ProcGenQt")[1]: ctypes.CFUNCTYPE(*sig)(base + symbols[name])
+                   for name, sig in self._SIGNATURES.items()}
+
+    def _call(self, fragment: str, *args: Any) -> Any:
+        [key] = [k for k in self._f if fragment in k]
+        return self._f[key](*args)
+
+    def _colour(self, argb: int) -> Any:
+        """A QColor(r, g, b, a) of a 0xAARRGGBB word (through QColor(QRgba64))."""
+        colour = ctypes.create_string_buffer(64)
+        a, r, g, b = (argb >> 24) & 255, (argb >> 16) & 255, (argb >> 8) & 255, argb & 255
+        self._call("QColorC1ENS_7QRgba64E", colour,
+                   (r * 257) | (g * 257) << 16 | (b * 257) << 32 | (a * 257) << 48)
+        return colour
+
+    def draw_ellipses(self, width: int, height: int, background: int,
+                      ellipses: list[tuple[float, float, float, float, int, int]],
+                      pen_width: int = 1) -> np.ndarray:
+        """The canvas (uint32 0xAARRGGBB words, height x width) filled with `background`,
+        then each ellipse (x, y, w, h, pen, brush) drawn in turn: pen and brush 0xAARRGGBB
+        colours (a solid pen of `pen_width`, a solid brush), or -1 for none."""
+        image = ctypes.create_string_buffer(256)
+        painter = ctypes.create_string_buffer(256)
+        self._call("QImageC1Eii", image, width, height, 4)  # Format_RGB32
+        self._call("QImage4fill", image, background & 0xFFFFFFFF)
+        self._call("QPainterC1", painter, image)
+        for x, y, w, h, pen, brush in ellipses:
+            if pen < 0:
+                self._call("setPenENS_2Qt8PenStyle", painter, 0)  # Qt::NoPen
+            else:
+                qpen = ctypes.create_string_buffer(64)
+                self._call("QPenC1ERKNS_6QColor", qpen, self._colour(pen))
+                self._call("QPen8setWidth", qpen, pen_width)
+                self._call("setPenERKNS_4QPen", painter, qpen)
+                self._call("QPenD1", qpen)
+            if brush < 0:
+                self._call("setBrushENS_2Qt10BrushStyle", painter, 0)  # Qt::NoBrush
+            else:
+                qbrush = ctypes.create_string_buffer(64)
+                self._call("QBrushC1ERKNS_6QColor", qbrush, self._colour(brush), 1)
+                self._call("setBrushERKNS_6QBrush", painter, qbrush)
+                self._call("QBrushD1", qbrush)
+            rect = (ctypes.c_double * 4)(x, y, w, h)
+            self._call("drawEllipse", painter, rect)
+        self._call("QPainter3end", painter)
+        bits = self._call("QImage4bits", image)
+        out = np.ctypeslib.as_array(ctypes.cast(bits, ctypes.POINTER(ctypes.c_uint32)),
+                                    shape=(height, width)).copy()
+        self._call("QPainterD1", painter)
+        self._call("QImageD1", image)
+        return out

@@ -148,8 +148,6 @@ def test_procgen_keywords(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> N
 @pytest.mark.parametrize("kw", _KEYWORDS, ids=_kw_id)
 def test_procgen_keywords_every_game(wheel_dir: str, task_id: str, kw: dict[str, Any]) -> None:
     """The same on every game (nightly; one pair a day in the default suite)."""
-    if task_id.startswith("Jumper") and kw.get("center_agent") is False:
-        pytest.skip("jumper refuses center_agent=False (tests/test_align_procgen_caves.py)")
     assert _run(wheel_dir, task_id, 3, episodes=1, max_steps=1100, **kw) == 1
 
 

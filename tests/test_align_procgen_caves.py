@@ -182,20 +182,23 @@ def test_caves_keywords(wheel_dir: str, game: str, kw: dict[str, Any]) -> None:
     task_id = f"{GAMES[game]}Hard-v0"
     if task_id not in IDS:
         pytest.skip(f"{task_id} is not registered")
-    if game == "jumper" and kw.get("center_agent") is False:
-        pytest.skip("jumper with center_agent=False is refused (test_jumper_refused_options)")
     ended, _ = _run(wheel_dir, task_id, 3, episodes=1, max_steps=600, weights=_MIX[game], **kw)
     assert ended >= 0
 
 
-def test_jumper_refused_options() -> None:
-    """jumper's compass off whole pixels (easy mode, or the agent not centred) is drawn by
-    Qt's path fill, not restated: those options are refused when the pool is made."""
-    if "JumperHard-v0" not in IDS:
-        pytest.skip("jumper is not registered")
-    with pytest.raises(ValueError, match="jumper"):
-        envpool.make_gymnasium("JumperHard-v0", num_envs=1, distribution_mode="easy")
-    with pytest.raises(ValueError, match="center_agent"):
-        envpool.make_gymnasium("JumperHard-v0", num_envs=1, center_agent=False)
-    # memory mode draws no compass
-    envpool.make_spec("JumperMemory-v0", center_agent=False)
+# jumper's compass disc off whole pixels (easy mode; center_agent=False, where the world's
+# whole width is shown) is Qt's path ellipse (qt_paint.h's DrawEllipsePath), on whole pixels
+# (hard mode, centred) its midpoint ellipse: both in the default suite, past a reset.
+@pytest.mark.parametrize(("task_id", "seed", "kw"), [
+    ("JumperEasy-v0", 3, {}),
+    ("JumperHard-v0", 7, {"center_agent": False}),
+    ("JumperEasy-v0", 4, {"center_agent": False}),
+], ids=["easy", "hard-not-centred", "easy-not-centred"])
+def test_jumper_compass_path_ellipse(wheel_dir: str, task_id: str, seed: int,
+                                     kw: dict[str, Any]) -> None:
+    """Frames (the compass included), rewards, ends and level seeds equal to procgen's."""
+    if task_id not in IDS:
+        pytest.skip(f"{task_id} is not registered")
+    ended, _ = _run(wheel_dir, task_id, seed, episodes=1, max_steps=400, weights=_MIX["jumper"],
+                    **kw)
+    assert ended == 1

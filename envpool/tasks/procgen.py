@@ -48,8 +48,7 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ninja": ("Ninja", ("easy", "hard", "exploration")),
     "bossfight": ("Bossfight", ("easy", "hard")),
     "caveflyer": ("Caveflyer", ("easy", "hard", "memory", "exploration")),
-    # (JumperEasy-v0 is not here yet: its compass is drawn by a Qt path fill not restated)
-    "jumper": ("Jumper", ("hard", "memory", "exploration")),
+    "jumper": ("Jumper", ("easy", "hard", "memory", "exploration")),
     "chaser": ("Chaser", ("easy", "hard", "extreme")),
     "dodgeball": ("Dodgeball", ("easy", "hard", "extreme", "memory")),
 }

@@ -28,6 +28,7 @@
 #include "envs/dm_control/register.h"
 #include "envs/highway/register.h"
 #include "envs/jumanji/register.h"
+#include "envs/procgen/qt_paint.h"
 #include "envs/procgen/register.h"
 #include "envs/metaworld/register.h"
 #include "envs/myosuite/register.h"
@@ -164,4 +165,31 @@ PYBIND11_MODULE(_native, m) {
       py::arg("seed"), py::arg("beta"), py::arg("rows"), py::arg("time_steps"),
       py::arg("scale"), py::arg("max_period"), py::arg("n_samples"), py::arg("ki"),
       py::arg("wi"), py::arg("fi"));
+  // For the tests only (compared with Qt 5.13.2's QPainter in procgen's wheel,
+  // tests/procgen_oracle.py's QtPainterOracle): envs/procgen/qt_paint.h's aliased
+  // drawEllipse of each (x, y, w, h, pen, brush) in turn onto a width x height canvas filled
+  // with `background`; pen and brush are 0xAARRGGBB colours or -1 for none. Returns the
+  // canvas' 0xAARRGGBB words, row by row.
+  m.def(
+      "_procgen_draw_ellipses",
+      [](int width, int height, std::uint32_t background,
+         const std::vector<std::tuple<double, double, double, double, std::int64_t,
+                                      std::int64_t>>& ellipses) {
+        if (width <= 0 || height <= 0) throw std::invalid_argument("an empty canvas");
+        envpool::procgen::Painter painter(width, height);
+        painter.FillRect({0, 0, static_cast<double>(width), static_cast<double>(height)},
+                         (background >> 16) & 255, (background >> 8) & 255, background & 255);
+        auto colour = [](std::int64_t argb) {
+          return envpool::procgen::Painter::SolidColour(static_cast<int>((argb >> 16) & 255),
+                                               static_cast<int>((argb >> 8) & 255),
+                                               static_cast<int>(argb & 255),
+                                               static_cast<int>((argb >> 24) & 255));
+        };
+        for (const auto& [x, y, w, h, pen, brush] : ellipses) {
+          painter.DrawEllipse({x, y, w, h}, pen >= 0, pen >= 0 ? colour(pen) : 0, brush >= 0,
+                              brush >= 0 ? colour(brush) : 0);
+        }
+        return painter.canvas();
+      },
+      py::arg("width"), py::arg("height"), py::arg("background"), py::arg("ellipses"));
 }

@@ -28,19 +28,6 @@ class Jumper final : public BasicGame {
   static constexpr bool kHasExtreme = false;
   static constexpr bool kHasMemory = true;
 
-  // The compass's disc is drawn by Qt's midpoint ellipse only on whole pixels (hard mode,
-  // the agent centred); elsewhere Qt fills it as a path, which is not restated, so those
-  // options are refused when the pool is made (memory mode draws no compass).
-  template <class P>
-  static void CheckOptions(const P& p) {
-    if (p.mode == kMemoryMode) return;
-    if (p.mode == kEasyMode || !p.center_agent) {
-      throw std::invalid_argument(
-          "procgen jumper: easy mode and center_agent=False are not restated yet (their "
-          "compass is drawn by Qt's path fill); use hard or memory mode with center_agent");
-    }
-  }
-
   explicit Jumper(std::shared_ptr<AssetStore> assets)
       : BasicGame(kName, std::move(assets)),
         rooms_(grid_, grid_w_, grid_h_, out_of_bounds_object_, kSpace, kWallObj) {}
@@ -131,7 +118,7 @@ class Jumper final : public BasicGame {
     const RectF compass_rect =
         GetAbsRect(view_dim_ - compass_dim_ - .25, .25, compass_dim_, compass_dim_);
     const std::uint32_t clock = Painter::SolidColour(168, 166, 158);
-    DrawEllipse(p, compass_rect, true, clock, clock);
+    p.DrawEllipse(compass_rect, true, clock, true, clock);
     const std::uint32_t highlight = Painter::SolidColour(252, 186, 3);
     const float cx = compass_rect.x + compass_rect.w / 2;
     const float cy = compass_rect.y + compass_rect.h / 2;
@@ -160,19 +147,9 @@ class Jumper final : public BasicGame {
                        static_cast<double>(static_cast<int>(r1.y + r1.h * (5.0 / 6))),
                        static_cast<double>(static_cast<int>(r1.w)),
                        static_cast<double>(static_cast<int>(r1.h / 3))};
-      DrawEllipse(p, puff, false, 0, Painter::SolidColour(255, 255, 255, 120));
+      p.DrawEllipse(puff, false, 0, true, Painter::SolidColour(255, 255, 255, 120));
     }
     (void)rect_width;
-  }
-
-  void DrawEllipse(Painter& p, const RectF& r, bool has_pen, std::uint32_t pen,
-                   std::uint32_t brush) {
-    if (r.w <= 0 || r.h <= 0) return;
-    if (!p.DrawEllipseMidpoint(r, has_pen, pen, true, brush)) {
-      throw std::runtime_error(
-          "procgen jumper: an ellipse off whole pixels (Qt's path fill of it is not "
-          "restated: easy mode, or center_agent=False)");
-    }
   }
 
   void GameDraw(Painter& p, int rect_height) override {

@@ -12,7 +12,10 @@
 //     with the painter's opacity when it is below 1;
 //   * translate + rotate, then drawImage: the image mapped through the rotation
 //     (qblendfunctions_p.h qt_transform_image: the target quad split in three trapezoids,
-//     each scanned row by row in 16.16 fixed point, source coordinates clamped to the image).
+//     each scanned row by row in 16.16 fixed point, source coordinates clamped to the image);
+//   * drawEllipse(QRectF) and drawLine with a solid pen of width 1 or less, aliased: the
+//     midpoint ellipse on whole pixels, else the path (Bezier flattening, QRasterizer's
+//     scanline fill, QCosmeticStroker's lines with its dropout control).
 // Pixels are stored as Qt stores them: 0xAARRGGBB words (ARGB32 premultiplied for the
 // sprites, RGB32 with alpha 0xff for the canvas and the backgrounds).
 #pragma once
@@ -20,7 +23,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace envpool::procgen {
@@ -301,6 +306,56 @@ class Painter {
     return true;
   }
 
+  // drawEllipse(QRectF) with no antialiasing and no transform, a solid pen of width 1 or
+  // less (none when has_pen is false) and a solid brush, as QRasterPaintEngine::drawEllipse
+  // decides: a rect on whole pixels is drawEllipse_midpoint_i's (DrawEllipseMidpoint), any
+  // other the path of QPaintEngineEx::drawEllipse (DrawEllipsePath). An empty rect draws
+  // nothing (procgen's ellipses with a pen are never empty; an empty one without a pen is
+  // nothing in Qt too).
+  void DrawEllipse(const RectF& r, bool has_pen, std::uint32_t pen, bool has_brush,
+                   std::uint32_t brush) {
+    if (r.w <= 0 || r.h <= 0) return;
+    if (DrawEllipseMidpoint(r, has_pen, pen, has_brush, brush)) return;
+    DrawEllipsePath(r, has_pen, pen, has_brush, brush);
+  }
+
+  // QPaintEngineEx::drawEllipse's path of a rect with a positive size: qt_curves_for_arc(r,
+  // 0, -360) (four cubics from the right middle, down first, control points at
+  // QT_PATH_KAPPA of the half axes), filled with the brush (QOutlineMapper: each cubic
+  // flattened by QBezier::addToPolygon at the threshold 0.25, the points rounded to 26.6
+  // fixed point with qRound; QRasterizer: the aliased odd-even scanline fill, a pixel
+  // filled when its centre is inside), then outlined with the pen (QCosmeticStroker's
+  // drawPath: each cubic subdivided by its own flatness test, each piece an aliased line
+  // with its dropout control, a closed contour so no caps).
+  void DrawEllipsePath(const RectF& r, bool has_pen, std::uint32_t pen, bool has_brush,
+                       std::uint32_t brush) {
+    const double kappa = 0.5522847498;  // QT_PATH_KAPPA
+    const double x = r.x, y = r.y, w = r.w, h = r.h;
+    const double w2 = w / 2, w2k = w2 * kappa, h2 = h / 2, h2k = h2 * kappa;
+    const PointD pts[13] = {
+        {x + w, y + h2},
+        {x + w, y + h2 + h2k}, {x + w2 + w2k, y + h}, {x + w2, y + h},
+        {x + w2 - w2k, y + h}, {x, y + h2 + h2k},     {x, y + h2},
+        {x, y + h2 - h2k},     {x + w2 - w2k, y},     {x + w2, y},
+        {x + w2 + w2k, y},     {x + w, y + h2 - h2k}, {x + w, y + h2}};
+    if (has_brush) {
+      std::vector<PointD> polygon{pts[0]};
+      for (int i = 1; i < 13; i += 3) {
+        FlattenCubic(polygon.back(), pts[i], pts[i + 1], pts[i + 2], 0.25, &polygon);
+      }
+      FillPolygonAliased(polygon, brush);
+    }
+    if (has_pen) {
+      Stroke s;
+      // closed (the last point is the first): the last segment's end primes the dropout
+      // control, here from the last control point, as drawPath does
+      CalculateLastPoint(&s, pts[11].x, pts[11].y, pts[12].x, pts[12].y);
+      for (int i = 1; i < 13; i += 3) {
+        RenderCubic(&s, pts[i - 1], pts[i], pts[i + 1], pts[i + 2], pen);
+      }
+    }
+  }
+
   // drawLine(QLine) with a cosmetic (or width-1 untransformed) solid pen and no
   // antialiasing: QCosmeticStroker's aliased drawLine (26.6 fixed point, no legacy
   // rounding) with its square caps (a half pixel added at both ends; a FlatCap pen has none),
@@ -312,97 +367,8 @@ class Painter {
       PlotPen(px1, py1, colour);
       return;
     }
-    double rx1 = px1, ry1 = py1, rx2 = px2, ry2 = py2;
-    const double xmin = -1, xmax = width_ + 1, ymin = -1, ymax = height_ + 1;
-    // clipLine
-    if (rx1 < xmin) {
-      if (rx2 <= xmin) return;
-      ry1 += (ry2 - ry1) / (rx2 - rx1) * (xmin - rx1);
-      rx1 = xmin;
-    } else if (rx1 > xmax) {
-      if (rx2 >= xmax) return;
-      ry1 += (ry2 - ry1) / (rx2 - rx1) * (xmax - rx1);
-      rx1 = xmax;
-    }
-    if (rx2 < xmin) {
-      ry2 += (ry2 - ry1) / (rx2 - rx1) * (xmin - rx2);
-      rx2 = xmin;
-    } else if (rx2 > xmax) {
-      ry2 += (ry2 - ry1) / (rx2 - rx1) * (xmax - rx2);
-      rx2 = xmax;
-    }
-    if (ry1 < ymin) {
-      if (ry2 <= ymin) return;
-      rx1 += (rx2 - rx1) / (ry2 - ry1) * (ymin - ry1);
-      ry1 = ymin;
-    } else if (ry1 > ymax) {
-      if (ry2 >= ymax) return;
-      rx1 += (rx2 - rx1) / (ry2 - ry1) * (ymax - ry1);
-      ry1 = ymax;
-    }
-    if (ry2 < ymin) {
-      rx2 += (rx2 - rx1) / (ry2 - ry1) * (ymin - ry2);
-      ry2 = ymin;
-    } else if (ry2 > ymax) {
-      rx2 += (rx2 - rx1) / (ry2 - ry1) * (ymax - ry2);
-      ry2 = ymax;
-    }
-    auto f26 = [](double v) { return static_cast<int>(v * 64.); };
-    int x1 = f26(rx1), y1 = f26(ry1), x2 = f26(rx2), y2 = f26(ry2);
-    const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
-    auto div16 = [](int num, int den) {
-      if (std::abs(num) > 0x7fff) {
-        return static_cast<int>((static_cast<std::int64_t>(num) * 65536) / den);
-      }
-      return static_cast<int>(static_cast<std::uint32_t>(num) << 16) / den;
-    };
-    const bool caps = square_caps;
-    if (dx < dy) {  // vertical: one pixel a row
-      if (y1 > y2) {
-        std::swap(y1, y2);
-        std::swap(x1, x2);
-      }
-      const int xinc = div16(x2 - x1, y2 - y1);
-      int x = static_cast<int>(static_cast<std::uint32_t>(x1) << 10);
-      if (caps) {  // capAdjust
-        y1 -= 32;
-        x -= xinc >> 1;
-        y2 += 32;
-      }
-      int y = (y1 + 32) >> 6;
-      const int ys = (y2 + 32) >> 6;
-      const int round = xinc > 0 ? 32 : 0;
-      if (y != ys) {
-        x += ((((y << 6) + round - y1))) * xinc >> 6;
-        do {
-          PlotPen(x >> 16, y, colour);
-          x += xinc;
-        } while (++y < ys);
-      }
-    } else {  // horizontal: one pixel a column
-      if (dx == 0) return;
-      if (x1 > x2) {
-        std::swap(x1, x2);
-        std::swap(y1, y2);
-      }
-      const int yinc = div16(y2 - y1, x2 - x1);
-      int y = static_cast<int>(static_cast<std::uint32_t>(y1) << 10);
-      if (caps) {
-        x1 -= 32;
-        y -= yinc >> 1;
-        x2 += 32;
-      }
-      int x = (x1 + 32) >> 6;
-      const int xs = (x2 + 32) >> 6;
-      const int round = yinc > 0 ? 32 : 0;
-      if (x != xs) {
-        y += ((((x << 6) + round - x1))) * yinc >> 6;
-        do {
-          PlotPen(x, y >> 16, colour);
-          y += yinc;
-        } while (++x < xs);
-      }
-    }
+    Stroke s;
+    StrokeLine(&s, px1, py1, px2, py2, square_caps ? kCapBegin | kCapEnd : 0, colour);
   }
 
   // The canvas as RGB bytes (procgen's bgr32_to_rgb888)
@@ -462,6 +428,404 @@ class Painter {
         SolidSpan(o1x, o2y, length, pen);
       }
     }
+  }
+
+  // --- QPaintEngineEx::drawEllipse's path, aliased ---
+  struct PointD {
+    double x, y;
+  };
+
+  // QBezier::addToPolygon: the cubic split in halves (a stack of at most ten, nine levels)
+  // until both control points are within threshold * (manhattan length of the chord) of
+  // the chord (measured as the cross products' sum; for a chord of manhattan length 1 or
+  // less the control points' manhattan distances from the start, against threshold);
+  // each accepted piece's end appended.
+  static void FlattenCubic(PointD p1, PointD p2, PointD p3, PointD p4, double threshold,
+                           std::vector<PointD>* out) {
+    struct Bezier {
+      double x1, y1, x2, y2, x3, y3, x4, y4;
+    };
+    Bezier stack[10];
+    int levels[10];
+    stack[0] = {p1.x, p1.y, p2.x, p2.y, p3.x, p3.y, p4.x, p4.y};
+    levels[0] = 9;
+    int top = 0;
+    while (top >= 0) {
+      const Bezier& b = stack[top];
+      const double y4y1 = b.y4 - b.y1;
+      const double x4x1 = b.x4 - b.x1;
+      double l = std::fabs(x4x1) + std::fabs(y4y1);
+      double d;
+      if (l > 1.) {
+        d = std::fabs(x4x1 * (b.y1 - b.y2) - y4y1 * (b.x1 - b.x2)) +
+            std::fabs(x4x1 * (b.y1 - b.y3) - y4y1 * (b.x1 - b.x3));
+      } else {
+        d = std::fabs(b.x1 - b.x2) + std::fabs(b.y1 - b.y2) + std::fabs(b.x1 - b.x3) +
+            std::fabs(b.y1 - b.y3);
+        l = 1.;
+      }
+      if (d < threshold * l || levels[top] == 0) {
+        out->push_back({b.x4, b.y4});
+        --top;
+      } else {
+        // the first half goes on top of the stack, the second replaces the curve
+        const Bezier o = b;
+        Bezier& first = stack[top + 1];
+        Bezier& second = stack[top];
+        auto halve = [](double a1, double a2, double a3, double a4, double* f2, double* f3,
+                        double* mid, double* s2, double* s3) {
+          const double c = (a2 + a3) * .5;
+          *f2 = (a1 + a2) * .5;
+          *s3 = (a3 + a4) * .5;
+          *f3 = (*f2 + c) * .5;
+          *s2 = (*s3 + c) * .5;
+          *mid = (*f3 + *s2) * .5;
+        };
+        double fx2, fx3, mx, sx2, sx3, fy2, fy3, my, sy2, sy3;
+        halve(o.x1, o.x2, o.x3, o.x4, &fx2, &fx3, &mx, &sx2, &sx3);
+        halve(o.y1, o.y2, o.y3, o.y4, &fy2, &fy3, &my, &sy2, &sy3);
+        first = {o.x1, o.y1, fx2, fy2, fx3, fy3, mx, my};
+        second = {mx, my, sx2, sy2, sx3, sy3, o.x4, o.y4};
+        levels[top + 1] = --levels[top];
+        ++top;
+      }
+    }
+  }
+
+  // QRasterizer::rasterize of QOutlineMapper's outline of one closed polygon, aliased,
+  // odd-even, clipped to the canvas, no legacy rounding: the points rounded to 26.6 (qRound
+  // of x * 64); each edge's rows those whose centres it spans ((top + 32) >> 6 ..
+  // (bottom - 32) >> 6), its x at each row's centre in 16.16 fixed point stepped by the
+  // slope; on each row the pixels from one crossing (its 16.16 x truncated) up to the next
+  // filled where the winding count is odd.
+  void FillPolygonAliased(const std::vector<PointD>& polygon, std::uint32_t colour) {
+    if (polygon.size() < 3) return;
+    std::vector<Vec26> pts;
+    pts.reserve(polygon.size());
+    for (const PointD& p : polygon) pts.push_back({qt::Round(p.x * 64), qt::Round(p.y * 64)});
+    int min_y = pts[0].y, max_y = pts[0].y;
+    for (const Vec26& p : pts) {
+      min_y = std::min(min_y, p.y);
+      max_y = std::max(max_y, p.y);
+    }
+    Scan scan;
+    scan.top = std::max(0, (min_y + 32) >> 6);
+    scan.bottom = std::min(height_ - 1, (max_y - 32) >> 6);
+    if (scan.top > scan.bottom) return;
+    scan.left_fp = 0;
+    scan.right_fp = static_cast<std::int64_t>(width_) << 16;
+    for (std::size_t j = 0; j + 1 < pts.size(); ++j) MergeLine(&scan, pts[j], pts[j + 1]);
+    if (scan.lines.empty()) return;
+    // each row's crossings in x order; spans between them where the winding is odd
+    std::vector<std::pair<int, int>> row;
+    for (int y = scan.top; y <= scan.bottom; ++y) {
+      row.clear();
+      for (const ScanLine& l : scan.lines) {
+        if (y < l.top || y > l.bottom) continue;
+        const std::int64_t fx = l.x + l.delta * (y - l.top);
+        row.emplace_back(static_cast<int>(fx >> 16), l.winding);
+      }
+      std::sort(row.begin(), row.end(),
+                [](const std::pair<int, int>& a, const std::pair<int, int>& b) {
+                  return a.first < b.first;
+                });
+      int x = 0, winding = 0;
+      for (const auto& [cx, w] : row) {
+        if (winding & 1) SolidSpan(x, y, cx - x, colour);
+        x = cx;
+        winding += w;
+      }
+    }
+  }
+
+  struct Vec26 {
+    int x, y;
+  };
+  struct ScanLine {
+    std::int64_t x, delta;
+    int top, bottom, winding;
+  };
+  struct Scan {
+    int top = 0, bottom = 0;
+    std::int64_t left_fp = 0, right_fp = 0;
+    std::vector<ScanLine> lines;
+  };
+
+  // QScanConverter::mergeLine
+  static void MergeLine(Scan* scan, Vec26 a, Vec26 b) {
+    int winding = 1;
+    if (a.y > b.y) {
+      std::swap(a, b);
+      winding = -1;
+    }
+    int top = std::max(scan->top, (a.y + 32) >> 6);
+    int bottom = std::min(scan->bottom, (b.y - 32) >> 6);
+    if (top > bottom) return;
+    const std::int64_t a_fp = 32768 + static_cast<std::int64_t>(a.x) * 1024;
+    if (b.x == a.x) {
+      scan->lines.push_back(
+          {std::min(std::max(a_fp, scan->left_fp), scan->right_fp), 0, top, bottom, winding});
+      return;
+    }
+    const double slope = (b.x - a.x) / static_cast<double>(b.y - a.y);
+    const std::int64_t slope_fp = static_cast<std::int64_t>(slope * 65536.);
+    std::int64_t x_fp =
+        a_fp + ((slope_fp * ((static_cast<std::int64_t>(top) << 16) + 32768 -
+                             static_cast<std::int64_t>(a.y) * 1024)) >> 16);
+    if (ClipEdge(scan, &x_fp, &top, &bottom, slope_fp, scan->left_fp, winding)) return;
+    if (ClipEdge(scan, &x_fp, &top, &bottom, slope_fp, scan->right_fp, winding)) return;
+    scan->lines.push_back({x_fp, slope_fp, top, bottom, winding});
+  }
+
+  // QScanConverter::clip: the part of an edge beyond the canvas' left or right side becomes
+  // a vertical edge on that side; true when nothing of the edge is left
+  static bool ClipEdge(Scan* scan, std::int64_t* x_fp, int* top, int* bottom,
+                       std::int64_t slope_fp, std::int64_t edge_fp, int winding) {
+    const bool right = edge_fp == scan->right_fp;
+    if (*x_fp == edge_fp) {
+      if ((slope_fp > 0) ^ right) return false;
+      scan->lines.push_back({edge_fp, 0, *top, *bottom, winding});
+      return true;
+    }
+    const std::int64_t last_fp = *x_fp + slope_fp * (*bottom - *top);
+    if (last_fp == edge_fp) {
+      if ((slope_fp < 0) ^ right) return false;
+      scan->lines.push_back({edge_fp, 0, *top, *bottom, winding});
+      return true;
+    }
+    if ((last_fp < edge_fp) ^ (*x_fp < edge_fp)) {  // the edge crosses the side
+      const std::int64_t delta_y =
+          static_cast<std::int64_t>((edge_fp - *x_fp) / (slope_fp * (1. / 65536.)));
+      if ((*x_fp < edge_fp) ^ right) {  // the top part is outside
+        const int height = static_cast<int>((delta_y + 1) >> 16);
+        const int middle = *top + height;
+        scan->lines.push_back({edge_fp, 0, *top, middle, winding});
+        if (middle == *bottom) return true;
+        *x_fp += slope_fp * (height + 1);
+        *top = middle + 1;
+      } else {  // the bottom part is outside
+        const int height = static_cast<int>(delta_y >> 16);
+        const int middle = *top + height;
+        if (middle != *bottom) {
+          scan->lines.push_back({edge_fp, 0, middle + 1, *bottom, winding});
+          *bottom = middle;
+        }
+      }
+      return false;
+    }
+    if ((*x_fp < edge_fp) ^ right) {  // wholly outside
+      scan->lines.push_back({edge_fp, 0, *top, *bottom, winding});
+      return true;
+    }
+    return false;
+  }
+
+  // --- QCosmeticStroker, aliased, solid, SourceOver onto the canvas ---
+  enum { kCapBegin = 1, kCapEnd = 2 };
+  enum { kNoDirection = 0, kTopToBottom = 1, kBottomToTop = 2, kLeftToRight = 4, kRightToLeft = 8,
+         kVerticalMask = 3, kHorizontalMask = 0xc };
+  // the stroker's dropout state: the last pixel drawn (kNoPixel: none), the direction and
+  // steepness of the last line (a new stroker has none)
+  static constexpr int kNoPixel = std::numeric_limits<int>::min();
+  struct Stroke {
+    int last_x = kNoPixel;
+    int last_y = kNoPixel;
+    int last_dir = kNoDirection;
+    bool last_axis_aligned = false;
+  };
+
+  // clipLine: to the canvas widened by one pixel (two on the right and bottom), first in x,
+  // then in y; a clipped end forgets the last pixel; true when the line is wholly outside
+  bool ClipLine(Stroke* s, double* x1, double* y1, double* x2, double* y2) const {
+    return ClipAxis(s, x1, y1, x2, y2, -1, width_ + 1) ||
+           ClipAxis(s, y1, x1, y2, x2, -1, height_ + 1);
+  }
+  // one axis of clipLine: a the coordinates along it, c across
+  static bool ClipAxis(Stroke* s, double* a1, double* c1, double* a2, double* c2, double lo,
+                       double hi) {
+    if (*a1 < lo) {
+      if (*a2 <= lo) return ClippedAway(s);
+      *c1 += (*c2 - *c1) / (*a2 - *a1) * (lo - *a1);
+      *a1 = lo;
+    } else if (*a1 > hi) {
+      if (*a2 >= hi) return ClippedAway(s);
+      *c1 += (*c2 - *c1) / (*a2 - *a1) * (hi - *a1);
+      *a1 = hi;
+    }
+    if (*a2 < lo) {
+      s->last_x = kNoPixel;
+      *c2 += (*c2 - *c1) / (*a2 - *a1) * (lo - *a2);
+      *a2 = lo;
+    } else if (*a2 > hi) {
+      s->last_x = kNoPixel;
+      *c2 += (*c2 - *c1) / (*a2 - *a1) * (hi - *a2);
+      *a2 = hi;
+    }
+    return false;
+  }
+  static bool ClippedAway(Stroke* s) {
+    s->last_x = kNoPixel;
+    return true;
+  }
+  static int F26(double v) { return static_cast<int>(v * 64.); }
+  // F16Dot16FixedDiv
+  static int FixedDiv(int num, int den) {
+    return static_cast<int>((static_cast<std::int64_t>(num) * 65536) / den);
+  }
+  static int SwapCaps(int caps) { return ((caps & kCapBegin) << 1) | ((caps & kCapEnd) >> 1); }
+
+  // calculateLastPoint: the last pixel and direction the line would leave (StrokeLine's
+  // stepping without drawing)
+  void CalculateLastPoint(Stroke* s, double rx1, double ry1, double rx2, double ry2) const {
+    s->last_x = kNoPixel;
+    s->last_y = kNoPixel;
+    if (ClipLine(s, &rx1, &ry1, &rx2, &ry2)) return;
+    const int x1 = F26(rx1), y1 = F26(ry1), x2 = F26(rx2), y2 = F26(ry2);
+    const bool steep = std::abs(x2 - x1) < std::abs(y2 - y1);
+    if (!steep && x2 == x1) return;
+    int u1 = steep ? y1 : x1, u2 = steep ? y2 : x2;
+    int v1 = steep ? x1 : y1, v2 = steep ? x2 : y2;
+    const bool swapped = u1 > u2;
+    if (swapped) {
+      std::swap(u1, u2);
+      std::swap(v1, v2);
+    }
+    const int inc = FixedDiv(v2 - v1, u2 - u1);
+    int v = v1 * 1024;
+    const int u = (u1 + 32) >> 6;
+    const int us = (u2 + 32) >> 6;
+    const int round = inc > 0 ? 32 : 0;
+    if (u == us) return;
+    v += static_cast<int>((static_cast<std::int64_t>((u << 6) + round - u1) * inc) >> 6);
+    int pu, pv;
+    if (swapped) {
+      pu = u;
+      pv = v >> 16;
+      s->last_dir = steep ? kBottomToTop : kRightToLeft;
+    } else {
+      pu = us - 1;
+      pv = (v + (us - u - 1) * inc) >> 16;
+      s->last_dir = steep ? kTopToBottom : kLeftToRight;
+    }
+    s->last_x = steep ? pv : pu;
+    s->last_y = steep ? pu : pv;
+    s->last_axis_aligned = std::abs(inc) < (1 << 14);
+  }
+
+  // the aliased drawLine: one pixel a row (steep) or a column, from pixel centres in 26.6,
+  // caps adding half a pixel; against the last line's pixel a repeated first pixel is
+  // dropped and, on a change of direction, a gap of a pixel filled
+  void StrokeLine(Stroke* s, double rx1, double ry1, double rx2, double ry2, int caps,
+                  std::uint32_t colour) {
+    if (ClipLine(s, &rx1, &ry1, &rx2, &ry2)) return;
+    int x1 = F26(rx1), y1 = F26(ry1), x2 = F26(rx2), y2 = F26(ry2);
+    const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
+    int last_x = s->last_x, last_y = s->last_y;
+    // the steep and the flat case are one loop with the axes named (u: the stepped axis)
+    const bool steep = dx < dy;
+    if (!steep && dx == 0) return;
+    int u1 = steep ? y1 : x1, u2 = steep ? y2 : x2;
+    int v1 = steep ? x1 : y1, v2 = steep ? x2 : y2;
+    int dir = steep ? kTopToBottom : kLeftToRight;
+    const int mask = steep ? kVerticalMask : kHorizontalMask;
+    const bool swapped = u1 > u2;
+    if (swapped) {
+      std::swap(u1, u2);
+      std::swap(v1, v2);
+      caps = SwapCaps(caps);
+      dir = steep ? kBottomToTop : kRightToLeft;
+    }
+    const int inc = FixedDiv(v2 - v1, u2 - u1);
+    int v = v1 * 1024;
+    if ((s->last_dir ^ mask) == dir) caps |= swapped ? kCapEnd : kCapBegin;
+    if (caps & kCapBegin) {  // capAdjust
+      u1 -= 32;
+      v -= inc >> 1;
+    }
+    if (caps & kCapEnd) u2 += 32;
+    int u = (u1 + 32) >> 6;
+    int us = (u2 + 32) >> 6;
+    const int round = inc > 0 ? 32 : 0;
+    // a begin cap that rounded the start away from the last line's last pixel is undone
+    if ((caps & kCapBegin) && (steep ? s->last_y : s->last_x) == u + 1) ++u;
+    if (u != us) {
+      v += static_cast<int>((static_cast<std::int64_t>((u << 6) + round - u1) * inc) >> 6);
+      // first and last pixel (as x, y) for the dropout control
+      int first_u = u, first_v = v >> 16;
+      int end_u = us - 1, end_v = (v + (us - u - 1) * inc) >> 16;
+      if (swapped) {
+        std::swap(first_u, end_u);
+        std::swap(first_v, end_v);
+      }
+      const int fx = steep ? first_v : first_u, fy = steep ? first_u : first_v;
+      last_x = steep ? end_v : end_u;
+      last_y = steep ? end_u : end_v;
+      const bool axis_aligned = std::abs(inc) < (1 << 14);
+      if (s->last_x > kNoPixel) {
+        if (fx == s->last_x && fy == s->last_y) {  // a repeated pixel
+          if (swapped) {
+            --us;
+          } else {
+            ++u;
+            v += inc;
+          }
+        } else if (s->last_dir != dir &&
+                   (((axis_aligned && s->last_axis_aligned) && s->last_x != fx &&
+                     s->last_y != fy) ||
+                    (std::abs(s->last_x - fx) > 1 || std::abs(s->last_y - fy) > 1))) {
+          if (swapped) {  // a missing pixel
+            ++us;
+          } else {
+            --u;
+            v -= inc;
+          }
+        } else if (s->last_dir == dir && std::abs(s->last_x - fx) <= 1 &&
+                   std::abs(s->last_y - fy) > 1) {
+          // the same direction, a jump of more than a row (in x at most one column): the
+          // line moved half a step across
+          v += inc >> 1;
+          const int end = swapped ? v >> 16 : (v + (us - u - 1) * inc) >> 16;
+          (steep ? last_x : last_y) = end;
+        }
+      }
+      s->last_dir = dir;
+      s->last_axis_aligned = axis_aligned;
+      do {
+        if (steep) {
+          PlotPen(v >> 16, u, colour);
+        } else {
+          PlotPen(u, v >> 16, colour);
+        }
+        v += inc;
+      } while (++u < us);
+    }
+    s->last_x = last_x;
+    s->last_y = last_y;
+  }
+
+  // renderCubic / renderCubicSubdivision: split in halves (six levels at most) while a
+  // control point lies a quarter of the chord's manhattan length (as a cross product) or
+  // more off the chord; each piece a line without caps
+  void RenderCubic(Stroke* s, PointD p1, PointD p2, PointD p3, PointD p4,
+                   std::uint32_t colour, int level = 6) {
+    if (level) {
+      const double dx = p1.x - p4.x;
+      const double dy = p1.y - p4.y;
+      const double len = .25 * (std::fabs(dx) + std::fabs(dy));
+      if (std::fabs(dx * (p4.y - p2.y) - dy * (p4.x - p2.x)) >= len ||
+          std::fabs(dx * (p4.y - p3.y) - dy * (p4.x - p3.x)) >= len) {
+        const PointD a1{(p4.x + p3.x) * .5, (p4.y + p3.y) * .5};
+        const PointD b1{(p1.x + p2.x) * .5, (p1.y + p2.y) * .5};
+        const PointD c{(p3.x + p2.x) * .5, (p3.y + p2.y) * .5};
+        const PointD a2{(a1.x + c.x) * .5, (a1.y + c.y) * .5};
+        const PointD b2{(b1.x + c.x) * .5, (b1.y + c.y) * .5};
+        const PointD mid{(a2.x + b2.x) * .5, (a2.y + b2.y) * .5};
+        RenderCubic(s, p1, b1, b2, mid, colour, level - 1);
+        RenderCubic(s, mid, a2, a1, p4, colour, level - 1);
+        return;
+      }
+    }
+    StrokeLine(s, p1.x, p1.y, p4.x, p4.y, 0, colour);
   }
 
   // qt_scale_image_32bit (Qt 5.13.2): the step is int(65536 * source / target), the first

@@ -139,6 +139,20 @@ void AddKeywords(Keywords<P>& k, Robot robot) {
       .Ordered();
 }
 
+// The hands' randomised bodies (their randomiser's hand_body_names).
+inline const std::vector<std::string> kLeapHandBodies = {
+    "palm",  "if_bs", "if_px", "if_md", "if_ds", "mf_bs", "mf_px", "mf_md", "mf_ds",
+    "rf_bs", "rf_px", "rf_md", "rf_ds", "th_mp", "th_bs", "th_px", "th_ds"};
+inline const std::vector<std::string> kAeroHandBodies = {
+    "palm",
+    "right_index_f_link",        "right_index_proximal_link",  "right_index_middle_link",
+    "right_index_distal_link",   "right_middle_f_link",        "right_middle_proximal_link",
+    "right_middle_middle_link",  "right_middle_distal_link",   "right_ring_f_link",
+    "right_ring_proximal_link",  "right_ring_middle_link",     "right_ring_distal_link",
+    "right_pinky_f_link",        "right_pinky_proximal_link",  "right_pinky_middle_link",
+    "right_pinky_distal_link",   "right_t_link",               "right_thumb_mcp_link",
+    "right_thumb_proximal_link", "right_thumb_distal_link"};
+
 namespace detail {
 
 inline std::vector<int> Iota(int first, mjtSize end) {
@@ -156,11 +170,10 @@ inline int Id(const mjModel* m, mjtObj type, const std::string& name) {
 }  // namespace detail
 
 // The package's draws for `robot` on model `m` (its ids, as randomize.py hard-codes them or
-// looks them up by name), into s.plan. The hands' joints and bodies are named by `joints`,
-// `bodies` and `fingertips` (the package's lists).
+// looks them up by name), into s.plan. The hands' joints and fingertip geoms are named by
+// `joints` and `fingertips` (the package's JOINT_NAMES and fingertip_geoms).
 inline void Plan(Settings& s, Robot robot, const mjModel* m,
                  const std::vector<std::string>& joints = {},
-                 const std::vector<std::string>& bodies = {},
                  const std::vector<std::string>& fingertips = {}) {
   using detail::Iota;
   using S = Settings;
@@ -174,7 +187,9 @@ inline void Plan(Settings& s, Robot robot, const mjModel* m,
       qids.push_back(m->jnt_qposadr[detail::Id(m, mjOBJ_JOINT, j)]);
     }
     for (const std::string& g : fingertips) tips.push_back(3 * detail::Id(m, mjOBJ_GEOM, g));
-    for (const std::string& b : bodies) hand_bodies.push_back(detail::Id(m, mjOBJ_BODY, b));
+    for (const std::string& b : robot == Robot::kLeapHand ? kLeapHandBodies : kAeroHandBodies) {
+      hand_bodies.push_back(detail::Id(m, mjOBJ_BODY, b));
+    }
     const int cube = detail::Id(m, mjOBJ_BODY, "cube");
     // Fingertip friction (Aero: its cube friction's key; that draw is overwritten).
     step({{&kGeomFriction, Op::kSetShared, tips, &S::dr_fingertip_friction}});

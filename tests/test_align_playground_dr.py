@@ -231,7 +231,7 @@ def test_off_by_default_and_bad_values() -> None:
 
 def test_seeds_and_ranges() -> None:
     """A pool's models depend on each env's seed alone: env 1 of a pool seeded 3 has env 0's
-    model of a pool seeded 4; a degenerate range sets the value."""
+    model of a pool seeded 4; a degenerate range sets the value; ranges per env."""
     task = "Go1JoystickFlatTerrain-v1"
     a = envpool.make_gymnasium(task, num_envs=2, seed=3, domain_randomization=True)
     b = envpool.make_gymnasium(task, num_envs=1, seed=4, domain_randomization=True,
@@ -243,4 +243,13 @@ def test_seeds_and_ranges() -> None:
     assert ia["dr_geom_friction"][0, 0, 0] != ia["dr_geom_friction"][1, 0, 0]
     a.close()
     b.close()
+    # the ranges may differ per env (the flag changes the info's keys: one per pool)
+    c = envpool.make_gymnasium(task, num_envs=2, seed=3, domain_randomization=True,
+                               env_kwargs={"dr_floor_friction": [(0.5, 0.5), (0.8, 0.8)]})
+    _, ic = c.reset()
+    np.testing.assert_array_equal(ic["dr_geom_friction"][:, 0, 0], np.float32([0.5, 0.8]))
+    np.testing.assert_array_equal(ic["dr_body_mass"], ia["dr_body_mass"])
+    c.close()
+    with pytest.raises(ValueError):
+        envpool.make_gymnasium(task, num_envs=2, env_kwargs={"domain_randomization": [1, 0]})
 

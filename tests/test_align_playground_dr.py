@@ -144,8 +144,9 @@ def _run_and_replay(task_id: str, steps: int, max_steps: int) -> dict[str, int]:
     n, seed, reseed = 2, 5, 17
     seeds = [seed + i for i in range(n)] + [reseed + i for i in range(n)]
     drawn = _randomize(task_id, oracle, seeds)
+    # the pool takes the keywords its oracle was made with (hum1's: pushes every 5-10 steps)
     env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps,
-                                 domain_randomization=True)
+                                 domain_randomization=True, **getattr(module, "PUSH_KW", {}))
     nu = env.single_action_space.shape[0]
     actions = np.random.default_rng(seed).uniform(-0.5, 0.5, (steps, n, nu))
     base = oracle.env.mj_model

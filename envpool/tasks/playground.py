@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from envpool import _native as native_module
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 from envpool.tasks.classic_control import xla_uses_fma
@@ -281,7 +282,14 @@ def _prepare_for(robot: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return prepare
 
 
+def _dr_ranges(native_env: str) -> tuple[str, ...]:
+    """The domain randomisation ranges a native env takes (``dr_*``, docs/playground.md):
+    they change no space and nothing the envs share, so they may differ per env."""
+    return tuple(k for k in native_module.default_config(native_env) if k.startswith("dr_"))
+
+
 for _id, (_native, _task, _steps, _robot) in TASKS.items():
     for _name in (_id, f"MuJoCoPlayground/{_id}"):
         register(_name, _native, max_episode_steps=_steps, prepare=_prepare_for(_robot),
-                 python_kwargs={"menagerie_dir": ""}, **({"task_name": _task} if _task else {}))
+                 python_kwargs={"menagerie_dir": ""}, per_env_kwargs=_dr_ranges(_native),
+                 **({"task_name": _task} if _task else {}))

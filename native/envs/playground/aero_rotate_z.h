@@ -17,6 +17,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/aero_hand_base.h"
 #include "envs/playground/playground_common.h"
 
@@ -24,7 +25,7 @@ namespace envpool::playground {
 
 class AeroCubeRotateZ final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -46,6 +47,9 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
       if (frame_skip < 1) throw std::invalid_argument("ctrl_dt must be at least sim_dt / 2");
       mdl = aero::Load(asset_files, xml_dir, sim_dt);
       model = mdl.model;
+      dr::Plan(*this, dr::Robot::kAeroHand, model.get(),
+               {aero::kJoints.begin(), aero::kJoints.end()},
+               {aero::kFingertips.begin(), aero::kFingertips.end()});
     }
   };
 
@@ -71,6 +75,7 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    dr::AddKeywords(k, dr::Robot::kAeroHand);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -87,6 +92,7 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
     for (const char* name : kTerms) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
@@ -96,7 +102,12 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
         dt_f_(static_cast<float>(p.ctrl_dt)),
         history_(static_cast<std::size_t>(kFrame * p.history_len), 0.0F) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // CubeRotateZAxis.reset: the hand and cube draws (playground_common.h's DrawHandAndCube,
   // clipped to the joints' ranges); ctrl = the home keyframe's tendons; the goal's mocap
@@ -145,6 +156,7 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
     std::copy(history_.begin(), history_.end(), slot.Obs<double>(0));
     std::copy(privileged_.begin(), privileged_.end(), slot.Obs<double>(1));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
 
   bool MujocoFreeCamera() const override { return true; }
@@ -254,6 +266,7 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;

@@ -16,6 +16,8 @@ namespace envpool::playground {
 
 struct BerkeleyHumanoidRobot {
   static constexpr const char* kName = "Berkeley Humanoid";
+  // Its randomize.py (domain_randomization.h).
+  static constexpr dr::Robot kDrRobot = dr::Robot::kBerkeleyHumanoid;
   static constexpr int kNu = 12;
   static constexpr bool kT1Rules = false;
   // noise_config.scales: hip_pos, kfe_pos, ffe_pos, faa_pos by joint (hip_ids 0, 1, 2, 6, 7,

@@ -42,6 +42,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
@@ -83,7 +84,7 @@ inline constexpr std::array<int, kTerms> kSumOrder = {
 
 class G1Joystick final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -170,6 +171,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
     k.Add("lin_vel_y_max", 0.5, &P::lin_vel_y_max);
     k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
     k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    dr::AddKeywords(k, dr::Robot::kG1);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -179,7 +181,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
   // to float32 first, as the package takes float32 actions); the info: the command, the
   // command's step counter, the gait phase and each reward term times its scale (the
   // package's metrics "reward/<term>").
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("state", DType::kFloat64, {g1::kStateSize}));
     spec.obs.push_back(BoxSpec("privileged_state", DType::kFloat64, {g1::kPrivilegedSize}));
@@ -191,6 +193,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
     for (const char* name : g1::kScaleNames) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
@@ -198,7 +201,12 @@ class G1Joystick final : public mujoco::MujocoEnv {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // Joystick.reset(key) with the key chain's next key.
   void Reset(Rng& /*rng*/) override {
@@ -324,6 +332,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
     *slot.Info<std::int32_t>(1) = step_;
     std::copy(phase_.begin(), phase_.end(), slot.Info<double>(2));
     for (int i = 0; i < g1::kTerms; ++i) *slot.Info<double>(3 + i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, 3 + g1::kTerms);
   }
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
@@ -609,6 +618,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_ = 0.02F, phase_dt_ = 0.0F;
@@ -697,6 +707,7 @@ inline void G1Joystick::Params::Compile() {
   self_contact_adr = {sensor("right_foot_left_foot_found"), sensor("left_foot_right_shin_found"),
                       sensor("right_foot_left_shin_found")};
   hand_thigh_adr = {sensor("left_hand_left_thigh_found"), sensor("right_hand_right_thigh_found")};
+  dr::Plan(*this, dr::Robot::kG1, m.get());
   model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
 }
 

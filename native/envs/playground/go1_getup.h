@@ -25,13 +25,14 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/go1_joystick.h"
 
 namespace envpool::playground {
 
 class Go1Getup final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -96,6 +97,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
       local_linvel_adr = sensor("local_linvel");
       accelerometer_adr = sensor("accelerometer");
       global_angvel_adr = sensor("global_angvel");
+      dr::Plan(*this, dr::Robot::kGo1, m.get());
       model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
     }
   };
@@ -128,6 +130,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    dr::AddKeywords(k, dr::Robot::kGo1);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -135,7 +138,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
   // "state" (42) and "privileged_state" (91) as float64 arrays of float32 values (sail-sg
   // EnvPool's spaces); a float64 action box of 12 in [-1, 1]; the reward terms times their
   // scales (the package's metrics "reward/<term>").
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("state", DType::kFloat64, {kStateSize}));
     spec.obs.push_back(BoxSpec("privileged_state", DType::kFloat64, {kPrivilegedSize}));
@@ -144,13 +147,19 @@ class Go1Getup final : public mujoco::MujocoEnv {
     for (const char* name : kTerms) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
   explicit Go1Getup(const Params& p)
       : MujocoEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // Getup.reset.
   void Reset(Rng& /*rng*/) override {
@@ -212,6 +221,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
     std::copy(state_.begin(), state_.end(), slot.Obs<double>(0));
     std::copy(privileged_.begin(), privileged_.end(), slot.Obs<double>(1));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
 
   bool MujocoFreeCamera() const override { return true; }
@@ -362,6 +372,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;

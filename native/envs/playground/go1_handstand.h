@@ -22,6 +22,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/go1_joystick.h"
 
 namespace envpool::playground {
@@ -29,7 +30,7 @@ namespace envpool::playground {
 template <bool kFootstand>
 class Go1Handstand final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -103,6 +104,7 @@ class Go1Handstand final : public mujoco::MujocoEnv {
       for (std::size_t i = 0; i < kUnwanted.size(); ++i) {
         unwanted_adr[i] = sensor(std::string(kUnwanted[i]) + "_floor_found");
       }
+      dr::Plan(*this, dr::Robot::kGo1, m.get());
       model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
     }
   };
@@ -130,13 +132,14 @@ class Go1Handstand final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    dr::AddKeywords(k, dr::Robot::kGo1);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
 
   // "state" (45) and "privileged_state" (94) as float64 arrays of float32 values; a float64
   // action box of 12 in [-1, 1]; the reward terms times their scales.
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("state", DType::kFloat64, {kStateSize}));
     spec.obs.push_back(BoxSpec("privileged_state", DType::kFloat64, {kPrivilegedSize}));
@@ -145,13 +148,19 @@ class Go1Handstand final : public mujoco::MujocoEnv {
     for (const char* name : kTerms) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
   explicit Go1Handstand(const Params& p)
       : MujocoEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // Handstand.reset.
   void Reset(Rng& /*rng*/) override {
@@ -222,6 +231,7 @@ class Go1Handstand final : public mujoco::MujocoEnv {
     std::copy(state_.begin(), state_.end(), slot.Obs<double>(0));
     std::copy(privileged_.begin(), privileged_.end(), slot.Obs<double>(1));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
 
   bool MujocoFreeCamera() const override { return true; }
@@ -360,6 +370,7 @@ class Go1Handstand final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;

@@ -44,6 +44,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
@@ -86,7 +87,7 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
 
 class Go1Joystick final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -163,6 +164,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     k.Add("_kick_wait_times", std::vector<double>{1.0, 3.0}, &P::kick_wait_times);
     k.Add("_kick_durations", std::vector<double>{0.05, 0.2}, &P::kick_durations);
     k.Add("_velocity_kick", std::vector<double>{0.0, 3.0}, &P::velocity_kick);
+    dr::AddKeywords(k, dr::Robot::kGo1);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -172,7 +174,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
   // package takes float32 actions: the action is rounded to float32 first); the info: the
   // command, the steps until the next one and each reward term times its scale (the
   // package's metrics "reward/<term>").
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("state", DType::kFloat64, {go1::kStateSize}));
     spec.obs.push_back(BoxSpec("privileged_state", DType::kFloat64, {go1::kPrivilegedSize}));
@@ -183,6 +185,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     for (const char* name : go1::kRewardNames) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
@@ -190,7 +193,12 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // Joystick.reset(key) with the key chain's next key.
   void Reset(Rng& /*rng*/) override {
@@ -296,6 +304,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     std::copy(command_.begin(), command_.end(), slot.Info<double>(0));
     *slot.Info<std::int32_t>(1) = steps_until_next_cmd_;
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(2 + i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, 2 + rewards_.size());
   }
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
@@ -508,6 +517,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
 
   Params p_;
   jax_random::KeyChain keys_;
+  dr::RandomizedModel dr_;
   jax_random::Key rng_{};
   float dt_f_ = 0.02F;
   const std::array<float, 3> cmd_a_ = {static_cast<float>(p_.command_a0),
@@ -584,6 +594,7 @@ inline void Go1Joystick::Params::Compile() {
   upvector_adr = sensor("upvector");
   global_linvel_adr = sensor("global_linvel");
   global_angvel_adr = sensor("global_angvel");
+  dr::Plan(*this, dr::Robot::kGo1, m.get());
   model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
 }
 

@@ -44,6 +44,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
@@ -135,7 +136,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
   static constexpr std::size_t kTerms = Robot::kRewardOrder.size();
 
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -220,6 +221,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
     k.Add("lin_vel_y_max", Robot::kLinVelY, &P::lin_vel_y_max);
     k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
     k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    dr::AddKeywords(k, Robot::kDrRobot);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -228,7 +230,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
   // values (sail-sg EnvPool's spaces); a float64 action box in [-1, 1] (rounded to float32,
   // as the package takes it); the info: the command and each reward term times its scale
   // (the package's metrics "reward/<term>", in reward_config.scales' order).
-  static EnvSpec MakeSpec(const Params& /*p*/) {
+  static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec;
     spec.obs.push_back(BoxSpec("state", DType::kFloat64, {kStateSize}));
     spec.obs.push_back(BoxSpec("privileged_state", DType::kFloat64, {kPrivilegedSize}));
@@ -239,13 +241,19 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
       spec.info.push_back(
           BoxSpec(std::string("reward_") + humanoid::kTermNames[t.term], DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
   explicit HumanoidJoystick(const Params& p)
       : MujocoEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // Joystick.reset(key) with the key chain's next key.
   void Reset(Rng& /*rng*/) override {
@@ -367,6 +375,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < Robot::kScales.size(); ++i) {
       *slot.Info<double>(1 + i) = rewards_[Robot::kScales[i].term];
     }
+    dr::WriteInfo(p_, m_, slot, 1 + Robot::kScales.size());
   }
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
@@ -652,6 +661,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;
@@ -754,6 +764,7 @@ void HumanoidJoystick<Robot>::Params::Compile() {
   global_linvel_adr = sensor("global_linvel");
   global_angvel_adr = sensor("global_angvel");
   feet_touch_adr = Robot::kT1Rules ? sensor("left_foot_right_foot_found") : -1;
+  dr::Plan(*this, Robot::kDrRobot, m.get());
   model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
 }
 

@@ -21,6 +21,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/leap_hand_base.h"
 #include "envs/playground/playground_common.h"
 
@@ -28,7 +29,7 @@ namespace envpool::playground {
 
 class LeapCubeReorient final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -50,6 +51,9 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
       if (frame_skip < 1) throw std::invalid_argument("ctrl_dt must be at least sim_dt / 2");
       mdl = leap::Load(asset_files, xml_dir, sim_dt);
       model = mdl.model;
+      dr::Plan(*this, dr::Robot::kLeapHand, model.get(),
+               {leap::kJoints.begin(), leap::kJoints.end()},
+               {leap::kFingertips.begin(), leap::kFingertips.end()});
     }
   };
 
@@ -75,6 +79,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    dr::AddKeywords(k, dr::Robot::kLeapHand);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -95,6 +100,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     spec.info.push_back(BoxSpec("reward_success", DType::kFloat64, {}));
     spec.info.push_back(BoxSpec("steps_since_last_success", DType::kInt32, {}));
     spec.info.push_back(BoxSpec("success_count", DType::kInt32, {}));
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
@@ -108,7 +114,12 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
         state_(static_cast<std::size_t>(StateSize(p.history_len)), 0.0F),
         privileged_(static_cast<std::size_t>(StateSize(p.history_len) + 71), 0.0F) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // CubeReorient.reset: `rng, goal_rng = split(rng)`, the goal uniform_quat(goal_rng); the
   // hand and cube draws (leap::DrawHandAndCube); ctrl = the hand's joints, the goal's mocap
@@ -206,6 +217,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     *slot.Info<double>(i++) = success_reward_;
     *slot.Info<std::int32_t>(i++) = steps_since_success_;
     *slot.Info<std::int32_t>(i++) = success_count_;
+    dr::WriteInfo(p_, m_, slot, i);
   }
 
   bool MujocoFreeCamera() const override { return true; }
@@ -379,6 +391,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;

@@ -17,6 +17,7 @@
 
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
+#include "envs/playground/domain_randomization.h"
 #include "envs/playground/leap_hand_base.h"
 #include "envs/playground/playground_common.h"
 
@@ -24,7 +25,7 @@ namespace envpool::playground {
 
 class LeapCubeRotateZ final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -44,6 +45,9 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
       if (frame_skip < 1) throw std::invalid_argument("ctrl_dt must be at least sim_dt / 2");
       mdl = leap::Load(asset_files, xml_dir, sim_dt);
       model = mdl.model;
+      dr::Plan(*this, dr::Robot::kLeapHand, model.get(),
+               {leap::kJoints.begin(), leap::kJoints.end()},
+               {leap::kFingertips.begin(), leap::kFingertips.end()});
     }
   };
 
@@ -63,6 +67,7 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    dr::AddKeywords(k, dr::Robot::kLeapHand);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -79,6 +84,7 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
     for (const char* name : kTerms) {
       spec.info.push_back(BoxSpec(std::string("reward_") + name, DType::kFloat64, {}));
     }
+    dr::AddInfo(p, p.model.get(), spec);
     return spec;
   }
 
@@ -88,7 +94,12 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
         dt_f_(static_cast<float>(p.ctrl_dt)),
         history_(static_cast<std::size_t>(kFrame * p.history_len), 0.0F) {}
 
-  void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
+  // The key chain's root and, with domain_randomization, this env's model
+  // (domain_randomization.h).
+  void Seed(std::uint64_t seed) override {
+    keys_.Seed(seed);
+    dr_.Seed(p_, p_.model.get(), seed, p_.xla_fma, model_, m_);
+  }
 
   // CubeRotateZAxis.reset: the hand and cube draws (leap::DrawHandAndCube); ctrl = the hand's
   // joints; the goal's mocap body hidden at (-100, -100, -100).
@@ -133,6 +144,7 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
     std::copy(history_.begin(), history_.end(), slot.Obs<double>(0));
     std::copy(privileged_.begin(), privileged_.end(), slot.Obs<double>(1));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
+    dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
 
   bool MujocoFreeCamera() const override { return true; }
@@ -213,6 +225,7 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
   }
 
   Params p_;
+  dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
   jax_random::Key rng_{};
   float dt_f_;

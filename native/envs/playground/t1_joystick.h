@@ -16,6 +16,8 @@ namespace envpool::playground {
 
 struct T1Robot {
   static constexpr const char* kName = "Booster T1";
+  // Its randomize.py (domain_randomization.h).
+  static constexpr dr::Robot kDrRobot = dr::Robot::kT1;
   static constexpr int kNu = 23;
   static constexpr bool kT1Rules = true;
   // noise_config.scales.joint_pos for every joint.

@@ -15,7 +15,7 @@ from matrix.common import ROOT, STACKS
 from matrix.judge import Band, judge
 
 PACKAGES = ("envpool", "gymnasium", "stable-baselines3", "tianshou", "rl-games", "dm-acme",
-            "torch", "mujoco", "ale-py", "dm-control", "shimmy", "vizdoom", "numpy")
+            "torch", "mujoco", "ale-py", "dm-control", "shimmy", "vizdoom", "highway-env", "numpy")
 
 
 def environment() -> dict[str, Any]:

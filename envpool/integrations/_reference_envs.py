@@ -20,7 +20,8 @@ def reference_env_id(task_id: str, envpool_kwargs: dict[str, Any] | None = None)
     making metaworld's env (:func:`metaworld_reference_env`, with the
     ``partially_observable`` of ``envpool_kwargs``, so that both stacks see the goal or
     neither), which has no gymnasium id of one task with a new random task vector at each
-    reset."""
+    reset. highway-env's ids (``highway-fast-v0``) are the id itself, registered with
+    gymnasium by importing ``highway_env``."""
     from envpool.tasks.dm_control import TASKS
 
     if task_id.startswith("MetaWorld/"):
@@ -32,6 +33,8 @@ def reference_env_id(task_id: str, envpool_kwargs: dict[str, Any] | None = None)
 
     if task_id.startswith(("MiniGrid-", "BabyAI-")):
         import minigrid  # noqa: F401  (registers its ids with gymnasium)
+    if task_id in _highway_package_ids():
+        import highway_env  # noqa: F401  (registers its ids with gymnasium)
     if task_id.startswith("Fetch"):
         gymnasium_robotics_on_mujoco3()
         return task_id.replace("-v1", "-v4")  # sail-sg EnvPool's v1 ids run the v4 env
@@ -43,6 +46,14 @@ def reference_env_id(task_id: str, envpool_kwargs: dict[str, Any] | None = None)
     gymnasium.register_envs(shimmy)
     domain, task_name = TASKS[task_id]
     return f"dm_control/{domain}-{task_name}-v0"
+
+
+def _highway_package_ids() -> frozenset[str]:
+    """highway-env's own ids among envpool's highway ids (``highway-fast-v0``; not sail-sg
+    EnvPool's spellings such as ``HighwayFast-v0``, which the package does not register)."""
+    from envpool.tasks import highway
+
+    return frozenset(i for i in highway.ids() if i[0].islower())
 
 
 class JointTypesAsInts:

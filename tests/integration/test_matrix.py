@@ -10,6 +10,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -76,6 +77,24 @@ def test_smoke_run_writes_results_plots_and_the_report(tmp_path: pathlib.Path) -
     assert "cells/cleanrl_classic.png" in rows["cleanrl/classic"]
     assert "not run in this report" in rows["sb3/classic"]
     assert all(a.name in rows for a in ABSENT)
+
+
+def test_highway_cell_stacks_are_the_same_env_seed_for_seed() -> None:
+    """sb3/highway's reference stack is highway-env's own ``HighwayEnvFast`` (registered by
+    ``reference_env_id``), and with the same seed and the same random actions both stacks
+    play the same episodes (what lets the nightly cell compare the learners seed for seed)."""
+    from envpool.integrations.curves import make_sb3_venv, random_trainer
+
+    venv = make_sb3_venv("reference", "highway-fast-v0", 1, 0)
+    env = venv.venv.envs[0].unwrapped  # VecMonitor > DummyVecEnv > Monitor > the package's
+    assert (type(env).__module__, type(env).__name__) == ("highway_env.envs.highway_env",
+                                                          "HighwayEnvFast")
+    venv.close()
+    play = random_trainer("highway-fast-v0", 60, n_envs=1)
+    ref, ours = play("reference", 0), play("envpool", 0)
+    assert ref.returns.size >= 3  # random play crashes within ~11 steps
+    np.testing.assert_array_equal(ours.steps, ref.steps)
+    np.testing.assert_array_equal(ours.returns, ref.returns)
 
 
 @pytest.mark.nightly

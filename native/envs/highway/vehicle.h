@@ -106,7 +106,16 @@ class Vehicle {
   // after each step computes it on every lane and remembers it. (A lane's address is its
   // key too: the network's lanes stay in place while its vehicles live, as every task
   // builds the network before the vehicles.)
-  Vec2 LocalOn(const Lane& lane) const;
+  Vec2 LocalOn(const Lane& l) const {
+    const auto k = static_cast<std::size_t>(l.serial());  // (-1: past the end)
+    if (k < local_cache_.size()) {
+      const LocalEntry& e = local_cache_[k];
+      if (e.lane == &l && std::memcmp(e.position.data(), position.data(), sizeof(Vec2)) == 0) {
+        return e.local;
+      }
+    }
+    return LocalOnAnew(l);
+  }
   // destination: the end of the route's last lane (lane 0 where its id is None), else the
   // position; destination_direction: the unit vector to it, zeros where it is the position.
   virtual Vec2 Destination() const { return position; }
@@ -153,6 +162,7 @@ class Vehicle {
     Vec2 position{};
     Vec2 local{};
   };
+  Vec2 LocalOnAnew(const Lane& lane) const;
   void Remember(const Lane& lane, const Vec2& local) const;
   mutable std::vector<LocalEntry> local_cache_;
   // Direction's memory
@@ -337,13 +347,28 @@ class Road {
       if (regulation_steps % every == 0) EnforceRoadRules();
     }
     for (auto& v : vehicles) v->Step(dt);
-    // (a pair of which neither checks its collisions is skipped: handle_collisions returns
-    // at once there)
-    checks_.resize(vehicles.size());
-    for (std::size_t i = 0; i < vehicles.size(); ++i) checks_[i] = vehicles[i]->check_collisions;
+    // The pairs where handle_collisions returns at once are skipped: neither checks its
+    // collisions, one is not collidable, or the centres' gap is beyond the spherical
+    // pre-check's reach in x or y (then np.linalg.norm of the gap is too: it is at least
+    // (1 - 2 eps) times the larger coordinate, however numpy sums it). Handling collisions
+    // moves no vehicle, so their states are read once, into bodies_.
+    bodies_.resize(vehicles.size());
     for (std::size_t i = 0; i < vehicles.size(); ++i) {
+      const Vehicle& v = *vehicles[i];
+      bodies_[i] = {v.position, v.diagonal, v.speed, v.check_collisions, v.collidable};
+    }
+    for (std::size_t i = 0; i < vehicles.size(); ++i) {
+      const Body& a = bodies_[i];
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
-        if (checks_[i] || checks_[j]) vehicles[i]->HandleCollisions(*vehicles[j], dt);
+        const Body& b = bodies_[j];
+        if (!(a.checks || b.checks) || !(a.collidable && b.collidable)) continue;
+        const double dx = b.position[0] - a.position[0], dy = b.position[1] - a.position[1];
+        const double reach = (a.diagonal + b.diagonal) / 2 + a.speed * dt;
+        if (!std::isnan(dx) && !std::isnan(dy) &&
+            PyMax(std::abs(dx), std::abs(dy)) * (1 - 1e-12) > reach) {
+          continue;
+        }
+        vehicles[i]->HandleCollisions(*vehicles[j], dt);
       }
       for (auto& o : objects) vehicles[i]->HandleCollisions(*o, dt);
     }
@@ -498,9 +523,14 @@ class Road {
   }
 
   // scratch, kept between calls so that the steps allocate nothing: NeighbourVehicles'
-  // lanes and offsets, Step's check_collisions flags
+  // lanes and offsets, Step's vehicle states
   mutable std::vector<std::pair<const Lane*, double>> lanes_offsets_;
-  std::vector<char> checks_;
+  struct Body {
+    Vec2 position;
+    double diagonal, speed;
+    bool checks, collidable;
+  };
+  std::vector<Body> bodies_;
   // Act's passes (counted from 1) and whether one is under way; the lane tables
   mutable std::vector<LaneTableEntries> lane_tables_;
   std::uint64_t act_pass_ = 0;
@@ -580,19 +610,7 @@ inline void Vehicle::OnStateUpdate() {
       position, heading, [this](const Lane& l, const Vec2& sl) { Remember(l, sl); });
 }
 
-namespace detail {
-// The same bits (== would take -0 for 0).
-inline bool SameBits(const Vec2& a, const Vec2& b) {
-  return std::memcmp(a.data(), b.data(), sizeof(Vec2)) == 0;
-}
-}  // namespace detail
-
-inline Vec2 Vehicle::LocalOn(const Lane& l) const {
-  const int k = l.serial();
-  if (k >= 0 && static_cast<std::size_t>(k) < local_cache_.size()) {
-    const LocalEntry& e = local_cache_[static_cast<std::size_t>(k)];
-    if (e.lane == &l && detail::SameBits(e.position, position)) return e.local;
-  }
+inline Vec2 Vehicle::LocalOnAnew(const Lane& l) const {
   const Vec2 local = l.LocalCoordinates(position);
   Remember(l, local);
   return local;

@@ -667,9 +667,9 @@ class AbstractEnv : public Env {
     const double offset = spacing * default_spacing * std::exp(-5.0 / 40 * n);
     double x0;
     if (!road_.vehicles.empty()) {  // np.max of the vehicles' longitudinal coordinates
-      x0 = lane.LocalCoordinates(road_.vehicles[0]->position)[0];
+      x0 = road_.vehicles[0]->LocalOn(lane)[0];
       for (std::size_t i = 1; i < road_.vehicles.size(); ++i) {
-        const double x = lane.LocalCoordinates(road_.vehicles[i]->position)[0];
+        const double x = road_.vehicles[i]->LocalOn(lane)[0];
         if (x > x0 || std::isnan(x)) x0 = x;
       }
     } else {

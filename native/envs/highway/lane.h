@@ -88,6 +88,10 @@ class Lane {
   }
 
   Kind kind() const { return kind_; }
+  // The lane's place in its road network's order of addition (RoadNetwork::AddLane), -1 for
+  // a lane of no network: what a vehicle keys its remembered local coordinates by.
+  int serial() const { return serial_; }
+  void set_serial(int serial) { serial_ = serial; }
   double length() const { return length_; }
   double speed_limit() const { return speed_limit_; }
   void set_speed_limit(double v) { speed_limit_ = v; }  // a task's lane.speed_limit = ...
@@ -162,18 +166,19 @@ class Lane {
   }
 
   // is_reachable_from(position): not forbidden, |lateral| <= 2 * width and
-  // 0 <= longitudinal < length + VEHICLE_LENGTH.
+  // 0 <= longitudinal < length + VEHICLE_LENGTH. (...Local: of the position's local
+  // coordinates on this lane, sl.)
   bool IsReachableFrom(const Vec2& position) const {
-    if (forbidden_) return false;
-    const Vec2 sl = LocalCoordinates(position);
-    return std::abs(sl[1]) <= 2 * WidthAt(sl[0]) && 0 <= sl[0] &&
+    return !forbidden_ && IsReachableLocal(LocalCoordinates(position));
+  }
+  bool IsReachableLocal(const Vec2& sl) const {
+    return !forbidden_ && std::abs(sl[1]) <= 2 * WidthAt(sl[0]) && 0 <= sl[0] &&
            sl[0] < length_ + kVehicleLength;
   }
 
   // after_end(position): longitudinal > length - VEHICLE_LENGTH / 2.
-  bool AfterEnd(const Vec2& position) const {
-    return LocalCoordinates(position)[0] > length_ - kVehicleLength / 2;
-  }
+  bool AfterEnd(const Vec2& position) const { return AfterEndLocal(LocalCoordinates(position)); }
+  bool AfterEndLocal(const Vec2& sl) const { return sl[0] > length_ - kVehicleLength / 2; }
 
   // distance(position): abs(r) + max(s - length, 0) + max(0 - s, 0).
   double Distance(const Vec2& position) const {
@@ -185,7 +190,10 @@ class Lane {
   // |local_angle(heading, s)|.
   double DistanceWithHeading(const Vec2& position, double heading,
                              double heading_weight = 1.0) const {
-    const Vec2 sl = LocalCoordinates(position);
+    return DistanceWithHeadingLocal(LocalCoordinates(position), heading, heading_weight);
+  }
+  double DistanceWithHeadingLocal(const Vec2& sl, double heading,
+                                  double heading_weight = 1.0) const {
     const double angle = std::abs(LocalAngle(heading, sl[0]));
     return std::abs(sl[1]) + PyMax(sl[0] - length_, 0) + PyMax(0 - sl[0], 0) +
            heading_weight * angle;
@@ -209,6 +217,7 @@ class Lane {
   }
 
   Kind kind_ = Kind::kStraight;
+  int serial_ = -1;
   NumpyBlas blas_;
   double width_ = kDefaultWidth;
   LineType line_types_[2] = {LineType::kStriped, LineType::kStriped};

@@ -39,6 +39,8 @@ using Route = std::vector<LaneIndex>;
 
 class RoadNetwork {
  public:
+  RoadNetwork() : lane_total_(0) {}
+
   // The node's id, added at first use.
   int Node(const std::string& name) {
     for (std::size_t i = 0; i < names_.size(); ++i) {
@@ -57,10 +59,15 @@ class RoadNetwork {
   }
 
   // add_lane(_from, _to, lane): appended to graph[_from][_to], both made at first use.
+  // (Each lane gets its serial, the count of lanes before it.)
   void AddLane(const std::string& from, const std::string& to, const Lane& lane) {
     const int f = Node(from), t = Node(to);
-    Lanes(f, t, /*create=*/true)->push_back(lane);
+    std::vector<Lane>* lanes = Lanes(f, t, /*create=*/true);
+    lanes->push_back(lane);
+    lanes->back().set_serial(lane_total_++);
   }
+  // How many lanes the network holds (the serials are 0 to LaneTotal() - 1).
+  int LaneTotal() const { return lane_total_; }
 
   // get_lane(index) (an id past the road's lanes is the package's IndexError).
   const Lane& GetLane(const LaneIndex& index) const {
@@ -84,14 +91,21 @@ class RoadNetwork {
 
   // get_closest_lane_index(position, heading): the first lane, in the graph's order, of the
   // least distance_with_heading (np.argmin).
+  // `visit(lane, local)` sees each lane with the position's local coordinates on it.
   LaneIndex GetClosestLaneIndex(const Vec2& position, double heading) const {
+    return GetClosestLaneIndex(position, heading, [](const Lane&, const Vec2&) {});
+  }
+  template <class Visit>
+  LaneIndex GetClosestLaneIndex(const Vec2& position, double heading, Visit&& visit) const {
     LaneIndex best;
     double best_distance = 0.0;
     bool first = true;
     for (const auto& [from, roads] : graph_) {
       for (const auto& [to, lanes] : roads) {
         for (std::size_t i = 0; i < lanes.size(); ++i) {
-          const double d = lanes[i].DistanceWithHeading(position, heading);
+          const Vec2 sl = lanes[i].LocalCoordinates(position);
+          visit(lanes[i], sl);
+          const double d = lanes[i].DistanceWithHeadingLocal(sl, heading);
           if (first || d < best_distance || (std::isnan(d) && !std::isnan(best_distance))) {
             best = {from, to, static_cast<int>(i)};
             best_distance = d;
@@ -327,6 +341,7 @@ class RoadNetwork {
 
   std::vector<std::string> names_;
   std::vector<std::pair<int, Roads>> graph_;
+  int lane_total_;
 };
 
 }  // namespace envpool::highway

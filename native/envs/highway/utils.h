@@ -37,7 +37,8 @@ inline double NotZero(double x, double eps = 1e-2) {
 
 // Python's (and numpy's) float modulo a % b: fmod, moved to b's sign; a zero takes b's sign.
 inline double PyMod(double a, double b) {
-  double mod = std::fmod(a, b);
+  // (fmod is exact: a itself where 0 <= a < b)
+  double mod = 0 <= a && a < b ? a : std::fmod(a, b);
   if (mod != 0.0) {
     if ((b < 0) != (mod < 0)) mod += b;
   } else {

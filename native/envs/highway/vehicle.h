@@ -20,6 +20,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -77,15 +78,44 @@ class Vehicle {
 
   // direction, velocity (speed * direction), polygon (the rectangle's 4 corners and the
   // first again), lane_distance_to, on_road, front_distance_to.
-  Vec2 Direction() const { return {std::cos(heading), std::sin(heading)}; }
+  // (remembered with the heading it was computed for, as LocalOn)
+  Vec2 Direction() const {
+    if (!direction_valid_ || std::memcmp(&direction_heading_, &heading, sizeof(double)) != 0) {
+      direction_ = {std::cos(heading), std::sin(heading)};
+      direction_heading_ = heading;
+      direction_valid_ = true;
+    }
+    return direction_;
+  }
   Vec2 Velocity() const {
     const Vec2 d = Direction();
     return {speed * d[0], speed * d[1]};
   }
   std::array<Vec2, 5> Polygon() const;
   double LaneDistanceTo(const Vehicle& other, const Lane* lane = nullptr) const;
-  bool OnRoad() const { return lane().OnLane(position); }
+  bool OnRoad() const {
+    const Lane& l = lane();
+    const Vec2 sl = LocalOn(l);
+    return l.OnLane(sl[0], sl[1]);
+  }
   const Lane& lane() const;
+  // lane.local_coordinates(position) of this vehicle on a lane: remembered per lane of the
+  // road's network (by its serial) with the position it was computed at, and computed anew
+  // once the position changes (any bit of it), so it is always the same number. Neighbour
+  // searches ask it of every vehicle on a lane several times a frame; the closest-lane search
+  // after each step computes it on every lane and remembers it. (A lane's address is its
+  // key too: the network's lanes stay in place while its vehicles live, as every task
+  // builds the network before the vehicles.)
+  Vec2 LocalOn(const Lane& l) const {
+    const auto k = static_cast<std::size_t>(l.serial());  // (-1: past the end)
+    if (k < local_cache_.size()) {
+      const LocalEntry& e = local_cache_[k];
+      if (e.lane == &l && std::memcmp(e.position.data(), position.data(), sizeof(Vec2)) == 0) {
+        return e.local;
+      }
+    }
+    return LocalOnAnew(l);
+  }
   // destination: the end of the route's last lane (lane 0 where its id is None), else the
   // position; destination_direction: the unit vector to it, zeros where it is the position.
   virtual Vec2 Destination() const { return position; }
@@ -126,6 +156,23 @@ class Vehicle {
   double min_speed = kMinSpeed;
 
  protected:
+  // LocalOn's memory: one entry per lane serial.
+  struct LocalEntry {
+    const Lane* lane = nullptr;
+    Vec2 position{};
+    Vec2 local{};
+  };
+  Vec2 LocalOnAnew(const Lane& lane) const;
+  void Remember(const Lane& lane, const Vec2& local) const;
+  mutable std::vector<LocalEntry> local_cache_;
+  // Direction's memory
+  mutable bool direction_valid_ = false;
+  mutable double direction_heading_ = 0.0;
+  mutable Vec2 direction_{};
+  // lane()'s memory: the lane of lane_index
+  mutable LaneIndex lane_key_;
+  mutable const Lane* lane_ = nullptr;
+
   void ClipActions();
   // clip_actions on an action `a` of a vehicle at speed v, crashed or not: a crashed vehicle
   // brakes straight (steering 0, acceleration -v); the speed limits bound the acceleration
@@ -255,6 +302,11 @@ class IDMVehicle : public ControlledVehicle {
   double distance_wanted = kDistanceWanted;
   double comfort_acc_max = kComfortAccMax;
   double comfort_acc_min = kComfortAccMin;
+
+ private:
+  // Acceleration's last power: pow_value_ = pow_base_ ** pow_exponent_
+  mutable bool pow_valid_ = false;
+  mutable double pow_base_ = 0.0, pow_exponent_ = 0.0, pow_value_ = 0.0;
 };
 
 // Road: the network, the vehicles in their list order, and the generator the package's
@@ -268,8 +320,15 @@ class Road {
   NumpyBlas blas;
   bool neighbour_vehicles_connected_lanes = false;
 
-  // act(): every vehicle's act(), in order.
+  // act(): every vehicle's act(), in order. (Acting moves no vehicle: while they act,
+  // NeighbourVehicles reads each lane's vehicles from a table made once for the pass.)
   void Act() {
+    ++act_pass_;
+    acting_ = true;
+    struct Done {
+      bool* acting;
+      ~Done() { *acting = false; }
+    } done{&acting_};
     for (auto& v : vehicles) v->Act();
   }
   // RegulatedRoad: REGULATION_FREQUENCY, YIELD_DURATION, and its step counter.
@@ -288,8 +347,27 @@ class Road {
       if (regulation_steps % every == 0) EnforceRoadRules();
     }
     for (auto& v : vehicles) v->Step(dt);
+    // The pairs where handle_collisions returns at once are skipped: neither checks its
+    // collisions, one is not collidable, or the centres' gap is beyond the spherical
+    // pre-check's reach in x or y (then np.linalg.norm of the gap is too: it is at least
+    // (1 - 2 eps) times the larger coordinate, however numpy sums it). Handling collisions
+    // moves no vehicle, so their states are read once, into bodies_.
+    bodies_.resize(vehicles.size());
     for (std::size_t i = 0; i < vehicles.size(); ++i) {
+      const Vehicle& v = *vehicles[i];
+      bodies_[i] = {v.position, v.diagonal, v.speed, v.check_collisions, v.collidable};
+    }
+    for (std::size_t i = 0; i < vehicles.size(); ++i) {
+      const Body& a = bodies_[i];
       for (std::size_t j = i + 1; j < vehicles.size(); ++j) {
+        const Body& b = bodies_[j];
+        if (!(a.checks || b.checks) || !(a.collidable && b.collidable)) continue;
+        const double dx = b.position[0] - a.position[0], dy = b.position[1] - a.position[1];
+        const double reach = (a.diagonal + b.diagonal) / 2 + a.speed * dt;
+        if (!std::isnan(dx) && !std::isnan(dy) &&
+            PyMax(std::abs(dx), std::abs(dy)) * (1 - 1e-12) > reach) {
+          continue;
+        }
         vehicles[i]->HandleCollisions(*vehicles[j], dt);
       }
       for (auto& o : objects) vehicles[i]->HandleCollisions(*o, dt);
@@ -303,12 +381,13 @@ class Road {
   std::pair<const Vehicle*, const Vehicle*> NeighbourVehicles(const Vehicle& vehicle,
                                                               const LaneIndex& index) const {
     const Lane& lane = network.GetLane(index);
-    const double s = lane.LocalCoordinates(vehicle.position)[0];
+    const double s = vehicle.LocalOn(lane)[0];
     bool has_front = false, has_rear = false;
     double s_front = 0.0, s_rear = 0.0;
     const Vehicle* v_front = nullptr;
     const Vehicle* v_rear = nullptr;
-    std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
+    std::vector<std::pair<const Lane*, double>>& lanes_offsets = lanes_offsets_;
+    lanes_offsets.assign(1, {&lane, 0.0});
     if (neighbour_vehicles_connected_lanes) {
       for (const int next_to : network.Destinations(index.to)) {
         const int n = network.LaneCount(index.to, next_to);
@@ -329,22 +408,30 @@ class Road {
         }
       }
     }
+    auto consider = [&](const Vehicle* v, double s_v) {
+      if (s <= s_v && (!has_front || s_v <= s_front)) {
+        s_front = s_v;
+        has_front = true;
+        v_front = v;
+      }
+      if (s_v < s && (!has_rear || s_v > s_rear)) {
+        s_rear = s_v;
+        has_rear = true;
+        v_rear = v;
+      }
+    };
+    if (acting_ && lanes_offsets.size() == 1 && lane.serial() >= 0) {
+      for (const LaneEntry& e : LaneTable(lane)) {
+        if (e.vehicle != &vehicle) consider(e.vehicle, e.s);
+      }
+      return {v_front, v_rear};
+    }
     auto search = [&](const std::unique_ptr<Vehicle>& v) {
       if (v.get() == &vehicle || v->kind == ObjectKind::kLandmark) return;
       for (const auto& [search_lane, offset] : lanes_offsets) {
-        const Vec2 sl = search_lane->LocalCoordinates(v->position);
+        const Vec2 sl = v->LocalOn(*search_lane);
         if (!search_lane->OnLane(sl[0], sl[1], 1.0)) continue;
-        const double s_v = sl[0] + offset;
-        if (s <= s_v && (!has_front || s_v <= s_front)) {
-          s_front = s_v;
-          has_front = true;
-          v_front = v.get();
-        }
-        if (s_v < s && (!has_rear || s_v > s_rear)) {
-          s_rear = s_v;
-          has_rear = true;
-          v_rear = v.get();
-        }
+        consider(v.get(), sl[0] + offset);
         break;
       }
     };
@@ -404,6 +491,50 @@ class Road {
                                               bool see_behind, bool sort) const {
     return CloseObjectsTo(vehicle, distance, count, see_behind, sort, /*vehicles_only=*/true);
   }
+
+ private:
+  // A lane's vehicles and obstacles (landmarks aside, in the road's order) within its
+  // margin of 1 m, with their longitudinal coordinate on it (+ 0.0, as NeighbourVehicles
+  // adds the lane's offset): made at the first NeighbourVehicles of an act pass.
+  struct LaneEntry {
+    double s;
+    const Vehicle* vehicle;
+  };
+  struct LaneTableEntries {
+    std::uint64_t pass = 0;
+    std::vector<LaneEntry> entries;
+  };
+  const std::vector<LaneEntry>& LaneTable(const Lane& lane) const {
+    const auto k = static_cast<std::size_t>(lane.serial());
+    if (k >= lane_tables_.size()) lane_tables_.resize(k + 1);
+    LaneTableEntries& t = lane_tables_[k];
+    if (t.pass != act_pass_) {
+      t.entries.clear();
+      auto add = [&](const std::unique_ptr<Vehicle>& v) {
+        if (v->kind == ObjectKind::kLandmark) return;
+        const Vec2 sl = v->LocalOn(lane);
+        if (lane.OnLane(sl[0], sl[1], 1.0)) t.entries.push_back({sl[0] + 0.0, v.get()});
+      };
+      for (const auto& v : vehicles) add(v);
+      for (const auto& o : objects) add(o);
+      t.pass = act_pass_;
+    }
+    return t.entries;
+  }
+
+  // scratch, kept between calls so that the steps allocate nothing: NeighbourVehicles'
+  // lanes and offsets, Step's vehicle states
+  mutable std::vector<std::pair<const Lane*, double>> lanes_offsets_;
+  struct Body {
+    Vec2 position;
+    double diagonal, speed;
+    bool checks, collidable;
+  };
+  std::vector<Body> bodies_;
+  // Act's passes (counted from 1) and whether one is under way; the lane tables
+  mutable std::vector<LaneTableEntries> lane_tables_;
+  std::uint64_t act_pass_ = 0;
+  bool acting_ = false;
 };
 
 // ---- Vehicle ----
@@ -414,10 +545,16 @@ inline Vehicle::Vehicle(Road* road_, Vec2 position_, double heading_, double spe
       heading(heading_),
       speed(speed_),
       diagonal(std::sqrt(kLength * kLength + kWidth * kWidth)) {
-  lane_index = road->network.GetClosestLaneIndex(position, heading);
+  OnStateUpdate();
 }
 
-inline const Lane& Vehicle::lane() const { return road->network.GetLane(lane_index); }
+inline const Lane& Vehicle::lane() const {
+  if (lane_ == nullptr || lane_key_ != lane_index) {
+    lane_ = &road->network.GetLane(lane_index);
+    lane_key_ = lane_index;
+  }
+  return *lane_;
+}
 
 // destination_direction: (destination - position) / np.linalg.norm(destination - position)
 // where they differ.
@@ -469,7 +606,23 @@ inline void Vehicle::Step(double dt) {
 
 // on_state_update: the closest lane (with heading) is the vehicle's lane.
 inline void Vehicle::OnStateUpdate() {
-  lane_index = road->network.GetClosestLaneIndex(position, heading);
+  lane_index = road->network.GetClosestLaneIndex(
+      position, heading, [this](const Lane& l, const Vec2& sl) { Remember(l, sl); });
+}
+
+inline Vec2 Vehicle::LocalOnAnew(const Lane& l) const {
+  const Vec2 local = l.LocalCoordinates(position);
+  Remember(l, local);
+  return local;
+}
+
+inline void Vehicle::Remember(const Lane& l, const Vec2& local) const {
+  const int k = l.serial();
+  if (k < 0) return;
+  if (static_cast<std::size_t>(k) >= local_cache_.size()) {
+    local_cache_.resize(static_cast<std::size_t>(std::max(k + 1, road->network.LaneTotal())));
+  }
+  local_cache_[static_cast<std::size_t>(k)] = {&l, position, local};
 }
 
 // polygon(): rotation [[c, -s], [s, c]] @ the corners [(-L/2, -W/2), (-L/2, W/2), (L/2, W/2),
@@ -480,7 +633,8 @@ inline std::array<Vec2, 5> Vehicle::Polygon() const {
   const double hl = length / 2, hw = width / 2;
   const double px[4] = {-hl, -hl, +hl, +hl};
   const double py[4] = {-hw, +hw, +hw, -hw};
-  const double c = std::cos(heading), s = std::sin(heading);
+  const Vec2 direction = Direction();
+  const double c = direction[0], s = direction[1];
   std::array<Vec2, 5> out{};
   for (int j = 0; j < 4; ++j) {
     out[j] = {c * px[j] + (-s) * py[j] + position[0], s * px[j] + c * py[j] + position[1]};
@@ -492,7 +646,7 @@ inline std::array<Vec2, 5> Vehicle::Polygon() const {
 // lane_distance_to(other, lane): lane.local_coordinates(other)[0] - ...(self)[0].
 inline double Vehicle::LaneDistanceTo(const Vehicle& other, const Lane* l) const {
   const Lane& ln = l != nullptr ? *l : lane();
-  return ln.LocalCoordinates(other.position)[0] - ln.LocalCoordinates(position)[0];
+  return other.LocalOn(ln)[0] - LocalOn(ln)[0];
 }
 
 namespace detail {
@@ -626,7 +780,8 @@ inline ControlledVehicle::ControlledVehicle(Road* road_, Vec2 position_, double 
 
 // follow_road: at the end of the target lane, the next lane (next_lane along the route).
 inline void ControlledVehicle::FollowRoad() {
-  if (road->network.GetLane(target_lane_index).AfterEnd(position)) {
+  const Lane& target = road->network.GetLane(target_lane_index);
+  if (target.AfterEndLocal(LocalOn(target))) {
     target_lane_index = road->network.NextLane(target_lane_index, &route, position);
   }
 }
@@ -660,7 +815,8 @@ inline void ControlledVehicle::ActMeta(MetaAction action) {
     const int step = action == MetaAction::kLaneRight ? 1 : -1;
     const int id = std::clamp(target_lane_index.id + step, 0, n - 1);
     const LaneIndex target = {target_lane_index.from, target_lane_index.to, id};
-    if (road->network.GetLane(target).IsReachableFrom(position)) target_lane_index = target;
+    const Lane& reached = road->network.GetLane(target);
+    if (reached.IsReachableLocal(LocalOn(reached))) target_lane_index = target;
   }
   VehicleAction a;
   a.steering = SteeringControl(target_lane_index);
@@ -674,7 +830,7 @@ inline void ControlledVehicle::ActMeta(MetaAction action) {
 // steering angle arctan(2 tan(arcsin(L / 2 / speed * rate))), within +-MAX_STEERING_ANGLE.
 inline double ControlledVehicle::SteeringControl(const LaneIndex& target) const {
   const Lane& target_lane = road->network.GetLane(target);
-  const Vec2 lane_coords = target_lane.LocalCoordinates(position);
+  const Vec2 lane_coords = LocalOn(target_lane);
   const double lane_next_coords = lane_coords[0] + speed * kTauPursuit;
   const double lane_future_heading = target_lane.HeadingAt(lane_next_coords);
   const double lateral_speed_command = -kKpLateral * lane_coords[1];
@@ -758,9 +914,16 @@ inline double IDMVehicle::Acceleration(const Vehicle* ego, const Vehicle* front)
   double ego_target_speed = 0;
   if (ego->IsControlled()) ego_target_speed = static_cast<const ControlledVehicle*>(ego)->target_speed;
   ego_target_speed = Clip(ego_target_speed, 0, ego->lane().speed_limit());
-  double acceleration =
-      comfort_acc_max *
-      (1 - std::pow(PyMax(ego->speed, 0) / std::abs(NotZero(ego_target_speed)), delta));
+  const double ratio_of_speeds = PyMax(ego->speed, 0) / std::abs(NotZero(ego_target_speed));
+  // (the last power remembered: MOBIL asks it of the same vehicle twice in a row)
+  if (!pow_valid_ || std::memcmp(&pow_base_, &ratio_of_speeds, sizeof(double)) != 0 ||
+      std::memcmp(&pow_exponent_, &delta, sizeof(double)) != 0) {
+    pow_value_ = std::pow(ratio_of_speeds, delta);
+    pow_base_ = ratio_of_speeds;
+    pow_exponent_ = delta;
+    pow_valid_ = true;
+  }
+  double acceleration = comfort_acc_max * (1 - pow_value_);
   if (front != nullptr) {
     const double d = ego->LaneDistanceTo(*front);
     const double ratio = DesiredGap(*ego, *front) / NotZero(d);
@@ -805,7 +968,8 @@ inline void IDMVehicle::ChangeLanePolicy() {
   if (!(kLaneChangeDelay < timer)) return;  // utils.do_every
   timer = 0;
   for (const LaneIndex& side : road->network.SideLanes(lane_index)) {
-    if (!road->network.GetLane(side).IsReachableFrom(position)) continue;
+    const Lane& side_lane = road->network.GetLane(side);
+    if (!side_lane.IsReachableLocal(LocalOn(side_lane))) continue;
     if (std::abs(speed) < 1) continue;
     if (Mobil(side)) target_lane_index = side;
   }
@@ -882,7 +1046,7 @@ inline std::vector<std::pair<Vec2, double>> Vehicle::PredictTrajectoryConstantSp
 
 inline std::vector<std::pair<Vec2, double>> ControlledVehicle::PredictTrajectoryConstantSpeed(
     const std::vector<double>& times) const {
-  const Vec2 coordinates = lane().LocalCoordinates(position);
+  const Vec2 coordinates = LocalOn(lane());
   const Route own = !route.empty() ? route : Route{lane_index};
   std::vector<std::pair<Vec2, double>> out;
   out.reserve(times.size());

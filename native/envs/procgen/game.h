@@ -215,12 +215,14 @@ class BasicGame {
     if (options_.use_sequential_levels && step_data_.level_complete) step_data_.done = false;
   }
 
-  // Game::render_to_buf for the observation (no antialiasing)
-  void Observe(std::uint8_t* rgb) {
-    Painter p(kResW, kResH);
-    GameDraw(p, kResH);
-    p.ToRgb(rgb);
+  // Game::render_to_buf for the observation (no antialiasing), into the game's canvas,
+  // which holds the frame until the next Draw (painter().ToRgb / ToPlanarRgb read it).
+  // The canvas is reused: every frame begins with DrawBackground's fillRect of all of it.
+  void Draw() {
+    painter_.Begin();
+    GameDraw(painter_, kResH);
   }
+  const Painter& painter() const { return painter_; }
 
   const StepData& step_data() const { return step_data_; }
   int current_level_seed() const { return current_level_seed_; }
@@ -1018,6 +1020,7 @@ class BasicGame {
 
   // BasicAbstractGame's state
   std::shared_ptr<AssetStore> assets_;
+  Painter painter_{kResW, kResH};
   int grid_size_ = 0;
   int grid_w_ = 0;
   int grid_h_ = 0;

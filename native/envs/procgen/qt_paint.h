@@ -133,6 +133,15 @@ inline void PixelsToRgb(const std::uint32_t* in, std::size_t n, std::uint8_t* ou
     out[2] = static_cast<std::uint8_t>(p);
   }
 }
+// n pixels set to one colour (what std::fill does, sixteen bytes a store where SSE2 is)
+inline void FillPixels(std::uint32_t* p, std::size_t n, std::uint32_t colour) {
+  std::size_t i = 0;
+#ifdef __SSE2__
+  const __m128i c = _mm_set1_epi32(static_cast<int>(colour));
+  for (; i + 4 <= n; i += 4) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), c);
+#endif
+  for (; i < n; ++i) p[i] = colour;
+}
 inline void PixelsToPlanarRgb(const std::uint32_t* in, std::size_t n, std::uint8_t* red,
                               std::uint8_t* green, std::uint8_t* blue) {
   std::size_t i = 0;
@@ -261,11 +270,11 @@ class Painter {
       // an opaque colour replaces the pixels (rows of the whole width are one run)
       std::uint32_t* first = canvas_.data() + static_cast<std::size_t>(y1) * width_;
       if (x1 == 0 && x2 == width_) {
-        std::fill(first, first + static_cast<std::size_t>(y2 - y1) * width_, colour);
+        FillPixels(first, static_cast<std::size_t>(y2 - y1) * width_, colour);
       } else {
         for (std::uint32_t* row = first; row != first + static_cast<std::size_t>(y2 - y1) * width_;
              row += width_) {
-          std::fill(row + x1, row + x2, colour);
+          FillPixels(row + x1, static_cast<std::size_t>(x2 - x1), colour);
         }
       }
       return;

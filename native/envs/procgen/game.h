@@ -485,7 +485,9 @@ class BasicGame {
   void StepEntities(const std::vector<EntityPtr>& given) {
     const int count = static_cast<int>(given.size());
     for (int i = count - 1; i >= 0; i--) {
-      auto ent = given.at(i);
+      // a reference, not a copy of the shared_ptr (an atomic count each): stepping adds
+      // and removes no entity
+      const EntityPtr& ent = given.at(i);
       if (ent->smart_step) BasicStepObject(ent);
       ent->Step();
     }
@@ -580,7 +582,7 @@ class BasicGame {
     obj->y = ny;
     bool block2 = false;
     for (int i = static_cast<int>(entities_.size()) - 1; i >= 0; i--) {
-      auto m = entities_[i];
+      const EntityPtr& m = entities_[i];  // the collision tests add and remove no entity
       if (m == obj || m->will_erase) continue;
       bool curr_block = false;
       if (HasCollision(obj, m, kPosEps)) {

@@ -488,6 +488,7 @@ class Painter {
     const Image* image = nullptr;
     RectF rect;
     Region region;
+    bool kept = false;  // pixels holds the region's pixels
     std::vector<std::uint32_t> pixels;
   };
 
@@ -1209,15 +1210,17 @@ class Painter {
   }
 
   // An opaque image at full opacity replaces the pixels of its destination whatever they
-  // were, so the same image scaled to the same rect gives the same pixels: the last such
-  // draw's are kept and copied back when it is repeated (a background that does not move
-  // is read from a small block instead of sampled anew from a large image each frame).
+  // were, so the same image scaled to the same rect gives the same pixels: when a draw
+  // repeats the last one's image and rect, its pixels are kept, and from the next repeat on
+  // copied back instead of sampled anew from the (large) image: a background that does not
+  // move. A moving one (a new rect each frame) is sampled as before, and nothing is kept.
   // An Image is never changed once made (AssetStore's are kept as long as the games that
   // draw them), so its address names it.
   void CopyScaled(const RectF& r, const Image& image) {
     CopyMemo& m = copy_memo_;
-    if (m.image == &image && m.rect.x == r.x && m.rect.y == r.y && m.rect.w == r.w &&
-        m.rect.h == r.h) {
+    const bool repeat = m.image == &image && m.rect.x == r.x && m.rect.y == r.y &&
+                        m.rect.w == r.w && m.rect.h == r.h;
+    if (repeat && m.kept) {
       for (int row = 0; row < m.region.h; ++row) {
         std::copy_n(m.pixels.data() + static_cast<std::size_t>(row) * m.region.w, m.region.w,
                     canvas_.data() + static_cast<std::size_t>(m.region.y + row) * width_ +
@@ -1228,7 +1231,9 @@ class Painter {
     m.image = &image;
     m.rect = r;
     m.region = ScaleGeneric(r, image, [](std::uint32_t* d, std::uint32_t s) { *d = s; });
-    m.pixels.resize(static_cast<std::size_t>(m.region.w) * m.region.h);
+    m.kept = repeat;
+    if (!repeat) return;
+    if (m.pixels.empty()) m.pixels.resize(canvas_.size());  // the largest region, once
     for (int row = 0; row < m.region.h; ++row) {
       std::copy_n(canvas_.data() + static_cast<std::size_t>(m.region.y + row) * width_ +
                       m.region.x,

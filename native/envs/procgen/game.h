@@ -215,12 +215,14 @@ class BasicGame {
     if (options_.use_sequential_levels && step_data_.level_complete) step_data_.done = false;
   }
 
-  // Game::render_to_buf for the observation (no antialiasing)
-  void Observe(std::uint8_t* rgb) {
-    Painter p(kResW, kResH);
-    GameDraw(p, kResH);
-    p.ToRgb(rgb);
+  // Game::render_to_buf for the observation (no antialiasing), into the game's canvas,
+  // which holds the frame until the next Draw (painter().ToRgb / ToPlanarRgb read it).
+  // The canvas is reused: every frame begins with DrawBackground's fillRect of all of it.
+  void Draw() {
+    painter_.Begin();
+    GameDraw(painter_, kResH);
   }
+  const Painter& painter() const { return painter_; }
 
   const StepData& step_data() const { return step_data_; }
   int current_level_seed() const { return current_level_seed_; }
@@ -483,7 +485,9 @@ class BasicGame {
   void StepEntities(const std::vector<EntityPtr>& given) {
     const int count = static_cast<int>(given.size());
     for (int i = count - 1; i >= 0; i--) {
-      auto ent = given.at(i);
+      // a reference, not a copy of the shared_ptr (an atomic count each): stepping adds
+      // and removes no entity
+      const EntityPtr& ent = given.at(i);
       if (ent->smart_step) BasicStepObject(ent);
       ent->Step();
     }
@@ -578,7 +582,7 @@ class BasicGame {
     obj->y = ny;
     bool block2 = false;
     for (int i = static_cast<int>(entities_.size()) - 1; i >= 0; i--) {
-      auto m = entities_[i];
+      const EntityPtr& m = entities_[i];  // the collision tests add and remove no entity
       if (m == obj || m->will_erase) continue;
       bool curr_block = false;
       if (HasCollision(obj, m, kPosEps)) {
@@ -1018,6 +1022,7 @@ class BasicGame {
 
   // BasicAbstractGame's state
   std::shared_ptr<AssetStore> assets_;
+  Painter painter_{kResW, kResH};
   int grid_size_ = 0;
   int grid_w_ = 0;
   int grid_h_ = 0;

@@ -15,7 +15,6 @@
 // reset does.
 #pragma once
 
-#include <array>
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -136,7 +135,11 @@ class ProcgenEnv final : public Env {
   }
 
   void Render(int /*width*/, int /*height*/, int /*camera_id*/, std::uint8_t* out) override {
-    std::copy(obs_.begin(), obs_.end(), out);
+    if (game_ == nullptr) {  // before the first reset: a black frame
+      std::fill(out, out + kSide * kSide * 3, std::uint8_t{0});
+      return;
+    }
+    game_->painter().ToRgb(out);
   }
 
   explicit ProcgenEnv(const Params& p) : params_(p) {
@@ -179,16 +182,16 @@ class ProcgenEnv final : public Env {
     }
     reset_done_ = false;
     level_complete_ = false;
-    game_->Observe(obs_.data());
+    game_->Draw();
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     const bool game_done = game_->StepBeforeReset(action.Scalar<std::int32_t>());
     const StepData data = game_->step_data();
     const bool ends = data.done && !(params_.use_sequential_levels && data.level_complete);
-    if (ends) game_->Observe(obs_.data());  // the last frame, before procgen's reset
+    if (ends) game_->Draw();  // the last frame, before procgen's reset
     game_->StepAfter();
-    if (!ends) game_->Observe(obs_.data());
+    if (!ends) game_->Draw();
     prev_level_seed_ = game_->prev_level_seed();
     level_complete_ = data.level_complete;
     reset_done_ = ends;
@@ -200,13 +203,13 @@ class ProcgenEnv final : public Env {
   }
 
   void Write(const Slot& slot) const override {
+    // the frame is the game's canvas until its next step draws (StepAfter's reset draws
+    // nothing)
     std::uint8_t* out = slot.Obs<std::uint8_t>(0);
     if (params_.channel_first) {
-      for (int c = 0; c < 3; ++c) {
-        for (int i = 0; i < kSide * kSide; ++i) out[c * kSide * kSide + i] = obs_[i * 3 + c];
-      }
+      game_->painter().ToPlanarRgb(out);
     } else {
-      std::copy(obs_.begin(), obs_.end(), out);
+      game_->painter().ToRgb(out);
     }
     *slot.Info<std::int32_t>(0) = game_->current_level_seed();
     *slot.Info<std::int32_t>(1) = prev_level_seed_;
@@ -221,7 +224,6 @@ class ProcgenEnv final : public Env {
   bool reset_done_ = false;  // the last step ended an episode: procgen has reset already
   bool level_complete_ = false;
   int prev_level_seed_ = 0;
-  std::array<std::uint8_t, kSide * kSide * 3> obs_{};
 };
 
 }  // namespace envpool::procgen

@@ -23,10 +23,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace envpool::procgen {
 
@@ -75,6 +80,18 @@ inline std::uint32_t Interpolate255(std::uint32_t x, std::uint32_t a, std::uint3
   x &= 0xff00ff00U;
   return x | t;
 }
+// SourceOver of a premultiplied pixel: s + BYTE_MUL(d, 255 - alpha(s)). A transparent
+// pixel (premultiplied: 0) leaves d as it is and an opaque one replaces it, since BYTE_MUL
+// by 255 is exact and by 0 is 0 for every channel; those two, most of a sprite's pixels,
+// skip the arithmetic.
+inline void SourceOver(std::uint32_t* d, std::uint32_t s) {
+  const std::uint32_t a = s >> 24;
+  if (a == 0xffU) {
+    *d = s;
+  } else if (s != 0) {
+    *d = s + ByteMul(*d, 255U - a);
+  }
+}
 // qPremultiply
 inline std::uint32_t Premultiply(std::uint32_t x) {
   const std::uint32_t a = x >> 24;
@@ -88,6 +105,74 @@ inline std::uint32_t Premultiply(std::uint32_t x) {
 }
 
 }  // namespace qt
+
+// 0xAARRGGBB words as RGB bytes, interleaved (height x width x 3) or in three planes of
+// red, green and blue. Interleaved: four pixels are three 32-bit words (little-endian);
+// planes: sixteen pixels at a time in SSE2 registers, each channel shifted down, masked and
+// packed to bytes. Both give the bytes of the plain per-pixel loop that ends each.
+inline void PixelsToRgb(const std::uint32_t* in, std::size_t n, std::uint8_t* out) {
+  std::size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 4 <= n; i += 4, out += 12) {
+    // bytes R, G, B of each pixel in memory order, in the low 24 bits
+    const std::uint32_t p0 = __builtin_bswap32(in[i]) >> 8;
+    const std::uint32_t p1 = __builtin_bswap32(in[i + 1]) >> 8;
+    const std::uint32_t p2 = __builtin_bswap32(in[i + 2]) >> 8;
+    const std::uint32_t p3 = __builtin_bswap32(in[i + 3]) >> 8;
+    const std::uint32_t w0 = p0 | (p1 << 24), w1 = (p1 >> 8) | (p2 << 16);
+    const std::uint32_t w2 = (p2 >> 16) | (p3 << 8);
+    std::memcpy(out, &w0, 4);  // three stores (one 12-byte copy of an array would stall)
+    std::memcpy(out + 4, &w1, 4);
+    std::memcpy(out + 8, &w2, 4);
+  }
+#endif
+  for (; i < n; ++i, out += 3) {
+    const std::uint32_t p = in[i];
+    out[0] = static_cast<std::uint8_t>(p >> 16);
+    out[1] = static_cast<std::uint8_t>(p >> 8);
+    out[2] = static_cast<std::uint8_t>(p);
+  }
+}
+// n pixels set to one colour (what std::fill does, sixteen bytes a store where SSE2 is)
+inline void FillPixels(std::uint32_t* p, std::size_t n, std::uint32_t colour) {
+  std::size_t i = 0;
+#ifdef __SSE2__
+  const __m128i c = _mm_set1_epi32(static_cast<int>(colour));
+  for (; i + 4 <= n; i += 4) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), c);
+#endif
+  for (; i < n; ++i) p[i] = colour;
+}
+inline void PixelsToPlanarRgb(const std::uint32_t* in, std::size_t n, std::uint8_t* red,
+                              std::uint8_t* green, std::uint8_t* blue) {
+  std::size_t i = 0;
+#ifdef __SSE2__
+  const __m128i mask = _mm_set1_epi32(0xff);
+  auto pack = [](__m128i a, __m128i b, __m128i c, __m128i d) {
+    return _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+  };
+  for (; i + 16 <= n; i += 16) {
+    const __m128i* src = reinterpret_cast<const __m128i*>(in + i);
+    const __m128i a = _mm_loadu_si128(src), b = _mm_loadu_si128(src + 1);
+    const __m128i c = _mm_loadu_si128(src + 2), d = _mm_loadu_si128(src + 3);
+    auto channel = [&](int shift) {
+      const __m128i count = _mm_cvtsi32_si128(shift);
+      return pack(_mm_and_si128(_mm_srl_epi32(a, count), mask),
+                  _mm_and_si128(_mm_srl_epi32(b, count), mask),
+                  _mm_and_si128(_mm_srl_epi32(c, count), mask),
+                  _mm_and_si128(_mm_srl_epi32(d, count), mask));
+    };
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(red + i), channel(16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(green + i), channel(8));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(blue + i), channel(0));
+  }
+#endif
+  for (; i < n; ++i) {
+    const std::uint32_t p = in[i];
+    red[i] = static_cast<std::uint8_t>(p >> 16);
+    green[i] = static_cast<std::uint8_t>(p >> 8);
+    blue[i] = static_cast<std::uint8_t>(p);
+  }
+}
 
 // A QPainter on a Format_RGB32 canvas of width x height, with the state procgen uses:
 // an opacity (setOpacity) and no transform.
@@ -103,6 +188,14 @@ class Painter {
   // coinrun's fading trails show it)
   void SetOpacity(double opacity) { opacity_ = std::min(1.0, std::max(0.0, opacity)); }
   double opacity() const { return opacity_; }
+
+  // A new QPainter on the same canvas: opacity 1, no transform, nothing saved. The pixels
+  // are kept; procgen's frames begin with a fillRect of the whole canvas.
+  void Begin() {
+    opacity_ = 1.0;
+    m_ = Matrix{};
+    saved_.clear();
+  }
 
   // save() / restore() of the opacity and the transform
   void Save() { saved_.push_back({opacity_, m_}); }
@@ -172,13 +265,24 @@ class Painter {
     const int alpha = IntOpacity();
     if (alpha == 0) return;
     // a colour at opacity o is premultiplied by qRound(o * 256) / 256 and blended SourceOver
-    const std::uint32_t src =
-        alpha == 256 ? colour : qt::ByteMul(colour, static_cast<std::uint32_t>(alpha * 255) >> 8);
+    if (x1 >= x2 || y1 >= y2) return;
+    if (alpha == 256) {
+      // an opaque colour replaces the pixels (rows of the whole width are one run)
+      std::uint32_t* first = canvas_.data() + static_cast<std::size_t>(y1) * width_;
+      if (x1 == 0 && x2 == width_) {
+        FillPixels(first, static_cast<std::size_t>(y2 - y1) * width_, colour);
+      } else {
+        for (std::uint32_t* row = first; row != first + static_cast<std::size_t>(y2 - y1) * width_;
+             row += width_) {
+          FillPixels(row + x1, static_cast<std::size_t>(x2 - x1), colour);
+        }
+      }
+      return;
+    }
+    const std::uint32_t src = qt::ByteMul(colour, static_cast<std::uint32_t>(alpha * 255) >> 8);
     for (int y = y1; y < y2; ++y) {
       std::uint32_t* row = canvas_.data() + static_cast<std::size_t>(y) * width_;
-      for (int x = x1; x < x2; ++x) {
-        row[x] = alpha == 256 ? src : src + qt::ByteMul(row[x], (~src) >> 24);
-      }
+      for (int x = x1; x < x2; ++x) row[x] = src + qt::ByteMul(row[x], (~src) >> 24);
     }
   }
 
@@ -191,14 +295,11 @@ class Painter {
       case kTxRotate:
         if (image.opaque) throw std::logic_error("procgen: a rotated opaque image");
         if (alpha == 256) {
-          Transform(target, image, [](std::uint32_t* d, std::uint32_t s) {
-            *d = s + qt::ByteMul(*d, (~s) >> 24);
-          });
+          Transform(target, image, SourceOverBlend{});
         } else {
           const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
           Transform(target, image, [a](std::uint32_t* d, std::uint32_t s) {
-            s = qt::ByteMul(s, a);
-            *d = s + qt::ByteMul(*d, (~s) >> 24);
+            qt::SourceOver(d, qt::ByteMul(s, a));
           });
         }
         return;
@@ -219,7 +320,7 @@ class Painter {
       return;
     }
     if (image.opaque && alpha == 256) {
-      ScaleGeneric(r, image, [](std::uint32_t* d, std::uint32_t s) { *d = s; });
+      CopyScaled(r, image);
     } else if (image.opaque) {
       const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
       ScaleGeneric(r, image, [a](std::uint32_t* d, std::uint32_t s) {
@@ -228,8 +329,7 @@ class Painter {
     } else {
       const std::uint32_t a = static_cast<std::uint32_t>(alpha * 255) >> 8;
       ScaleGeneric(r, image, [a](std::uint32_t* d, std::uint32_t s) {
-        s = qt::ByteMul(s, a);
-        *d = s + qt::ByteMul(*d, (~s) >> 24);
+        qt::SourceOver(d, qt::ByteMul(s, a));
       });
     }
   }
@@ -371,16 +471,27 @@ class Painter {
     StrokeLine(&s, px1, py1, px2, py2, square_caps ? kCapBegin | kCapEnd : 0, colour);
   }
 
-  // The canvas as RGB bytes (procgen's bgr32_to_rgb888)
-  void ToRgb(std::uint8_t* out) const {
-    for (std::uint32_t p : canvas_) {
-      *out++ = static_cast<std::uint8_t>(p >> 16);
-      *out++ = static_cast<std::uint8_t>(p >> 8);
-      *out++ = static_cast<std::uint8_t>(p);
-    }
+  // The canvas as RGB bytes, height x width x 3 (procgen's bgr32_to_rgb888)
+  void ToRgb(std::uint8_t* out) const { PixelsToRgb(canvas_.data(), canvas_.size(), out); }
+  // The same bytes channel first, 3 x height x width: a plane of red, of green, of blue
+  void ToPlanarRgb(std::uint8_t* out) const {
+    PixelsToPlanarRgb(canvas_.data(), canvas_.size(), out, out + canvas_.size(),
+                      out + 2 * canvas_.size());
   }
 
  private:
+  // the pixels a scaled draw covered: columns x .. x + w - 1 of rows y .. y + h - 1
+  struct Region {
+    int x = 0, y = 0, w = 0, h = 0;
+  };
+  struct CopyMemo {
+    const Image* image = nullptr;
+    RectF rect;
+    Region region;
+    bool kept = false;  // pixels holds the region's pixels
+    std::vector<std::uint32_t> pixels;
+  };
+
   int IntOpacity() const { return static_cast<int>(opacity_ * 256); }
 
   // A span of full coverage in a solid colour (premultiplied): SourceOver, a fill when
@@ -832,7 +943,7 @@ class Painter {
   // sample qCeil((tx1 + 0.5 - left) * (source / target) * 65536) - 1, the destination the
   // target's QRectF::toRect() cut to the canvas.
   template <class Blend>
-  void ScaleGeneric(const RectF& t, const Image& image, Blend blend) {
+  Region ScaleGeneric(const RectF& t, const Image& image, Blend blend) {
     const double sx = image.width / t.w;
     const double sy = image.height / t.h;
     const int ix = static_cast<int>(0x00010000 * sx);
@@ -848,7 +959,7 @@ class Painter {
     top = std::max(top, 0);
     r = std::min(r, width_ - 1);
     b = std::min(b, height_ - 1);
-    if (l > r || top > b) return;
+    if (l > r || top > b) return Region{};
     const int tx1 = l, ty1 = top;
     int w = r - l + 1, h = b - top + 1;
     std::uint32_t basex, srcy;
@@ -866,7 +977,7 @@ class Painter {
       const int dsty = qt::Ceil((ty1 + 0.5 - t.y) * sy * 65536) - 1;
       srcy = static_cast<std::uint32_t>(dsty);  // the source's top is 0
     }
-    Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, blend);
+    return Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, blend);
   }
 
   // qt_scale_image_argb32_on_argb32_sse2 (Qt 5.13.2): the step is int(65536 / (target /
@@ -903,10 +1014,12 @@ class Painter {
       const int dsty = qt::Ceil((ty1 + 0.5 - t.y) * iy) - 1;
       srcy = static_cast<std::uint32_t>(dsty);
     }
-    Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, [](std::uint32_t* d, std::uint32_t s) {
-      *d = s + qt::ByteMul(*d, (~s) >> 24);
-    });
+    Loop(image, tx1, ty1, w, h, basex, srcy, ix, iy, SourceOverBlend{});
   }
+
+  struct SourceOverBlend {
+    void operator()(std::uint32_t* d, std::uint32_t s) const { qt::SourceOver(d, s); }
+  };
 
   enum TxType { kTxNone, kTxTranslate, kTxScale, kTxRotate };
   // QTransform::type() after a rotate: entries within qFuzzyIsNull (1e-12) of 0 count as 0,
@@ -1071,7 +1184,7 @@ class Painter {
   // destination one pixel wider or taller than the source allows; that row or column is
   // dropped.
   template <class Blend>
-  void Loop(const Image& image, int tx1, int ty1, int w, int h, std::uint32_t basex,
+  Region Loop(const Image& image, int tx1, int ty1, int w, int h, std::uint32_t basex,
             std::uint32_t srcy, int ix, int iy, Blend blend) {
     const int srch = image.height;
     const int srcw = image.width;
@@ -1093,6 +1206,39 @@ class Painter {
       std::uint32_t srcx = basex;
       for (int x = 0; x < w; ++x, srcx += ix) blend(&dst[x], src[srcx >> 16]);
     }
+    return Region{tx1, ty1, std::max(w, 0), std::max(h, 0)};
+  }
+
+  // An opaque image at full opacity replaces the pixels of its destination whatever they
+  // were, so the same image scaled to the same rect gives the same pixels: when a draw
+  // repeats the last one's image and rect, its pixels are kept, and from the next repeat on
+  // copied back instead of sampled anew from the (large) image: a background that does not
+  // move. A moving one (a new rect each frame) is sampled as before, and nothing is kept.
+  // An Image is never changed once made (AssetStore's are kept as long as the games that
+  // draw them), so its address names it.
+  void CopyScaled(const RectF& r, const Image& image) {
+    CopyMemo& m = copy_memo_;
+    const bool repeat = m.image == &image && m.rect.x == r.x && m.rect.y == r.y &&
+                        m.rect.w == r.w && m.rect.h == r.h;
+    if (repeat && m.kept) {
+      for (int row = 0; row < m.region.h; ++row) {
+        std::copy_n(m.pixels.data() + static_cast<std::size_t>(row) * m.region.w, m.region.w,
+                    canvas_.data() + static_cast<std::size_t>(m.region.y + row) * width_ +
+                        m.region.x);
+      }
+      return;
+    }
+    m.image = &image;
+    m.rect = r;
+    m.region = ScaleGeneric(r, image, [](std::uint32_t* d, std::uint32_t s) { *d = s; });
+    m.kept = repeat;
+    if (!repeat) return;
+    if (m.pixels.empty()) m.pixels.resize(canvas_.size());  // the largest region, once
+    for (int row = 0; row < m.region.h; ++row) {
+      std::copy_n(canvas_.data() + static_cast<std::size_t>(m.region.y + row) * width_ +
+                      m.region.x,
+                  m.region.w, m.pixels.data() + static_cast<std::size_t>(row) * m.region.w);
+    }
   }
 
   int width_;
@@ -1109,6 +1255,7 @@ class Painter {
   };
   Matrix m_;
   std::vector<State> saved_;
+  CopyMemo copy_memo_;
 };
 
 }  // namespace envpool::procgen

@@ -202,6 +202,20 @@ class ProcgenOracle(_Games):
         return {k: int(v[0]) for k, v in self._info.items()}
 
 
+def assert_info_as_procgen(info: dict[str, Any], ref_info: dict[str, int], where: str, *,
+                           ending: bool = False, complete: bool = True) -> None:
+    """The pool's env 0 info against procgen's after the same step. On a step that ends an
+    episode procgen has drawn the next level already (its ``level_seed``); the pool's frame
+    there is still the ended level's, and so is its ``level_seed`` (procgen's
+    ``prev_level_seed``, as sail-sg EnvPool gives it). ``complete=False`` leaves
+    ``prev_level_complete`` out."""
+    want_level = ref_info["prev_level_seed"] if ending else ref_info["level_seed"]
+    assert info["level_seed"][0] == want_level, where
+    assert info["prev_level_seed"][0] == ref_info["prev_level_seed"], where
+    if complete:
+        assert info["prev_level_complete"][0] == ref_info["prev_level_complete"], where
+
+
 class ProcgenGym3Vec(_Games):
     """``procgen.ProcgenGym3Env(num=num, num_threads=num_threads)`` (procgen's default: 4
     threads), stepped as gym3's ``CEnv`` steps it: ``act`` writes the actions into the

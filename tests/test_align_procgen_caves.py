@@ -25,7 +25,11 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
+from procgen_oracle import (  # noqa: E402
+    ProcgenOracle,
+    assert_info_as_procgen,
+    wheel_dir_or_skip,
+)
 
 GAMES = {"caveflyer": "Caveflyer", "jumper": "Jumper"}
 _MODES = {"Easy": "easy", "Hard": "hard", "Memory": "memory", "Exploration": "exploration"}
@@ -83,12 +87,9 @@ def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,
     p = p / p.sum()
     rewards: list[float] = []
 
-    def check_info(info: dict[str, Any], where: str, complete: bool = True) -> None:
-        r = ref.info()
-        assert info["level_seed"][0] == r["level_seed"], where
-        assert info["prev_level_seed"][0] == r["prev_level_seed"], where
-        if complete:
-            assert info["prev_level_complete"][0] == r["prev_level_complete"], where
+    def check_info(info: dict[str, Any], where: str, complete: bool = True,
+                   ending: bool = False) -> None:
+        assert_info_as_procgen(info, ref.info(), where, ending=ending, complete=complete)
 
     obs, info = ours.reset()
     np.testing.assert_array_equal(obs[0], ref.obs, err_msg="reset")
@@ -105,7 +106,7 @@ def _run(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int,
         if rew[0] != 0:
             rewards.append(float(rew[0]))
         assert bool(term[0] or trunc[0]) == ref.first, where
-        check_info(info, where)
+        check_info(info, where, ending=ref.first)
         if ref.first:
             ended += 1
             assert bool(trunc[0]) == (not term[0]), where

@@ -22,7 +22,11 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
+from procgen_oracle import (  # noqa: E402
+    ProcgenOracle,
+    assert_info_as_procgen,
+    wheel_dir_or_skip,
+)
 from test_align_procgen import _kw_id, _run, _split  # noqa: E402
 
 GAMES = ("chaser", "dodgeball")
@@ -141,8 +145,7 @@ def _replay(wheel_dir: str, task_id: str, level: int, script: str, **kw: Any) ->
         r = ref.info()
         assert rew[0] == np.float32(ref.reward), step
         assert bool(term[0] or trunc[0]) == ref.first, step
-        for key in ("level_seed", "prev_level_seed", "prev_level_complete"):
-            assert info[key][0] == r[key], (step, key)
+        assert_info_as_procgen(info, r, f"step {step}", ending=ref.first)
         total += float(rew[0])
         if kw.get("use_sequential_levels") and r["prev_level_complete"]:
             # the next level (seed + 997) goes on in the same episode: its first frame

@@ -23,7 +23,11 @@ import envpool
 from envpool.tasks import procgen as procgen_tasks
 
 sys.path.insert(0, os.path.dirname(__file__))
-from procgen_oracle import ProcgenOracle, wheel_dir_or_skip  # noqa: E402
+from procgen_oracle import (  # noqa: E402
+    ProcgenOracle,
+    assert_info_as_procgen,
+    wheel_dir_or_skip,
+)
 from test_align_procgen import _split  # noqa: E402
 
 GAMES = ("climber", "ninja", "bossfight")
@@ -65,12 +69,8 @@ def _play(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int
     ref = ProcgenOracle(wheel_dir, game, rand_seed=seed, distribution_mode=mode, **ref_kw)
     obs, info = ours.reset()
 
-    def check_info(where: str, complete: bool = True) -> None:
-        r = ref.info()
-        assert info["level_seed"][0] == r["level_seed"], where
-        assert info["prev_level_seed"][0] == r["prev_level_seed"], where
-        if complete:
-            assert info["prev_level_complete"][0] == r["prev_level_complete"], where
+    def check_info(where: str, complete: bool = True, ending: bool = False) -> None:
+        assert_info_as_procgen(info, ref.info(), where, ending=ending, complete=complete)
 
     np.testing.assert_array_equal(obs[0], ref.obs, err_msg="reset")
     check_info("reset")
@@ -84,7 +84,7 @@ def _play(wheel_dir: str, task_id: str, seed: int, episodes: int, max_steps: int
         where = f"step {step} (episode {ended})"
         assert rew[0] == np.float32(ref.reward), where
         assert bool(term[0] or trunc[0]) == ref.first, where
-        check_info(where)
+        check_info(where, ending=ref.first)
         total += float(rew[0])
         if ref.first:
             ended += 1

@@ -6,11 +6,12 @@
 //
 // Episode ends: procgen resets a game inside the step that ends its episode and shows the
 // new level's first frame with first=1. Here that step's observation is the last frame of
-// the ended episode (drawn before procgen's reset), with procgen's reward, its info
-// (level_seed: the new level, prev_level_seed: the ended one, prev_level_complete) and
-// terminated (the game ended it) or truncated (procgen's timeout); the autoreset that
-// follows shows procgen's first frame of the new level, the same level_seed and
-// prev_level_seed, and prev_level_complete 0. A reset(seed=...) starts the level seeds
+// the ended episode (drawn before procgen's reset), with procgen's reward, the info of the
+// level it shows (level_seed and prev_level_seed: the ended level, as sail-sg EnvPool
+// gives them; prev_level_complete: procgen's) and terminated (the game ended it) or
+// truncated (procgen's timeout); the autoreset that follows shows procgen's first frame
+// of the new level with procgen's info there (level_seed the new level, prev_level_seed
+// the ended one), and prev_level_complete 0. A reset(seed=...) starts the level seeds
 // anew from that seed; a reset() in mid-episode draws a new level, as procgen's forced
 // reset does.
 #pragma once
@@ -211,7 +212,9 @@ class ProcgenEnv final : public Env {
     } else {
       game_->painter().ToRgb(out);
     }
-    *slot.Info<std::int32_t>(0) = game_->current_level_seed();
+    // level_seed: the level whose frame this is (after an ending step procgen has drawn the
+    // next level already, and the frame is still the ended one's: prev_level_seed)
+    *slot.Info<std::int32_t>(0) = reset_done_ ? prev_level_seed_ : game_->current_level_seed();
     *slot.Info<std::int32_t>(1) = prev_level_seed_;
     *slot.Info<std::uint8_t>(2) = level_complete_ ? 1 : 0;
   }

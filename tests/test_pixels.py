@@ -214,6 +214,32 @@ def test_mujoco_pixels_with_settings_per_env() -> None:
     env.close()
 
 
+def test_playground_pixels_are_the_frames_render_draws() -> None:
+    """MuJoCo Playground's tasks observe pixels as the other MuJoCo families: the frames of
+    ``from_pixels=True`` (stacked oldest first) are those a pool without it draws with
+    ``render()`` from the same seed, and the pixel pool's own ``render()`` returns the newest
+    one, at the reset too (Go1's floor is an infinite plane, which MuJoCo's first scene update
+    places from a camera at the origin: the renderer updates a fresh scene twice)."""
+    pytest.importorskip("mujoco_playground")
+    kw = dict(num_envs=1, seed=3, render_mode="rgb_array", render_width=W, render_height=H)
+    env = envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", from_pixels=True, frame_stack=2,
+                                 **kw)
+    plain = envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", **kw)
+    assert env.single_observation_space.shape == (6, H, W)
+    obs, _ = env.reset()
+    plain.reset()
+    frames = [_chw(plain.render([0])[0])] * 2
+    action = np.zeros((1, 12), np.float32)
+    for step in range(3):
+        np.testing.assert_array_equal(obs[0], np.concatenate(frames), err_msg=f"step {step}")
+        np.testing.assert_array_equal(obs[0, 3:], _chw(env.render([0])[0]))
+        obs = env.step(action)[0]
+        plain.step(action)
+        frames = [frames[1], _chw(plain.render([0])[0])]
+    env.close()
+    plain.close()
+
+
 # -- spaces, specs, defaults and refusals -------------------------------------------------
 
 def test_spaces_in_every_flavour_and_a_cnn() -> None:

@@ -113,6 +113,15 @@ class SceneRenderer {
     gl::GlContext::Current current(gl_);
     before_render(con_);
     Grow(width, height);
+    // mjv_updateScene places an infinite plane's grid from the scene's camera of the update
+    // before (it adds the geoms before it updates the camera): a fresh scene's first update
+    // draws the plane from a camera at the origin, every later one from the real camera. So
+    // a fresh scene is updated twice, and a frame depends on the state alone, the first as
+    // every other (a pixel env's render() after reset then equals its observation).
+    if (!primed_) {
+      mjv_updateScene(m, d, &opt_, &pert_, cam, mjCAT_ALL, &scn_);
+      primed_ = true;
+    }
     mjv_updateScene(m, d, &opt_, &pert_, cam, mjCAT_ALL, &scn_);
     mjr_setBuffer(mjFB_OFFSCREEN, &con_);
     const mjrRect viewport{0, 0, width, height};
@@ -146,6 +155,7 @@ class SceneRenderer {
   mjvOption opt_;
   mjvPerturb pert_;
   bool made_ = false;
+  bool primed_ = false;  // the scene has been updated once (Draw)
   std::vector<std::uint8_t> pixels_;
 };
 

@@ -1,7 +1,9 @@
-// The MuJoCo Playground envs of the native registry (see register.h).
+// The MuJoCo Playground envs of the native registry (see register.h), each observing pixels
+// with from_pixels=True (envs/common/pixel_observation.h), as the other MuJoCo families.
 #include "envs/playground/register.h"
 
 #include "core/registry.h"
+#include "envs/common/pixel_observation.h"
 #include "envs/playground/aero_rotate_z.h"
 #include "envs/playground/aloha_handover.h"
 #include "envs/playground/aloha_peg_insertion.h"
@@ -30,50 +32,50 @@ namespace envpool::playground {
 
 void Register(Registry& registry) {
   // Go1 joystick, flat and rough terrain (go1_joystick.h).
-  registry.push_back(MakeEntry<Go1Joystick>("PlaygroundGo1Joystick"));
+  registry.push_back(MakeEntry<PixelObservation<Go1Joystick>>("PlaygroundGo1Joystick"));
   // Go1 handstand and footstand (go1_handstand.h).
-  registry.push_back(MakeEntry<Go1Handstand<false>>("PlaygroundGo1Handstand"));
-  registry.push_back(MakeEntry<Go1Handstand<true>>("PlaygroundGo1Footstand"));
+  registry.push_back(MakeEntry<PixelObservation<Go1Handstand<false>>>("PlaygroundGo1Handstand"));
+  registry.push_back(MakeEntry<PixelObservation<Go1Handstand<true>>>("PlaygroundGo1Footstand"));
   // ROBOTIS OP3 joystick (op3_joystick.h).
-  registry.push_back(MakeEntry<Op3Joystick>("PlaygroundOp3Joystick"));
+  registry.push_back(MakeEntry<PixelObservation<Op3Joystick>>("PlaygroundOp3Joystick"));
   // Google Barkour vB joystick (barkour_joystick.h).
-  registry.push_back(MakeEntry<BarkourJoystick>("PlaygroundBarkourJoystick"));
+  registry.push_back(MakeEntry<PixelObservation<BarkourJoystick>>("PlaygroundBarkourJoystick"));
   // Apptronik Apollo joystick (apollo_joystick.h).
-  registry.push_back(MakeEntry<ApolloJoystick>("PlaygroundApolloJoystick"));
+  registry.push_back(MakeEntry<PixelObservation<ApolloJoystick>>("PlaygroundApolloJoystick"));
   // Berkeley Humanoid and Booster T1 joystick, flat and rough terrain
   // (berkeley_humanoid_joystick.h, t1_joystick.h over humanoid_joystick_base.h).
-  registry.push_back(MakeEntry<BerkeleyHumanoidJoystick>("PlaygroundBerkeleyHumanoidJoystick"));
-  registry.push_back(MakeEntry<T1Joystick>("PlaygroundT1Joystick"));
+  registry.push_back(MakeEntry<PixelObservation<BerkeleyHumanoidJoystick>>("PlaygroundBerkeleyHumanoidJoystick"));
+  registry.push_back(MakeEntry<PixelObservation<T1Joystick>>("PlaygroundT1Joystick"));
   // Franka Emika Panda pick tasks (panda_pick_cube.h).
-  registry.push_back(MakeEntry<PandaPickCube<false>>("PlaygroundPandaPickCube"));
-  registry.push_back(MakeEntry<PandaPickCube<true>>("PlaygroundPandaPickCubeOrientation"));
+  registry.push_back(MakeEntry<PixelObservation<PandaPickCube<false>>>("PlaygroundPandaPickCube"));
+  registry.push_back(MakeEntry<PixelObservation<PandaPickCube<true>>>("PlaygroundPandaPickCubeOrientation"));
   // Franka Emika Panda cabinet (panda_open_cabinet.h).
-  registry.push_back(MakeEntry<PandaOpenCabinet>("PlaygroundPandaOpenCabinet"));
+  registry.push_back(MakeEntry<PixelObservation<PandaOpenCabinet>>("PlaygroundPandaOpenCabinet"));
   // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
-  registry.push_back(MakeEntry<PandaPickCubeCartesian>("PlaygroundPandaPickCubeCartesian"));
+  registry.push_back(MakeEntry<PixelObservation<PandaPickCubeCartesian>>("PlaygroundPandaPickCubeCartesian"));
   // Franka Emika Panda with a Robotiq gripper, pushing a box (panda_robotiq_push_cube.h).
-  registry.push_back(MakeEntry<PandaRobotiqPushCube>("PlaygroundPandaRobotiqPushCube"));
+  registry.push_back(MakeEntry<PixelObservation<PandaRobotiqPushCube>>("PlaygroundPandaRobotiqPushCube"));
   // G1 joystick, flat and rough terrain (g1_joystick.h).
-  registry.push_back(MakeEntry<G1Joystick>("PlaygroundG1Joystick"));
+  registry.push_back(MakeEntry<PixelObservation<G1Joystick>>("PlaygroundG1Joystick"));
   // H1 gait tracking, in place and to a joystick command (h1_*_gait_tracking.h).
-  registry.push_back(MakeEntry<H1InplaceGaitTracking>("PlaygroundH1InplaceGaitTracking"));
-  registry.push_back(MakeEntry<H1JoystickGaitTracking>("PlaygroundH1JoystickGaitTracking"));
+  registry.push_back(MakeEntry<PixelObservation<H1InplaceGaitTracking>>("PlaygroundH1InplaceGaitTracking"));
+  registry.push_back(MakeEntry<PixelObservation<H1JoystickGaitTracking>>("PlaygroundH1JoystickGaitTracking"));
   // LEAP hand cube reorientation and z-axis rotation (leap_reorient.h, leap_rotate_z.h).
-  registry.push_back(MakeEntry<LeapCubeReorient>("PlaygroundLeapCubeReorient"));
-  registry.push_back(MakeEntry<LeapCubeRotateZ>("PlaygroundLeapCubeRotateZAxis"));
+  registry.push_back(MakeEntry<PixelObservation<LeapCubeReorient>>("PlaygroundLeapCubeReorient"));
+  registry.push_back(MakeEntry<PixelObservation<LeapCubeRotateZ>>("PlaygroundLeapCubeRotateZAxis"));
   // Aero hand cube rotation (aero_rotate_z.h).
-  registry.push_back(MakeEntry<AeroCubeRotateZ>("PlaygroundAeroCubeRotateZAxis"));
+  registry.push_back(MakeEntry<PixelObservation<AeroCubeRotateZ>>("PlaygroundAeroCubeRotateZAxis"));
   // ALOHA handover and peg insertion (aloha_handover.h, aloha_peg_insertion.h).
-  registry.push_back(MakeEntry<AlohaHandOver>("PlaygroundAlohaHandOver"));
-  registry.push_back(MakeEntry<AlohaSinglePegInsertion>("PlaygroundAlohaSinglePegInsertion"));
+  registry.push_back(MakeEntry<PixelObservation<AlohaHandOver>>("PlaygroundAlohaHandOver"));
+  registry.push_back(MakeEntry<PixelObservation<AlohaSinglePegInsertion>>("PlaygroundAlohaSinglePegInsertion"));
   // Go1 fall recovery (go1_getup.h).
-  registry.push_back(MakeEntry<Go1Getup>("PlaygroundGo1Getup"));
+  registry.push_back(MakeEntry<PixelObservation<Go1Getup>>("PlaygroundGo1Getup"));
   // Spot fall recovery (spot_getup.h).
-  registry.push_back(MakeEntry<SpotGetup>("PlaygroundSpotGetup"));
+  registry.push_back(MakeEntry<PixelObservation<SpotGetup>>("PlaygroundSpotGetup"));
   // Spot joystick on flat terrain (spot_joystick.h).
-  registry.push_back(MakeEntry<SpotJoystick>("PlaygroundSpotJoystick"));
+  registry.push_back(MakeEntry<PixelObservation<SpotJoystick>>("PlaygroundSpotJoystick"));
   // Spot joystick with gait control (spot_gait_tracking.h).
-  registry.push_back(MakeEntry<SpotGaitTracking>("PlaygroundSpotGaitTracking"));
+  registry.push_back(MakeEntry<PixelObservation<SpotGaitTracking>>("PlaygroundSpotGaitTracking"));
 }
 
 }  // namespace envpool::playground

@@ -279,8 +279,9 @@ def debug_states(pool: Any, env_ids: Any) -> list[types.SimpleNamespace]:
       ``end_x`` / ``_y``, ``amplitude``, ``pulsation``, ``phase``, ``center_x`` / ``_y``,
       ``radius``, ``start_phase``, ``end_phase``, ``clockwise`` (a kind's others 0, and
       ``clockwise`` True);
-    * ``vehicles``: the controlled vehicles first, then the others in the road's order:
-      ``kind`` (0 or 2 a vehicle the agent drives or a plain ``Vehicle``, 1 or 3 an
+    * ``vehicles``: in the road's order (the package's ``road.vehicles``, which its right of
+      way at the intersection depends on: there the controlled vehicles come after the
+      others): ``kind`` (0 or 2 a vehicle the agent drives or a plain ``Vehicle``, 1 or 3 an
       ``IDMVehicle``: 0 and 1 on the highway and in parking, racetrack and lane keeping,
       2 and 3 elsewhere), ``x``, ``y``, ``heading``, ``speed``, the lane
       (``lane_from``, ``lane_to``, ``lane_index``) and target lane

@@ -569,12 +569,7 @@ class AbstractEnv : public Env {
     w.Text(scene.scenario);
     w.Network(road_.network);
     w.Number(static_cast<double>(road_.vehicles.size()));
-    for (const Vehicle* v : controlled_) w.VehicleFields(*v, scene.kind_base);
-    for (const auto& v : road_.vehicles) {
-      if (std::find(controlled_.begin(), controlled_.end(), v.get()) == controlled_.end()) {
-        w.VehicleFields(*v, scene.kind_base);
-      }
-    }
+    for (const auto& v : road_.vehicles) w.VehicleFields(*v, scene.kind_base);
     w.Number(static_cast<double>(road_.objects.size()));
     for (const auto& o : road_.objects) w.ObjectFields(*o);
     return s;

@@ -9,9 +9,10 @@
 //   simulation_frequency, policy_frequency, lanes_count, the scenario's name;
 //   the node names: their count, then each;
 //   the lanes, in the network's order: their count, then kLaneFields each (LaneFields);
-//   the vehicles, the controlled ones first (in their order), then the others in the road's
-//   order: their count, then kVehicleFields each (VehicleFields), then the route's length
-//   and its lane indexes (id -1: None);
+//   the vehicles, in the road's order (the package's: the order its road acts, steps and
+//   regulates them in, which the intersection's right of way depends on; there the
+//   controlled vehicles come after the others): their count, then kVehicleFields each
+//   (VehicleFields), then the route's length and its lane indexes (id -1: None);
 //   the road objects: their count, then kObjectFields each (ObjectFields).
 #pragma once
 

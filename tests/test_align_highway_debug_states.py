@@ -19,7 +19,6 @@ file's subject).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -32,6 +31,10 @@ from highway_env.vehicle.behavior import IDMVehicle
 from highway_env.vehicle.kinematics import Vehicle
 from highway_env.vehicle.objects import Landmark, Obstacle
 from test_align_highway import assert_aligned
+
+# (the package's intersection sets IDMVehicle's class attributes for the process: the
+# fixture puts them back after each test)
+from test_align_highway_intersection import _restore_idm_class_attributes  # noqa: F401
 
 import envpool
 
@@ -72,16 +75,6 @@ AT_RESET = ("intersection", "lane-keeping")
 PRE_STEPS = 2
 STEPS = 4
 _LINE_TYPES = (LineType.NONE, LineType.STRIPED, LineType.CONTINUOUS, LineType.CONTINUOUS_LINE)
-
-
-@pytest.fixture(autouse=True)
-def _restore_idm_class_attributes() -> Iterator[None]:
-    """The package's intersection sets IDMVehicle's class attributes for the process."""
-    saved = {k: getattr(IDMVehicle, k)
-             for k in ("DISTANCE_WANTED", "COMFORT_ACC_MAX", "COMFORT_ACC_MIN")}
-    yield
-    for k, v in saved.items():
-        setattr(IDMVehicle, k, v)
 
 
 def _network(state: Any) -> RoadNetwork:

@@ -43,6 +43,7 @@ The info holds the package's ``speed``, ``crashed`` and ``action``, and its
 from __future__ import annotations
 
 import math
+import types
 from typing import Any
 
 import numpy as np
@@ -172,6 +173,151 @@ def compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any =
     return -np.power(dot, p)
 
 
+class _Reader:
+    """Reads the numbers of a highway env's ``get_state`` in order
+    (native/envs/highway/debug_state.h)."""
+
+    def __init__(self, numbers: list[float]) -> None:
+        self._numbers = numbers
+        self._at = 0
+
+    def number(self) -> float:
+        value = float(self._numbers[self._at])
+        self._at += 1
+        return value
+
+    def integer(self) -> int:
+        return int(self.number())
+
+    def flag(self) -> bool:
+        return self.number() != 0.0
+
+    def text(self) -> str:
+        size = self.integer()
+        chars = self._numbers[self._at:self._at + size]
+        self._at += size
+        return bytes(int(c) for c in chars).decode("utf-8")
+
+    def done(self) -> bool:
+        return self._at == len(self._numbers)
+
+
+def _decode_scene(numbers: list[float]) -> types.SimpleNamespace:
+    """One env's scene from its ``get_state`` numbers (debug_state.h's order)."""
+    r = _Reader(numbers)
+    scene = types.SimpleNamespace(
+        time=r.number(), elapsed_step=r.integer(), simulation_frequency=r.integer(),
+        policy_frequency=r.integer(), lanes_count=r.integer(), scenario=r.text())
+    nodes = [r.text() for _ in range(r.integer())]
+
+    def node() -> str:
+        n = r.integer()
+        return nodes[n] if n >= 0 else ""
+
+    lanes = []
+    for _ in range(r.integer()):
+        lane = {"from": node(), "to": node()}
+        for name in ("index", "kind", "line_type0", "line_type1"):
+            lane[name] = r.integer()
+        lane["width"] = r.number()
+        lane["forbidden"] = r.flag()
+        lane["speed_limit"] = r.number()
+        lane["priority"] = r.integer()
+        for name in ("start_x", "start_y", "end_x", "end_y", "amplitude", "pulsation", "phase",
+                     "center_x", "center_y", "radius", "start_phase", "end_phase"):
+            lane[name] = r.number()
+        lane["clockwise"] = r.flag()
+        lanes.append(types.SimpleNamespace(**lane))
+    vehicles = []
+    for _ in range(r.integer()):
+        v = types.SimpleNamespace(kind=r.integer(), x=r.number(), y=r.number(),
+                                  heading=r.number(), speed=r.number(),
+                                  lane_from=node(), lane_to=node(), lane_index=r.integer(),
+                                  target_lane_from=node(), target_lane_to=node(),
+                                  target_lane_index=r.integer(), target_speed=r.number(),
+                                  speed_index=r.integer(), target_speed0=r.number(),
+                                  target_speed1=r.number(), target_speed2=r.number(),
+                                  timer=r.number(), idm_delta=r.number(),
+                                  enable_lane_change=r.flag(), crashed=r.flag(),
+                                  check_collisions=r.flag(), on_road=r.flag(),
+                                  has_goal=r.flag(), goal_x=r.number(), goal_y=r.number(),
+                                  goal_heading=r.number(), goal_speed=r.number())
+        v.route_from, v.route_to, v.route_id = [], [], []
+        for _ in range(r.integer()):
+            v.route_from.append(node())
+            v.route_to.append(node())
+            v.route_id.append(r.integer())
+        vehicles.append(v)
+    objects = [types.SimpleNamespace(
+        kind=r.integer(), x=r.number(), y=r.number(), heading=r.number(), speed=r.number(),
+        length=r.number(), width=r.number(), collidable=r.flag(), solid=r.flag(),
+        check_collisions=r.flag(), crashed=r.flag(), hit=r.flag())
+        for _ in range(r.integer())]
+    if not r.done():
+        raise RuntimeError("highway: the env's state has numbers past its scene")
+    scene.road_lanes, scene.vehicles, scene.road_objects = lanes, vehicles, objects
+    return scene
+
+
+def debug_states(pool: Any, env_ids: Any) -> list[types.SimpleNamespace]:
+    """The scenes of the envs ``env_ids`` (none in flight), read from the native envs without
+    changing them: sail-sg EnvPool's debug hook ``debug_states`` of its highway pools, which
+    its tests use to put the highway-env package's env in the pool's scene. One namespace per
+    env, with EnvPool's fields:
+
+    * ``scenario`` (``"highway"``, ``"merge"``, ``"roundabout"``, ``"two_way"``,
+      ``"u_turn"``, ``"exit"``, ``"intersection"``, ``"intersection_continuous"``,
+      ``"intersection_multi"``, ``"parking"``, ``"parking_action_repeat"``,
+      ``"parking_parked"``, ``"racetrack"``, ``"racetrack_large"``, ``"racetrack_oval"``,
+      ``"lane_keeping"``), ``time``, ``elapsed_step`` (the package's ``steps`` over
+      ``simulation_frequency // policy_frequency``), ``simulation_frequency``,
+      ``policy_frequency``, ``lanes_count`` (the keyword, 0 for a task without it);
+    * ``road_lanes``: every lane of the road network in its order: ``from``, ``to``,
+      ``index``, ``kind`` (0 StraightLane, 1 SineLane, 2 CircularLane), ``line_type0`` /
+      ``line_type1`` (``LineType`` 0 NONE, 1 STRIPED, 2 CONTINUOUS, 3 CONTINUOUS_LINE),
+      ``width``, ``forbidden``, ``speed_limit``, ``priority``, ``start_x`` / ``_y``,
+      ``end_x`` / ``_y``, ``amplitude``, ``pulsation``, ``phase``, ``center_x`` / ``_y``,
+      ``radius``, ``start_phase``, ``end_phase``, ``clockwise`` (a kind's others 0, and
+      ``clockwise`` True);
+    * ``vehicles``: in the road's order (the package's ``road.vehicles``, which its right of
+      way at the intersection depends on: there the controlled vehicles come after the
+      others): ``kind`` (0 or 2 a vehicle the agent drives or a plain ``Vehicle``, 1 or 3 an
+      ``IDMVehicle``: 0 and 1 on the highway and in parking, racetrack and lane keeping,
+      2 and 3 elsewhere), ``x``, ``y``, ``heading``, ``speed``, the lane
+      (``lane_from``, ``lane_to``, ``lane_index``) and target lane
+      (``target_lane_*``), ``target_speed``, ``speed_index``, ``target_speed0`` to
+      ``target_speed2`` (an ``MDPVehicle``'s first three target speeds), ``timer``,
+      ``idm_delta`` (``DELTA``) and ``enable_lane_change`` (an ``IDMVehicle``'s),
+      ``crashed``, ``check_collisions``, ``on_road``, the goal (``has_goal``, ``goal_x``,
+      ``goal_y``, ``goal_heading``, ``goal_speed``) and the route (``route_from``,
+      ``route_to``, ``route_id``; id -1 is None);
+    * ``road_objects``: ``kind`` (0 Obstacle, 1 Landmark), ``x``, ``y``, ``heading``,
+      ``speed``, ``length``, ``width``, ``collidable``, ``solid``, ``check_collisions``,
+      ``crashed``, ``hit``.
+
+    Numbers are the env's float64 values. ``env_ids``: integers (a sequence, an array or
+    one id) below ``num_envs``.
+
+    Raises:
+        TypeError: ``env_ids`` are not integers.
+        ValueError: an id is out of range, or its env is in flight (async mode).
+    """
+    ids = np.asarray(env_ids)
+    if ids.size == 0:
+        return []
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"debug_states: env_ids must be integers, got {ids.dtype}")
+    num_envs = len(pool.all_env_ids)
+    states = []
+    for env_id in ids.reshape(-1).tolist():
+        if not 0 <= env_id < num_envs:
+            raise ValueError(f"debug_states: env_id {env_id} is out of range [0, {num_envs})")
+        states.append(_decode_scene(pool.get_state(env_id)))
+    return states
+
+
+_POOL_METHODS = {"debug_states": debug_states}
+
 # Keywords of Parking that change no space (reward_weights is compute_reward's: one a pool).
 _PARKING_PER_ENV = ("simulation_frequency", "policy_frequency", "acceleration_range",
                     "steering_range", "action_clip", "vehicles_count", "controlled_vehicles",
@@ -217,33 +363,37 @@ def ids() -> list[str]:
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
-    register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV)
+    register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV,
+             pool_methods=_POOL_METHODS)
 for _task_id in ("highway-fast-v0", "HighwayFast-v0"):
-    register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV, **_FAST)
+    register(_task_id, "Highway", prepare=_prepare, per_env_kwargs=_PER_ENV,
+             pool_methods=_POOL_METHODS, **_FAST)
 for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
     for _task_id in (_package_id, _envpool_id):
-        register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own)
+        register(_task_id, _native, prepare=_prep, per_env_kwargs=_COMMON_PER_ENV + _own,
+                 pool_methods=_POOL_METHODS)
     if _package_id.replace("-v0", "-v1") in _CONNECTED_ROAD:
         register(_package_id.replace("-v0", "-v1"), _native, prepare=_prep,
-                 per_env_kwargs=_COMMON_PER_ENV + _own,
+                 per_env_kwargs=_COMMON_PER_ENV + _own, pool_methods=_POOL_METHODS,
                  neighbour_vehicles_connected_lanes=True)
 for _names, _kw in _INTERSECTION.items():
     for _task_id in _names:
         register(_task_id, "Intersection", prepare=_prepare_normal,
-                 per_env_kwargs=_PER_ENV_INTERSECTION, **_kw)
+                 per_env_kwargs=_PER_ENV_INTERSECTION, pool_methods=_POOL_METHODS, **_kw)
 for _task_id, (_spelling, _kwargs) in _PARKING.items():
     for _name in (_task_id, _spelling):
         register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,
-                 pool_methods={"compute_reward": compute_reward}, **_kwargs)
+                 pool_methods={**_POOL_METHODS, "compute_reward": compute_reward}, **_kwargs)
 for _task_id, (_spelling, _track) in _RACETRACK.items():
     for _name in (_task_id, _spelling):
         register(_name, "Racetrack", prepare=_prepare,
-                 per_env_kwargs=_RACETRACK_PER_ENV, track=_track)
+                 per_env_kwargs=_RACETRACK_PER_ENV, pool_methods=_POOL_METHODS, track=_track)
     # ConnectedLaneRacetrackEnv*: neighbour vehicles searched on the connected lanes too
     register(_task_id.replace("-v0", "-v1"), "Racetrack", prepare=_prepare,
-             per_env_kwargs=_RACETRACK_PER_ENV, track=_track,
+             per_env_kwargs=_RACETRACK_PER_ENV, pool_methods=_POOL_METHODS, track=_track,
              neighbour_vehicles_connected_lanes=True)
 for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
     register(_name, "LaneKeeping", max_episode_steps=200, prepare=_prepare,
              per_env_kwargs=("steering_range", "action_clip", "state_noise",
-                             "derivative_noise"))
+                             "derivative_noise"),
+             pool_methods=_POOL_METHODS)

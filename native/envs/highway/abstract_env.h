@@ -26,6 +26,7 @@
 // per controlled vehicle (observation_config's type), observed in order.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,7 @@
 #include "envs/common/numpy_normal.h"
 #include "envs/common/numpy_random.h"
 #include "envs/highway/bicycle_vehicle.h"
+#include "envs/highway/debug_state.h"
 #include "envs/highway/exit_observation.h"
 #include "envs/highway/graphics.h"
 #include "envs/highway/grayscale_observation.h"
@@ -552,6 +554,27 @@ class AbstractEnv : public Env {
     return out;
   }
 
+  // The scene as numbers (debug_state.h; envpool/tasks/highway.py's debug_states, sail-sg
+  // EnvPool's debug hook, decodes them). Read only; no SetState.
+  std::vector<double> GetState() const override {
+    const DebugScene scene = Debug();
+    std::vector<double> s;
+    DebugStateWriter w(&s);
+    const int frames = common_.simulation_frequency / common_.policy_frequency;
+    w.Number(time_);
+    w.Number(static_cast<double>(frames > 0 ? steps_ / frames : steps_));
+    w.Number(common_.simulation_frequency);
+    w.Number(common_.policy_frequency);
+    w.Number(scene.lanes_count);
+    w.Text(scene.scenario);
+    w.Network(road_.network);
+    w.Number(static_cast<double>(road_.vehicles.size()));
+    for (const auto& v : road_.vehicles) w.VehicleFields(*v, scene.kind_base);
+    w.Number(static_cast<double>(road_.objects.size()));
+    for (const auto& o : road_.objects) w.ObjectFields(*o);
+    return s;
+  }
+
   void Write(const Slot& slot) const override {
     for (std::size_t i = 0; i < observations_.size(); ++i) observations_[i]->Write(slot, i);
     if (common_.continuous) {
@@ -567,6 +590,8 @@ class AbstractEnv : public Env {
  protected:
   // The task's scene: road_.network, the vehicles (controlled_ first among them).
   virtual void CreateScene() = 0;
+  // The task's scenario name, lanes_count and vehicle kind codes, for GetState.
+  virtual DebugScene Debug() const = 0;
   // _rewards(action), in the package's dict order.
   virtual std::vector<RewardTerm> Rewards() const = 0;
   // _reward(action) from the terms.

@@ -117,6 +117,9 @@ class ExitEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"exit", params_.lanes_count, 2};
+  }
   void CreateScene() override {
     const NumpyBlas& blas = params_.blas;
     const int lanes = params_.lanes_count;

@@ -93,6 +93,9 @@ class HighwayEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"highway", params_.lanes_count, 0};
+  }
   void CreateScene() override {
     road_.network = RoadNetwork::StraightRoad(params_.lanes_count, 0.0, 10000.0, 0.0, 30.0, "0",
                                               "1", params_.blas);

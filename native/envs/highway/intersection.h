@@ -132,6 +132,12 @@ class IntersectionEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    const char* name = params_.multi_agent ? "intersection_multi"
+                       : common_.continuous ? "intersection_continuous"
+                                            : "intersection";
+    return {name, 0, 2};
+  }
   void CreateScene() override {
     MakeRoad();
     MakeVehicles(params_.initial_vehicle_count);

@@ -98,6 +98,20 @@ class Lane {
   bool forbidden() const { return forbidden_; }
   int priority() const { return priority_; }
   LineType line_type(int side) const { return line_types_[side]; }
+  // The constructor's arguments (straight and sine: start, end; sine: amplitude, pulsation,
+  // phase; circular: center, radius, start_phase, end_phase, clockwise), as kept; a kind's
+  // others are 0 (clockwise: true).
+  double width() const { return width_; }
+  const Vec2& start() const { return start_; }
+  const Vec2& end() const { return end_; }
+  double amplitude() const { return amplitude_; }
+  double pulsation() const { return pulsation_; }
+  double phase() const { return phase_; }
+  const Vec2& center() const { return center_; }
+  double radius() const { return radius_; }
+  double start_phase() const { return start_phase_; }
+  double end_phase() const { return end_phase_; }
+  bool clockwise() const { return clockwise_; }
 
   // position(longitudinal, lateral): local lane coordinates to a world position.
   Vec2 Position(double longitudinal, double lateral) const {

@@ -103,6 +103,9 @@ class LaneKeepingEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"lane_keeping", 0, 0};
+  }
   void CreateScene() override {
     // define_spaces twice before reset's observation: 2 x 8 draws
     for (int i = 0; i < 16; ++i) np_random_.NextDouble();

@@ -83,6 +83,9 @@ class MergeEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"merge", 0, 2};
+  }
   void CreateScene() override {
     const NumpyBlas& blas = params_.blas;
     RoadNetwork net;

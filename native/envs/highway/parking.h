@@ -113,6 +113,13 @@ class ParkingEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    // ParkingEnvParkedVehicles, ParkingEnvActionRepeat, ParkingEnv
+    const char* name = params_.vehicles_count > 0      ? "parking_parked"
+                       : common_.policy_frequency == 1 ? "parking_action_repeat"
+                                                       : "parking";
+    return {name, 0, 0};
+  }
   void CreateScene() override {
     RoadNetwork net;
     const int spots = 14;

@@ -158,6 +158,10 @@ class RacetrackEnv final : public AbstractEnv {
       : AbstractEnv(p, std::make_unique<OccupancyGridObservation>(p.grid)), params_(p) {}
 
  protected:
+  DebugScene Debug() const override {
+    static const char* const kNames[] = {"racetrack", "racetrack_large", "racetrack_oval"};
+    return {kNames[params_.track], 0, 0};
+  }
   void CreateScene() override {
     switch (params_.track) {
       case 1: MakeLargeRoad(); break;

@@ -50,6 +50,7 @@ class RoadNetwork {
     return static_cast<int>(names_.size()) - 1;
   }
   const std::string& NodeName(int node) const { return names_[static_cast<std::size_t>(node)]; }
+  int NodeCount() const { return static_cast<int>(names_.size()); }
   // The node's id, -1 where no lane names it.
   int FindNode(const std::string& name) const {
     for (std::size_t i = 0; i < names_.size(); ++i) {

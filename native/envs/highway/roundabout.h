@@ -89,6 +89,9 @@ class RoundaboutEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"roundabout", 0, 2};
+  }
   void CreateScene() override {
     const NumpyBlas& blas = params_.blas;
     RoadNetwork net;

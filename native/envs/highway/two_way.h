@@ -73,6 +73,9 @@ class TwoWayEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"two_way", 0, 2};
+  }
   void CreateScene() override {
     const NumpyBlas& blas = params_.blas;
     const double length = 800;

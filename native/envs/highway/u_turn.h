@@ -87,6 +87,9 @@ class UTurnEnv final : public AbstractEnv {
   }
 
  protected:
+  DebugScene Debug() const override {
+    return {"u_turn", 0, 2};
+  }
   void CreateScene() override {
     const NumpyBlas& blas = params_.blas;
     const double length = 128, w = Lane::kDefaultWidth;

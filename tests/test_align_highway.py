@@ -116,7 +116,7 @@ def _make(task_id: str, seed: int, **kw: Any) -> tuple[Any, Any]:
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 action: bool = True) -> None:
-    assert_aligned(info["speed"][0], r_info["speed"], where)
+    assert_aligned(info["speed"][0], np.float32(r_info["speed"]), where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if action:
         assert np.array_equal(info["action"][0], r_info["action"]), where

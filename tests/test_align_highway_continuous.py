@@ -71,7 +71,7 @@ def _check_obs(obs: dict[str, np.ndarray], r_obs: dict[str, np.ndarray], where: 
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 action: bool = True) -> None:
-    assert_aligned(info["speed"][0], r_info["speed"], where)
+    assert_aligned(info["speed"][0], np.float32(r_info["speed"]), where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     assert bool(info["is_success"][0]) == bool(r_info["is_success"]), where
     if action:
@@ -271,7 +271,7 @@ def _package_racetrack(task_id: str, kw: dict[str, Any]) -> Any:
 
 def _race_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                reset: bool = False) -> None:
-    assert_aligned(info["speed"][0], r_info["speed"], where)
+    assert_aligned(info["speed"][0], np.float32(r_info["speed"]), where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if not reset:
         assert np.array_equal(info["action"][0], r_info["action"]), where
@@ -373,7 +373,7 @@ def run_lane_keeping(seed: int, policy: str, steps: int, max_episode_steps: int 
     obs, info = ours.reset()
     r_obs, r_info = ref.reset(seed=seed)
     _check_obs(obs, r_obs, (seed, "reset"))
-    assert info["speed"][0] == r_info["speed"] and not info["crashed"][0]
+    assert info["speed"][0] == np.float32(r_info["speed"]) and not info["crashed"][0]
     seen = {"episodes": 1, "truncated": 0, "switched": 0}
     done = False
     for t in range(steps):
@@ -396,7 +396,7 @@ def run_lane_keeping(seed: int, policy: str, steps: int, max_episode_steps: int 
         _check_obs(obs, r_obs, where)
         assert_aligned(rew[0], np.float32(r_rew), where)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
-        assert_aligned(info["speed"][0], ref.unwrapped.vehicle.speed, where)
+        assert_aligned(info["speed"][0], np.float32(ref.unwrapped.vehicle.speed), where)
         seen["switched"] += int(not ref.unwrapped.lanes)
         seen["truncated"] += int(r_trunc)
         done = r_term or r_trunc

@@ -109,7 +109,7 @@ def _check_obs(obs: Any, r_obs: Any, where: Any) -> None:
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 action: bool = True) -> None:
-    assert_aligned(info["speed"][0], r_info["speed"], where, RTOL, ATOL)
+    assert_aligned(info["speed"][0], np.float32(r_info["speed"]), where, RTOL, ATOL)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if action:
         assert np.array_equal(info["action"][0], np.asarray(r_info["action"])), where

@@ -72,7 +72,7 @@ def _package_config(package_id: str, kw: dict[str, Any]) -> dict[str, Any]:
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
                 reset: bool = False) -> None:
-    assert_aligned(info["speed"][0], r_info["speed"], where)
+    assert_aligned(info["speed"][0], np.float32(r_info["speed"]), where)
     assert bool(info["crashed"][0]) == r_info["crashed"], where
     if not reset:
         assert np.array_equal(info["action"][0], r_info["action"]), where

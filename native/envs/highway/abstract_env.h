@@ -481,7 +481,8 @@ class AbstractEnv : public Env {
       spec.action.shape = agents_dim;
       spec.info.push_back(BoxSpec("action", DType::kInt32, agents_dim));
     }
-    spec.info.push_back(BoxSpec("speed", DType::kFloat64, {}));
+    // info["speed"]: the package's float64 speed in float32, as sail-sg EnvPool gives it
+    spec.info.push_back(BoxSpec("speed", DType::kFloat32, {}));
     spec.info.push_back(BoxSpec("crashed", DType::kBool, {}));
     for (const std::string& t : terms) {
       spec.info.push_back(BoxSpec("rewards_" + t, DType::kFloat64, {}));
@@ -582,7 +583,7 @@ class AbstractEnv : public Env {
     } else {
       std::copy(last_discrete_.begin(), last_discrete_.end(), slot.Info<std::int32_t>(0));
     }
-    *slot.Info<double>(1) = speed_;
+    *slot.Info<float>(1) = static_cast<float>(speed_);
     *slot.Info<bool>(2) = crashed_;
     for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(3 + i) = terms_[i].value;
   }

@@ -36,7 +36,9 @@ PACKAGE_ID = {"merge-v0": "merge-v0", "Merge-v0": "merge-v0",
               "u-turn-v0": "u-turn-v0", "UTurn-v0": "u-turn-v0",
               # the package's ConnectedLane*Env (neighbour_vehicles_connected_lanes=True)
               "merge-v1": "merge-v1", "roundabout-v1": "roundabout-v1",
-              "exit-v1": "exit-v1", "u-turn-v1": "u-turn-v1"}
+              "exit-v1": "exit-v1", "u-turn-v1": "u-turn-v1",
+              # the package's MergeGenericEnv (and its ConnectedLane variant)
+              "merge-generic-v0": "merge-generic-v0", "merge-generic-v1": "merge-generic-v1"}
 IDS = list(PACKAGE_ID)
 
 _MORE_OBS_KEYS = {"observation_type": "type", "observation_horizon": "horizon",
@@ -152,6 +154,60 @@ def test_merge_episodes() -> None:
     assert seen["terminated"] >= 2, seen
     seen = run_aligned("merge-v0", 11, "faster", 20)
     assert seen["terminated"] >= 2, seen
+
+
+def test_merge_generic_episodes() -> None:
+    """merge-generic-v0 on its defaults (2 lanes, 3 vehicles) and on another road (3 lanes,
+    shorter sections, more vehicles placed by the package's tries at a safe distance):
+    episodes that end past the road's end and that crash."""
+    seen = run_aligned("merge-generic-v0", 4, "idle", 40)
+    assert seen["terminated"] >= 2, seen
+    seen = run_aligned("merge-generic-v0", 21, "faster", 24, lanes_count=3, vehicles_count=12,
+                       before_merge_length=90, converge_merge_length=50,
+                       parallel_merge_length=60, after_merge_length=120)
+    assert seen["terminated"] >= 2, seen
+
+
+def test_merge_generic_placements() -> None:
+    """Dense traffic on a short merge-generic road (the package's ten tries per vehicle, kept
+    more than 15 m from each vehicle of its lane): 40 resets, every vehicle seen (absolute
+    positions), equal to the package's reset with the same seed."""
+    kw = dict(lanes_count=2, vehicles_count=25, before_merge_length=60.0,
+              converge_merge_length=30.0, parallel_merge_length=30.0,
+              observation_vehicles_count=30, observation_absolute=True,
+              observation_normalize=False)
+    ours = envpool.make_gymnasium("merge-generic-v0", num_envs=40, seed=100, **kw)
+    obs, _ = ours.reset()
+    config = _package_config("merge-generic-v0", kw)
+    placed = 0
+    for i in range(40):
+        ref = gymnasium.make("merge-generic-v0", config=config).unwrapped
+        r_obs, _ = ref.reset(seed=100 + i)
+        assert_aligned(obs[i], r_obs, ("reset", 100 + i))
+        placed += int(r_obs[:, 0].sum())
+        ref.close()
+    assert 40 * 3 < placed < 40 * 27, placed  # some tries fail, many succeed
+    ours.close()
+
+
+@pytest.mark.sweep_only("16 short episodes, each with its road's length")
+@pytest.mark.parametrize("after", [90.0 + k for k in range(0, 32, 2)])
+def test_merge_generic_road_end(after: float) -> None:
+    """The episode ends past before + converge + parallel + after - 90 m: roads whose end
+    falls on every 2 m of the ego's ~30 m steps."""
+    seen = run_aligned("merge-generic-v0", 30, "idle", 14, after_merge_length=after,
+                       vehicles_count=0)
+    assert seen["terminated"] >= 1, seen
+
+
+def test_merge_generic_refuses_what_the_package_asserts() -> None:
+    """The package asserts positive sections and an after section of at least 90 m."""
+    with pytest.raises(ValueError, match="after_merge_length"):
+        envpool.make_gymnasium("merge-generic-v0", after_merge_length=89.0)
+    with pytest.raises(ValueError, match="before_merge_length"):
+        envpool.make_gymnasium("merge-generic-v0", converge_merge_length=0.0)
+    with pytest.raises(ValueError, match="lanes_count"):
+        envpool.make_gymnasium("merge-generic-v0", lanes_count=0)
 
 
 def test_roundabout_episodes() -> None:

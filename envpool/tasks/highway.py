@@ -8,6 +8,7 @@ The native envs (native/envs/highway/): ``Highway`` (highway.h) for ``highway-v0
 ``two-way-v0``), ``Exit`` (exit.h, ``exit-v0``) and ``UTurn`` (u_turn.h, ``u-turn-v0``),
 each with its task's defaults (``merge-v1``, ``roundabout-v1``, ``exit-v1``, ``u-turn-v1``:
 the package's ``ConnectedLane*Env``, with ``neighbour_vehicles_connected_lanes``);
+``MergeGeneric`` (merge_generic.h, ``merge-generic-v0`` and ``-v1``: ``MergeGenericEnv``);
 ``Intersection`` (intersection.h), for ``intersection-v0``
 (``IntersectionEnv``), ``intersection-v1`` (``ContinuousIntersectionEnv``: steering and
 acceleration of a dynamical bicycle model, ``action_dynamical``; Kinematics with the lane
@@ -265,8 +266,8 @@ def debug_states(pool: Any, env_ids: Any) -> list[types.SimpleNamespace]:
     its tests use to put the highway-env package's env in the pool's scene. One namespace per
     env, with EnvPool's fields:
 
-    * ``scenario`` (``"highway"``, ``"merge"``, ``"roundabout"``, ``"two_way"``,
-      ``"u_turn"``, ``"exit"``, ``"intersection"``, ``"intersection_continuous"``,
+    * ``scenario`` (``"highway"``, ``"merge"``, ``"merge_generic"``, ``"roundabout"``,
+      ``"two_way"``, ``"u_turn"``, ``"exit"``, ``"intersection"``, ``"intersection_continuous"``,
       ``"intersection_multi"``, ``"parking"``, ``"parking_action_repeat"``,
       ``"parking_parked"``, ``"racetrack"``, ``"racetrack_large"``, ``"racetrack_oval"``,
       ``"lane_keeping"``), ``time``, ``elapsed_step`` (the package's ``steps`` over
@@ -348,6 +349,13 @@ _RACETRACK = {"racetrack-v0": ("Racetrack-v0", 0),
 # The package's ConnectedLane*Env road ids: the task with neighbour_vehicles_connected_lanes.
 _CONNECTED_ROAD = ("merge-v1", "roundabout-v1", "exit-v1", "u-turn-v1")
 
+# The package's MergeGenericEnv (merge-generic-v0; -v1 its ConnectedLane variant): merge-v0's
+# task on a road of lanes_count lanes and sections of chosen lengths (sail-sg EnvPool has
+# none); its keywords change no space.
+_MERGE_GENERIC_PER_ENV = _ROAD_TASKS[0][4] + (
+    "lanes_count", "vehicles_count", "before_merge_length", "converge_merge_length",
+    "parallel_merge_length", "after_merge_length")
+
 
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
@@ -359,7 +367,7 @@ def ids() -> list[str]:
         out += [task_id, spelling]
     for task_id, (spelling, _) in _RACETRACK.items():
         out += [task_id, spelling, task_id.replace("-v0", "-v1")]
-    return out + ["lane-keeping-v0", "LaneKeeping-v0"]
+    return out + ["lane-keeping-v0", "LaneKeeping-v0", "merge-generic-v0", "merge-generic-v1"]
 
 
 for _task_id in ("highway-v0", "Highway-v0"):
@@ -397,3 +405,8 @@ for _name in ("lane-keeping-v0", "LaneKeeping-v0"):
              per_env_kwargs=("steering_range", "action_clip", "state_noise",
                              "derivative_noise"),
              pool_methods=_POOL_METHODS)
+register("merge-generic-v0", "MergeGeneric", prepare=_prepare,
+         per_env_kwargs=_COMMON_PER_ENV + _MERGE_GENERIC_PER_ENV, pool_methods=_POOL_METHODS)
+register("merge-generic-v1", "MergeGeneric", prepare=_prepare,
+         per_env_kwargs=_COMMON_PER_ENV + _MERGE_GENERIC_PER_ENV, pool_methods=_POOL_METHODS,
+         neighbour_vehicles_connected_lanes=True)

@@ -30,7 +30,7 @@
 
 namespace envpool::highway {
 
-class MergeEnv final : public AbstractEnv {
+class MergeEnv : public AbstractEnv {
  public:
   struct Params : CommonParams {
     explicit Params(const Config& c) {
@@ -48,6 +48,12 @@ class MergeEnv final : public AbstractEnv {
 
   static Keywords<Params> Keys() {
     Keywords<Params> k;
+    AddMergeKeywords(k);
+    return k;
+  }
+  // MergeEnv.default_config()'s keys (MergeGenericEnv's too).
+  template <class P>
+  static void AddMergeKeywords(Keywords<P>& k) {
     AddCommonKeywords(k, 15);
     k.Add("collision_reward", -1.0, &Params::collision_reward);
     k.Add("right_lane_reward", 0.1, &Params::right_lane_reward);
@@ -58,7 +64,6 @@ class MergeEnv final : public AbstractEnv {
     k.Add("lane_change_reward", -0.05, &Params::lane_change_reward);
     k.Add("neighbour_vehicles_connected_lanes", false,
           &Params::neighbour_vehicles_connected_lanes);
-    return k;
   }
   static Config Defaults() {
     Config c = Keys().Defaults();
@@ -170,8 +175,8 @@ class MergeEnv final : public AbstractEnv {
   bool IsTerminated() const override { return vehicle().crashed || vehicle().position[0] > 370; }
   bool IsTruncated() const override { return false; }
 
- private:
   Params params_;
+  // ("b", "c", 2), whose controlled vehicles the merging_speed term reads
   LaneIndex merge_lane_;
 };
 

@@ -7,6 +7,7 @@
 #include "envs/highway/intersection.h"
 #include "envs/highway/lane_keeping.h"
 #include "envs/highway/merge.h"
+#include "envs/highway/merge_generic.h"
 #include "envs/highway/parking.h"
 #include "envs/highway/racetrack.h"
 #include "envs/highway/roundabout.h"
@@ -19,6 +20,7 @@ void Register(Registry& registry) {
   registry.push_back(MakeEntry<HighwayEnv>("Highway"));
   registry.push_back(MakeEntry<IntersectionEnv>("Intersection"));
   registry.push_back(MakeEntry<MergeEnv>("Merge"));
+  registry.push_back(MakeEntry<MergeGenericEnv>("MergeGeneric"));
   registry.push_back(MakeEntry<RoundaboutEnv>("Roundabout"));
   registry.push_back(MakeEntry<TwoWayEnv>("TwoWay"));
   registry.push_back(MakeEntry<ExitEnv>("Exit"));

@@ -58,7 +58,9 @@ class IntersectionEnv final : public AbstractEnv {
       Keys().Read(c, *this);
       agents = multi_agent ? controlled_vehicles : 0;
       // the multi-agent native env's (MultiAgentDefaults): the players a row holds
-      if (c.Has("max_num_players")) max_num_players = static_cast<int>(c.GetInt("max_num_players"));
+      if (c.Has("max_num_players")) {
+        max_num_players = static_cast<int>(c.GetInt("max_num_players"));
+      }
       if (agents > max_num_players && max_num_players > 0) {
         throw std::invalid_argument(
             "highway: controlled_vehicles (" + std::to_string(controlled_vehicles) +

@@ -116,19 +116,26 @@ TEST(players_need_next_step_autoreset) {
                    "autoreset_mode='next_step'");
 }
 
+// The test envs below: no keywords, two players with an int32 observation each.
+struct NoParams {
+  explicit NoParams(const Config& /*config*/) {}
+};
+EnvSpec TwoPlayersSpec() {
+  EnvSpec spec;
+  spec.max_num_players = 2;
+  ArraySpec obs = BoxSpec("obs", DType::kInt32, {});
+  obs.per_player = true;
+  spec.obs = {obs};
+  return spec;
+}
+
 // An env that claims more players than its spec allows.
 class TooManyPlayers final : public Env {
  public:
-  struct Params {
-    explicit Params(const Config& /*config*/) {}
-  };
+  using Params = NoParams;
   explicit TooManyPlayers(const Params& /*params*/) {}
   static EnvSpec MakeSpec(const Params& /*params*/) {
-    EnvSpec spec;
-    spec.max_num_players = 2;
-    ArraySpec obs = BoxSpec("obs", DType::kInt32, {});
-    obs.per_player = true;
-    spec.obs = {obs};
+    EnvSpec spec = TwoPlayersSpec();
     spec.action = DiscreteSpec("action", 2, DType::kInt32);
     return spec;
   }
@@ -152,16 +159,10 @@ TEST(players_past_the_spec_fail_the_recv) {
 // players' actions.
 class PlayersAct final : public Env {
  public:
-  struct Params {
-    explicit Params(const Config& /*config*/) {}
-  };
+  using Params = NoParams;
   explicit PlayersAct(const Params& /*params*/) {}
   static EnvSpec MakeSpec(const Params& /*params*/) {
-    EnvSpec spec;
-    spec.max_num_players = 2;
-    ArraySpec obs = BoxSpec("obs", DType::kInt32, {});
-    obs.per_player = true;
-    spec.obs = {obs};
+    EnvSpec spec = TwoPlayersSpec();
     spec.action = BoxSpec("action", DType::kInt32, {0});
     ArraySpec action = DiscreteSpec("players.action", 3, DType::kInt32);
     action.per_player = true;

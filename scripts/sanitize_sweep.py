@@ -129,6 +129,13 @@ def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: 
     rng = np.random.default_rng(0)
     space = env.single_action_space
     drawn = keywords.get("render_mode") is not None
+    # (a multi-player pool whose players act, without an action of its own, takes a row per
+    # player of the batch: the highway multi-agent intersection)
+    players_act = "action" not in env.spec.action_array_spec
+
+    def rows(info: dict[str, Any]) -> int:
+        return len(info["players"]["env_id"] if players_act else info["env_id"])
+
     if asynchronous:
         env.async_reset()
         for t in range(steps):
@@ -138,7 +145,7 @@ def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: 
                 assert row.shape == env.single_observation_space.shape
             else:
                 assert env.single_observation_space.contains(row)
-            actions = _actions(space, len(info["env_id"]), rng)[t % 3]
+            actions = _actions(space, rows(info), rng)[t % 3]
             env.send(actions, info["env_id"])
         obs, _, _, _, info = env.recv()  # the last batch; the other env stays in flight
         if drawn:
@@ -146,13 +153,13 @@ def exercise(task_id: str, keywords: dict[str, Any], asynchronous: bool, steps: 
             frames = env.render(idle)
             assert len(frames) == len(idle)
     else:
-        env.reset()
+        _, info = env.reset()
         for t in range(steps):
-            env.step(_actions(space, num_envs, rng)[t % 3])
+            *_, info = env.step(_actions(space, rows(info), rng)[t % 3])
             if drawn and t in (0, steps - 1):
                 env.render(env_ids=np.arange(num_envs))
-        env.reset(seed=7)
-        env.step(_actions(space, num_envs, rng)[2])
+        _, info = env.reset(seed=7)
+        env.step(_actions(space, rows(info), rng)[2])
         if drawn:
             env.render()
     env.close()

@@ -6,10 +6,17 @@ Ours builds the scene and every later spawn from numpy's default_rng reproduced 
 normal for the spawn positions and speeds, integers for a random destination), seeded with
 the env's seed: env i of a pool made with seed s and ``gymnasium.make(package_id)`` reset with
 seed s + i start in the same scene. Under the same actions, every observation is equal bit
-for bit (the multi-agent ids: each agent's), every reward equal to the package's rounded to
-float32, terminated and truncated equal, and the info's ``speed``, ``crashed``, ``action``,
-``rewards_<name>``, ``agents_rewards`` and ``agents_terminated`` equal. Later episodes
-continue the generator on both sides (our autoreset, the package's reset() without a seed).
+for bit, every reward equal to the package's rounded to float32, terminated and truncated
+equal, and the info's ``speed``, ``crashed``, ``action``, ``rewards_<name>``,
+``agents_rewards`` and ``agents_terminated`` equal. Later episodes continue the generator on
+both sides (our autoreset, the package's reset() without a seed).
+
+The multi-agent ids are multi-player pools in sail-sg EnvPool's layout: one row per agent of
+the observation (the package's Tuple element), the action (``players.action``), the reward
+(``-v0``: the package's reward, the agents' mean; ``-v1``, ``-v2``, the package's
+``MultiAgentWrapper``: its tuple of the agents' rewards) and ``info["players"]``'s ``speed``
+and ``crashed`` (each agent's vehicle's); terminated per env (``-v1``, ``-v2``: every entry of
+the wrapper's tuple).
 
 The package's _make_vehicles sets IDMVehicle's class attributes DISTANCE_WANTED,
 COMFORT_ACC_MAX and COMFORT_ACC_MIN for the whole process: a fixture puts them back after
@@ -99,12 +106,23 @@ ATOL = 1e-8
 
 
 def _check_obs(obs: Any, r_obs: Any, where: Any) -> None:
-    if isinstance(r_obs, tuple):  # MultiAgentObservation: each agent's array
-        assert len(obs) == len(r_obs), where
+    if isinstance(r_obs, tuple):  # MultiAgentObservation: each agent's array, a row each
+        assert obs.shape == (len(r_obs), *r_obs[0].shape), where
         for o, r in zip(obs, r_obs, strict=True):
-            assert_aligned(o[0], r, where, RTOL, ATOL)
+            assert_aligned(o, r, where, RTOL, ATOL)
     else:
         assert_aligned(obs[0], r_obs, where, RTOL, ATOL)
+
+
+def _check_players(info: dict[str, Any], ref: Any, where: Any) -> None:
+    """A multi-agent pool's ``info["players"]``: each agent's row (env 0), its vehicle's
+    speed and crashed."""
+    agents = ref.controlled_vehicles
+    players = info["players"]
+    assert np.array_equal(players["env_id"], np.zeros(len(agents))), where
+    assert_aligned(players["speed"], np.array([v.speed for v in agents], np.float32), where, RTOL,
+                   ATOL)
+    assert np.array_equal(players["crashed"], [v.crashed for v in agents]), where
 
 
 def _check_info(info: dict[str, Any], r_info: dict[str, Any], where: Any,
@@ -150,12 +168,15 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
     r_obs, r_info = ref_wrapped.reset(seed=seed)
     _check_obs(obs, r_obs, (task_id, seed, "reset"))
     _check_info(info, r_info, (task_id, seed, "reset"), action=False)
+    if multi:
+        _check_players(info, ref, (task_id, seed, "reset"))
     seen = {"episodes": 1, "terminated": 0, "truncated": 0, "crashed": 0, "arrived": 0,
-            "spawned": 0}
+            "spawned": 0, "one_crashed": 0}
     done = False
     for t in range(steps):
         actions = [_policy(policy, rng, n, t) for _ in range(agents)]
-        batch = np.array([actions] if multi else actions,
+        # (a multi-agent pool's action: one row per agent, players.action)
+        batch = np.array(actions,
                          dtype=np.float32 if policy in ("continuous", "throttle") else np.int32)
         obs, rew, term, trunc, info = ours.step(batch)
         where = (task_id, seed, policy, t)
@@ -163,6 +184,8 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
             r_obs, r_info = ref_wrapped.reset()
             _check_obs(obs, r_obs, where)
             _check_info(info, r_info, where, action=False)
+            if multi:
+                _check_players(info, ref, where)
             seen["episodes"] += 1
             done = False
             continue
@@ -171,12 +194,19 @@ def run_aligned(task_id: str, seed: int, policy: str, steps: int,
             tuple(actions) if multi else actions[0])
         if wrapper:  # MultiAgentWrapper: the agents' rewards and terminations
             assert r_rew == r_info["agents_rewards"] and r_term == r_info["agents_terminated"]
-            r_rew = ref._reward(tuple(actions))
-            r_term = ref._is_terminated()
+            r_term = all(r_term)
         _check_obs(obs, r_obs, where)
-        assert_aligned(rew[0], np.float32(r_rew), where, RTOL, ATOL)
+        # one reward per agent: the wrapper's tuple, else the package's reward (the mean)
+        r_rews = np.asarray(r_rew if wrapper else [r_rew] * agents, dtype=np.float32)
+        assert rew.dtype == np.float32 and rew.shape == (agents,), where
+        assert_aligned(rew, r_rews, where, RTOL, ATOL)
+        assert (term.shape, trunc.shape) == ((1,), (1,)), where
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         _check_info(info, r_info, where)
+        if multi:
+            _check_players(info, ref, where)
+            seen["one_crashed"] += int(any(v.crashed for v in ref.controlled_vehicles)
+                                       and not r_term)
         seen["crashed"] += int(any(v.crashed for v in ref.controlled_vehicles))
         seen["arrived"] += int(any(r_info["rewards"]["arrived_reward"] > 0 for _ in [0]))
         seen["spawned"] += int(len(ref.road.vehicles) > before)
@@ -245,7 +275,7 @@ def test_intersection_keywords() -> None:
                 observation_observe_intentions=True, observation_order="shuffled",
                 observation_vehicles_count=8, target_speeds=[0.0, 3.0, 6.0, 9.0])
     run_aligned("intersection-multi-agent-v0", 8, "random", 20, controlled_vehicles=3,
-                duration=8.0, initial_vehicle_count=4, offroad_terminal=True)
+                max_num_players=3, duration=8.0, initial_vehicle_count=4, offroad_terminal=True)
 
 
 def test_intersection_continuous_action() -> None:
@@ -258,22 +288,80 @@ def test_intersection_continuous_action() -> None:
 
 
 def test_intersection_pool_seeds_and_spaces() -> None:
-    """Env i of a pool with seed s is the package's env reset with seed s + i; the
-    multi-agent spaces are the package's Tuple observation and one label per agent."""
+    """Env i of a pool with seed s is the package's env reset with seed s + i."""
     ours = envpool.make_gymnasium("intersection-v0", num_envs=3, seed=20)
     obs, _ = ours.reset()
     for i in range(3):
         ref = gymnasium.make("intersection-v0").unwrapped
         assert np.array_equal(obs[i], ref.reset(seed=20 + i)[0]), i
     ours.close()
-    multi = envpool.make_gymnasium("intersection-multi-agent-v1", num_envs=2, seed=0)
-    ref = gymnasium.make("intersection-multi-agent-v1")
-    assert isinstance(multi.single_observation_space, gymnasium.spaces.Tuple)
-    assert len(multi.single_observation_space) == 2
-    for ours_space, ref_space in zip(multi.single_observation_space, ref.observation_space,
-                                     strict=True):
-        assert ours_space.shape == ref_space.shape and ours_space.dtype == ref_space.dtype
-    assert multi.single_action_space == gymnasium.spaces.MultiDiscrete([3, 3])
+
+
+MULTI_AGENT_IDS = [i for i in PACKAGE_ID if "ulti" in i]
+
+
+def test_multi_agent_layout() -> None:
+    """A multi-agent pool in sail-sg EnvPool's layout: the spaces are one agent's (the
+    package's Tuple elements), the rows of two envs' players follow players.env_id, and
+    the players' actions sent in any order reach their envs in the order sent: each env
+    steps as the package's env reset with seed s + i under its agents' actions."""
+    multi = envpool.make_gymnasium("IntersectionMultiAgent-v1", num_envs=2, seed=30)
+    ref_spaces = gymnasium.make("intersection-multi-agent-v1")
+    assert multi.spec.max_num_players == 2 and multi.spec.config.max_num_players == 2
+    assert multi.single_observation_space == ref_spaces.observation_space[0]
+    assert multi.single_action_space == gymnasium.spaces.Discrete(3)
+    assert list(multi.spec.action_array_spec) == ["env_id", "players.env_id", "players.action"]
+    ref_spaces.close()
+    refs = [gymnasium.make("intersection-multi-agent-v1") for _ in range(2)]
+    obs, info = multi.reset()
+    r_obs = [r.reset(seed=30 + i)[0] for i, r in enumerate(refs)]
+    assert np.array_equal(info["players"]["env_id"], [0, 0, 1, 1])
+    assert np.array_equal(obs, np.stack([o for pair in r_obs for o in pair]))
+    actions = [(2, 0), (1, 2)]  # env 0's agents, env 1's
+    # sent in the order env 1's first agent, env 0's first, env 0's second, env 1's second
+    obs, rew, term, trunc, info = multi.step({
+        "env_id": np.array([0, 1], np.int32), "players.env_id": np.array([1, 0, 0, 1], np.int32),
+        "players.action": np.array([1, 2, 0, 2], np.int32)})
+    steps = [r.step(a) for r, a in zip(refs, actions, strict=True)]
+    assert np.array_equal(obs, np.stack([o for step in steps for o in step[0]]))
+    assert np.array_equal(rew, np.array([x for step in steps for x in step[1]], np.float32))
+    assert np.array_equal(term, [all(step[2]) for step in steps])
+    assert np.array_equal(trunc, [step[3] for step in steps])
+    assert np.array_equal(info["action"], actions)
+    multi.close()
+    for r in refs:
+        r.close()
+
+
+@pytest.mark.parametrize("task_id", MULTI_AGENT_IDS)
+def test_multi_agent_ids_not_in_gymnasiums_registry(task_id: str) -> None:
+    """Multi-player pools (a row per player) are not gymnasium envs: the strict path does not
+    list them, and says which id it lacks; envpool.make_gymnasium makes them."""
+    assert f"envpool/{task_id}" not in gymnasium.registry
+    with pytest.raises(gymnasium.error.NameNotFound, match="doesn't exist"):
+        gymnasium.make(f"envpool/{task_id}")
+    with pytest.raises(gymnasium.error.NameNotFound, match="doesn't exist"):
+        gymnasium.make_vec(f"envpool/{task_id}", num_envs=2)
+
+
+def test_multi_agent_bad_actions() -> None:
+    """Too few players' actions for an env, or one out of range: a ValueError at send, and
+    the pool steps on."""
+    multi = envpool.make_gymnasium("intersection-multi-agent-v0", num_envs=2, seed=0)
+    multi.reset()
+    with pytest.raises(ValueError, match="takes 2"):
+        multi.step(np.ones(2, np.int32))
+    with pytest.raises(ValueError, match="out of range"):
+        multi.step(np.array([1, 1, 1, 3], np.int32))
+    with pytest.raises(ValueError, match="takes 2"):
+        multi.step({"env_id": np.array([0, 1], np.int32),
+                    "players.env_id": np.array([0, 1, 1], np.int32),
+                    "players.action": np.ones(3, np.int32)})
+    with pytest.raises(ValueError, match="more than max_num_players"):
+        multi.step({"env_id": np.array([0, 1], np.int32),
+                    "players.env_id": np.array([0, 0, 0, 1], np.int32),
+                    "players.action": np.ones(4, np.int32)})
+    assert multi.step(np.ones(4, np.int32))[0].shape == (4, 15, 7)
     multi.close()
 
 
@@ -282,7 +370,27 @@ def test_intersection_pool_seeds_and_spaces() -> None:
     ({"simulation_frequency": 1}, "simulation_frequency"),
     ({"observation_features_range": [1.0, 2.0]}, "observation_features_range"),
     ({"controlled_vehicles": 0}, "controlled_vehicles"),
+    ({"multi_agent_wrapper": True}, "multi_agent_wrapper needs multi_agent"),
 ])
 def test_intersection_bad_keywords(kw: dict[str, Any], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         envpool.make_gymnasium("intersection-v0", num_envs=1, **kw)
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"controlled_vehicles": 3}, "pass max_num_players=3"),
+    ({"max_num_players": 0}, "max_num_players"),
+    ({"max_num_players": 101, "controlled_vehicles": 3}, "max_num_players"),
+])
+def test_multi_agent_bad_keywords(kw: dict[str, Any], message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        envpool.make_gymnasium("intersection-multi-agent-v0", num_envs=1, **kw)
+
+
+def test_multi_agent_wrapper_goes_on_after_one_crash() -> None:
+    """intersection-multi-agent-v1 (the package's MultiAgentWrapper): one agent crashes, the
+    other drives on (the episode ends once every agent is terminated), each agent's own
+    reward in its row; then the next episode."""
+    seen = run_aligned("intersection-multi-agent-v1", 4, "faster", 12)
+    assert seen["one_crashed"] >= 1 and seen["terminated"] >= 1, seen
+    assert seen["episodes"] >= 2, seen

@@ -68,8 +68,6 @@ def _action(space: gymnasium.Space, policy: str, rng: np.random.Generator, t: in
     the roads: crashes)."""
     if isinstance(space, gymnasium.spaces.Box):
         return rng.uniform(-1, 1, size=space.shape).astype(np.float32)
-    if isinstance(space, gymnasium.spaces.MultiDiscrete):
-        return tuple(int(rng.integers(n)) for n in space.nvec)
     if policy == "faster":
         return (3, 3, 2, 3, 0)[t % 5] if space.n == 5 else int(space.n) - 1
     return int(rng.integers(space.n))
@@ -94,11 +92,11 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
     rng = np.random.default_rng(seed)
 
     def check_obs(obs: Any, r_obs: Any, where: Any) -> None:
-        if multi:  # MultiAgentObservation: each agent's trace
+        if multi:  # MultiAgentObservation: each agent's trace, a row each (players)
             assert len(obs) == len(r_obs), where
             for o, r in zip(obs, r_obs, strict=True):
                 assert o.dtype == r.dtype == np.float32, where
-                assert_aligned(o[0], r, where, rtol, atol)
+                assert_aligned(o, r, where, rtol, atol)
         else:
             assert obs.dtype == r_obs.dtype == np.float32, where
             assert_aligned(obs[0], r_obs, where, rtol, atol)
@@ -108,9 +106,12 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
     check_obs(obs, r_obs, (task_id, seed, "reset"))
     seen = {"episodes": 1, "terminated": 0, "truncated": 0, "objects_seen": 0, "hits": 0}
     done = False
+    agents = ref.config["controlled_vehicles"] if multi else 1
     for t in range(steps):
-        action = _action(space, policy, rng, t)
-        obs, rew, term, trunc, _ = ours.step(np.array([action]))
+        # (a multi-agent pool's action: one row per agent, players.action)
+        actions = [_action(space, policy, rng, t) for _ in range(agents)]
+        action = tuple(actions) if multi else actions[0]
+        obs, rew, term, trunc, _ = ours.step(np.array(actions))
         where = (task_id, seed, policy, t)
         if done:  # our autoreset step: the package's reset() without a seed
             r_obs, _ = ref_wrapped.reset()
@@ -119,12 +120,14 @@ def run_lidar(task_id: str, seed: int, policy: str, steps: int,
             done = False
             continue
         r_obs, r_rew, r_term, r_trunc, _ = ref_wrapped.step(action)
-        if wrapper:  # MultiAgentWrapper: the agents' rewards and terminations
-            r_rew, r_term = ref._reward(action), ref._is_terminated()
+        if wrapper:  # MultiAgentWrapper: the agents' terminations, every one for the env's
+            r_term = all(r_term)
         check_obs(obs, r_obs, where)
         seen["hits"] += int(any((r[:, 0] < r[:, 0].max()).any() for r in
                                 (r_obs if multi else (r_obs,))))
-        assert_aligned(rew[0], np.float32(r_rew), where, rtol, atol)
+        # one reward per agent: the wrapper's tuple, else the package's (the mean) each
+        r_rews = r_rew if wrapper else [r_rew] * agents
+        assert_aligned(rew, np.asarray(r_rews, dtype=np.float32), where, rtol, atol)
         assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), where
         observer = ref.observation_type
         observer = observer.agents_observation_types[0] if multi else observer
@@ -182,8 +185,8 @@ def test_lidar_frames() -> None:
 
 def test_lidar_spaces() -> None:
     """The observation space is the package's: float32 (cells, 2) in [-1, 1], or within the
-    range unnormalised; a Tuple of them for a multi-agent id; normalised in some envs of a
-    pool and not in others is refused (the bounds differ)."""
+    range unnormalised; one agent's for a multi-agent id (a row per agent); normalised in
+    some envs of a pool and not in others is refused (the bounds differ)."""
     for kw in ({}, {"observation_cells": 5, "observation_maximum_range": 42.5,
                     "observation_normalize": False}):
         env = envpool.make_gymnasium("exit-v0", num_envs=1, observation_type="LidarObservation",
@@ -195,7 +198,7 @@ def test_lidar_spaces() -> None:
                                  observation_type="LidarObservation")
     ref = gymnasium.make("intersection-multi-agent-v0",
                          config=_package_config("intersection-multi-agent-v0", {}))
-    assert tuple(env.single_observation_space) == tuple(ref.observation_space)
+    assert env.single_observation_space == ref.observation_space[0]  # one agent's
     env.close()
     with pytest.raises(ValueError, match="observation_normalize would change the spaces"):
         envpool.make_gymnasium("highway-fast-v0", num_envs=2, observation_type="LidarObservation",

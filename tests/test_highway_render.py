@@ -67,8 +67,6 @@ def _action(space: gymnasium.Space, rng: np.random.Generator) -> Any:
     """A random action of one env's space, as the pool and the package take it."""
     if isinstance(space, gymnasium.spaces.Discrete):
         return int(rng.integers(space.n))
-    if isinstance(space, gymnasium.spaces.MultiDiscrete):
-        return tuple(int(rng.integers(n)) for n in space.nvec)
     return rng.uniform(-1, 1, size=space.shape).astype(np.float32)
 
 
@@ -91,14 +89,16 @@ def run_pictures(task_id: str, seed: int, steps: int, frames: bool = True,
     rng = np.random.default_rng(seed)
     space = ours.single_action_space if hasattr(ours, "single_action_space") else None
     space = space or ours.action_space
+    # a multi-agent pool: one row per agent (observations, players.action)
+    agents = ref.config["controlled_vehicles"] if "multi-agent" in task_id else 0
     obs, _ = ours.reset()
     r_obs, _ = ref.reset(seed=seed)
     compared = 0
 
     def compare(where: Any) -> None:
         nonlocal compared
-        if gray and isinstance(obs, tuple):  # one per agent
-            assert all(np.array_equal(o[0], r) for o, r in zip(obs, r_obs, strict=True)), where
+        if gray and agents:  # a row per agent
+            assert all(np.array_equal(o, r) for o, r in zip(obs, r_obs, strict=True)), where
         elif gray:
             assert obs.dtype == np.uint8 and np.array_equal(obs[0], r_obs), where
         if frames:
@@ -112,14 +112,17 @@ def run_pictures(task_id: str, seed: int, steps: int, frames: bool = True,
     compare((task_id, seed, "reset"))
     done = False
     for t in range(steps):
-        action = _action(space, rng)
-        batch = np.array([action])
+        action = (tuple(_action(space, rng) for _ in range(agents)) if agents
+                  else _action(space, rng))
+        batch = np.array(action if agents else [action])
         obs, _, term, trunc, _ = ours.step(batch)
         if done:  # our autoreset step: the package's reset() without a seed
             r_obs, _ = ref.reset()
             done = False
         else:
-            r_obs, _, r_term, r_trunc, _ = ref.step(action)
+            r_obs, _, r_term, r_trunc, r_info = ref.step(action)
+            if agents and not task_id.endswith("-v0"):  # the package's MultiAgentWrapper
+                r_term = all(r_info["agents_terminated"])  # (ids): ends once every agent is
             assert (bool(term[0]), bool(trunc[0])) == (r_term, r_trunc), (task_id, t)
             done = r_term or r_trunc
         compare((task_id, seed, t))

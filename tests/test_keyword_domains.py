@@ -221,12 +221,15 @@ def _steps_finite(task_id: str, kwargs: dict[str, Any], steps: int = 3) -> None:
         assert re.search(rf"\b{name}\b", str(e)), (kwargs, e)
         return
     try:
-        obs, _ = env.reset()
+        obs, info = env.reset()
         assert _finite(obs), (task_id, kwargs, "reset")
         space = env.single_action_space
         space.seed(0)
+        # (a multi-player pool whose players act, without an action of its own, takes one
+        # row per player: the highway multi-agent intersection)
+        rows = 1 if "action" in env.spec.action_array_spec else len(info["players"]["env_id"])
         for _ in range(steps):
-            obs, reward, *_ = env.step(np.stack([space.sample()]))
+            obs, reward, *_ = env.step(np.stack([space.sample() for _ in range(rows)]))
             assert _finite(obs) and _finite(reward), (task_id, kwargs, obs, reward)
     finally:
         env.close()

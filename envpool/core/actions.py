@@ -34,6 +34,7 @@ class PoolActions:
     _action_keys: list[str]
     _action_dtype: np.dtype
     _discrete: bool
+    _env_action: bool
     all_env_ids: np.ndarray
     is_async: bool
     max_num_players: int
@@ -146,7 +147,7 @@ class PoolActions:
         if not self.max_num_players:
             return env_id
         counts = {np.shape(flat[k])[0] if np.ndim(flat[k]) else 1
-                  for k in self._action_keys[3:] if k in flat}
+                  for k in self._player_action_keys() if k in flat}
         if len(counts) > 1:
             raise RuntimeError("the player action arrays have different numbers of rows")
         count = counts.pop() if counts else env_id.shape[0]
@@ -170,12 +171,21 @@ class PoolActions:
                                f"({self.max_num_players}); pass players.env_id")
         return np.repeat(env_id, share).astype(np.int32)
 
+    def _player_action_keys(self) -> list[str]:
+        """The player action arrays' keys: after ``env_id``, ``players.env_id`` and the
+        env's own action, where it has one."""
+        return self._action_keys[3 if self._env_action else 2:]
+
     def _send_players(self, arrays: list[np.ndarray]) -> None:
         """Sends a multi-player env's action arrays (``_from``'s list)."""
-        env_id, players_env_id, action, *players = (np.asarray(a) for a in arrays)
+        env_id, players_env_id, *rest = (np.asarray(a) for a in arrays)
         if env_id.dtype.kind not in "iu" or players_env_id.dtype.kind not in "iu":
             raise TypeError("env_id and players.env_id must be integers")
         ids = env_id.reshape(-1)
+        if self._env_action:
+            action, *players = rest
+        else:  # the players act: the env's own action has no elements
+            action, players = np.zeros((ids.shape[0], 0), dtype=np.int32), rest
         try:
             self._pool.send_players(action, ids, players_env_id.reshape(-1),
                                     [p.reshape(-1, *p.shape[1:]) for p in players])

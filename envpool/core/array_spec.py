@@ -71,8 +71,9 @@ def state_array_spec(native_spec: dict[str, Any], num_envs: int) -> dict[str, Ar
 def action_array_spec(native_spec: dict[str, Any], num_envs: int,
                       max_num_players: int) -> dict[str, ArraySpec]:
     """The arrays of the action dict that ``send`` / ``step`` take: ``env_id``,
-    ``players.env_id`` and ``action``; a multi-player env's own action (one per env),
-    then one value per player of each player action array."""
+    ``players.env_id`` and ``action``; a multi-player env's own action (one per env;
+    none where it has no elements: the players act), then one value per player of each
+    player action array."""
     action = native_spec["action"]
     if action["n"] > 0:
         low: Any = action["start"]
@@ -85,7 +86,8 @@ def action_array_spec(native_spec: dict[str, Any], num_envs: int,
     if not max_num_players:
         arrays["action"] = ArraySpec(action["dtype"], [-1, *action["shape"]], low, high)
         return arrays
-    arrays[action["name"]] = ArraySpec(action["dtype"], list(action["shape"]), low, high)
+    if not envpool_spaces.players_act(native_spec):
+        arrays[action["name"]] = ArraySpec(action["dtype"], list(action["shape"]), low, high)
     for a in native_spec["player_actions"]:
         arrays[a["name"]] = _array({**a, "per_player": True})
     return arrays

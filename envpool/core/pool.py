@@ -29,7 +29,7 @@ from envpool.core.human_window import HumanWindow
 from envpool.core.keywords import render_refusal
 from envpool.core.render import PoolRendering
 from envpool.core.seeds import expand_seeds
-from envpool.core.spaces import info_arrays
+from envpool.core.spaces import env_action, info_arrays, players_act
 from envpool.core.spec import EnvSpec
 from envpool.core.stage_times import StageTimes, requested
 from envpool.core.text_render import TextRenderer
@@ -110,7 +110,9 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         self._action_keys = list(spec.action_array_spec)
         # the players.env_id of the last batch (_from infers a multi-player action's from it)
         self._last_players_env_id: np.ndarray | None = None
-        action = native["action"]
+        # whether the env has an action of its own (not where its players act: spaces.py)
+        self._env_action = not players_act(native)
+        action = env_action(native)
         self._action_dtype = np.dtype(action["dtype"])
         self._discrete = action["n"] > 0
         self._seed_next_reset: Any = None  # seed(): the seed of the next reset of every env

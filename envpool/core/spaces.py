@@ -109,11 +109,28 @@ def _obs_space(spec: NativeArray) -> spaces.Space:
     return gymnasium_space(spec)
 
 
+def players_act(native_spec: dict[str, Any]) -> bool:
+    """Whether a multi-player env's actions are all its players': its own ``action`` has no
+    elements and one ``player_actions`` array holds each player's (sail-sg EnvPool's
+    multi-agent highway intersection: ``players.action``)."""
+    return (bool(native_spec.get("max_num_players")) and 0 in native_spec["action"]["shape"]
+            and len(native_spec["player_actions"]) == 1)
+
+
+def env_action(native_spec: dict[str, Any]) -> NativeArray:
+    """The native array of the action space: the env's ``action``, or one player's action
+    where the players act (:func:`players_act`)."""
+    if players_act(native_spec):
+        return {**native_spec["player_actions"][0], "per_player": False}
+    return native_spec["action"]
+
+
 def action_space(native_spec: dict[str, Any]) -> spaces.Space:
-    """The single-env action space. Discrete actions are int64 here, gymnasium's (and
-    sail-sg EnvPool's) default, so that ``contains`` accepts what policies produce; the
-    pool takes any integer dtype and checks the range itself."""
-    action = native_spec["action"]
+    """The single-env action space (one player's where the players act:
+    :func:`env_action`). Discrete actions are int64 here, gymnasium's (and sail-sg
+    EnvPool's) default, so that ``contains`` accepts what policies produce; the pool takes
+    any integer dtype and checks the range itself."""
+    action = env_action(native_spec)
     if action["n"] > 0:
         action = {**action, "dtype": "int64"}
     return gymnasium_space(action)
@@ -178,7 +195,7 @@ def dm_specs(native_spec: dict[str, Any]) -> tuple[type, Any, Any]:
         dm_spec({**int32, "name": "elapsed_step"}),
         *[dm_spec(i, scalar_bounds=True) for i in infos],
     )
-    return state, observation_spec, dm_spec(native["action"])
+    return state, observation_spec, dm_spec(env_action(native))
 
 
 def _state_spec(array: NativeArray, name: str) -> Any:

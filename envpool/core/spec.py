@@ -220,7 +220,7 @@ class EnvSpec:
 
     def action_spec(self) -> Any:
         """The dm flavour's per-env action spec (a ``dm_env.specs`` array)."""
-        return envpool_spaces.dm_spec(self.native_spec["action"])
+        return envpool_spaces.dm_spec(envpool_spaces.env_action(self.native_spec))
 
     def native_autoreset(self) -> str:
         """The native pool's name of the autoreset mode (``"next_step"``, ...)."""

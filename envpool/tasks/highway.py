@@ -13,11 +13,14 @@ the package's ``ConnectedLane*Env``, with ``neighbour_vehicles_connected_lanes``
 (``IntersectionEnv``), ``intersection-v1`` (``ContinuousIntersectionEnv``: steering and
 acceleration of a dynamical bicycle model, ``action_dynamical``; Kinematics with the lane
 offsets), ``intersection-v2`` (its ``ConnectedLane`` variant) and the
-multi-agent ids (``MultiAgentIntersectionEnv``: ``multi_agent=True``, two controlled
-vehicles; the observation a Tuple of one Kinematics array per agent, the action one label
-per agent; ``-v1`` and ``-v2``, which the package wraps in its ``MultiAgentWrapper``, give
-the agents' mean reward and the episode's end as ``-v0`` does: their per-agent rewards and
-terminations are ``info["agents_rewards"]`` and ``info["agents_terminated"]``);
+multi-agent ids (``IntersectionMultiAgent``, the package's ``MultiAgentIntersectionEnv``:
+``multi_agent=True``, two controlled vehicles), multi-player pools in sail-sg EnvPool's
+layout (``max_num_players=2``): one row per agent of the observation (its Kinematics
+array, the package's Tuple element), of the action (``players.action``, one label) and of
+the reward (``-v0``: the package's reward, the agents' mean; ``-v1`` and ``-v2``, which
+the package wraps in its ``MultiAgentWrapper``: each agent's own, and terminated once
+every agent is), ``info["players"]``'s ``speed`` and ``crashed``; per env the flags and
+``info["agents_rewards"]`` and ``info["agents_terminated"]``;
 ``Parking`` (parking.h), for ``parking-v0``
 (``ParkingEnv``), ``parking-ActionRepeat-v0`` (one decision a second, 20 s) and
 ``parking-parked-v0`` (10 parked vehicles), a goal env: its Dict observation
@@ -137,13 +140,15 @@ _INTERSECTION = {
                                   "ang_off"],
          "observation_vehicles_count": 5},
     ("intersection-v2",): {"neighbour_vehicles_connected_lanes": True},
-    ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"):
-        {"multi_agent": True, "controlled_vehicles": 2},
-    ("intersection-multi-agent-v1", "IntersectionMultiAgent-v1"):
-        {"multi_agent": True, "controlled_vehicles": 2},
+}
+
+# The multi-agent ids (the native IntersectionMultiAgent: a multi-player env, two players)
+# -> their keywords (-v1 and -v2: the package's MultiAgentWrapper).
+_INTERSECTION_MULTI_AGENT = {
+    ("intersection-multi-agent-v0", "IntersectionMultiAgent-v0"): {},
+    ("intersection-multi-agent-v1", "IntersectionMultiAgent-v1"): {"multi_agent_wrapper": True},
     ("intersection-multi-agent-v2",):
-        {"multi_agent": True, "controlled_vehicles": 2,
-         "neighbour_vehicles_connected_lanes": True},
+        {"multi_agent_wrapper": True, "neighbour_vehicles_connected_lanes": True},
 }
 
 
@@ -360,7 +365,8 @@ _MERGE_GENERIC_PER_ENV = _ROAD_TASKS[0][4] + (
 def ids() -> list[str]:
     """Every highway id: the package's and sail-sg EnvPool's spellings."""
     road = [task_id for task in _ROAD_TASKS for task_id in task[:2]] + list(_CONNECTED_ROAD)
-    intersection = [task_id for names in _INTERSECTION for task_id in names]
+    intersection = [task_id for names in (*_INTERSECTION, *_INTERSECTION_MULTI_AGENT)
+                    for task_id in names]
     out = ["highway-v0", "Highway-v0", "highway-fast-v0", "HighwayFast-v0", *road,
            *intersection]
     for task_id, (spelling, _) in _PARKING.items():
@@ -384,10 +390,12 @@ for _package_id, _envpool_id, _native, _prep, _own in _ROAD_TASKS:
         register(_package_id.replace("-v0", "-v1"), _native, prepare=_prep,
                  per_env_kwargs=_COMMON_PER_ENV + _own, pool_methods=_POOL_METHODS,
                  neighbour_vehicles_connected_lanes=True)
-for _names, _kw in _INTERSECTION.items():
-    for _task_id in _names:
-        register(_task_id, "Intersection", prepare=_prepare_normal,
-                 per_env_kwargs=_PER_ENV_INTERSECTION, pool_methods=_POOL_METHODS, **_kw)
+for _native, _table in (("Intersection", _INTERSECTION),
+                        ("IntersectionMultiAgent", _INTERSECTION_MULTI_AGENT)):
+    for _names, _kw in _table.items():
+        for _task_id in _names:
+            register(_task_id, _native, prepare=_prepare_normal,
+                     per_env_kwargs=_PER_ENV_INTERSECTION, pool_methods=_POOL_METHODS, **_kw)
 for _task_id, (_spelling, _kwargs) in _PARKING.items():
     for _name in (_task_id, _spelling):
         register(_name, "Parking", prepare=_prepare, per_env_kwargs=_PARKING_PER_ENV,

@@ -205,6 +205,15 @@ void Admission::AdmitPlayers(const std::int64_t* env_ids, int n,
         ConvertAction(player_arrays[a], player_dtypes[a], p, dst, s.player_actions[a], id);
       }
     }
+    for (int k = 0; k < n && s.player_actions_per_env > 0; ++k) {
+      const int count = player_counts_[env_ids[k]];
+      if (count != s.player_actions_per_env) {
+        throw std::invalid_argument("env " + std::to_string(env_ids[k]) + " was sent " +
+                                    std::to_string(count) + " players' actions: it takes " +
+                                    std::to_string(s.player_actions_per_env) +
+                                    " at every step (pass players.env_id)");
+      }
+    }
   } catch (...) {
     Release(env_ids, n);
     throw;

@@ -86,6 +86,10 @@ struct EnvSpec {
   // array per env). Multi-player pools autoreset on the next step only.
   int max_num_players = 0;
   std::vector<ArraySpec> player_actions;
+  // A multi-player env whose `action` has no elements (its players act, sail-sg EnvPool's
+  // layout where the action array spec has only players' arrays): the players' actions it
+  // takes at every step, checked when they are sent (0: any number up to max_num_players).
+  int player_actions_per_env = 0;
   // Used by the Python front for render_mode / metadata; informative only.
   double reward_low = -1e300;
   double reward_high = 1e300;
@@ -103,6 +107,7 @@ inline bool SameArray(const ArraySpec& a, const ArraySpec& b) {
 inline std::string SpaceDifference(const EnvSpec& a, const EnvSpec& b) {
   if (!SameArray(a.action, b.action)) return "action";
   if (a.max_num_players != b.max_num_players) return "max_num_players";
+  if (a.player_actions_per_env != b.player_actions_per_env) return "player_actions_per_env";
   if (a.player_actions.size() != b.player_actions.size()) return "player actions";
   for (std::size_t i = 0; i < a.player_actions.size(); ++i) {
     if (!SameArray(a.player_actions[i], b.player_actions[i])) {

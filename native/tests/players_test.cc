@@ -1,6 +1,7 @@
 // Tests of the pool's multi-player layout through the core's test env
 // (envs/testing/dummy.h): per-player rows and their counts, players' actions
 // grouped by env in the order sent, container cells, and the refusals.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -115,19 +116,26 @@ TEST(players_need_next_step_autoreset) {
                    "autoreset_mode='next_step'");
 }
 
+// The test envs below: no keywords, two players with an int32 observation each.
+struct NoParams {
+  explicit NoParams(const Config& /*config*/) {}
+};
+EnvSpec TwoPlayersSpec() {
+  EnvSpec spec;
+  spec.max_num_players = 2;
+  ArraySpec obs = BoxSpec("obs", DType::kInt32, {});
+  obs.per_player = true;
+  spec.obs = {obs};
+  return spec;
+}
+
 // An env that claims more players than its spec allows.
 class TooManyPlayers final : public Env {
  public:
-  struct Params {
-    explicit Params(const Config& /*config*/) {}
-  };
+  using Params = NoParams;
   explicit TooManyPlayers(const Params& /*params*/) {}
   static EnvSpec MakeSpec(const Params& /*params*/) {
-    EnvSpec spec;
-    spec.max_num_players = 2;
-    ArraySpec obs = BoxSpec("obs", DType::kInt32, {});
-    obs.per_player = true;
-    spec.obs = {obs};
+    EnvSpec spec = TwoPlayersSpec();
     spec.action = DiscreteSpec("action", 2, DType::kInt32);
     return spec;
   }
@@ -144,6 +152,64 @@ TEST(players_past_the_spec_fail_the_recv) {
   pool.SendReset(ids.data(), 1, nullptr);
   CHECK_THROWS_MSG(pool.Recv(kGuard, nullptr), std::logic_error,
                    "SetNumPlayers(3): the spec has 2 players at most");
+}
+
+// An env whose two players do all the acting (the highway multi-agent intersection's
+// layout): an action of no elements, player_actions_per_env 2; its observation echoes the
+// players' actions.
+class PlayersAct final : public Env {
+ public:
+  using Params = NoParams;
+  explicit PlayersAct(const Params& /*params*/) {}
+  static EnvSpec MakeSpec(const Params& /*params*/) {
+    EnvSpec spec = TwoPlayersSpec();
+    spec.action = BoxSpec("action", DType::kInt32, {0});
+    ArraySpec action = DiscreteSpec("players.action", 3, DType::kInt32);
+    action.per_player = true;
+    spec.player_actions = {action};
+    spec.player_actions_per_env = 2;
+    return spec;
+  }
+  void Reset(Rng& /*rng*/) override { actions_[0] = actions_[1] = -1; }
+  StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    for (int p = 0; p < action.NumPlayers(); ++p) actions_[p] = action.Player<std::int32_t>(0)[p];
+    return {};
+  }
+  void Write(const Slot& slot) const override {
+    slot.SetNumPlayers(2);
+    std::copy(actions_, actions_ + 2, slot.Obs<std::int32_t>(0));
+  }
+
+ private:
+  std::int32_t actions_[2] = {-1, -1};
+};
+
+TEST(players_act_take_their_count_at_every_step) {
+  PoolOptions o;
+  o.num_envs = 2;
+  Pool pool(std::make_unique<BasicFactory<PlayersAct>>(Config()), o);
+  const std::vector<std::int64_t> ids{0, 1};
+  pool.SendReset(ids.data(), 2, nullptr);
+  pool.Recv(kGuard, nullptr);
+  const std::int32_t no_action = 0;  // (the env's own action has no elements)
+  auto send = [&](const std::vector<std::int64_t>& player_env,
+                  const std::vector<std::int32_t>& player_action) {
+    pool.SendPlayers(&no_action, DType::kInt32, ids.data(), 2, player_env.data(),
+                     static_cast<int>(player_env.size()), {player_action.data()},
+                     {DType::kInt32});
+  };
+  CHECK_THROWS_MSG(send({0, 1, 1}, {1, 1, 1}), std::invalid_argument,
+                   "env 0 was sent 1 players' actions: it takes 2 at every step");
+  CHECK_THROWS_MSG(send({0, 0, 1}, {1, 1, 1}), std::invalid_argument,
+                   "env 1 was sent 1 players' actions");
+  send({1, 0, 0, 1}, {2, 0, 1, 1});  // the envs were released: this one goes through
+  auto batch = pool.Recv(kGuard, nullptr);
+  for (int r = 0; r < 2; ++r) {
+    const auto* obs = reinterpret_cast<const std::int32_t*>(batch->obs[0].Row(r));
+    const int env = batch->env_id.At<std::int32_t>(r);
+    CHECK_EQ(obs[0], env == 0 ? 0 : 2);
+    CHECK_EQ(obs[1], 1);
+  }
 }
 
 }  // namespace

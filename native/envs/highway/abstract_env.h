@@ -20,10 +20,12 @@
 // simulation_frequency); then the observation, the reward, terminated, truncated, info;
 // then the task's AfterStep (what its step does after AbstractEnv.step's).
 //
-// MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task):
-// the action is one per controlled vehicle (a MultiDiscrete (agents,) array, or (agents,
-// size) floats), each acted by its vehicle in order; the observation a Tuple of one array
-// per controlled vehicle (observation_config's type), observed in order.
+// MultiAgentAction and MultiAgentObservation (CommonParams::agents > 0, set by a task): a
+// multi-player env in sail-sg EnvPool's layout, one player per controlled vehicle. Each
+// player's action ("players.action": a label, or ContinuousSize() floats) is acted by its
+// vehicle in the order sent (the env's own action has no elements); each player's
+// observation (observation_config's type) is a row of the per-player "obs", observed in
+// order.
 #pragma once
 
 #include <algorithm>
@@ -102,6 +104,8 @@ struct CommonParams {
   // MultiAgentAction / MultiAgentObservation over this many controlled vehicles (0: the
   // single-agent types, over the first controlled vehicle); set by the task.
   int agents = 0;
+  // The players a batch row has room for (the pool's max_num_players; 0: agents).
+  int max_num_players = 0;
   // numpy's ziggurat tables, for the tasks that draw np_random.normal() (hidden keywords
   // _ziggurat_ki / _wi / _fi, envpool/tasks/_numpy_ziggurat.py; AddZigguratKeywords)
   std::vector<double> zig_ki, zig_wi, zig_fi;
@@ -272,6 +276,8 @@ struct CommonParams {
   int ContinuousSize() const { return action_longitudinal && action_lateral ? 2 : 1; }
   // Agents acting and observed: 1 for the single-agent types.
   int Agents() const { return agents > 0 ? agents : 1; }
+  // A multi-agent task's players per batch row (EnvSpec::max_num_players).
+  int MaxPlayers() const { return max_num_players > 0 ? max_num_players : agents; }
 };
 
 // A task's defaults for the common keywords (its default_config's "observation" and
@@ -421,6 +427,7 @@ class AbstractEnv : public Env {
     road_.blas = p.blas;
     last_action_.assign(static_cast<std::size_t>(p.ContinuousSize() * p.Agents()), 0.0F);
     last_discrete_.assign(static_cast<std::size_t>(p.Agents()), 0);
+    if (p.agents > 0) player_obs_.obs = {ObsSpec(p)};
   }
 
   // The spec: the observation (Kinematics: vehicles x features, unbounded; TimeToCollision:
@@ -429,6 +436,17 @@ class AbstractEnv : public Env {
   // reward terms (info["rewards"] flattened: "rewards_<name>").
   static EnvSpec CommonSpec(const CommonParams& p, const std::vector<std::string>& terms) {
     EnvSpec spec;
+    ArraySpec obs = ObsSpec(p);
+    if (p.agents > 0) {  // MultiAgentObservation: one observation per player
+      obs.per_player = true;
+      spec.max_num_players = p.MaxPlayers();
+    }
+    spec.obs.push_back(obs);
+    AddActionAndInfoSpec(p, terms, &spec);
+    return spec;
+  }
+  // One observer's observation (observation_factory's type).
+  static ArraySpec ObsSpec(const CommonParams& p) {
     const double inf = INFINITY;
     ArraySpec obs;
     if (p.observation_type == "GrayscaleObservation") {  // stack x W x H
@@ -450,36 +468,36 @@ class AbstractEnv : public Env {
                      static_cast<std::int64_t>(p.observation_features.size())},
                     {-inf}, {inf});
     }
-    if (p.agents > 0) {  // MultiAgentObservation: a Tuple, one array per agent
-      for (int i = 0; i < p.agents; ++i) {
-        obs.name = "agent" + std::to_string(i);
-        spec.obs.push_back(obs);
-      }
-      spec.obs_layout = ObsLayout::kTuple;
-    } else {
-      spec.obs.push_back(obs);
-    }
-    AddActionAndInfoSpec(p, terms, &spec);
-    return spec;
+    return obs;
   }
   // The action and the info of CommonSpec, for a task with its own observation type (info
   // fields 0 to 2 + terms; a task's own info fields follow).
   static void AddActionAndInfoSpec(const CommonParams& p, const std::vector<std::string>& terms,
                                    EnvSpec* out) {
     EnvSpec& spec = *out;
-    // MultiAgentAction: one action per agent (the package's Tuple of the agents' spaces)
+    // MultiAgentAction: one action per player (the env's own action has no elements), and
+    // the info's "action" the agents' (the package's tuple)
     std::vector<std::int64_t> agents_dim;
     if (p.agents > 0) agents_dim.push_back(p.agents);
+    ArraySpec action;
     if (p.continuous) {
+      action = BoxSpec("action", DType::kFloat32, {p.ContinuousSize()}, {-1.0}, {1.0});
       std::vector<std::int64_t> shape = agents_dim;
       shape.push_back(p.ContinuousSize());
-      spec.action = BoxSpec("action", DType::kFloat32, shape, {-1.0}, {1.0});
       spec.info.push_back(BoxSpec("action", DType::kFloat32, shape));
     } else {
-      spec.action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
-                                 DType::kInt32);
-      spec.action.shape = agents_dim;
+      action = DiscreteSpec("action", static_cast<std::int64_t>(p.MetaActions().size()),
+                            DType::kInt32);
       spec.info.push_back(BoxSpec("action", DType::kInt32, agents_dim));
+    }
+    if (p.agents > 0) {
+      spec.action = BoxSpec("action", DType::kInt32, {0});
+      action.name = "players.action";
+      action.per_player = true;
+      spec.player_actions = {action};
+      spec.player_actions_per_env = p.agents;
+    } else {
+      spec.action = action;
     }
     // info["speed"]: the package's float64 speed in float32, as sail-sg EnvPool gives it
     spec.info.push_back(BoxSpec("speed", DType::kFloat32, {}));
@@ -535,11 +553,18 @@ class AbstractEnv : public Env {
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
+    if (common_.agents > 0 && action.NumPlayers() != common_.agents) {
+      throw std::invalid_argument(
+          "highway: the multi-agent env takes one action per controlled vehicle (" +
+          std::to_string(common_.agents) + " players.action rows an env), got " +
+          std::to_string(action.NumPlayers()));
+    }
     if (common_.continuous) {
-      const float* a = action.As<float>();
+      const float* a = common_.agents > 0 ? action.Player<float>(0) : action.As<float>();
       last_action_.assign(a, a + last_action_.size());
     } else {
-      const std::int32_t* a = action.As<std::int32_t>();
+      const std::int32_t* a =
+          common_.agents > 0 ? action.Player<std::int32_t>(0) : action.As<std::int32_t>();
       last_discrete_.assign(a, a + last_discrete_.size());
     }
     time_ += 1.0 / common_.policy_frequency;
@@ -577,7 +602,16 @@ class AbstractEnv : public Env {
   }
 
   void Write(const Slot& slot) const override {
-    for (std::size_t i = 0; i < observations_.size(); ++i) observations_[i]->Write(slot, i);
+    if (common_.agents > 0) {  // each player's observation: its row of "obs"
+      slot.SetNumPlayers(common_.agents);
+      const std::size_t bytes = player_obs_.obs[0].NumBytes();
+      for (std::size_t i = 0; i < observations_.size(); ++i) {
+        std::byte* row = slot.ObsBytes(0) + i * bytes;
+        observations_[i]->Write(slot.WithObs(&row, &player_obs_), 0);
+      }
+    } else {
+      observations_.front()->Write(slot, 0);
+    }
     if (common_.continuous) {
       std::copy(last_action_.begin(), last_action_.end(), slot.Info<float>(0));
     } else {
@@ -776,6 +810,7 @@ class AbstractEnv : public Env {
 
  private:
   std::vector<std::unique_ptr<ObservationType>> observations_;  // one per agent
+  EnvSpec player_obs_;  // a multi-agent env's: one player's observation
   double speed_ = 0.0;  // the info's, at the step's end (before AfterStep)
   bool crashed_ = false;
 };

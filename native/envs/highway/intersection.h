@@ -30,10 +30,17 @@
 // The reward is the agents' mean, info["rewards"] each term's mean, info["agents_rewards"]
 // and ["agents_terminated"] (crashed or arrived) per agent. Terminated: any agent crashed,
 // all arrived, or off road (offroad_terminal). Truncated: time >= duration.
+//
+// The multi-agent ids are multi-player envs in sail-sg EnvPool's layout (abstract_env.h):
+// one player per controlled vehicle, its reward (info "reward", float32) the env's reward
+// (the agents' mean) or, with the package's MultiAgentWrapper (multi_agent_wrapper: -v1,
+// -v2), its own (agents_rewards[i]), whose terminated is every agent's agents_terminated;
+// per player also "players.speed" and "players.crashed" (its vehicle's), as EnvPool's.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -50,6 +57,20 @@ class IntersectionEnv final : public AbstractEnv {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       agents = multi_agent ? controlled_vehicles : 0;
+      // the multi-agent native env's (MultiAgentDefaults): the players a row holds
+      if (c.Has("max_num_players")) {
+        max_num_players = static_cast<int>(c.GetInt("max_num_players"));
+      }
+      if (agents > max_num_players && max_num_players > 0) {
+        throw std::invalid_argument(
+            "highway: controlled_vehicles (" + std::to_string(controlled_vehicles) +
+            ") is more than max_num_players (" + std::to_string(max_num_players) +
+            "), the players a batch row holds: pass max_num_players=" +
+            std::to_string(controlled_vehicles) + " too");
+      }
+      if (multi_agent_wrapper && !multi_agent) {
+        throw std::invalid_argument("highway: multi_agent_wrapper needs multi_agent=True");
+      }
       Check(c);
     }
     double duration;
@@ -64,6 +85,7 @@ class IntersectionEnv final : public AbstractEnv {
     bool normalize_reward;
     bool neighbour_vehicles_connected_lanes;
     bool multi_agent;
+    bool multi_agent_wrapper;
   };
 
   static Keywords<Params> Keys() {
@@ -95,6 +117,9 @@ class IntersectionEnv final : public AbstractEnv {
           &Params::neighbour_vehicles_connected_lanes);
     // MultiAgentAction and MultiAgentObservation over the controlled vehicles
     k.Add("multi_agent", false, &Params::multi_agent);
+    // the package's MultiAgentWrapper (intersection-multi-agent-v1, -v2): each player's own
+    // reward, and terminated once every agent is
+    k.Add("multi_agent_wrapper", false, &Params::multi_agent_wrapper);
     // numpy's ziggurat tables (the spawns draw normals), passed by envpool.make
     AddZigguratKeywords(k);
     return k;
@@ -104,11 +129,28 @@ class IntersectionEnv final : public AbstractEnv {
     AddNumericDefaults(c);
     return c;
   }
+  // The multi-agent ids' native env (IntersectionMultiAgent): MultiAgentIntersectionEnv's
+  // two controlled vehicles, multi-agent, and the pool's max_num_players.
+  static Config MultiAgentDefaults() {
+    Config c = Defaults();
+    c.Set("multi_agent", true);
+    c.Set("controlled_vehicles", std::int64_t{2});
+    c.Set("max_num_players", std::int64_t{2}).In(1, 100);
+    return c;
+  }
   static EnvSpec MakeSpec(const Params& p) {
     EnvSpec spec = CommonSpec(
         p, {"collision_reward", "high_speed_reward", "arrived_reward", "on_road_reward"});
     spec.info.push_back(BoxSpec("agents_rewards", DType::kFloat64, {p.controlled_vehicles}));
     spec.info.push_back(BoxSpec("agents_terminated", DType::kBool, {p.controlled_vehicles}));
+    if (p.agents > 0) {  // per player: its reward, its vehicle's speed and crashed
+      for (ArraySpec a : {BoxSpec("reward", DType::kFloat32, {}),
+                          BoxSpec("players.speed", DType::kFloat32, {}),
+                          BoxSpec("players.crashed", DType::kBool, {})}) {
+        a.per_player = true;
+        spec.info.push_back(a);
+      }
+    }
     return spec;
   }
 
@@ -128,6 +170,16 @@ class IntersectionEnv final : public AbstractEnv {
     for (std::size_t i = 0; i < controlled_.size(); ++i) {
       rewards[i] = AgentReward(*controlled_[i]);
       terminated[i] = controlled_[i]->crashed || HasArrived(*controlled_[i]);
+    }
+    if (common_.agents == 0) return;
+    float* reward = slot.Info<float>(k + 2);
+    float* speed = slot.Info<float>(k + 3);  // float32, as the env's info["speed"]
+    bool* crashed = slot.Info<bool>(k + 4);
+    const double mean = Reward(terms_);
+    for (std::size_t i = 0; i < controlled_.size(); ++i) {
+      reward[i] = static_cast<float>(params_.multi_agent_wrapper ? rewards[i] : mean);
+      speed[i] = static_cast<float>(controlled_[i]->speed);
+      crashed[i] = controlled_[i]->crashed;
     }
   }
 
@@ -167,6 +219,11 @@ class IntersectionEnv final : public AbstractEnv {
   }
 
   bool IsTerminated() const override {
+    if (params_.multi_agent_wrapper) {  // every agent's agents_terminated
+      return std::all_of(controlled_.begin(), controlled_.end(), [this](const Vehicle* v) {
+        return v->crashed || HasArrived(*v);
+      });
+    }
     bool any_crashed = false, all_arrived = true;
     for (const Vehicle* v : controlled_) {
       any_crashed = any_crashed || v->crashed;

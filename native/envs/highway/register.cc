@@ -1,6 +1,8 @@
 // The highway-env envs of the native registry (see register.h).
 #include "envs/highway/register.h"
 
+#include <utility>
+
 #include "core/registry.h"
 #include "envs/highway/exit.h"
 #include "envs/highway/highway.h"
@@ -19,6 +21,10 @@ namespace envpool::highway {
 void Register(Registry& registry) {
   registry.push_back(MakeEntry<HighwayEnv>("Highway"));
   registry.push_back(MakeEntry<IntersectionEnv>("Intersection"));
+  // the multi-agent ids: a multi-player env (max_num_players among its keywords)
+  EnvEntry multi_agent = MakeEntry<IntersectionEnv>("IntersectionMultiAgent");
+  multi_agent.defaults = IntersectionEnv::MultiAgentDefaults();
+  registry.push_back(std::move(multi_agent));
   registry.push_back(MakeEntry<MergeEnv>("Merge"));
   registry.push_back(MakeEntry<MergeGenericEnv>("MergeGeneric"));
   registry.push_back(MakeEntry<RoundaboutEnv>("Roundabout"));

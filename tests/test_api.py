@@ -159,3 +159,14 @@ def test_atari_ids_are_ale_pys_single_player_games() -> None:
     # EnvPool 1.2.5 has the same 104 games; its spelling of one id is kept beside ale-py's
     assert ours - {"TicTacToe3d-v5"} == ale_ids and len(ale_ids) == 104
     assert "TicTacToe3d-v5" in ours and "TicTacToe3D-v5" in ale_ids
+
+
+def test_flags_take_envpools_float_spelling() -> None:
+    """A flag keyword takes True / False and sail-sg EnvPool's 0.0 / 1.0 (its configs pass
+    flags as floats: push_enable=0.0); ints and other numbers are refused."""
+    assert envpool.make_spec("CartPole-v1", sutton_barto_reward=1.0).config.sutton_barto_reward
+    assert not envpool.make_spec("CartPole-v1", sutton_barto_reward=np.float32(0.0)) \
+        .config.sutton_barto_reward
+    for bad in (0.5, float("nan"), 2.0, 1):
+        with pytest.raises(TypeError, match="must be a bool"):
+            envpool.make_spec("CartPole-v1", sutton_barto_reward=bad)

@@ -71,6 +71,10 @@ def coerce(name: str, value: Any, default: Any) -> Any:
     if isinstance(default, bool):
         if isinstance(value, (bool, np.bool_)):
             return bool(value)
+        # sail-sg EnvPool's configs carry flags as floats (push_enable=0.0): 0.0 and 1.0 are
+        # taken as False and True; ints and other numbers stay refused
+        if isinstance(value, (float, np.floating)) and value in (0.0, 1.0):
+            return bool(value)
         expected = "a bool"
     elif isinstance(default, int):
         if is_int(value):

@@ -53,28 +53,32 @@ from test_align_playground_quad import TASK_SPECS  # noqa: E402
 #: one shared object, which config_overrides would change for every later env), its
 #: overrides, the pool's keywords for the same, its reward terms and the reward's tolerance.
 #: The kicks come every 3 to 5 steps and last 2 to 5.
+_JOYSTICK_OVERRIDES = {
+    "pert_config.enable": True, "pert_config.kick_wait_times": [0.06, 0.1],
+    "pert_config.kick_durations": [0.04, 0.1], "pert_config.velocity_kick": [1.0, 3.0]}
+_JOYSTICK_KEYWORDS = {
+    "pert_enable": True, "kick_wait_time_min": 0.06, "kick_wait_time_max": 0.1,
+    "kick_duration_min": 0.04, "kick_duration_max": 0.1, "kick_velocity_min": 1.0,
+    "kick_velocity_max": 3.0}
+
+
+def _go1(task: str) -> Any:
+    """The Go1 joystick on ``task``'s terrain, from a fresh default_config."""
+    return lambda o: go1_joystick.Joystick(task=task, config=go1_joystick.default_config(),
+                                           config_overrides=o)
+
+
 CASES: dict[str, tuple[Any, Any, dict[str, Any], dict[str, Any], tuple[str, ...], float]] = {
-    "Go1JoystickFlatTerrain-v1": (
-        go1_joystick,
-        lambda o: go1_joystick.Joystick(task="flat_terrain",
-                                        config=go1_joystick.default_config(),
-                                        config_overrides=o),
-        {"pert_config.enable": True, "pert_config.kick_wait_times": [0.06, 0.1],
-         "pert_config.kick_durations": [0.04, 0.1], "pert_config.velocity_kick": [1.0, 3.0]},
-        {"pert_enable": True, "kick_wait_time_min": 0.06, "kick_wait_time_max": 0.1,
-         "kick_duration_min": 0.04, "kick_duration_max": 0.1, "kick_velocity_min": 1.0,
-         "kick_velocity_max": 3.0},
-        JOYSTICK_TERMS, 4e-7),
+    "Go1JoystickFlatTerrain-v1": (go1_joystick, _go1("flat_terrain"), _JOYSTICK_OVERRIDES,
+                                  _JOYSTICK_KEYWORDS, JOYSTICK_TERMS, 4e-7),
+    "Go1JoystickRoughTerrain-v1": (go1_joystick, _go1("rough_terrain"), _JOYSTICK_OVERRIDES,
+                                   _JOYSTICK_KEYWORDS, JOYSTICK_TERMS, 4e-7),
     "SpotFlatTerrainJoystick-v1": (
         spot_joystick,
         lambda o: spot_joystick.Joystick(task="flat_terrain",
                                          config=spot_joystick.default_config(),
                                          config_overrides=o),
-        {"pert_config.enable": True, "pert_config.kick_wait_times": [0.06, 0.1],
-         "pert_config.kick_durations": [0.04, 0.1], "pert_config.velocity_kick": [1.0, 3.0]},
-        {"pert_enable": True, "kick_wait_time_min": 0.06, "kick_wait_time_max": 0.1,
-         "kick_duration_min": 0.04, "kick_duration_max": 0.1, "kick_velocity_min": 1.0,
-         "kick_velocity_max": 3.0},
+        _JOYSTICK_OVERRIDES, _JOYSTICK_KEYWORDS,
         TASK_SPECS["SpotFlatTerrainJoystick-v1"].terms, 4e-7),
     "LeapCubeReorient-v1": (
         leap_reorient,
@@ -210,9 +214,8 @@ def _run(task_id: str, steps: int, max_steps: int) -> tuple[dict[str, int], int]
     env.close()
     # The applied force: Go1's and Spot's privileged state ends with the trunk's (3) (and
     # Go1's with the kick's flag), the reorientation's with the cube's (6).
-    force = {"Go1JoystickFlatTerrain-v1": slice(-4, -1),
-             "SpotFlatTerrainJoystick-v1": slice(-3, None),
-             "LeapCubeReorient-v1": slice(-6, None)}[task_id]
+    force = (slice(-4, -1) if task_id.startswith("Go1") else
+             slice(-3, None) if task_id.startswith("Spot") else slice(-6, None))
     kicked = sum(int(np.any(rec[1]["privileged_state"][:, force] != 0)) for rec in records)
     oracle = _Oracle(task_id)
     ends = replay(records, n, seed, reseed, max_steps, oracle, task_id, _check, _check_step)

@@ -52,12 +52,13 @@ from test_align_playground_quad import TASK_SPECS  # noqa: E402
 #: Each id's package env (from a fresh default_config: the package's default argument is
 #: one shared object, which config_overrides would change for every later env), its
 #: overrides, the pool's keywords for the same, its reward terms and the reward's tolerance.
-#: The kicks come every 3 to 5 steps and last 2 to 5.
+#: The kicks come after 1 or 2 steps of waiting (the joysticks) or every 2 or 3 steps (LEAP)
+#: and last 2 to 5.
 _JOYSTICK_OVERRIDES = {
-    "pert_config.enable": True, "pert_config.kick_wait_times": [0.06, 0.1],
+    "pert_config.enable": True, "pert_config.kick_wait_times": [0.02, 0.04],
     "pert_config.kick_durations": [0.04, 0.1], "pert_config.velocity_kick": [1.0, 3.0]}
 _JOYSTICK_KEYWORDS = {
-    "pert_enable": True, "kick_wait_time_min": 0.06, "kick_wait_time_max": 0.1,
+    "pert_enable": True, "kick_wait_time_min": 0.02, "kick_wait_time_max": 0.04,
     "kick_duration_min": 0.04, "kick_duration_max": 0.1, "kick_velocity_min": 1.0,
     "kick_velocity_max": 3.0}
 
@@ -84,11 +85,11 @@ CASES: dict[str, tuple[Any, Any, dict[str, Any], dict[str, Any], tuple[str, ...]
         leap_reorient,
         lambda o: leap_reorient.CubeReorient(config=leap_reorient.default_config(),
                                              config_overrides=o),
-        {"pert_config.enable": True, "pert_config.pert_wait_steps": [3, 6],
+        {"pert_config.enable": True, "pert_config.pert_wait_steps": [2, 4],
          "pert_config.pert_duration_steps": [2, 6],
          "pert_config.linear_velocity_pert": [1.0, 3.0],
          "pert_config.angular_velocity_pert": [0.2, 0.5]},
-        {"pert_enable": True, "pert_wait_steps_min": 3, "pert_wait_steps_max": 6,
+        {"pert_enable": True, "pert_wait_steps_min": 2, "pert_wait_steps_max": 4,
          "pert_duration_steps_min": 2, "pert_duration_steps_max": 6,
          "linear_velocity_pert_min": 1.0, "linear_velocity_pert_max": 3.0,
          "angular_velocity_pert_min": 0.2, "angular_velocity_pert_max": 0.5},
@@ -222,16 +223,18 @@ def _run(task_id: str, steps: int, max_steps: int) -> tuple[dict[str, int], int]
     return ends, kicked
 
 
-# The default suite takes one id a day over one short episode per env (the oracle's first
-# steps compile jax's operations: seconds); the nightly every id over falls, truncations,
-# automatic resets and a reseed.
+# The default suite takes one joystick id a day over two short episodes per env (the
+# oracle's first steps compile jax's operations: about 3 s beside the unperturbed tests,
+# which compile most of them); the nightly every id over falls, truncations, automatic
+# resets and a reseed. The reorientation runs in the nightly only: its oracle compiles
+# another 10 s of jax operations (one core) where the hands' test sampled another id.
 @pytest.mark.sweep(by="none", extra=0)
-@pytest.mark.parametrize("task_id", list(CASES))
+@pytest.mark.parametrize("task_id", [i for i in CASES if FULL or not i.startswith("Leap")])
 def test_perturbations_match_playground(task_id: str) -> None:
-    steps, max_steps = (40, 15) if FULL else (14, 6)
+    steps, max_steps = (40, 15) if FULL else (12, 5)
     ends, kicked = _run(task_id, steps, max_steps)
     assert ends["truncated"] + ends["terminated"] > 0, ends
-    assert kicked > 2, kicked  # the kicks happened
+    assert kicked > 0, kicked  # the kicks happened
 
 
 def test_bad_perturbation_keywords() -> None:

@@ -224,6 +224,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

@@ -33,7 +33,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -114,7 +114,7 @@ def _eager_cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any) -> Any
     return true_fun(*operands) if bool(pred) else false_fun(*operands)
 
 
-class _Oracle:
+class _Oracle(KeyChainOracle):
     """The package's env of ``task_id`` with its perturbations on, on native physics."""
 
     def __init__(self, task_id: str) -> None:
@@ -125,8 +125,6 @@ class _Oracle:
         self.env = make({"impl": "jax", **overrides})
         self.leap = self.module is leap_reorient
         self.physics = _Physics(self.env.mj_model)
-        self.key: Any = None
-        self.state: Any = None
 
     def _patched(self, fn: Any, *args: Any) -> Any:
         saved = (mjx_env.make_data, mjx_env.step, self.module.mjx, self.module.jp,
@@ -144,35 +142,15 @@ class _Oracle:
             (mjx_env.make_data, mjx_env.step, self.module.mjx, self.module.jp,
              jax.lax.cond) = saved
 
-    def seed(self, seed: int) -> None:
-        self.key = jax.random.PRNGKey(seed)
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state = self._patched(self.env.reset, use)
-        return self.state
-
-    def step(self, action: np.ndarray) -> Any:
-        self.state = self._patched(self.env.step, self.state,
-                                   jnp.asarray(action.astype(np.float32)))
-        return self.state
-
-
-def _f32(x: Any) -> np.ndarray:
-    """Our float64 arrays hold float32 values: check that, then give them as float32."""
-    x = np.asarray(x)
-    y = x.astype(np.float32)
-    np.testing.assert_array_equal(y.astype(np.float64), x)
-    return y
 
 
 def _check(obs: Any, info: dict[str, Any], i: int, oracle: _Oracle, where: str) -> None:
     st = oracle.state
     for key in ("state", "privileged_state"):
-        np.testing.assert_array_equal(_f32(obs[key][i]), np.asarray(st.obs[key]),
+        np.testing.assert_array_equal(as_f32(obs[key][i]), np.asarray(st.obs[key]),
                                       err_msg=f"{where}: {key}")
     if "command" in st.info:
-        np.testing.assert_array_equal(_f32(info["command"][i]), np.asarray(st.info["command"]),
+        np.testing.assert_array_equal(as_f32(info["command"][i]), np.asarray(st.info["command"]),
                                       err_msg=f"{where}: command")
     if "steps_until_next_cmd" in st.info:
         assert int(info["steps_until_next_cmd"][i]) == int(st.info["steps_until_next_cmd"]), where

@@ -441,7 +441,8 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   // d / |d| for d = normal(rng, (6,)) (the state's rng, not split); the steps since its start
   // i = clip(step - last_start, 0, 100000) (float32; inf before the first: 100000); the
   // cube's xfrc_applied = 0.5 sin(pi i / T) * m * pert_vel / (T * dt) * dir (T the duration
-  // in steps, m the cube's subtree mass), times (i < T), every other body's zero.
+  // in steps, m the cube's subtree mass), times (i < T), every other body's zero. The
+  // direction's and the force's divisions are XLA's (DivByBroadcastF).
   void Perturb() {
     const bool start = step_ % pert_wait_ == 0 && step_ != 0;
     if (start) last_pert_step_ = static_cast<float>(step_);
@@ -462,7 +463,9 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     const float td = dur * dt_f_;
     std::fill(d_->xfrc_applied, d_->xfrc_applied + 6 * m_->nbody, 0.0);
     for (int j = 0; j < 6; ++j) {
-      const float force = um * pert_vel_[j] / td;
+      // (u_t * m * pert_vel) / (T * dt): a (6,) array over a (1,) one, XLA's product with
+      // the divisor's reciprocal.
+      const float force = DivByBroadcastF(um * pert_vel_[j], td);
       d_->xfrc_applied[6 * p_.mdl.cube_body + j] = (force * pert_dir_[j]) * in_pert;
     }
   }

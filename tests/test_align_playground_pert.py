@@ -89,7 +89,7 @@ CASES: dict[str, tuple[Any, Any, dict[str, Any], dict[str, Any], tuple[str, ...]
          "pert_config.pert_duration_steps": [2, 6],
          "pert_config.linear_velocity_pert": [1.0, 3.0],
          "pert_config.angular_velocity_pert": [0.2, 0.5]},
-        {"pert_enable": True, "pert_wait_steps_min": 2, "pert_wait_steps_max": 4,
+        {"pert_enable": 1.0, "pert_wait_steps_min": 2, "pert_wait_steps_max": 4,
          "pert_duration_steps_min": 2, "pert_duration_steps_max": 6,
          "linear_velocity_pert_min": 1.0, "linear_velocity_pert_max": 3.0,
          "angular_velocity_pert_min": 0.2, "angular_velocity_pert_max": 0.5},

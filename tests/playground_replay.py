@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 
 def replay(records: list[tuple[Any, ...]], n: int, seed: int, reseed: int, max_steps: int,
            oracle: Any, task_id: str, check: Callable[..., None],
@@ -49,3 +51,44 @@ def replay(records: list[tuple[Any, ...]], n: int, seed: int, reseed: int, max_s
                     ends["truncated"] += 1
             check(obs, info, i, oracle, where)
     return ends
+
+
+def as_f32(x: Any) -> np.ndarray:
+    """The pool's float64 arrays hold float32 values: check that, then give them as
+    float32."""
+    x = np.asarray(x)
+    y = x.astype(np.float32)
+    np.testing.assert_array_equal(y.astype(np.float64), x)
+    return y
+
+
+class KeyChainOracle:
+    """An oracle's key chain (env ``i`` of a pool seeded ``s``: ``PRNGKey(s + i)``, each
+    reset ``use, key = split(key)``, then ``env.reset(use)``) and its steps (the action
+    rounded to float32), each call run inside ``_patched`` (the subclass's native physics)."""
+
+    env: Any
+    key: Any = None
+    state: Any = None
+
+    def _patched(self, fn: Any, *args: Any) -> Any:
+        raise NotImplementedError
+
+    def seed(self, seed: int) -> None:
+        import jax
+
+        self.key = jax.random.PRNGKey(seed)
+
+    def reset(self) -> Any:
+        import jax
+
+        use, self.key = jax.random.split(self.key)
+        self.state = self._patched(self.env.reset, use)
+        return self.state
+
+    def step(self, action: np.ndarray) -> Any:
+        import jax.numpy as jnp
+
+        self.state = self._patched(self.env.step, self.state,
+                                   jnp.asarray(action.astype(np.float32)))
+        return self.state

@@ -41,7 +41,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -130,7 +130,7 @@ class _NativePhysics:
         return _Snapshot(self.d)
 
 
-class _Oracle:
+class _Oracle(KeyChainOracle):
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
     def __init__(self, task_id: str, menagerie_dir: str) -> None:
@@ -165,19 +165,6 @@ class _Oracle:
         finally:
             mjx_env.make_data, mjx_env.step, self.module.mjx = saved
 
-    def seed(self, seed: int) -> None:
-        self.key = jax.random.PRNGKey(seed)
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state = self._patched(self.env.reset, use)
-        return self.state
-
-    def step(self, action: np.ndarray) -> Any:
-        self.state = self._patched(self.env.step, self.state,
-                                   jnp.asarray(action.astype(np.float32)))
-        return self.state
-
 
 _ORACLES: dict[str, _Oracle] = {}
 
@@ -189,28 +176,20 @@ def _oracle(task_id: str) -> _Oracle:
     return _ORACLES[task_id]
 
 
-def _f32(x: Any) -> np.ndarray:
-    """Our float64 arrays hold float32 values: check that, then give them as float32."""
-    x = np.asarray(x)
-    y = x.astype(np.float32)
-    np.testing.assert_array_equal(y.astype(np.float64), x)
-    return y
-
-
 def _check(obs: Any, info: dict[str, Any], i: int, oracle: _Oracle, where: str) -> None:
     st = oracle.state
     if oracle.g1:
-        np.testing.assert_array_equal(_f32(obs["state"][i]), np.asarray(st.obs["state"]),
+        np.testing.assert_array_equal(as_f32(obs["state"][i]), np.asarray(st.obs["state"]),
                                       err_msg=f"{where}: state")
-        np.testing.assert_array_equal(_f32(obs["privileged_state"][i]),
+        np.testing.assert_array_equal(as_f32(obs["privileged_state"][i]),
                                       np.asarray(st.obs["privileged_state"]),
                                       err_msg=f"{where}: privileged_state")
     else:
-        np.testing.assert_array_equal(_f32(obs[i]), np.asarray(st.obs), err_msg=f"{where}: obs")
-    np.testing.assert_array_equal(_f32(info["phase"][i]), np.asarray(st.info["phase"]),
+        np.testing.assert_array_equal(as_f32(obs[i]), np.asarray(st.obs), err_msg=f"{where}: obs")
+    np.testing.assert_array_equal(as_f32(info["phase"][i]), np.asarray(st.info["phase"]),
                                   err_msg=f"{where}: phase")
     if oracle.joystick:
-        np.testing.assert_array_equal(_f32(info["command"][i]), np.asarray(st.info["command"]),
+        np.testing.assert_array_equal(as_f32(info["command"][i]), np.asarray(st.info["command"]),
                                       err_msg=f"{where}: command")
         assert int(info["step"][i]) == int(st.info["step"]), where
 

@@ -36,7 +36,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -154,7 +154,7 @@ def _make_env(native: str, extra: dict[str, Any] | None = None) -> Any:
     raise KeyError(native)
 
 
-class _Oracle:
+class _Oracle(KeyChainOracle):
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
     def __init__(self, task_id: str, menagerie_dir: str,
@@ -177,19 +177,6 @@ class _Oracle:
         finally:
             mjx_env.make_data, mjx_env.step, jnp.clip = saved
 
-    def seed(self, seed: int) -> None:
-        self.key = jax.random.PRNGKey(seed)
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state = self._patched(self.env.reset, use)
-        return self.state
-
-    def step(self, action: np.ndarray) -> Any:
-        self.state = self._patched(self.env.step, self.state,
-                                   jnp.asarray(action.astype(np.float32)))
-        return self.state
-
 
 
 _ORACLES: dict[str, _Oracle] = {}
@@ -202,22 +189,14 @@ def _oracle(task_id: str) -> _Oracle:
     return _ORACLES[task_id]
 
 
-def _f32(x: Any) -> np.ndarray:
-    """Our float64 arrays hold float32 values: check that, then give them as float32."""
-    x = np.asarray(x)
-    y = x.astype(np.float32)
-    np.testing.assert_array_equal(y.astype(np.float64), x)
-    return y
-
-
 def _check(obs: Any, i: int, oracle: _Oracle, where: str) -> None:
     if oracle.native == "PlaygroundPandaPickCubeCartesian":
         # The inverse kinematics: XLA's products, trigonometric and inverse trigonometric
         # functions against glibc's, ulps apart, move the joint targets by ulps.
-        np.testing.assert_allclose(_f32(obs[i]), np.asarray(oracle.state.obs), rtol=0,
+        np.testing.assert_allclose(as_f32(obs[i]), np.asarray(oracle.state.obs), rtol=0,
                                    atol=IK_ATOL, err_msg=f"{where}: obs")
         return
-    np.testing.assert_array_equal(_f32(obs[i]), np.asarray(oracle.state.obs),
+    np.testing.assert_array_equal(as_f32(obs[i]), np.asarray(oracle.state.obs),
                                   err_msg=f"{where}: obs")
 
 
@@ -304,19 +283,19 @@ _ROBOTIQ_METRICS = ("out_of_bounds", "success", "success_1", "success_2")
 
 
 def _check_robotiq(obs: Any, _info: Any, i: int, oracle: _Oracle, where: str) -> None:
-    np.testing.assert_array_equal(_f32(obs[i]), np.asarray(oracle.state.obs),
+    np.testing.assert_array_equal(as_f32(obs[i]), np.asarray(oracle.state.obs),
                                   err_msg=f"{where}: obs")
 
 
 def _check_robotiq_step(reward: Any, term: Any, info: dict[str, Any], i: int, oracle: _Oracle,
                         where: str) -> None:
     st = oracle.state
-    assert _f32(reward[i]) == np.float32(st.reward), (where, reward[i], st.reward)
+    assert as_f32(reward[i]) == np.float32(st.reward), (where, reward[i], st.reward)
     assert bool(term[i]) == bool(st.done), f"{where}: terminated"
     for name in _ROBOTIQ_METRICS:
-        assert _f32(info[name][i]) == np.float32(st.metrics[name]), (where, name)
+        assert as_f32(info[name][i]) == np.float32(st.metrics[name]), (where, name)
     for name in oracle.terms:
-        assert _f32(info[f"reward_{name}"][i]) == np.float32(st.metrics[name]), (where, name)
+        assert as_f32(info[f"reward_{name}"][i]) == np.float32(st.metrics[name]), (where, name)
 
 
 def _run_robotiq(oracle: _Oracle, seed: int, steps: int, max_steps: int, reseed: int,

@@ -324,7 +324,19 @@ class MujocoEnv : public Env {
       cam.type = mjCAMERA_FIXED;
       cam.fixedcamid = camera_id;
     }
-    renderer_->Draw(m_, d_, &cam, width, height, out);
+    mjData* draw = d_;
+    if (RenderForwardedCopy()) {
+      if (!render_data_) render_data_.reset(mj_makeData(m_));
+      draw = render_data_.get();
+      mj_resetData(m_, draw);
+      std::copy(d_->qpos, d_->qpos + m_->nq, draw->qpos);
+      std::copy(d_->qvel, d_->qvel + m_->nv, draw->qvel);
+      std::copy(d_->mocap_pos, d_->mocap_pos + 3 * m_->nmocap, draw->mocap_pos);
+      std::copy(d_->mocap_quat, d_->mocap_quat + 4 * m_->nmocap, draw->mocap_quat);
+      std::copy(d_->xfrc_applied, d_->xfrc_applied + 6 * m_->nbody, draw->xfrc_applied);
+      mj_forward(m_, draw);
+    }
+    renderer_->Draw(m_, draw, &cam, width, height, out);
   }
 
   // Puts site `site` at `xyz` in this env's data until the next mj_forward or mj_step: for a
@@ -411,6 +423,10 @@ class MujocoEnv : public Env {
   // center and extent, as mujoco.Renderer.update_scene(data, camera=-1) places it) instead of
   // gymnasium's.
   virtual bool MujocoFreeCamera() const { return false; }
+  // Whether a frame draws the state's copy on fresh data (qpos, qvel, mocap_pos, mocap_quat
+  // and xfrc_applied, then mj_forward), as MuJoCo Playground's render_array draws a State,
+  // instead of the data as the last step left it (its poses one substep behind qpos).
+  virtual bool RenderForwardedCopy() const { return false; }
   // The scene's capacity in geoms (mjv_makeScene's maxgeom): gymnasium's MujocoRenderer's
   // 1000; a scene with more drops the rest, as the reference's does.
   virtual int SceneMaxGeom() const { return 1000; }
@@ -467,6 +483,7 @@ class MujocoEnv : public Env {
 
   std::unique_ptr<mjrender::SceneRenderer> renderer_;
   mjvCamera free_camera_{};
+  DataPtr render_data_;  // RenderForwardedCopy's data
 };
 
 }  // namespace envpool::mujoco

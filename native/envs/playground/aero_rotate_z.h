@@ -160,6 +160,7 @@ class AeroCubeRotateZ final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(history_.begin(), history_.end(), obs); }

@@ -225,6 +225,7 @@ class Go1Getup final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

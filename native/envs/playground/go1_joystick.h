@@ -23,9 +23,12 @@
 //   step for an e within 1e-7 of a rounding boundary. sin and cos (the reset's yaw) are glibc's
 //   sinf and cosf in both.
 //
-// The perturbation (pert_config.enable) is off in the package's default config and is not
-// ported: its draws are made (they move the key chain) and the privileged observation's last
-// number, steps_since_last_pert >= steps_until_next_pert, is 0 as the package's is.
+// The perturbation (pert_config.enable: `pert_enable`, off by default as in the package)
+// kicks the trunk (TorsoKick, playground_common.h): its draws are made at every reset (they
+// move the key chain) and, enabled, each step's kick runs before the physics; its wait branch
+// splits the state's rng (the observation's noise keys follow from the rest). The privileged
+// observation ends with the trunk's xfrc_applied force and steps_since_last_pert >=
+// steps_until_next_pert.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -87,7 +90,7 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
 
 class Go1Joystick final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams, dr::Settings {
+  struct Params : mujoco::ModelParams, dr::Settings, KickSettings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -106,12 +109,12 @@ class Go1Joystick final : public mujoco::MujocoEnv {
         feet_height_scale, feet_air_time_scale, dof_pos_limits_scale;
     double tracking_sigma, max_foot_height;
     double command_a0, command_a1, command_a2, command_b0, command_b1, command_b2;
-    std::vector<double> kick_wait_times, kick_durations, velocity_kick;
 
     // Go1Env.__init__ and Joystick._post_init's model facts.
     std::array<float, 19> init_q{};
     std::array<float, go1::kNu> default_pose{}, soft_lowers{}, soft_uppers{};
     int imu_site = -1, torso_body = -1;
+    float torso_mass = 0.0F;  // body_subtreemass[trunk] (float32, as the kick's force takes it)
     std::array<int, 4> feet_site{}, feet_floor_found_adr{}, foot_linvel_adr{};
     int gyro_adr = -1, local_linvel_adr = -1, accelerometer_adr = -1, upvector_adr = -1,
         global_linvel_adr = -1, global_angvel_adr = -1;
@@ -153,17 +156,15 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
     k.Add("max_foot_height", 0.1, &P::max_foot_height).AtLeast(1e-12);
     // command_config.a (the commands' amplitudes) and .b (the chance of keeping a resampled
-    // axis non-zero), one keyword per axis as sail-sg EnvPool names them; pert_config's
-    // draws (made, not applied).
+    // axis non-zero), one keyword per axis as sail-sg EnvPool names them.
     k.Add("command_a0", 1.5, &P::command_a0);
     k.Add("command_a1", 0.8, &P::command_a1);
     k.Add("command_a2", 1.2, &P::command_a2);
     k.Add("command_b0", 0.9, &P::command_b0).In(0, 1);
     k.Add("command_b1", 0.25, &P::command_b1).In(0, 1);
     k.Add("command_b2", 0.5, &P::command_b2).In(0, 1);
-    k.Add("_kick_wait_times", std::vector<double>{1.0, 3.0}, &P::kick_wait_times);
-    k.Add("_kick_durations", std::vector<double>{0.05, 0.2}, &P::kick_durations);
-    k.Add("_velocity_kick", std::vector<double>{0.0, 3.0}, &P::velocity_kick);
+    // pert_config: the kicks (sail-sg EnvPool's names for Spot's same config).
+    AddKickKeywords(k);
     dr::AddKeywords(k, dr::Robot::kGo1);
     return k;
   }
@@ -231,13 +232,8 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     for (int i = 0; i < go1::kNu; ++i) d_->ctrl[i] = qpos[7 + i];
     SetQposQvel(qpos_d.data(), qvel.data());
     // rng, key1, key2, key3 = split(rng, 4): the perturbation's wait, duration, magnitude.
-    {
-      const jr::Key k1 = jr::SplitAt(rng, 1);
-      rng = jr::SplitAt(rng, 0);
-      const float wait = Uniform(k1, 0, static_cast<float>(p_.kick_wait_times[0]),
-                                 static_cast<float>(p_.kick_wait_times[1]));
-      steps_until_next_pert_ = static_cast<std::int32_t>(std::nearbyint(wait / dt_f_));
-    }
+    kick_.Draw(rng, p_, dt_f_, p_.xla_fma);
+    rng = jr::SplitAt(rng, 0);
     // rng, key1, key2 = split(rng, 3): the command's duration and the command.
     const jr::Key k1 = jr::SplitAt(rng, 1), k2 = jr::SplitAt(rng, 2);
     rng = jr::SplitAt(rng, 0);
@@ -260,6 +256,15 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     std::array<float, go1::kNu> act{};
     const double* a = action.As<double>();
     for (int i = 0; i < go1::kNu; ++i) act[i] = static_cast<float>(a[i]);
+    if (p_.pert_enable) {
+      // The wait branch: state.info["rng"], rng = split(state.info["rng"]).
+      auto wait_key = [this] {
+        const jr::Key key = jr::SplitAt(rng_, 1);
+        rng_ = jr::SplitAt(rng_, 0);
+        return key;
+      };
+      kick_.Step(wait_key, p_.torso_mass, dt_f_, p_.torso_body, m_->nbody, d_, p_.xla_fma);
+    }
     const float scale = static_cast<float>(p_.action_scale);
     for (int i = 0; i < go1::kNu; ++i) d_->ctrl[i] = p_.default_pose[i] + act[i] * scale;
     for (int i = 0; i < frame_skip_; ++i) mj_step(m_, d_);
@@ -309,6 +314,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }
@@ -414,9 +420,9 @@ class Go1Joystick final : public mujoco::MujocoEnv {
       for (int j = 0; j < 3; ++j) priv(sensor_[p_.foot_linvel_adr[f] + j]);
     }
     for (float x : feet_air_time_) priv(x);
-    // xfrc_applied[torso, :3] (no perturbation: zeros).
+    // xfrc_applied[torso, :3] (zeros without a kick) and the kick's flag.
     for (int j = 0; j < 3; ++j) priv(static_cast<float>(d_->xfrc_applied[6 * p_.torso_body + j]));
-    priv(0 >= steps_until_next_pert_ ? 1.0F : 0.0F);
+    priv(kick_.Active() ? 1.0F : 0.0F);
   }
 
   // Joystick._get_reward, each term times its scale (float32).
@@ -527,7 +533,8 @@ class Go1Joystick final : public mujoco::MujocoEnv {
                                        static_cast<float>(p_.command_b1),
                                        static_cast<float>(p_.command_b2)};
   std::array<float, 3> command_{};
-  std::int32_t steps_until_next_cmd_ = 0, steps_until_next_pert_ = 0;
+  std::int32_t steps_until_next_cmd_ = 0;
+  TorsoKick kick_;
   std::array<float, go1::kNu> last_act_{}, last_last_act_{};
   std::array<float, 4> feet_air_time_{}, swing_peak_{}, feet_z_{};
   std::array<bool, 4> last_contact_{};
@@ -548,9 +555,7 @@ inline void Go1Joystick::Params::Compile() {
     throw std::invalid_argument("task_name must be 'flat_terrain' or 'rough_terrain', got '" +
                                 task_name + "'");
   }
-  if (kick_wait_times.size() != 2 || kick_durations.size() != 2 || velocity_kick.size() != 2) {
-    throw std::invalid_argument("the perturbation ranges need 2 numbers each");
-  }
+  CheckKickSettings(*this);
   if (xml_dir.empty() || asset_files.empty()) {
     throw std::invalid_argument(
         "the MuJoCo Playground tasks read their models from the playground package (or "
@@ -582,6 +587,7 @@ inline void Go1Joystick::Params::Compile() {
   }
   imu_site = id(mjOBJ_SITE, "imu");
   torso_body = id(mjOBJ_BODY, "trunk");
+  torso_mass = static_cast<float>(m->body_subtreemass[torso_body]);
   for (int f = 0; f < 4; ++f) {
     const std::string foot = go1::kFeet[f];
     feet_site[f] = id(mjOBJ_SITE, foot);

@@ -167,6 +167,7 @@ class H1GaitBase : public mujoco::MujocoEnv {
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   // The observation's size: 63 (and the joystick's command, 3) + 2 histories + contact (2)

@@ -380,6 +380,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

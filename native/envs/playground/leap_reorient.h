@@ -4,8 +4,10 @@
 // goal by integrating a random angular velocity. Native float64 MuJoCo under the task's
 // float32 arithmetic and jax's threefry draws (leap_hand_base.h).
 //
-// Not restated: the perturbations (pert_config.enable, False by default); the success test
-// and the orientation reward take asin, XLA's float32 routine there and glibc's here, and the
+// The perturbations (pert_config.enable: `pert_enable`, off by default as in the package):
+// every pert_wait_steps steps (after the first) the cube gets, for pert_duration_steps
+// steps, a force and torque along a random unit 6-vector (Perturb). The success test and
+// the orientation reward take asin, XLA's float32 routine there and glibc's here, and the
 // next goal's rotation takes sin and cos (one ulp apart for some inputs: see UniformQuat).
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,14 +46,30 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
         random_ori_injection_prob;
     double orientation_scale, position_scale, termination_scale, hand_pose_scale,
         action_rate_scale, joint_vel_scale, energy_scale;
+    // pert_config: randint's [min, max) for the steps, uniform's for the speeds.
+    double pert_enable = 0.0;
+    int pert_wait_steps_min, pert_wait_steps_max, pert_duration_steps_min,
+        pert_duration_steps_max;
+    double linear_velocity_pert_min, linear_velocity_pert_max, angular_velocity_pert_min,
+        angular_velocity_pert_max;
     leap::Model mdl;
+    float cube_mass = 0.0F;  // body_subtreemass[cube] (float32, as the force takes it)
 
    private:
     void Compile() {
       frame_skip = static_cast<int>(std::nearbyint(ctrl_dt / sim_dt));
       if (frame_skip < 1) throw std::invalid_argument("ctrl_dt must be at least sim_dt / 2");
+      if (pert_wait_steps_min >= pert_wait_steps_max ||
+          pert_duration_steps_min >= pert_duration_steps_max ||
+          linear_velocity_pert_min > linear_velocity_pert_max ||
+          angular_velocity_pert_min > angular_velocity_pert_max) {
+        throw std::invalid_argument(
+            "the perturbation's ranges need pert_wait_steps_min < pert_wait_steps_max, "
+            "pert_duration_steps_min < pert_duration_steps_max and each velocity's min <= max");
+      }
       mdl = leap::Load(asset_files, xml_dir, sim_dt);
       model = mdl.model;
+      cube_mass = static_cast<float>(model->body_subtreemass[mdl.cube_body]);
       dr::Plan(*this, dr::Robot::kLeapHand, model.get(),
                {leap::kJoints.begin(), leap::kJoints.end()},
                {leap::kFingertips.begin(), leap::kFingertips.end()});
@@ -79,6 +98,17 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
+    // pert_config (sail-sg EnvPool's `pert_enable`, a number there: on where non-zero, as
+    // the package tests `if pert_config.enable`; the ranges as the package names them).
+    k.Add("pert_enable", 0.0, &P::pert_enable);
+    k.Add("pert_wait_steps_min", 60, &P::pert_wait_steps_min).AtLeast(1);
+    k.Add("pert_wait_steps_max", 150, &P::pert_wait_steps_max).AtLeast(2);
+    k.Add("pert_duration_steps_min", 1, &P::pert_duration_steps_min).AtLeast(1);
+    k.Add("pert_duration_steps_max", 100, &P::pert_duration_steps_max).AtLeast(2);
+    k.Add("linear_velocity_pert_min", 0.0, &P::linear_velocity_pert_min).AtLeast(0);
+    k.Add("linear_velocity_pert_max", 3.0, &P::linear_velocity_pert_max).AtLeast(0);
+    k.Add("angular_velocity_pert_min", 0.0, &P::angular_velocity_pert_min).AtLeast(0);
+    k.Add("angular_velocity_pert_max", 0.5, &P::angular_velocity_pert_max).AtLeast(0);
     dr::AddKeywords(k, dr::Robot::kLeapHand);
     return k;
   }
@@ -124,7 +154,8 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   // CubeReorient.reset: `rng, goal_rng = split(rng)`, the goal uniform_quat(goal_rng); the
   // hand and cube draws (leap::DrawHandAndCube); ctrl = the hand's joints, the goal's mocap
   // body at the home keyframe's mpos with the goal quaternion; then `rng, pert1, pert2,
-  // pert3 = split(rng, 4)` (the perturbation's draws, unused here).
+  // pert3 = split(rng, 4)`: the perturbation's wait and duration (randint of shape (1,))
+  // and its linear and angular speeds (both uniform draws from pert3).
   void Reset(Rng& /*rng*/) override {
     namespace jr = jax_random;
     jr::Key rng = keys_.Next();
@@ -132,6 +163,19 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     rng = jr::SplitAt(rng, 0);
     const Quat goal = UniformQuat(goal_rng, p_.xla_fma);
     const std::array<float, leap::kNqAll> qpos = leap::DrawHandAndCube(rng, p_.mdl, p_.xla_fma);
+    pert_wait_ = jr::RandIntAt(jr::SplitAt(rng, 1), 0, p_.pert_wait_steps_min,
+                               p_.pert_wait_steps_max);
+    pert_duration_ = jr::RandIntAt(jr::SplitAt(rng, 2), 0, p_.pert_duration_steps_min,
+                                   p_.pert_duration_steps_max);
+    const jr::Key pert3 = jr::SplitAt(rng, 3);
+    const float lin = jr::UniformF32(pert3, 0, static_cast<float>(p_.linear_velocity_pert_min),
+                                     static_cast<float>(p_.linear_velocity_pert_max), p_.xla_fma);
+    const float ang = jr::UniformF32(pert3, 0, static_cast<float>(p_.angular_velocity_pert_min),
+                                     static_cast<float>(p_.angular_velocity_pert_max), p_.xla_fma);
+    pert_vel_ = {lin, lin, lin, ang, ang, ang};
+    pert_dir_.fill(0.0F);
+    last_pert_step_ = -std::numeric_limits<float>::infinity();
+    step_ = 0;
     rng = jr::SplitAt(rng, 0);
     mj_resetData(m_, d_);
     for (int i = 0; i < leap::kNq; ++i) {
@@ -166,6 +210,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     std::array<float, leap::kNq> act{};
     const double* a = action.As<double>();
     for (int i = 0; i < leap::kNq; ++i) act[i] = static_cast<float>(a[i]);
+    if (p_.pert_enable != 0.0) Perturb();
     const float scale = static_cast<float>(p_.action_scale);
     const float alpha = static_cast<float>(p_.ema_alpha);
     const float beta = static_cast<float>(1.0 - p_.ema_alpha);
@@ -204,6 +249,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     for (int i = 0; i < 4; ++i) d_->mocap_quat[i] = goal[i];
     success_reward_ = success ? 1.0F : 0.0F;
     reward = reward + success_reward_ * static_cast<float>(p_.success_reward);
+    step_ += 1;
     last_last_act_ = last_act_;
     last_act_ = act;
     return StepOutcome{static_cast<double>(reward), done, false};
@@ -221,6 +267,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }
@@ -343,7 +390,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     for (float x : xmat_true) priv(x);
     for (int i = 0; i < 3; ++i) priv(r_.At(p_.mdl.cube_linvel_adr)[i]);
     for (int i = 0; i < 3; ++i) priv(r_.At(p_.mdl.cube_angvel_adr)[i]);
-    for (int i = 0; i < 6; ++i) priv(0.0F);  // pert_dir (no perturbations)
+    for (float x : pert_dir_) priv(x);
     for (int i = 0; i < 6; ++i) priv(static_cast<float>(d_->xfrc_applied[6 * p_.mdl.cube_body + i]));
   }
 
@@ -390,6 +437,40 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     }
   }
 
+  // CubeReorient._maybe_apply_perturbation(state, state.info["rng"]) in float32, op by op:
+  // a perturbation starts where step % pert_wait == 0 (not at step 0), its direction
+  // d / |d| for d = normal(rng, (6,)) (the state's rng, not split); the steps since its start
+  // i = clip(step - last_start, 0, 100000) (float32; inf before the first: 100000); the
+  // cube's xfrc_applied = 0.5 sin(pi i / T) * m * pert_vel / (T * dt) * dir (T the duration
+  // in steps, m the cube's subtree mass), times (i < T), every other body's zero. The
+  // direction's and the force's divisions are XLA's (DivByBroadcastF).
+  void Perturb() {
+    const bool start = step_ % pert_wait_ == 0 && step_ != 0;
+    if (start) last_pert_step_ = static_cast<float>(step_);
+    const float i = std::min(std::max(static_cast<float>(step_) - last_pert_step_, 0.0F),
+                             100000.0F);
+    const float dur = static_cast<float>(pert_duration_);
+    const float in_pert = i < dur ? 1.0F : 0.0F;
+    if (start) {
+      std::array<float, 6> d{};
+      for (int j = 0; j < 6; ++j) {
+        d[j] = jax_random::NormalF32(rng_, static_cast<std::uint32_t>(j), p_.xla_fma);
+      }
+      const float n = NormF(d.data(), 6, p_.xla_fma);
+      for (int j = 0; j < 6; ++j) pert_dir_[j] = DivByBroadcastF(d[j], n);
+    }
+    const float u_t = 0.5F * std::sin(static_cast<float>(M_PI) * i / dur);
+    const float um = u_t * p_.cube_mass;
+    const float td = dur * dt_f_;
+    std::fill(d_->xfrc_applied, d_->xfrc_applied + 6 * m_->nbody, 0.0);
+    for (int j = 0; j < 6; ++j) {
+      // (u_t * m * pert_vel) / (T * dt): a (6,) array over a (1,) one, XLA's product with
+      // the divisor's reciprocal.
+      const float force = DivByBroadcastF(um * pert_vel_[j], td);
+      d_->xfrc_applied[6 * p_.mdl.cube_body + j] = (force * pert_dir_[j]) * in_pert;
+    }
+  }
+
   Params p_;
   dr::RandomizedModel dr_;
   jax_random::KeyChain keys_;
@@ -401,6 +482,10 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   std::array<float, 7> rewards_{};
   float success_reward_ = 0.0F;
   std::int32_t steps_since_success_ = 0, success_count_ = 0;
+  // The perturbation's state (the info's step, pert_* and last_pert_step).
+  std::int32_t step_ = 0, pert_wait_ = 1, pert_duration_ = 1;
+  std::array<float, 6> pert_vel_{}, pert_dir_{};
+  float last_pert_step_ = 0.0F;
   std::vector<float> qpos_err_, pos_err_, ori_err_, state_, privileged_;
 };
 

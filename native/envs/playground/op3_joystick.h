@@ -210,6 +210,7 @@ class Op3Joystick final : public mujoco::MujocoEnv {
 
   // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

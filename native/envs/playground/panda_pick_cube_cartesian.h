@@ -466,6 +466,7 @@ class PandaPickCubeCartesian final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

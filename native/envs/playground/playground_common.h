@@ -312,4 +312,98 @@ inline void RandomFallQpos(const jax_random::Key& rng, float height, const float
   }
 }
 
+// ---- The joystick tasks' kicks (go1/joystick.py and spot/joystick.py, pert_config) ----
+
+// pert_config with sail-sg EnvPool's keyword names (a task's Params derives from it):
+// `pert_enable`, the wait before a kick (kick_wait_times, seconds), its duration
+// (kick_durations, seconds) and its speed (velocity_kick, m/s), each range [min, max).
+struct KickSettings {
+  bool pert_enable = false;
+  double kick_wait_time_min = 1.0, kick_wait_time_max = 3.0, kick_duration_min = 0.05,
+         kick_duration_max = 0.2, kick_velocity_min = 0.0, kick_velocity_max = 3.0;
+};
+
+template <class P>
+void AddKickKeywords(Keywords<P>& k) {
+  k.Add("pert_enable", false, &P::pert_enable);
+  k.Add("kick_wait_time_min", 1.0, &P::kick_wait_time_min).AtLeast(0);
+  k.Add("kick_wait_time_max", 3.0, &P::kick_wait_time_max).AtLeast(0);
+  // A kick's force is divided by its duration: a positive number of seconds.
+  k.Add("kick_duration_min", 0.05, &P::kick_duration_min).Above(0);
+  k.Add("kick_duration_max", 0.2, &P::kick_duration_max).Above(0);
+  k.Add("kick_velocity_min", 0.0, &P::kick_velocity_min).AtLeast(0);
+  k.Add("kick_velocity_max", 3.0, &P::kick_velocity_max).AtLeast(0);
+}
+
+inline void CheckKickSettings(const KickSettings& s) {
+  if (s.kick_wait_time_min > s.kick_wait_time_max || s.kick_duration_min > s.kick_duration_max ||
+      s.kick_velocity_min > s.kick_velocity_max) {
+    throw std::invalid_argument(
+        "the kick's ranges need kick_wait_time_min <= kick_wait_time_max, kick_duration_min <= "
+        "kick_duration_max and kick_velocity_min <= kick_velocity_max");
+  }
+}
+
+// Joystick._maybe_apply_perturbation's state (the info's pert_* entries) and step, in
+// float32 as the package computes it op by op. Its `jax.lax.cond` runs one of two branches:
+// `wait` (the steps since the last kick count up; where they reach steps_until_next, the
+// kick's step count restarts and its direction becomes (cos a, sin a, 0) for a = U(0, 2 pi)
+// from the branch's key) or `apply_pert` (the torso gets the force 0.5 sin(pi t / T) * m *
+// v / T along that direction, t = pert_steps * dt, T the duration in seconds, m the torso's
+// subtree mass, v the speed; after `duration` steps the count since the last kick restarts).
+// The force, float32, is the simulation's xfrc_applied (the torso's first three entries,
+// every other zero) for the step's physics and in the observation.
+struct TorsoKick {
+  std::int32_t steps_until_next = 0, duration = 0, since_last = 0, steps = 0;
+  float duration_seconds = 0.0F, mag = 0.0F;
+  std::array<float, 3> dir{};
+
+  // Joystick.reset: `rng, key1, key2, key3 = split(rng, 4)`: the wait round(U / dt), the
+  // duration and its steps round(U / dt), the speed; `rng` is the key split four ways.
+  void Draw(const jax_random::Key& rng, const KickSettings& s, float dt, bool fused) {
+    namespace jr = jax_random;
+    auto uniform = [fused](const jr::Key& key, double lo, double hi) {
+      return jr::UniformF32(key, 0, static_cast<float>(lo), static_cast<float>(hi), fused);
+    };
+    const float wait = uniform(jr::SplitAt(rng, 1), s.kick_wait_time_min, s.kick_wait_time_max);
+    steps_until_next = static_cast<std::int32_t>(std::nearbyint(wait / dt));
+    duration_seconds =
+        uniform(jr::SplitAt(rng, 2), s.kick_duration_min, s.kick_duration_max);
+    duration = static_cast<std::int32_t>(std::nearbyint(duration_seconds / dt));
+    mag = uniform(jr::SplitAt(rng, 3), s.kick_velocity_min, s.kick_velocity_max);
+    since_last = 0;
+    steps = 0;
+    dir.fill(0.0F);
+  }
+
+  // The privileged observation's flag: steps_since_last_pert >= steps_until_next_pert.
+  bool Active() const { return since_last >= steps_until_next; }
+
+  // One step's _maybe_apply_perturbation on d's xfrc_applied; `wait_key()` gives the wait
+  // branch's key (Go1 splits it from the state's rng there; Spot passes its step's pert_rng).
+  template <class WaitKey>
+  void Step(WaitKey&& wait_key, float torso_mass, float dt, int torso_body, int nbody,
+            mjData* d, bool fused) {
+    std::fill(d->xfrc_applied, d->xfrc_applied + 6 * nbody, 0.0);
+    if (Active()) {  // apply_pert
+      const float t = static_cast<float>(steps) * dt;
+      const float u_t =
+          0.5F * std::sin(static_cast<float>(M_PI) * t / duration_seconds);
+      const float force = u_t * torso_mass * mag / duration_seconds;
+      for (int j = 0; j < 3; ++j) d->xfrc_applied[6 * torso_body + j] = force * dir[j];
+      if (steps >= duration) since_last = 0;
+      steps += 1;
+      return;
+    }
+    const jax_random::Key key = wait_key();  // wait
+    since_last += 1;
+    if (Active()) {
+      steps = 0;
+      const float angle = jax_random::UniformF32(key, 0, 0.0F,
+                                                 static_cast<float>(M_PI * 2), fused);
+      dir = {std::cos(angle), std::sin(angle), 0.0F};
+    }
+  }
+};
+
 }  // namespace envpool::playground

@@ -11,8 +11,10 @@
 // it) and the command. The tracking and posture rewards take exp (XLA's float32 routine in
 // the package, glibc's expf here: they may differ by an ulp).
 //
-// The perturbation (pert_config.enable) is off in the package's default config and is not
-// ported: its reset draws are skipped (they do not move the key chain the rest reads).
+// The perturbation (pert_config.enable: `pert_enable`, off by default as in the package)
+// kicks the torso (TorsoKick, playground_common.h) before each step's physics; its direction
+// comes from the step's pert_rng. The privileged observation ends with the torso's
+// xfrc_applied force (zeros without a kick).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -34,7 +36,7 @@ namespace envpool::playground {
 
 class SpotJoystick final : public mujoco::MujocoEnv {
  public:
-  struct Params : mujoco::ModelParams {
+  struct Params : mujoco::ModelParams, KickSettings {
     explicit Params(const Config& c) {
       Keys().Read(c, *this);
       Compile();
@@ -54,6 +56,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
     double lin_vel_x_min, lin_vel_x_max, lin_vel_y_min, lin_vel_y_max, ang_vel_yaw_min,
         ang_vel_yaw_max;
     spot::Model facts;
+    float torso_mass = 0.0F;  // body_subtreemass[body] (float32, as the kick's force takes it)
 
    private:
     void Compile() {
@@ -62,6 +65,8 @@ class SpotJoystick final : public mujoco::MujocoEnv {
       auto m = spot::CompileModel(asset_files, xml_dir + "/scene_mjx_feetonly_flat_terrain.xml",
                                   sim_dt, kp, kd);
       facts = spot::Model(m.get(), true);
+      CheckKickSettings(*this);
+      torso_mass = static_cast<float>(m->body_subtreemass[facts.torso_body]);
       model = mujoco::ModelPtr(m.release(), mujoco::ModelDeleter());
     }
   };
@@ -99,6 +104,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
     k.Add("lin_vel_y_max", 0.8, &P::lin_vel_y_max);
     k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
     k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddKickKeywords(k);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -136,7 +142,8 @@ class SpotJoystick final : public mujoco::MujocoEnv {
     std::vector<double> qvel(m_->nv, 0.0), qpos(f_.init_q.begin(), f_.init_q.end());
     mj_resetData(m_, d_);
     SetQposQvel(qpos.data(), qvel.data());
-    // rng, key1, key2, key3 = split(rng, 4): the perturbation's draws (not used).
+    // rng, key1, key2, key3 = split(rng, 4): the perturbation's wait, duration, magnitude.
+    kick_.Draw(rng, p_, dt_f_, p_.xla_fma);
     rng = jr::SplitAt(rng, 0);
     // rng, cmd_rng, noise_rng = split(rng, 3).
     const jr::Key cmd_rng = jr::SplitAt(rng, 1), noise_rng = jr::SplitAt(rng, 2);
@@ -159,8 +166,13 @@ class SpotJoystick final : public mujoco::MujocoEnv {
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
     namespace jr = jax_random;
     // rng, cmd_rng, noise_rng, pert_rng = split(rng, 4).
-    const jr::Key cmd_rng = jr::SplitAt(rng_, 1), noise_rng = jr::SplitAt(rng_, 2);
+    const jr::Key cmd_rng = jr::SplitAt(rng_, 1), noise_rng = jr::SplitAt(rng_, 2),
+                  pert_rng = jr::SplitAt(rng_, 3);
     rng_ = jr::SplitAt(rng_, 0);
+    if (p_.pert_enable) {
+      kick_.Step([&pert_rng] { return pert_rng; }, p_.torso_mass, dt_f_, f_.torso_body,
+                 m_->nbody, d_, p_.xla_fma);
+    }
     std::array<float, spot::kNu> act{};
     const double* a = action.As<double>();
     for (int i = 0; i < spot::kNu; ++i) act[i] = static_cast<float>(a[i]);
@@ -212,6 +224,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
   }
 
   bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }
@@ -310,7 +323,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
       for (int j = 0; j < 3; ++j) priv(sensor_[f_.foot_linvel_adr[f] + j]);
     }
     for (float x : feet_air_time_) priv(x);
-    // xfrc_applied[torso, :3] (no perturbation: zeros).
+    // xfrc_applied[torso, :3] (zeros without a kick).
     for (int j = 0; j < 3; ++j) priv(static_cast<float>(d_->xfrc_applied[6 * f_.torso_body + j]));
   }
 
@@ -415,6 +428,7 @@ class SpotJoystick final : public mujoco::MujocoEnv {
   float dt_f_;
   std::array<float, 3> command_{};
   int step_ = 0;
+  TorsoKick kick_;
   std::array<float, spot::kNu> last_act_{}, last_last_act_{}, motor_targets_{};
   std::vector<float> history_;
   std::array<float, 4> feet_air_time_{}, swing_peak_{}, feet_z_{};

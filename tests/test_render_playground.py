@@ -5,9 +5,11 @@ The package draws each State of a trajectory with one ``mujoco.Renderer`` on its
 ``mj_model``: a fresh ``MjData`` takes the state's qpos, qvel, mocap poses and
 ``xfrc_applied``, ``mj_forward`` places the bodies, and camera -1 is MuJoCo's default free
 camera. The pool draws the same copy of its env's data with the same camera, one renderer
-per env kept across frames (as the package's renderer is kept across a trajectory's
-frames: a renderer's later frames differ from a fresh one's by up to 2 levels in some
-pixels, so the comparison renders the same sequence on both sides). The states compared
+per env kept across frames. A fresh renderer's first scene update places an infinite plane
+(the floors of the locomotion tasks) from a camera at the origin, every later one from the
+real camera; the pool's renderer updates a fresh scene twice, so that its first frame is
+drawn as every later one, and the package's renderer is given the first state twice (its
+first frame dropped). The states compared
 are the pool's own (``get_state``: qpos then qvel), so the ids compared are those whose
 model has no mocap body (a mocap body's pose, such as a drawn target, is not in that
 state).
@@ -84,7 +86,7 @@ def test_frames_equal_playground_render(task_id: str) -> None:
         ours.append(env.render()[0])
         trajectory.append(_state(m, np.asarray(env.get_state(0))))
     env.close()
-    theirs = ref.render(trajectory, height=HEIGHT, width=WIDTH)
+    theirs = ref.render([trajectory[0], *trajectory], height=HEIGHT, width=WIDTH)[1:]
     for t, (a, b) in enumerate(zip(ours, theirs, strict=True)):
         assert a.shape == b.shape == (HEIGHT, WIDTH, 3) and a.dtype == b.dtype == np.uint8
         diff = np.abs(a.astype(np.int16) - b.astype(np.int16))

@@ -109,3 +109,57 @@ def test_cell(cell: Cell, tmp_path: pathlib.Path) -> None:
     result = run_cell(cell)
     save(result, pathlib.Path(os.environ.get("ENVPOOL_MATRIX_DIR", tmp_path)))
     assert result["passed"], result["why"]
+
+
+def test_procgen_cell_stacks_are_the_same_games() -> None:
+    """cleanrl/procgen's stacks: with the same seed and random actions, this pool and procgen's
+    own game library (one game per env, ``rand_seed=seed + i``) give the same frames, rewards
+    and episode ends under procgen's gym conventions (the step that ends an episode shows the
+    new level's first frame); procgen's vector seeding (``ProcgenGym3Env(num=n,
+    rand_seed=seed)``) shares env 0's levels only. The cell's learner, run for one short
+    update on each stack, sees the same episodes."""
+    from matrix import procgen
+
+    procgen.procgen_oracle().wheel_dir_or_skip()
+    kw = {"num_levels": 200, "start_level": 0}
+    ours = procgen.make_games("envpool", "StarpilotEasy-v0", 4, 0, **kw)
+    ref = procgen.make_games("reference", "StarpilotEasy-v0", 4, 0, "pool", **kw)
+    vec = procgen.make_games("reference", "StarpilotEasy-v0", 4, 0, "procgen", **kw)
+    first = ours.reset()
+    np.testing.assert_array_equal(first, ref.reset())
+    other = vec.reset()
+    np.testing.assert_array_equal(other[0], first[0])
+    assert (other[1:] != first[1:]).any()
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(300):
+        actions = rng.integers(15, size=4)
+        got, want = ours.step(actions), ref.step(actions)
+        for name, a, b in zip(("frames", "rewards", "ends"), got, want, strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=f"{name} at step {step}")
+        ends += int(got[2].sum())
+    assert ends >= 4  # random play ends a StarPilot episode in about 100 steps
+    for g in (ours, ref, vec):
+        g.close()
+    cfg = procgen.PPOConfig(num_envs=4, num_steps=48, num_minibatches=2, update_epochs=1)
+    train = procgen.ppo_trainer("StarpilotEasy-v0", cfg, seeding="pool", **kw)
+    runs = [train(stack, 0, 192) for stack in ("envpool", "reference")]
+    assert runs[0].returns.size >= 1 and runs[0].env_steps == 192
+    np.testing.assert_array_equal(runs[0].steps, runs[1].steps)
+    np.testing.assert_array_equal(runs[0].returns, runs[1].returns)
+
+
+def test_procgen_cell_refuses_bad_settings() -> None:
+    from matrix import procgen
+
+    with pytest.raises(ValueError, match="unknown stack"):
+        procgen.make_games("gym", "StarpilotEasy-v0", 2, 0)
+    with pytest.raises(ValueError, match="seeding"):
+        procgen.OracleVec("StarpilotEasy-v0", 2, 0, seeding="each")
+    with pytest.raises(ValueError, match="not a Procgen id"):
+        procgen.procgen_game("CartPole-v1")
+    for bad in ({"num_envs": 0}, {"num_steps": -1}, {"threads": 1.5}, {"num_minibatches": 7},
+                {"learning_rate": 0.0}, {"gamma": float("nan")}, {"ent_coef": float("inf")},
+                {"gae_lambda": 1.5}, {"clip_coef": -0.1}):
+        with pytest.raises(ValueError, match="PPOConfig"):
+            procgen.PPOConfig(**bad)  # type: ignore[arg-type]

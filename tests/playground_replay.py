@@ -10,6 +10,23 @@ from typing import Any
 import numpy as np
 
 
+def record(env: Any, actions: np.ndarray, steps: int, reseed: int) -> list[tuple[Any, ...]]:
+    """Runs a pool for ``replay``: its reset, then ``steps`` steps of ``actions[t]`` (one row per
+    env), with a ``reset(seed=reseed)`` before the middle step; the records in that order:
+    ``("reset", obs, info)``, ``("reseed", obs, info)`` and ``("step", obs, info, reward,
+    terminated, truncated, action)``."""
+    records: list[tuple[Any, ...]] = []
+    obs, info = env.reset()
+    records.append(("reset", obs, info))
+    for t in range(steps):
+        if t == steps // 2:
+            obs, info = env.reset(seed=reseed)
+            records.append(("reseed", obs, info))
+        obs, reward, term, trunc, info = env.step(actions[t])
+        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    return records
+
+
 def replay(records: list[tuple[Any, ...]], n: int, seed: int, reseed: int, max_steps: int,
            oracle: Any, task_id: str, check: Callable[..., None],
            check_step: Callable[..., None]) -> dict[str, int]:

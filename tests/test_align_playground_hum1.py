@@ -38,7 +38,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import replay  # noqa: E402
+from playground_replay import record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -218,15 +218,7 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
     # joint to the top of its action range, which folds the robot over (15 steps, seed 1).
     actions = rng.uniform(-0.2, 0.2, (steps, n, nu))
     actions[:, 1] = 1.0
-    records: list[tuple[Any, ...]] = []
-    obs, info = env.reset()
-    records.append(("reset", obs, info))
-    for t in range(steps):
-        if t == steps // 2:
-            obs, info = env.reset(seed=reseed)
-            records.append(("reseed", obs, info))
-        obs, reward, term, trunc, info = env.step(actions[t])
-        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    records = record(env, actions, steps, reseed)
     env.close()
     ends = replay(records, n, seed, reseed, max_steps, oracle, task_id, _check,
                   _check_step)

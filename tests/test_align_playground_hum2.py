@@ -41,7 +41,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -219,15 +219,7 @@ def _run(task_id: str, seed: int, steps: int, max_steps: int, reseed: int, n: in
     actions = rng.uniform(-0.1, 0.1, (steps, n, nu))
     if n > 1:  # G1 falls within about 20 such steps, H1 within 4 of ALTERNATE
         actions[:, 1] = rng.uniform(-1.0, 1.0, (steps, nu)) if nu == 29 else ALTERNATE[:nu]
-    records: list[tuple[Any, ...]] = []
-    obs, info = env.reset()
-    records.append(("reset", obs, info))
-    for t in range(steps):
-        if t == steps // 2:
-            obs, info = env.reset(seed=reseed)
-            records.append(("reseed", obs, info))
-        obs, reward, term, trunc, info = env.step(actions[t])
-        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    records = record(env, actions, steps, reseed)
     env.close()
     ends = replay(records, n, seed, reseed, max_steps, oracle, task_id, _check,
                   _check_step)

@@ -36,7 +36,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -221,15 +221,7 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int,
     nu = env.single_action_space.shape[0]
     rng = np.random.default_rng(seed)
     actions = rng.uniform(-1.0, 1.0, (steps, n, nu))
-    records: list[tuple[Any, ...]] = []
-    obs, info = env.reset()
-    records.append(("reset", obs, info))
-    for t in range(steps):
-        if t == steps // 2:
-            obs, info = env.reset(seed=reseed)
-            records.append(("reseed", obs, info))
-        obs, reward, term, trunc, info = env.step(actions[t])
-        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    records = record(env, actions, steps, reseed)
     ends = replay(records, n, seed, reseed, max_steps, oracle, task_id,
                   lambda obs, _info, i, oracle, where: _check(obs, i, oracle, where), _check_step)
     env.close()

@@ -33,7 +33,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -181,15 +181,7 @@ def _run(task_id: str, steps: int, max_steps: int) -> tuple[dict[str, int], int]
     # Go1's SPLAY; the others' joints to one end).
     actions = rng.uniform(-0.2, 0.2, (steps, n, nu))
     actions[:, 1] = SPLAY if task_id.startswith("Go1") else -1.0
-    records: list[tuple[Any, ...]] = []
-    obs, info = env.reset()
-    records.append(("reset", obs, info))
-    for t in range(steps):
-        if t == steps // 2:
-            obs, info = env.reset(seed=reseed)
-            records.append(("reseed", obs, info))
-        obs, reward, term, trunc, info = env.step(actions[t])
-        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    records = record(env, actions, steps, reseed)
     env.close()
     # The applied force: Go1's and Spot's privileged state ends with the trunk's (3) (and
     # Go1's with the kick's flag), the reorientation's with the cube's (6).

@@ -35,7 +35,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import KeyChainOracle, as_f32, replay  # noqa: E402
+from playground_replay import KeyChainOracle, as_f32, record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -231,15 +231,7 @@ def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int, r
     size = env.single_action_space.shape[0]
     rng = np.random.default_rng(seed)
     actions = rng.uniform(-scale, scale, (steps, n, size))
-    records: list[tuple[Any, ...]] = []
-    obs, info = env.reset()
-    records.append(("reset", obs, info))
-    for t in range(steps):
-        if t == steps // 2:
-            obs, info = env.reset(seed=reseed)
-            records.append(("reseed", obs, info))
-        obs, reward, term, trunc, info = env.step(actions[t])
-        records.append(("step", obs, info, reward, term, trunc, actions[t]))
+    records = record(env, actions, steps, reseed)
     env.close()
     ends = replay(records, n, seed, reseed, max_steps, oracle, task_id, _check,
                   _check_step)

@@ -358,12 +358,17 @@ class QtPainterOracle:
                 self._call("QBrushD1", qbrush)
             rect = (ctypes.c_double * 4)(x, y, w, h)
             self._call("drawEllipse", painter, rect)
+        return self._finish(painter, image, width, height)
+
+    def _finish(self, painter: Any, canvas: Any, width: int, height: int) -> np.ndarray:
+        """Ends and destroys `painter`, then returns a copy of `canvas`' pixels (uint32
+        0xAARRGGBB words, height x width) and destroys it."""
         self._call("QPainter3end", painter)
-        bits = self._call("QImage4bits", image)
+        bits = self._call("QImage4bits", canvas)
         out = np.ctypeslib.as_array(ctypes.cast(bits, ctypes.POINTER(ctypes.c_uint32)),
                                     shape=(height, width)).copy()
         self._call("QPainterD1", painter)
-        self._call("QImageD1", image)
+        self._call("QImageD1", canvas)
         return out
 
     def draw_images(self, width: int, height: int, background: int, pixels: np.ndarray,
@@ -394,11 +399,6 @@ class QtPainterOracle:
             self._call("drawImage", painter, (ctypes.c_double * 4)(x, y, w, h), sprite, source,
                        0)
             self._call("QPainter7restore", painter)
-        self._call("QPainter3end", painter)
-        bits = self._call("QImage4bits", canvas)
-        out = np.ctypeslib.as_array(ctypes.cast(bits, ctypes.POINTER(ctypes.c_uint32)),
-                                    shape=(height, width)).copy()
-        self._call("QPainterD1", painter)
+        out = self._finish(painter, canvas, width, height)
         self._call("QImageD1", sprite)
-        self._call("QImageD1", canvas)
         return out

@@ -23,6 +23,15 @@ namespace envpool::procgen {
 
 constexpr float kPi = 3.14159265358979323846264338327950288f;
 
+// procgen's unqualified cos / sin / sqrt of a float: the C library's double functions
+// (<cmath> declares only those in the global namespace), not std's float overloads; the
+// result is rounded to float only where procgen stores it (an ulp of a velocity drifts an
+// entity off procgen's position and, some hundred steps later, moves a sprite's sampled
+// source row or column)
+inline double Cos(float x) { return std::cos(static_cast<double>(x)); }
+inline double Sin(float x) { return std::sin(static_cast<double>(x)); }
+inline double Sqrt(float x) { return std::sqrt(static_cast<double>(x)); }
+
 // object-ids.h
 constexpr int kInvalidObj = -1;
 constexpr int kInvalidIdx = -2;

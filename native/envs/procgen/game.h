@@ -119,6 +119,7 @@ struct Entity {
   }
 
   void FaceDirection(float dx, float dy, float rotation_offset = 0) {
+    // entity.cpp includes <math.h>, whose C++ wrapper brings std's float overloads: atan2f
     if (dx != 0 || dy != 0) rotation = -1 * std::atan2(dy, dx) + rotation_offset;
   }
 };
@@ -623,7 +624,7 @@ class BasicGame {
     if (grid_step_) {
       num_sub_steps = 1;
     } else {
-      num_sub_steps = static_cast<int>(4 * std::sqrt(obj->vx * obj->vx + obj->vy * obj->vy));
+      num_sub_steps = static_cast<int>(4 * Sqrt(obj->vx * obj->vx + obj->vy * obj->vy));
       if (num_sub_steps < 4) num_sub_steps = 4;
     }
     const float pct = 1.0 / num_sub_steps;

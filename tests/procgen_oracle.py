@@ -294,6 +294,19 @@ class QtPainterOracle:
             (None, ctypes.c_void_p, ctypes.c_int),
         "_ZN9ProcGenQt8QPainter11drawEllipseERKNS_6QRectFE":
             (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt6QImageC1EPhiiiNS0_6FormatEPFvPvES3_":
+            (None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+             ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter4saveEv": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter7restoreEv": (None, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter10setOpacityEd": (None, ctypes.c_void_p, ctypes.c_double),
+        "_ZN9ProcGenQt8QPainter9translateERKNS_7QPointFE":
+            (None, ctypes.c_void_p, ctypes.c_void_p),
+        "_ZN9ProcGenQt8QPainter6rotateEd": (None, ctypes.c_void_p, ctypes.c_double),
+        "_ZN9ProcGenQt8QPainter9drawImageERKNS_6QRectFERKNS_6QImageES3_"
+        "NS_6QFlagsINS_2Qt19ImageConversionFlagEEE":
+            (None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+             ctypes.c_int),
     }
 
     def __init__(self, wheel_dir: str) -> None:
@@ -324,7 +337,7 @@ class QtPainterOracle:
         colours (a solid pen of `pen_width`, a solid brush), or -1 for none."""
         image = ctypes.create_string_buffer(256)
         painter = ctypes.create_string_buffer(256)
-        self._call("QImageC1Eii", image, width, height, 4)  # Format_RGB32
+        self._call("QImageC1EiiNS0_6Format", image, width, height, 4)  # Format_RGB32
         self._call("QImage4fill", image, background & 0xFFFFFFFF)
         self._call("QPainterC1", painter, image)
         for x, y, w, h, pen, brush in ellipses:
@@ -345,10 +358,47 @@ class QtPainterOracle:
                 self._call("QBrushD1", qbrush)
             rect = (ctypes.c_double * 4)(x, y, w, h)
             self._call("drawEllipse", painter, rect)
+        return self._finish(painter, image, width, height)
+
+    def _finish(self, painter: Any, canvas: Any, width: int, height: int) -> np.ndarray:
+        """Ends and destroys `painter`, then returns a copy of `canvas`' pixels (uint32
+        0xAARRGGBB words, height x width) and destroys it."""
         self._call("QPainter3end", painter)
-        bits = self._call("QImage4bits", image)
+        bits = self._call("QImage4bits", canvas)
         out = np.ctypeslib.as_array(ctypes.cast(bits, ctypes.POINTER(ctypes.c_uint32)),
                                     shape=(height, width)).copy()
         self._call("QPainterD1", painter)
-        self._call("QImageD1", image)
+        self._call("QImageD1", canvas)
+        return out
+
+    def draw_images(self, width: int, height: int, background: int, pixels: np.ndarray,
+                    draws: list[tuple[float, float, float, float, float, float, float, float]]
+                    ) -> np.ndarray:
+        """The canvas (uint32 0xAARRGGBB words, height x width, ``Format_RGB32``) filled with
+        `background`, then the ``Format_ARGB32_Premultiplied`` image `pixels` (uint32,
+        rows x columns) drawn for each (x, y, w, h, dx, dy, degrees, opacity) as procgen
+        draws an entity: save, setOpacity, translate(dx, dy), rotate(degrees),
+        drawImage(QRectF(x, y, w, h), image) (the whole image as the source), restore."""
+        data = np.ascontiguousarray(pixels, dtype=np.uint32)
+        rows, cols = data.shape
+        canvas = ctypes.create_string_buffer(256)
+        sprite = ctypes.create_string_buffer(256)
+        painter = ctypes.create_string_buffer(256)
+        self._call("QImageC1EiiNS0_6Format", canvas, width, height, 4)  # Format_RGB32
+        self._call("QImage4fill", canvas, background & 0xFFFFFFFF)
+        # Format_ARGB32_Premultiplied (6) over the array's memory, no cleanup function
+        self._call("QImageC1EPhiii", sprite, data.ctypes.data, cols, rows, cols * 4, 6, None,
+                   None)
+        self._call("QPainterC1", painter, canvas)
+        source = (ctypes.c_double * 4)(0, 0, cols, rows)
+        for x, y, w, h, dx, dy, degrees, opacity in draws:
+            self._call("QPainter4save", painter)
+            self._call("setOpacity", painter, opacity)
+            self._call("translate", painter, (ctypes.c_double * 2)(dx, dy))
+            self._call("rotate", painter, degrees)
+            self._call("drawImage", painter, (ctypes.c_double * 4)(x, y, w, h), sprite, source,
+                       0)
+            self._call("QPainter7restore", painter)
+        out = self._finish(painter, canvas, width, height)
+        self._call("QImageD1", sprite)
         return out

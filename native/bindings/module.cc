@@ -192,4 +192,38 @@ PYBIND11_MODULE(_native, m) {
         return painter.canvas();
       },
       py::arg("width"), py::arg("height"), py::arg("background"), py::arg("ellipses"));
+  // For the tests only (as above): envs/procgen/qt_paint.h's drawImage of one premultiplied
+  // ARGB image (`pixels`, 0xAARRGGBB words row by row, width image_width) for each
+  // (x, y, w, h, dx, dy, degrees, opacity) in turn, as procgen draws an entity: save,
+  // setOpacity, translate(dx, dy), rotate(degrees), drawImage(QRectF(x, y, w, h)), restore.
+  m.def(
+      "_procgen_draw_images",
+      [](int width, int height, std::uint32_t background,
+         const std::vector<std::uint32_t>& pixels, int image_width,
+         const std::vector<std::tuple<double, double, double, double, double, double, double,
+                                      double>>& draws) {
+        if (width <= 0 || height <= 0) throw std::invalid_argument("an empty canvas");
+        if (image_width <= 0 || pixels.empty() ||
+            pixels.size() % static_cast<std::size_t>(image_width) != 0) {
+          throw std::invalid_argument("the image's pixels are not rows of image_width");
+        }
+        envpool::procgen::Image image;
+        image.width = image_width;
+        image.height = static_cast<int>(pixels.size() / static_cast<std::size_t>(image_width));
+        image.pixels = pixels;
+        envpool::procgen::Painter painter(width, height);
+        painter.FillRect({0, 0, static_cast<double>(width), static_cast<double>(height)},
+                         (background >> 16) & 255, (background >> 8) & 255, background & 255);
+        for (const auto& [x, y, w, h, dx, dy, degrees, opacity] : draws) {
+          painter.Save();
+          painter.SetOpacity(opacity);
+          painter.Translate(dx, dy);
+          painter.Rotate(degrees);
+          painter.DrawImage({x, y, w, h}, image);
+          painter.Restore();
+        }
+        return painter.canvas();
+      },
+      py::arg("width"), py::arg("height"), py::arg("background"), py::arg("pixels"),
+      py::arg("image_width"), py::arg("draws"));
 }

@@ -104,8 +104,8 @@ class BossFight final : public BasicGame {
           // reflected away, downwards to a side, at half speed, fading out
           src->type = kReflectedBullet;
           const float theta = kPi * (1.25 + .5 * rand_pct_);
-          src->vy = kPlayerBulletVel * std::sin(theta) * .5;
-          src->vx = kPlayerBulletVel * std::cos(theta) * .5;
+          src->vy = kPlayerBulletVel * Sin(theta) * .5;
+          src->vx = kPlayerBulletVel * Cos(theta) * .5;
           src->expire_time = 4;
           src->life_time = 0;
           src->alpha_decay = 0.8f;
@@ -199,7 +199,7 @@ class BossFight final : public BasicGame {
   }
 
   void BossFire(float bullet_r, float vel, float theta) {
-    auto bullet = AddEntity(boss_->x, boss_->y, vel * std::cos(theta), vel * std::sin(theta),
+    auto bullet = AddEntity(boss_->x, boss_->y, vel * Cos(theta), vel * Sin(theta),
                             bullet_r, kEnemyBullet);
     bullet->image_theme = boss_laser_theme_;
     bullet->expire_time = 50;

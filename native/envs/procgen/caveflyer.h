@@ -272,12 +272,6 @@ class CaveFlyer final : public BasicGame {
   }
 
  private:
-  // caveflyer.cpp's cos / sin of a float theta: the C library's double functions, not
-  // the float overloads (with cosf the ship drifts off procgen's by an ulp, which shows as
-  // a pixel of a wall tile after some hundred steps)
-  static double Cos(float theta) { return std::cos(static_cast<double>(theta)); }
-  static double Sin(float theta) { return std::sin(static_cast<double>(theta)); }
-
   // spawn_entity_at_idx: an entity of radius r at the centre of cell idx
   EntityPtr SpawnEntityAtIdx(int idx, float r, int type) {
     const float x = (idx % main_width_) + .5;

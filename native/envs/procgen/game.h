@@ -23,6 +23,15 @@ namespace envpool::procgen {
 
 constexpr float kPi = 3.14159265358979323846264338327950288f;
 
+// procgen's unqualified cos / sin / sqrt of a float: the C library's double functions
+// (<cmath> declares only those in the global namespace), not std's float overloads; the
+// result is rounded to float only where procgen stores it (an ulp of a velocity drifts an
+// entity off procgen's position and, some hundred steps later, moves a sprite's sampled
+// source row or column)
+inline double Cos(float x) { return std::cos(static_cast<double>(x)); }
+inline double Sin(float x) { return std::sin(static_cast<double>(x)); }
+inline double Sqrt(float x) { return std::sqrt(static_cast<double>(x)); }
+
 // object-ids.h
 constexpr int kInvalidObj = -1;
 constexpr int kInvalidIdx = -2;
@@ -110,6 +119,7 @@ struct Entity {
   }
 
   void FaceDirection(float dx, float dy, float rotation_offset = 0) {
+    // entity.cpp includes <math.h>, whose C++ wrapper brings std's float overloads: atan2f
     if (dx != 0 || dy != 0) rotation = -1 * std::atan2(dy, dx) + rotation_offset;
   }
 };
@@ -614,7 +624,7 @@ class BasicGame {
     if (grid_step_) {
       num_sub_steps = 1;
     } else {
-      num_sub_steps = static_cast<int>(4 * std::sqrt(obj->vx * obj->vx + obj->vy * obj->vy));
+      num_sub_steps = static_cast<int>(4 * Sqrt(obj->vx * obj->vx + obj->vy * obj->vy));
       if (num_sub_steps < 4) num_sub_steps = 4;
     }
     const float pct = 1.0 / num_sub_steps;

@@ -289,8 +289,8 @@ class Ninja final : public BasicGame {
         theta = -1 * kPi / 4;
       }
       if (agent_->is_reflected) theta = kPi - theta;
-      auto star = AddEntity(agent_->x, agent_->y, bullet_vel * std::cos(theta),
-                            bullet_vel * std::sin(theta), .25, kThrowingStar);
+      auto star = AddEntity(agent_->x, agent_->y, bullet_vel * Cos(theta),
+                            bullet_vel * Sin(theta), .25, kThrowingStar);
       star->collides_with_entities = true;
       star->expire_time = 15;
       star->smart_step = true;

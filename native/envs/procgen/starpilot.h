@@ -209,8 +209,8 @@ class StarPilot final : public BasicGame {
           fire_time = rand_gen_.RandInt(20, 30);
         }
         v_scale *= kVScale;
-        float vx = -1 * std::cos(theta) * v_scale;
-        const float vy = std::sin(theta) * v_scale;
+        float vx = -1 * Cos(theta) * v_scale;
+        const float vy = Sin(theta) * v_scale;
         bool spawn_right = true;
         float x_pos;
         if (type == kFlyer || type == kFastFlyer) {
@@ -285,7 +285,7 @@ class StarPilot final : public BasicGame {
         const float bullet_r = hp_bullet_r_[m->type];
         float b_vx = agent_->x - m->x;
         float b_vy = agent_->y - m->y;
-        const float bv_scale = hp_vs_[bullet_type] * kVScale / std::sqrt(b_vx * b_vx + b_vy * b_vy);
+        const float bv_scale = hp_vs_[bullet_type] * kVScale / Sqrt(b_vx * b_vx + b_vy * b_vy);
         b_vx = b_vx * bv_scale;
         b_vy = b_vy * bv_scale;
         auto bullet = std::make_shared<Entity>(m->x, m->y, b_vx, b_vy, bullet_r, bullet_r,
@@ -307,9 +307,9 @@ class StarPilot final : public BasicGame {
     if (is_firing) {
       const float theta = special_action_ == 2 ? kPi : 0;
       const float v_scale = hp_vs_[kBulletPlayer] * kVScale;
-      const float vx = std::cos(theta) * v_scale;
-      const float vy = std::sin(theta) * v_scale;
-      const float x_off = agent_->rx * std::cos(theta);
+      const float vx = Cos(theta) * v_scale;
+      const float vy = Sin(theta) * v_scale;
+      const float x_off = agent_->rx * Cos(theta);
       auto bullet = std::make_shared<Entity>(agent_->x + x_off, agent_->y, vx, vy, bullet_r,
                                              bullet_r, kBulletPlayer);
       bullet->collides_with_entities = true;

@@ -55,6 +55,9 @@ from mujoco_playground._src.manipulation.aloha import (  # noqa: E402
 from mujoco_playground._src.manipulation.leap_hand import reorient as leap_reorient  # noqa: E402
 from mujoco_playground._src.manipulation.leap_hand import rotate_z as leap_rotate_z  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(__file__))
+from playground_replay import KeyChainOracle  # noqa: E402
+
 _ROTATE_TERMS = ("angvel", "linvel", "termination", "action_rate", "pose", "torques",
                  "energy")
 # The package's env class for each id, its reward terms (our info's reward_<term>, the
@@ -147,7 +150,7 @@ class _JnpCompat:
         return jnp.clip(x, min=kw.pop("min", a_min), max=kw.pop("max", a_max), **kw)
 
 
-class _Oracle:
+class _Oracle(KeyChainOracle):
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
     def __init__(self, task_id: str, menagerie_dir: str) -> None:
@@ -159,8 +162,6 @@ class _Oracle:
         self.env = cls(config_overrides={"impl": "jax"} if "impl" in config else None)
         self.physics = _NativePhysics(self.env.mj_model)
         self.module = leap_reorient if cls is leap_reorient.CubeReorient else None
-        self.key: Any = None
-        self.state: Any = None
 
     def _patched(self, fn: Any, *args: Any) -> Any:
         saved = (mjx_env.make_data, mjx_env.step)
@@ -174,19 +175,6 @@ class _Oracle:
             mjx_env.make_data, mjx_env.step = saved
             if self.module is not None:
                 self.module.jp = jnp
-
-    def seed(self, seed: int) -> None:
-        self.key = jax.random.PRNGKey(seed)
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state = self._patched(self.env.reset, use)
-        return self.state
-
-    def step(self, action: np.ndarray) -> Any:
-        self.state = self._patched(self.env.step, self.state,
-                                   jnp.asarray(action.astype(np.float32)))
-        return self.state
 
 
 _ORACLES: dict[str, _Oracle] = {}

@@ -38,7 +38,7 @@ import envpool
 from envpool.tasks.playground import TASKS, resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playground_replay import record, replay  # noqa: E402
+from playground_replay import KeyChainOracle, record, replay  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -116,7 +116,7 @@ class _NativePhysics:
         return _Snapshot(self.d)
 
 
-class _Oracle:
+class _Oracle(KeyChainOracle):
     """The package's env of ``task_id`` on native physics, with a key chain per env."""
 
     def __init__(self, task_id: str, menagerie_dir: str, overrides: dict[str, Any]) -> None:
@@ -131,8 +131,6 @@ class _Oracle:
                                         config_overrides={"impl": "jax", **overrides})
         self.terms = list(self.env._config.reward_config.scales.keys())
         self.physics = _NativePhysics(self.env.mj_model)
-        self.key: Any = None
-        self.state: Any = None
 
     def _patched(self, fn: Any, *args: Any) -> Any:
         saved = (mjx_env.make_data, mjx_env.step, self.module.mjx)
@@ -144,22 +142,12 @@ class _Oracle:
         finally:
             mjx_env.make_data, mjx_env.step, self.module.mjx = saved
 
-    def seed(self, seed: int) -> None:
-        self.key = jax.random.PRNGKey(seed)
-
-    def reset(self) -> Any:
-        use, self.key = jax.random.split(self.key)
-        self.state = self._patched(self.env.reset, use)
-        return self.state
-
     def step(self, action: np.ndarray) -> Any:
         info = self.state.info
         cfg = self.env._config.push_config
         self.physics.push_lands = bool(cfg.enable) and (
             int(info["push_step"]) + 1) % int(info["push_interval_steps"]) == 0
-        self.state = self._patched(self.env.step, self.state,
-                                   jnp.asarray(action.astype(np.float32)))
-        return self.state
+        return super().step(action)
 
 
 _ORACLES: dict[str, _Oracle] = {}

@@ -89,6 +89,10 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         if config.render_mode == "human":
             frame = spec.render_frame
             self._window = HumanWindow(spec.id, None if frame is None else frame[2])
+        # The task's frames drawn in Python (TaskSpec.frames), made with the pool.
+        self._frames: Any = None
+        if spec.task.frames is not None and spec.render_frame is not None:
+            self._frames = spec.task.frames(spec.id, *spec.render_frame[:2])
         self._text: TextRenderer | None = None
         if config.render_mode == "ansi":
             self._text = TextRenderer(spec.native_env, config, config.num_envs)
@@ -272,6 +276,8 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         """
         if self._window is not None:
             self._window.close()
+        if self._frames is not None:
+            self._frames.close()
         self._pool.close()
 
     @property

@@ -47,6 +47,10 @@ class TaskSpec:
     # "direction": the package's Discrete(4) is int64, the arrays int32 as sail-sg
     # EnvPool's, which jax keeps without x64).
     space_dtypes: dict[str, str] = field(default_factory=dict)
+    # Frames drawn in Python from each env's get_state, where the reference package draws
+    # them itself (Jumanji's matplotlib viewers): (task_id, height, width) -> an object with
+    # draw(state) -> (height, width, 3) uint8 and close(); None: the worker threads draw.
+    frames: Callable[[str, int, int], Any] | None = None
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -79,6 +83,7 @@ def register(
     module: ModuleType | None = None,
     pool_methods: dict[str, Callable[..., Any]] | None = None,
     space_dtypes: dict[str, str] | None = None,
+    frames: Callable[[str, int, int], Any] | None = None,
     listed: bool = True,
     **env_kwargs: Any,
 ) -> None:
@@ -111,6 +116,11 @@ def register(
             ``(pool, *args, **kwargs)``.
         space_dtypes: The dtype of the gymnasium space of observation arrays, by name,
             where it is to differ from the arrays' own (a reference package's space).
+        frames: A maker of the task's frames drawn in Python from each env's
+            ``get_state`` (the reference package's own drawing): called with the id, the
+            frame's height and width when a pool is made with a ``render_mode``; the
+            object it returns has ``draw(state)`` (an ``(H, W, 3)`` uint8 frame) and
+            ``close()``. None: the native env draws its frames.
         listed: False registers an id that pools are made of but that neither
             ``list_all_envs()`` nor gymnasium lists.
         **env_kwargs: Defaults that override the native env's own (keywords it takes).
@@ -159,7 +169,7 @@ def register(
     task = TaskSpec(task_id, native_env, dict(env_kwargs), max_episode_steps, reward_threshold,
                     prepare, dict(python_kwargs or {}), thread_per_env,
                     frozenset(per_env_kwargs), frozenset(random_kwargs), native,
-                    dict(pool_methods or {}), dict(space_dtypes or {}))
+                    dict(pool_methods or {}), dict(space_dtypes or {}), frames)
     if not listed:
         _UNLISTED[task_id] = task
         return

@@ -29,15 +29,18 @@ class PoolRendering:
     render_mode: str | None
     #: why render() refuses where the env draws no frames (keywords.render_refusal)
     _render_refusal: str | None
+    #: the task's frames drawn in Python (TaskSpec.frames), else None
+    _frames: Any
 
     def render(self, env_ids: Any = None,
                camera_id: int | None = None) -> np.ndarray | list[str] | None:
         """Draws the current frames of some envs.
 
         The pool must be made with a ``render_mode``. The worker threads draw the
-        frames; envs in flight (sent and not yet received) cannot be drawn. The same
-        in the gymnasium, gym and dm flavours; ``gymnasium.make_vec`` pools return a
-        tuple instead (``GymnasiumVectorEnv.render``).
+        frames, or, where the task's reference package draws them in Python (Jumanji's
+        viewers), that package in the calling thread. Envs in flight (sent and not yet
+        received) cannot be drawn. The same in the gymnasium, gym and dm flavours;
+        ``gymnasium.make_vec`` pools return a tuple instead (``GymnasiumVectorEnv.render``).
 
         Args:
             env_ids: The envs to draw: an int or a sequence of ints. None draws env
@@ -93,14 +96,31 @@ class PoolRendering:
             raise ValueError(f"render_mode='human' shows one env: env_ids must name one, got "
                              f"{len(ids)}")
         try:
-            frames = self._pool.render(ids, self.config["render_width"],
-                                       self.config["render_height"], int(camera))
+            if self._frames is not None:
+                frames = self._draw_in_python(ids, int(camera))
+            else:
+                frames = self._pool.render(ids, self.config["render_width"],
+                                           self.config["render_height"], int(camera))
         except ValueError as error:
             raise ValueError(f"{self.spec.id}: {error}") from None
         if self._window is None:
             return frames
         self._show_human_frame(frames[0])
         return None
+
+    def _draw_in_python(self, ids: np.ndarray, camera: int) -> np.ndarray:
+        """The frames of the envs ``ids`` drawn by the task's Python drawer from their
+        states (TaskSpec.frames), with the checks of the native render."""
+        if ids.size == 0:
+            raise ValueError("render: no env ids given")
+        if camera not in (-1, 0):
+            raise ValueError(f"render: these envs have one view: camera_id must be -1 or 0, "
+                             f"got {camera}")
+        listed = ids.reshape(-1).tolist()
+        if len(set(listed)) != len(listed):
+            raise ValueError("render: an env_id is listed twice")
+        states = [self._pool.get_state(int(i)) for i in listed]  # out of range, in flight
+        return np.stack([self._frames.draw(state) for state in states])
 
     def _show_human_frame(self, frame: np.ndarray) -> None:
         """Shows one ``(H, W, 3)`` frame in the pool's window (``render_mode="human"``;

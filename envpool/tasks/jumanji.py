@@ -19,6 +19,7 @@ from typing import Any
 from envpool.core.registry import register
 from envpool.tasks._installed import package_path
 from envpool.tasks.classic_control import xla_uses_fma
+from envpool.tasks.jumanji_frames import JumanjiFrames
 
 #: (task id, native env, max_episode_steps): sail-sg EnvPool's limits.
 TASKS: list[tuple[str, str, int]] = [
@@ -186,4 +187,4 @@ NEEDS_USER_FILES = (set() if boxoban_file("unfiltered-train")
 for _task_id, _native, _steps in TASKS:
     for _id in (_task_id, f"Jumanji/{_task_id}"):
         register(_id, _native, max_episode_steps=_steps, prepare=_PREPARE.get(_native),
-                 **_KWARGS.get(_task_id, {}))
+                 frames=JumanjiFrames, **_KWARGS.get(_task_id, {}))

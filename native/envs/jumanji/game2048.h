@@ -75,6 +75,8 @@ class Game2048 final : public JumanjiEnv {
       AddRandomCell(board_key);
     }
     mask_ = ActionMask(board_);
+    step_count_ = 0;
+    score_ = 0.0F;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -86,6 +88,8 @@ class Game2048 final : public JumanjiEnv {
     board_ = moved;
     if (mask_[a] && params_.add_random_cell) AddRandomCell(cell_key);
     mask_ = ActionMask(board_);
+    ++step_count_;
+    score_ += reward;  // float32, as jumanji's state.score + reward
     const bool done = !(mask_[0] || mask_[1] || mask_[2] || mask_[3]);
     return Outcome(reward, done ? StepType::kTermination : StepType::kMid);
   }
@@ -164,6 +168,13 @@ class Game2048 final : public JumanjiEnv {
     board_[index] = value;
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): action_mask, board, key,
+  // score, step_count.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {4}).Add(board_, {kSize, kSize}).KeyLeaf(key_).Scalar(score_);
+    out.Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kSize, kSize);
     for (int i = 0; i < kSize * kSize; ++i) p.cells[i] = board_[i];
@@ -173,6 +184,8 @@ class Game2048 final : public JumanjiEnv {
   Params params_;
   Board board_{};
   std::array<bool, 4> mask_{};
+  std::int32_t step_count_ = 0;
+  float score_ = 0.0F;
   Key key_{};
 };
 

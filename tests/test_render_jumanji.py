@@ -1,0 +1,166 @@
+"""Jumanji's frames and States against jumanji 1.1.2 itself, side by side in the same test.
+
+A Jumanji pool draws its frames with jumanji's own viewer from the State it rebuilds from
+the native env (envpool/tasks/jumanji_frames.py). Here a pool and jumanji's env are reset
+from the same seed (the key chain of native/envs/jumanji/jumanji_env.h) and stepped with the
+same actions, and at every step
+
+* the State rebuilt from the pool (``JumanjiFrames.state``) equals jumanji's State leaf by
+  leaf: same structure, dtypes, shapes and values (floats as raw bits);
+* at a few steps the pool's ``render()`` equals the frame jumanji's own viewer draws of
+  jumanji's own State (``env.render(state)`` in its ``rgb_array`` mode at the same size),
+  pixel for pixel.
+
+Sokoban's reference needs its level file in a Hugging Face cache: its State and frames are
+checked in test_align_jumanji_sokoban.py. The sweep is sampled (``sweep(by="none")``);
+``ENVPOOL_SWEEP=all`` runs every id.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.tasks.jumanji import JUMANJI_ENV_IDS
+
+jax = pytest.importorskip("jax")
+jumanji = pytest.importorskip("jumanji")
+matplotlib = pytest.importorskip("matplotlib")
+
+SEED = 3
+STEPS = 12
+DRAWN = (0, 1, 6, 12)  # the steps whose frames are compared (0: the reset)
+HEIGHT, WIDTH = 96, 128
+_NAMES = itertools.count()
+
+
+def reference_env(task_id: str) -> Any:
+    """jumanji's env of an id (Connector-v2: jumanji 1.1.1's, rebuilt from 1.1.2)."""
+    if task_id == "Connector-v2":
+        from jumanji_connector_v2 import ConnectorV2
+
+        return ConnectorV2()
+    return jumanji.make(task_id)
+
+
+def package_frame(env: Any, state: Any, height: int, width: int) -> np.ndarray:
+    """The frame jumanji's own viewer of ``env`` draws of ``state`` in its rgb_array mode,
+    ``height`` x ``width`` pixels (figure size in inches at 100 dpi)."""
+    viewer = next(v for v in vars(env).values() if hasattr(v, "_display_rgb_array"))
+    if not getattr(viewer, "_envpool_test", False):
+        viewer._display = viewer._display_rgb_array
+        viewer.figure_size = (width / 100.0, height / 100.0)
+        viewer._name = f"reference {next(_NAMES)}"
+        viewer._envpool_test = True
+    with matplotlib.rc_context({"figure.dpi": 100}):
+        frame = env.render(state)
+        if frame is None:
+            frame = viewer.render(state)
+    return np.asarray(frame)[:, :, :3]
+
+
+def _bits(x: Any) -> np.ndarray:
+    a = np.asarray(x)
+    return a.view(np.uint32) if a.dtype == np.float32 else a
+
+
+def assert_same_state(ours: Any, ref: Any, where: Any) -> None:
+    """jumanji States equal: the same pytree structure and, leaf by leaf, dtype, shape and
+    values (float32 as raw bits)."""
+    ours_leaves, ours_tree = jax.tree_util.tree_flatten(ours)
+    ref_leaves, ref_tree = jax.tree_util.tree_flatten(ref)
+    assert ours_tree == ref_tree, where
+    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(ref)[0]]
+    for path, a, b in zip(paths, ours_leaves, ref_leaves, strict=True):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.dtype == b.dtype and a.shape == b.shape, (where, path, a.dtype, b.dtype,
+                                                           a.shape, b.shape)
+        assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
+
+
+def policy(space: Any, obs: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+    """An action of env 0: a valid one drawn from the action mask (per agent where the mask
+    has a row per agent), else a sample of the action space."""
+    mask = obs.get("action_mask") if isinstance(obs, dict) else None
+    shape = getattr(space, "nvec", None)
+    if mask is None:
+        return np.asarray(space.sample(), dtype=space.dtype)
+    mask = np.asarray(mask[0])
+    if shape is not None and mask.shape == tuple(shape):  # (row, col), (row, col, digit)
+        valid = np.argwhere(mask)
+        return np.asarray(valid[rng.integers(len(valid))] if len(valid) else
+                          np.zeros(len(shape)), dtype=space.dtype)
+    if shape is not None and mask.ndim == 2 and mask.shape[0] == len(shape):  # per agent
+        return np.asarray([rng.choice(np.flatnonzero(row)) if row.any() else 0
+                           for row in mask], dtype=space.dtype)
+    valid = np.flatnonzero(mask.reshape(-1))
+    pick = int(rng.choice(valid)) if len(valid) else 0
+    if shape is not None:
+        return np.asarray(np.unravel_index(pick, tuple(shape)), dtype=space.dtype)
+    return np.asarray(pick, dtype=space.dtype)
+
+
+_IDS = [i for i in JUMANJI_ENV_IDS if i != "Sokoban-v0"]
+
+
+@pytest.mark.sweep(by="none")
+@pytest.mark.parametrize("task_id", _IDS)
+def test_states_and_frames_equal_jumanji(task_id: str) -> None:
+    """The same State leaf by leaf at every step, and the same frames pixel for pixel."""
+    ours = envpool.make_gymnasium(task_id, num_envs=1, seed=SEED, render_mode="rgb_array",
+                                  render_width=WIDTH, render_height=HEIGHT)
+    ref = reference_env(task_id)
+    reset, step = jax.jit(ref.reset), jax.jit(ref.step)
+    use, _ = jax.random.split(jax.random.PRNGKey(SEED))
+    state, _ = reset(use)
+    obs, _ = ours.reset()
+    rng = np.random.default_rng(SEED)
+    space = ours.single_action_space
+    for t in range(STEPS + 1):
+        if t:
+            action = policy(space, obs, rng)
+            state, timestep = step(state, action)
+            obs, _, term, trunc, _ = ours.step(action[None])
+        assert_same_state(ours._frames.state(ours.get_state(0)), state, (task_id, t))
+        if t in DRAWN:
+            frame = ours.render()
+            assert frame.shape == (1, HEIGHT, WIDTH, 3) and frame.dtype == np.uint8
+            expected = package_frame(ref, state, HEIGHT, WIDTH)
+            assert np.array_equal(frame[0], expected), (
+                task_id, t, int(np.count_nonzero(frame[0] != expected)))
+        if t and (term[0] or trunc[0]):
+            break
+    ours.close()
+
+
+def test_render_checks_and_missing_jumanji(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks of render() hold for frames drawn in Python; without jumanji a pool with
+    render_mode is refused at make with what to install; without render_mode it steps."""
+    env = envpool.make("Game2048-v1", num_envs=3, batch_size=1, seed=0,
+                       render_mode="rgb_array")
+    env.async_reset()
+    _, _, _, _, info = env.recv()
+    ready = int(info["env_id"][0])
+    busy = sorted(set(range(3)) - {ready})
+    with pytest.raises(ValueError, match=f"env_id {busy[0]} is in flight"):
+        env.render(env_ids=busy)
+    with pytest.raises(ValueError, match="listed twice"):
+        env.render(env_ids=[ready, ready])
+    with pytest.raises(ValueError, match="out of range"):
+        env.render(env_ids=[7])
+    with pytest.raises(ValueError, match="camera_id"):
+        env.render(env_ids=[ready], camera_id=2)
+    frames = env.render(env_ids=[ready])
+    assert frames.shape == (1, 256, 256, 3) and frames.dtype == np.uint8
+    assert len(np.unique(frames.reshape(-1, 3), axis=0)) > 2  # a picture, not a fill
+    env.close()
+    with pytest.raises(RuntimeError):
+        env.render(env_ids=[ready])
+    monkeypatch.setattr("envpool.tasks.jumanji_frames.jumanji_installed", lambda: False)
+    with pytest.raises(ModuleNotFoundError, match="pip install jumanji==1.1.2"):
+        envpool.make("Game2048-v1", render_mode="rgb_array")
+    envpool.make("Game2048-v1", num_envs=1).reset()

@@ -18,7 +18,6 @@ checked in test_align_jumanji_sokoban.py. The sweep is sampled (``sweep(by="none
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -26,6 +25,7 @@ import pytest
 
 import envpool
 from envpool.tasks.jumanji import JUMANJI_ENV_IDS
+from envpool.tasks.jumanji_frames import rgb_array_viewer
 
 jax = pytest.importorskip("jax")
 jumanji = pytest.importorskip("jumanji")
@@ -35,7 +35,6 @@ SEED = 3
 STEPS = 12
 DRAWN = (0, 1, 6, 12)  # the steps whose frames are compared (0: the reset)
 HEIGHT, WIDTH = 96, 128
-_NAMES = itertools.count()
 
 
 def reference_env(task_id: str) -> Any:
@@ -52,9 +51,7 @@ def package_frame(env: Any, state: Any, height: int, width: int) -> np.ndarray:
     ``height`` x ``width`` pixels (figure size in inches at 100 dpi)."""
     viewer = next(v for v in vars(env).values() if hasattr(v, "_display_rgb_array"))
     if not getattr(viewer, "_envpool_test", False):
-        viewer._display = viewer._display_rgb_array
-        viewer.figure_size = (width / 100.0, height / 100.0)
-        viewer._name = f"reference {next(_NAMES)}"
+        viewer = rgb_array_viewer(env, height, width)
         viewer._envpool_test = True
     with matplotlib.rc_context({"figure.dpi": 100}):
         frame = env.render(state)
@@ -90,6 +87,8 @@ def policy(space: Any, obs: dict[str, Any], rng: np.random.Generator) -> np.ndar
     if mask is None:
         return np.asarray(space.sample(), dtype=space.dtype)
     mask = np.asarray(mask[0])
+    if shape is None and getattr(space, "shape", None) == (mask.ndim,) and mask.ndim > 1:
+        shape = mask.shape  # a Box action of the mask's cells (Minesweeper, Sudoku)
     if shape is not None and mask.shape == tuple(shape):  # (row, col), (row, col, digit)
         valid = np.argwhere(mask)
         return np.asarray(valid[rng.integers(len(valid))] if len(valid) else

@@ -70,6 +70,39 @@ def _use_agg() -> None:
         matplotlib.use("Agg")
 
 
+def rgb_array_viewer(env: Any, height: int, width: int) -> Any:
+    """The matplotlib viewer of jumanji's ``env``, set to draw ``height`` x ``width``
+    frames (its figure size in inches at 100 dpi) in its ``rgb_array`` mode on a figure of
+    its own.
+
+    pyplot keeps figures by name and a viewer's figure is named after the viewer
+    (``viewer._name``), which some viewers also draw as the title (Minesweeper, Sudoku,
+    RubiksCube): the name stays, and the viewer's figures take a distinct suffix instead.
+
+    Raises:
+        RuntimeError: ``env`` has no matplotlib viewer.
+    """
+    viewer = next((v for v in vars(env).values() if hasattr(v, "_display_rgb_array")), None)
+    if viewer is None:
+        raise RuntimeError(f"{type(env).__name__}: jumanji's env has no matplotlib viewer")
+    viewer._display = viewer._display_rgb_array
+    viewer.figure_size = (width / 100.0, height / 100.0)
+    suffix = f" (envpool {next(_FIGURE_IDS)})"
+    get_fig_ax = viewer._get_fig_ax
+
+    def own_fig_ax(name_suffix: str | None = None, **kwargs: Any) -> Any:
+        return get_fig_ax(name_suffix=suffix + (name_suffix or ""), **kwargs)
+
+    def close() -> None:
+        import matplotlib.pyplot as plt
+
+        plt.close(viewer._name + suffix)
+
+    viewer._get_fig_ax = own_fig_ax
+    viewer.close = close
+    return viewer
+
+
 class JumanjiFrames:
     """Draws the frames of one pool's envs with jumanji's viewer.
 
@@ -104,14 +137,7 @@ class JumanjiFrames:
         shapes = jax.eval_shape(env.reset, jax.random.PRNGKey(0))[0]
         leaves, self._treedef = jax.tree_util.tree_flatten(shapes)
         self._dtypes = [np.dtype(leaf.dtype) for leaf in leaves]
-        viewer = next((v for v in vars(env).values() if hasattr(v, "_display_rgb_array")),
-                      None)
-        if viewer is None:
-            raise RuntimeError(f"{self._id}: jumanji's env has no matplotlib viewer")
-        viewer._display = viewer._display_rgb_array
-        viewer.figure_size = (self._width / 100.0, self._height / 100.0)
-        viewer._name = f"envpool {self._id} {next(_FIGURE_IDS)}"
-        self._env, self._viewer = env, viewer
+        self._env, self._viewer = env, rgb_array_viewer(env, self._height, self._width)
 
     def state(self, leaves: Sequence[float]) -> Any:
         """jumanji's State from the native env's ``get_state``.

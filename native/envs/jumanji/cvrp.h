@@ -81,6 +81,7 @@ class Cvrp final : public JumanjiEnv {
     const Key use = ResetKey();
     const Key coordinates_key = jax_random::SplitAt(use, 1);
     const Key demands_key = jax_random::SplitAt(use, 2);
+    key_ = jax_random::SplitAt(use, 0);
     for (int i = 0; i < 2 * kNodes; ++i) {
       coordinates_[i] = params_.coordinates.empty()
                             ? jax_random::UniformF32(coordinates_key, i, 0.0F, 1.0F, false)
@@ -147,6 +148,15 @@ class Cvrp final : public JumanjiEnv {
                  coordinates_[2 * i + 1] - coordinates_[2 * j + 1], params_.fused);
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): capacity (in units, not
+  // divided by 30), coordinates, demands, key, num_total_visits, position, trajectory,
+  // visited_mask.
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(capacity_).Add(coordinates_, {kNodes, 2}).Add(demands_, {kNodes}).KeyLeaf(key_);
+    out.Scalar(num_total_visits_).Scalar(position_).Add(trajectory_, {kTrajectory});
+    out.Add(visited_, {kNodes});
+  }
+
   Picture Draw() const override {
     constexpr int kGrid = 32;
     Picture p = MakePicture(kGrid, kGrid);
@@ -165,6 +175,7 @@ class Cvrp final : public JumanjiEnv {
   std::array<bool, kNodes> visited_{};
   std::array<std::int32_t, kTrajectory> trajectory_{};
   std::int32_t num_total_visits_ = 1;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

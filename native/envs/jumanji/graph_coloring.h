@@ -76,7 +76,9 @@ class GraphColoring final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key subkey = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key subkey = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     const Key edge_key = jax_random::SplitAt(subkey, 1);
     adj_.fill(false);
     if (!params_.edges_text.empty()) {
@@ -133,6 +135,13 @@ class GraphColoring final : public JumanjiEnv {
   }
 
  private:
+  // jumanji's State (a chex dataclass: its leaves by field name): action_mask, adj_matrix,
+  // colors, current_node_index, key.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {kNodes}).Add(adj_, {kNodes, kNodes}).Add(colors_, {kNodes});
+    out.Scalar(current_).KeyLeaf(key_);
+  }
+
   // The adjacency matrix, each edge in the colour of its row's node (grey: not coloured).
   Picture Draw() const override {
     Picture p = MakePicture(kNodes, kNodes);
@@ -151,6 +160,7 @@ class GraphColoring final : public JumanjiEnv {
   std::array<std::int32_t, kNodes> colors_{};
   std::array<bool, kNodes> mask_{};
   std::int32_t current_ = 0;
+  Key key_{};  // reset's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

@@ -68,7 +68,9 @@ class Knapsack final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key sample_key = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key sample_key = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     for (int i = 0; i < kItems; ++i) {
       weights_[i] = params_.weights.empty()
                         ? jax_random::UniformF32(sample_key, i, 0.0F, 1.0F, false)
@@ -111,6 +113,13 @@ class Knapsack final : public JumanjiEnv {
  private:
   bool Available(int i) const { return !packed_[i] && weights_[i] <= remaining_; }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): key, packed_items,
+  // remaining_budget, values, weights.
+  void WriteState(StateLeaves& out) const override {
+    out.KeyLeaf(key_).Add(packed_, {kItems}).Scalar(remaining_);
+    out.Add(values_, {kItems}).Add(weights_, {kItems});
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(5, kItems / 5);
     for (int i = 0; i < kItems; ++i) p.cells[i] = packed_[i] ? 11 : (Available(i) ? 1 : 13);
@@ -122,6 +131,7 @@ class Knapsack final : public JumanjiEnv {
   std::array<float, kItems> values_{};
   std::array<bool, kItems> packed_{};
   float remaining_ = 0.0F;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

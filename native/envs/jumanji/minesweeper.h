@@ -75,16 +75,18 @@ class Minesweeper final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key sample_key = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key sample_key = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     mined_.fill(false);
     if (!params_.mines.empty()) {
-      num_mines_ = static_cast<int>(params_.mines.size());
-      for (int m : params_.mines) mined_[m] = true;
+      mine_list_ = params_.mines;
     } else {
-      num_mines_ = kMines;
       const std::vector<std::int32_t> order = jax_random::Permutation(sample_key, kCells);
-      for (int i = 0; i < kMines; ++i) mined_[order[i]] = true;
+      mine_list_.assign(order.begin(), order.begin() + kMines);
     }
+    num_mines_ = static_cast<int>(mine_list_.size());
+    for (int m : mine_list_) mined_[m] = true;
     board_.fill(-1);
     step_count_ = 0;
   }
@@ -126,6 +128,13 @@ class Minesweeper final : public JumanjiEnv {
   }
 
  private:
+  // jumanji's State (a chex dataclass: its leaves by field name): board,
+  // flat_mine_locations (in the generator's order), key, step_count.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(board_, {kRows, kCols}).Add(mine_list_, {num_mines_}).KeyLeaf(key_);
+    out.Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kCells; ++i) p.cells[i] = board_[i] < 0 ? 13 : board_[i];
@@ -134,9 +143,11 @@ class Minesweeper final : public JumanjiEnv {
 
   Params params_;
   std::array<bool, kCells> mined_{};
+  std::vector<int> mine_list_;  // the flat mine locations in jumanji's order
   std::array<std::int32_t, kCells> board_{};
   int num_mines_ = kMines;
   std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

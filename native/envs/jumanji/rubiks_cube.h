@@ -73,7 +73,9 @@ class RubiksCube final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key scramble_key = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key scramble_key = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     if (!params_.cube.empty()) {
       for (int i = 0; i < kStickers; ++i) cube_[i] = static_cast<std::int8_t>(params_.cube[i]);
     } else {
@@ -195,6 +197,11 @@ class RubiksCube final : public JumanjiEnv {
     return true;
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): cube, key, step_count.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(cube_, {kFaces, kSize, kSize}).KeyLeaf(key_).Scalar(step_count_);
+  }
+
   // The cube's net: UP above FRONT; LEFT, FRONT, RIGHT, BACK in a row; DOWN below.
   Picture Draw() const override {
     static constexpr int kColor[kFaces] = {15, 11, 5, 10, 3, 8};
@@ -214,6 +221,7 @@ class RubiksCube final : public JumanjiEnv {
   Params params_;
   Cube cube_{};
   std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

@@ -77,6 +77,7 @@ class SlidingTilePuzzle final : public JumanjiEnv {
   void Reset(Rng& /*rng*/) override {
     const Key sub = jax_random::SplitAt(ResetKey(), 1);
     const Key moves_key = jax_random::SplitAt(sub, 1);
+    key_ = jax_random::SplitAt(sub, 0);
     step_count_ = 0;
     if (!params_.puzzle.empty()) {
       for (int i = 0; i < kCells; ++i) {
@@ -160,6 +161,12 @@ class SlidingTilePuzzle final : public JumanjiEnv {
     return valid;
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): empty_tile_position,
+  // key, puzzle, step_count.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(empty_, {2}).KeyLeaf(key_).Add(puzzle_, {kSize, kSize}).Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kSize, kSize);
     for (int i = 0; i < kCells; ++i) p.cells[i] = puzzle_[i] == 0 ? 14 : puzzle_[i] % 10;
@@ -170,6 +177,7 @@ class SlidingTilePuzzle final : public JumanjiEnv {
   Puzzle puzzle_{};
   std::array<int, 2> empty_{};
   std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

@@ -95,7 +95,9 @@ class Sudoku final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key idx_key = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key idx_key = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     if (!params_.board.empty()) {
       for (int i = 0; i < kCells; ++i) board_[i] = params_.board[i];
     } else {
@@ -171,6 +173,11 @@ class Sudoku final : public JumanjiEnv {
     return true;
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): action_mask, board, key.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {kWidth, kWidth, kWidth}).Add(board_, {kWidth, kWidth}).KeyLeaf(key_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kWidth, kWidth);
     for (int i = 0; i < kCells; ++i) p.cells[i] = board_[i];
@@ -180,6 +187,7 @@ class Sudoku final : public JumanjiEnv {
   Params params_;
   Board board_{};
   std::array<bool, kCells * kWidth> mask_{};
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

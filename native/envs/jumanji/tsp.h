@@ -63,7 +63,9 @@ class Tsp final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key sample_key = jax_random::SplitAt(ResetKey(), 1);
+    const Key use = ResetKey();
+    const Key sample_key = jax_random::SplitAt(use, 1);
+    key_ = jax_random::SplitAt(use, 0);
     for (int i = 0; i < 2 * kCities; ++i) {
       coordinates_[i] = params_.coordinates.empty()
                             ? jax_random::UniformF32(sample_key, i, 0.0F, 1.0F, false)
@@ -118,6 +120,13 @@ class Tsp final : public JumanjiEnv {
     return Norm2(dx, dy, params_.fused);
   }
 
+  // jumanji's State (a chex dataclass: its leaves by field name): coordinates, key,
+  // num_visited, position, trajectory, visited_mask.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(coordinates_, {kCities, 2}).KeyLeaf(key_).Scalar(num_visited_).Scalar(position_);
+    out.Add(trajectory_, {kCities}).Add(visited_, {kCities});
+  }
+
   Picture Draw() const override {
     constexpr int kGrid = 32;
     Picture p = MakePicture(kGrid, kGrid);
@@ -134,6 +143,7 @@ class Tsp final : public JumanjiEnv {
   std::array<bool, kCities> visited_{};
   std::array<std::int32_t, kCities> trajectory_{};
   std::int32_t num_visited_ = 0;
+  Key key_{};  // the generator's state.key (steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

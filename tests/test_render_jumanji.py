@@ -93,7 +93,8 @@ def policy(space: Any, obs: dict[str, Any], rng: np.random.Generator) -> np.ndar
         valid = np.argwhere(mask)
         return np.asarray(valid[rng.integers(len(valid))] if len(valid) else
                           np.zeros(len(shape)), dtype=space.dtype)
-    if shape is not None and mask.ndim == 2 and mask.shape[0] == len(shape):  # per agent
+    agents = len(shape) if shape is not None else (space.shape or (0,))[0]  # Box: per agent
+    if mask.ndim == 2 and mask.shape[0] == agents:  # a mask row per agent
         return np.asarray([rng.choice(np.flatnonzero(row)) if row.any() else 0
                            for row in mask], dtype=space.dtype)
     valid = np.flatnonzero(mask.reshape(-1))

@@ -175,9 +175,12 @@ class JumanjiFrames:
 
     def draw(self, leaves: Sequence[float]) -> np.ndarray:
         """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``."""
+        import jax
         import matplotlib
 
-        state = self.state(leaves)
+        # As jax arrays, as jumanji's own States hold them: some viewers update them in
+        # jax's way (Maze's `walls.at[...].set(...)`).
+        state = jax.tree_util.tree_map(jax.numpy.asarray, self.state(leaves))
         with matplotlib.rc_context({"figure.dpi": 100}):
             frame = self._env.render(state)
             if frame is None:

@@ -57,9 +57,10 @@ def _connector_v2() -> Any:
 
 #: The ids whose viewer draws from numpy arrays (the others from jax arrays, as jumanji's
 #: States hold them): viewers that only read the State and index it element by element in
-#: Python loops (MMST's spring layout reads its adjacency matrix 130,000 times a frame:
-#: about 18 s a frame from jax arrays, 4 s from numpy arrays, the same picture).
-NUMPY_VIEWERS = frozenset({"MMST-v0"})
+#: Python loops (the spring layout of MMST's and GraphColoring's reads the adjacency
+#: matrix 100 times a cell: MMST's frame takes about 18 s from jax arrays, 4 s from numpy
+#: arrays, the same picture).
+NUMPY_VIEWERS = frozenset({"MMST-v0", "GraphColoring-v1"})
 
 # The ids whose jumanji env is not ``jumanji.make(id)`` here.
 _MAKERS: dict[str, Callable[[], Any]] = {"Sokoban-v0": _sokoban, "Connector-v2": _connector_v2}

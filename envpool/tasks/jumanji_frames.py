@@ -55,6 +55,13 @@ def _connector_v2() -> Any:
     return Connector(generator=LegacyRandomWalkGenerator(grid_size=10, num_agents=10))
 
 
+#: The ids whose viewer draws from numpy arrays (the others from jax arrays, as jumanji's
+#: States hold them): viewers that only read the State and index it element by element in
+#: Python loops (the spring layout of MMST's and GraphColoring's reads the adjacency
+#: matrix 100 times a cell: MMST's frame takes about 18 s from jax arrays, 4 s from numpy
+#: arrays, the same picture).
+NUMPY_VIEWERS = frozenset({"MMST-v0", "GraphColoring-v1"})
+
 # The ids whose jumanji env is not ``jumanji.make(id)`` here.
 _MAKERS: dict[str, Callable[[], Any]] = {"Sokoban-v0": _sokoban, "Connector-v2": _connector_v2}
 
@@ -175,9 +182,14 @@ class JumanjiFrames:
 
     def draw(self, leaves: Sequence[float]) -> np.ndarray:
         """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``."""
+        import jax
         import matplotlib
 
         state = self.state(leaves)
+        if self._id not in NUMPY_VIEWERS:
+            # jax arrays, as jumanji's own States hold them: some viewers update them in
+            # jax's way (Maze's `walls.at[...].set(...)`).
+            state = jax.tree_util.tree_map(jax.numpy.asarray, state)
         with matplotlib.rc_context({"figure.dpi": 100}):
             frame = self._env.render(state)
             if frame is None:

@@ -77,7 +77,9 @@ class Cleaner final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key generator_key = jax_random::SplitAt(ResetKey(), 0);
+    const Key use = ResetKey();
+    const Key generator_key = jax_random::SplitAt(use, 0);
+    key_ = jax_random::SplitAt(use, 1);
     if (!params_.grid.empty()) {
       for (int i = 0; i < kCells; ++i) grid_[i] = static_cast<std::int8_t>(params_.grid[i]);
     } else {
@@ -145,6 +147,17 @@ class Cleaner final : public JumanjiEnv {
     return dirty;
   }
 
+  // jumanji's State (a chex dataclass: its fields sorted by name): action_mask,
+  // agents_locations, grid, key (the generator's state_key, never used again), step_count.
+  void WriteState(StateLeaves& out) const override {
+    std::array<std::array<bool, 4>, kAgents> mask{};
+    for (int a = 0; a < kAgents; ++a) {
+      for (int m = 0; m < 4; ++m) mask[a][m] = Valid(a, m);
+    }
+    out.AddRows(mask, {kAgents, 4}).AddRows(agents_, {kAgents, 2}).Add(grid_, {kRows, kCols});
+    out.KeyLeaf(key_).Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kCells; ++i) {
@@ -158,6 +171,7 @@ class Cleaner final : public JumanjiEnv {
   std::array<std::int8_t, kCells> grid_{};
   std::array<std::array<int, 2>, kAgents> agents_{};
   std::int32_t step_count_ = 0;
+  Key key_{};
 };
 
 }  // namespace envpool::jumanji

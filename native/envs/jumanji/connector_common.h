@@ -183,11 +183,23 @@ class ConnectorBase : public JumanjiEnv {
     Started();
   }
 
-  // A reset's end: step 0, no rewards, the masks of the grid.
+  // A reset's end: the agents' starts (where they stand now), step 0, no rewards, the
+  // masks of the grid.
   void Started() {
+    start_ = position_;
     step_count_ = 0;
     rewards_.fill(0.0F);
     mask_ = ActionMasks();
+  }
+
+  // jumanji's State (chex dataclasses: their fields sorted by name): action_mask, agents
+  // (Agent: id, position, start, target; a row per agent), grid, key, step_count.
+  void WriteState(StateLeaves& out) const override {
+    std::array<int, kAgents> ids{};
+    for (int i = 0; i < kAgents; ++i) ids[i] = i;
+    out.Add(mask_, {kAgents, 5}).Add(ids, {kAgents}).AddRows(position_, {kAgents, 2});
+    out.AddRows(start_, {kAgents, 2}).AddRows(target_, {kAgents, 2});
+    out.Add(grid_, {kSize, kSize}).KeyLeaf(key_).Scalar(step_count_);
   }
 
   Picture Draw() const override {
@@ -202,6 +214,7 @@ class ConnectorBase : public JumanjiEnv {
   std::array<std::int32_t, kCells> grid_{};
   std::array<Pos, kAgents> position_{};
   std::array<Pos, kAgents> target_{};
+  std::array<Pos, kAgents> start_{};  // where the agents started the episode
   std::array<bool, kAgents * 5> mask_{};
   std::array<float, kAgents> rewards_{};
   std::int32_t step_count_ = 0;

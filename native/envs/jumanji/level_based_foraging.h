@@ -75,6 +75,7 @@ class LevelBasedForaging final : public JumanjiEnv {
     const Key food_key = jax_random::SplitAt(key, 0);
     const Key agents_key = jax_random::SplitAt(key, 1);
     const Key agent_level_key = jax_random::SplitAt(key, 3);
+    key_ = jax_random::SplitAt(key, 4);
     std::vector<float> free(kGrid * kGrid, 0.0F);
     for (int x = 1; x + 1 < kGrid; ++x) {
       for (int y = 1; y + 1 < kGrid; ++y) free[x * kGrid + y] = 1.0F;
@@ -198,6 +199,19 @@ class LevelBasedForaging final : public JumanjiEnv {
     return true;
   }
 
+  // jumanji's State (chex dataclasses: their fields sorted by name): agents (Agent: id,
+  // level, loading, position), food_items (Food: eaten, id, level, position), key (the
+  // generator's, never used again), step_count.
+  void WriteState(StateLeaves& out) const override {
+    std::array<int, kAgents> agent_ids{};
+    for (int a = 0; a < kAgents; ++a) agent_ids[a] = a;
+    std::array<int, kFood> food_ids{};
+    for (int k = 0; k < kFood; ++k) food_ids[k] = k;
+    out.Add(agent_ids, {kAgents}).Add(levels_, {kAgents}).Add(loading_, {kAgents});
+    out.AddRows(agents_, {kAgents, 2}).Add(eaten_, {kFood}).Add(food_ids, {kFood});
+    out.Add(food_level_, {kFood}).AddRows(food_, {kFood, 2}).KeyLeaf(key_).Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kGrid, kGrid);
     for (int k = 0; k < kFood; ++k) {
@@ -214,6 +228,7 @@ class LevelBasedForaging final : public JumanjiEnv {
   std::array<int, kFood> food_level_{};
   std::array<bool, kFood> eaten_{};
   std::int32_t step_count_ = 0;
+  Key key_{};
 };
 
 }  // namespace envpool::jumanji

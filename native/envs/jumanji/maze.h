@@ -88,6 +88,7 @@ class Maze final : public JumanjiEnv {
     const Key use = ResetKey();
     const Key maze_key = jax_random::SplitAt(use, 1);
     const Key agent_key = jax_random::SplitAt(use, 2);
+    key_ = jax_random::SplitAt(use, 0);
     step_count_ = 0;
     if (!params_.walls.empty()) {
       for (int i = 0; i < kCells; ++i) walls_[i] = params_.walls[i] != 0;
@@ -158,6 +159,14 @@ class Maze final : public JumanjiEnv {
     return mask;
   }
 
+  // jumanji's State (a chex dataclass: its fields sorted by name): action_mask,
+  // agent_position (Position(row, col)), key (the generator's, never used again),
+  // step_count, target_position, walls.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(ActionMask(), {4}).Scalar(agent_[0]).Scalar(agent_[1]).KeyLeaf(key_);
+    out.Scalar(step_count_).Scalar(target_[0]).Scalar(target_[1]).Add(walls_, {kRows, kCols});
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kCells; ++i) p.cells[i] = walls_[i] ? 14 : 15;
@@ -171,6 +180,7 @@ class Maze final : public JumanjiEnv {
   std::array<int, 2> agent_{};
   std::array<int, 2> target_{};
   std::int32_t step_count_ = 0;
+  Key key_{};
 };
 
 }  // namespace envpool::jumanji

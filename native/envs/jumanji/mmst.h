@@ -363,6 +363,24 @@ class Mmst final : public JumanjiEnv {
     }
   }
 
+  // jumanji's State (a chex dataclass: its fields sorted by name): action_mask,
+  // adj_matrix, connected_nodes, connected_nodes_index, finished_agents, key, node_edges
+  // (each agent's active edges), node_types (agent ids, -1 utility), nodes_to_connect,
+  // position_index, positions, step_count.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {kAgents, kNodes}).AddRows(adj_, {kNodes, kNodes});
+    out.AddRows(connected_, {kAgents, kTimeLimit}).AddRows(connected_index_, {kAgents, kNodes});
+    out.Add(finished_, {kAgents}).KeyLeaf(key_);
+    std::vector<int> edges;
+    edges.reserve(static_cast<std::size_t>(kAgents * kNodes * kNodes));
+    for (const auto& agent : edges_) {
+      for (const auto& row : agent) edges.insert(edges.end(), row.begin(), row.end());
+    }
+    out.Add(edges, {kAgents, kNodes, kNodes}).Add(node_types_, {kNodes});
+    out.AddRows(to_connect_, {kAgents, kNodesPerAgent}).Add(position_index_, {kAgents});
+    out.Add(positions_, {kAgents}).Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(6, 6);
     for (int i = 0; i < kNodes; ++i) {

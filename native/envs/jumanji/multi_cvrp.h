@@ -47,6 +47,7 @@ class MultiCvrp final : public JumanjiEnv {
   static constexpr float kMapMax = 10.0F;
   static constexpr float kMaxStartWindow = 10.0F;
   static constexpr float kWindowLength = 20.0F;
+  static constexpr int kOrder = 2 * kCustomers;  // the State's order columns
 
   using Params = XlaFmaParams;
   static Config Defaults() { return Params::Keys().Defaults(); }
@@ -79,7 +80,9 @@ class MultiCvrp final : public JumanjiEnv {
   }
 
   void Reset(Rng& /*rng*/) override {
-    const Key problem_key = jax_random::SplitAt(ResetKey(), 0);
+    const Key use = ResetKey();
+    const Key problem_key = jax_random::SplitAt(use, 0);
+    key_ = jax_random::SplitAt(use, 1);
     const Key coord_key = jax_random::SplitAt(problem_key, 0);
     const Key demand_key = jax_random::SplitAt(problem_key, 1);
     const Key window_key = jax_random::SplitAt(problem_key, 2);
@@ -109,6 +112,7 @@ class MultiCvrp final : public JumanjiEnv {
     capacities_.fill(kCapacity);
     distances_.fill(0.0F);
     penalties_.fill(0.0F);
+    for (auto& row : order_) row.fill(0);
     step_count_ = 1;
   }
 
@@ -134,6 +138,8 @@ class MultiCvrp final : public JumanjiEnv {
                                                          : capacities_[v] - demands_[to]);
       demands_[to] = 0;
       positions_[v] = to;
+      // order.at[:, step_count].set(next_nodes): a write past the end is dropped
+      if (step_count_ < kOrder) order_[v][step_count_] = static_cast<std::int16_t>(to);
     }
     ++step_count_;
     bool served = true;
@@ -175,12 +181,17 @@ class MultiCvrp final : public JumanjiEnv {
       local_times[v] = local_times_[v];
       capacities[v] = capacities_[v];
       for (int i = 0; i < kNodes; ++i) {
-        mask[v * kNodes + i] = i == 0 || (capacities_[v] >= demands_[i] && demands_[i] > 0);
+        mask[v * kNodes + i] = Allowed(v, i);
       }
     }
   }
 
  private:
+  // create_action_mask: the depot always, a node whose demand is left and fits.
+  bool Allowed(int v, int i) const {
+    return i == 0 || (capacities_[v] >= demands_[i] && demands_[i] > 0);
+  }
+
   // compute_time_penalties at node i for arrival time t: early and late parts (one of them
   // 0) summed.
   float Penalty(float t, int i) const {
@@ -202,6 +213,23 @@ class MultiCvrp final : public JumanjiEnv {
     float penalty = 0.0F;
     for (int i = 0; i < kNodes; ++i) penalty += demands_[i] > 0 ? Penalty(now, i) : 0.0F;
     return -distance - penalty;
+  }
+
+  // jumanji's State (chex dataclasses: their fields sorted by name): action_mask, coeffs
+  // (early, late), key, nodes (coordinates, demands), order (the nodes each vehicle went
+  // to, by step; used by the viewer), step_count, vehicles (capacities, distances,
+  // local_times, positions, time_penalties), windows (end, start).
+  void WriteState(StateLeaves& out) const override {
+    std::array<std::array<bool, kNodes>, kVehicles> mask{};
+    for (int v = 0; v < kVehicles; ++v) {
+      for (int i = 0; i < kNodes; ++i) mask[v][i] = Allowed(v, i);
+    }
+    out.AddRows(mask, {kVehicles, kNodes}).Add(early_, {kNodes}).Add(late_, {kNodes});
+    out.KeyLeaf(key_).Add(coordinates_, {kNodes, 2}).Add(demands_, {kNodes});
+    out.AddRows(order_, {kVehicles, kOrder}).Scalar(step_count_);
+    out.Add(capacities_, {kVehicles}).Add(distances_, {kVehicles});
+    out.Add(local_times_, {kVehicles}).Add(positions_, {kVehicles});
+    out.Add(penalties_, {kVehicles}).Add(end_, {kNodes}).Add(start_, {kNodes});
   }
 
   Picture Draw() const override {
@@ -231,7 +259,9 @@ class MultiCvrp final : public JumanjiEnv {
   std::array<std::int16_t, kVehicles> capacities_{};
   std::array<float, kVehicles> distances_{};
   std::array<float, kVehicles> penalties_{};
+  std::array<std::array<std::int16_t, kOrder>, kVehicles> order_{};
   std::int32_t step_count_ = 1;
+  Key key_{};
 };
 
 }  // namespace envpool::jumanji

@@ -263,6 +263,34 @@ class RobotWarehouse final : public JumanjiEnv {
     return x < 0 || x >= kRows || y < 0 || y >= kCols ? 0 : layer[x * kCols + y];
   }
 
+  // jumanji's State (a chex dataclass: its fields sorted by name; Agent, Shelf and
+  // Position are NamedTuples, in field order): action_mask, agents (position x, y,
+  // direction, is_carrying), grid (shelf ids + 1, then agent ids + 1), key, request_queue,
+  // shelves (position x, y, is_requested), step_count.
+  void WriteState(StateLeaves& out) const override {
+    std::array<int, kAgents> x{}, y{}, direction{}, carrying{};
+    for (int a = 0; a < kAgents; ++a) {
+      x[a] = agents_[a].x;
+      y[a] = agents_[a].y;
+      direction[a] = agents_[a].direction;
+      carrying[a] = agents_[a].carrying;
+    }
+    out.Add(mask_, {kAgents, 5}).Add(x, {kAgents}).Add(y, {kAgents});
+    out.Add(direction, {kAgents}).Add(carrying, {kAgents});
+    std::vector<int> grid(shelf_layer_.begin(), shelf_layer_.end());
+    grid.insert(grid.end(), agent_layer_.begin(), agent_layer_.end());
+    out.Add(grid, {2, kRows, kCols}).KeyLeaf(key_).Add(queue_, {kQueue});
+    std::vector<int> shelf_x, shelf_y, requested;
+    for (const Shelf& shelf : shelves_) {
+      shelf_x.push_back(shelf.x);
+      shelf_y.push_back(shelf.y);
+      requested.push_back(shelf.requested);
+    }
+    const int num_shelves = static_cast<int>(shelves_.size());
+    out.Add(shelf_x, {num_shelves}).Add(shelf_y, {num_shelves});
+    out.Add(requested, {num_shelves}).Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kRows * kCols; ++i) {

@@ -170,6 +170,22 @@ class Snake final : public JumanjiEnv {
     return mask;
   }
 
+  // jumanji's State (a chex dataclass: its fields sorted by name): action_mask, body
+  // (body_state > 0), body_state, fruit_position and head_position (Position(row, col);
+  // the head as moved, off the board after a move out), key, length, step_count, tail
+  // (body_state == 1).
+  void WriteState(StateLeaves& out) const override {
+    std::array<bool, kCells> body{};
+    std::array<bool, kCells> tail{};
+    for (int i = 0; i < kCells; ++i) {
+      body[i] = body_state_[i] > 0;
+      tail[i] = body_state_[i] == 1;
+    }
+    out.Add(mask_, {4}).Add(body, {kRows, kCols}).Add(body_state_, {kRows, kCols});
+    out.Scalar(fruit_[0]).Scalar(fruit_[1]).Scalar(head_[0]).Scalar(head_[1]);
+    out.KeyLeaf(key_).Scalar(length_).Scalar(step_count_).Add(tail, {kRows, kCols});
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kCells; ++i) p.cells[i] = body_state_[i] > 0 ? 11 : -1;

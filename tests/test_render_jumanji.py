@@ -88,7 +88,9 @@ def policy(space: Any, obs: dict[str, Any], rng: np.random.Generator) -> np.ndar
         return np.asarray(space.sample(), dtype=space.dtype)
     mask = np.asarray(mask[0])
     if shape is None and getattr(space, "shape", None) == (mask.ndim,) and mask.ndim > 1:
-        shape = mask.shape  # a Box action of the mask's cells (Minesweeper, Sudoku)
+        shape = mask.shape  # a Box action of the mask's cells (Minesweeper, Sudoku, Tetris)
+    elif shape is None and getattr(space, "shape", None) == mask.shape[:1] and mask.ndim == 2:
+        shape = [mask.shape[1]] * mask.shape[0]  # a Box action of a row each (JobShop)
     if shape is not None and mask.shape == tuple(shape):  # (row, col), (row, col, digit)
         valid = np.argwhere(mask)
         return np.asarray(valid[rng.integers(len(valid))] if len(valid) else

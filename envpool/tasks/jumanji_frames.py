@@ -175,9 +175,13 @@ class JumanjiFrames:
 
     def draw(self, leaves: Sequence[float]) -> np.ndarray:
         """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``."""
+        import jax
+        import jax.numpy as jnp
         import matplotlib
 
-        state = self.state(leaves)
+        # jax arrays, as jumanji's own reset and step give them: some viewers (PacMan's)
+        # update the State's arrays with jax's `.at[]`
+        state = jax.tree_util.tree_map(jnp.asarray, self.state(leaves))
         with matplotlib.rc_context({"figure.dpi": 100}):
             frame = self._env.render(state)
             if frame is None:

@@ -2,8 +2,9 @@
 (``jax.jit(env.reset)``, ``jax.jit(env.step)`` on the CPU), as tests/test_align_jumanji.py
 does: env i of a pool seeded with s resets as jumanji's ``env.reset(use)`` with ``use, key
 = split(key)`` from ``key = PRNGKey(s + i)``, once per episode; both take the same float32
-actions across autoresets, and after every reset and step the whole state (the pool's
-``get_state``: key, step, the searchers' positions, headings and speeds, the targets'
+actions across autoresets, and after every reset and step the whole state (jumanji's State
+rebuilt from the pool's ``get_state`` by ``envpool.tasks.jumanji_frames.JumanjiFrames``,
+leaf by leaf: key, step, the searchers' positions, headings and speeds, the targets'
 positions, velocities and found flags, float32 bits), every observation field (bitwise,
 same dtypes), jumanji's per-searcher rewards (info ``agent_rewards``), the pool's reward
 (their float32 sum) and terminated / truncated must be equal.
@@ -31,8 +32,10 @@ from test_align_jumanji import (  # tests/test_align_jumanji.py
     _same,
     reference_ends,
 )
+from test_render_jumanji import assert_same_state  # tests/test_render_jumanji.py
 
 import envpool
+from envpool.tasks.jumanji_frames import JumanjiFrames
 
 jax = pytest.importorskip("jax")
 jumanji = pytest.importorskip("jumanji")
@@ -48,18 +51,6 @@ class SarRef(RefEnv):
     def step(self, action: Any) -> Any:
         self.state, timestep = self._step(self.state, np.asarray(action, np.float32))
         return timestep
-
-    def flat_state(self) -> np.ndarray:
-        """The state in the order of the native env's GetState, as float64."""
-        s = self.state
-        parts = [np.asarray(s.key, np.float64), [float(s.step)],
-                 np.asarray(s.searchers.pos, np.float64).ravel(),
-                 np.asarray(s.searchers.heading, np.float64),
-                 np.asarray(s.searchers.speed, np.float64),
-                 np.asarray(s.targets.pos, np.float64).ravel(),
-                 np.asarray(s.targets.vel, np.float64).ravel(),
-                 np.asarray(s.targets.found, np.float64)]
-        return np.concatenate([np.asarray(p, np.float64) for p in parts])
 
 
 def _steer(ref: SarRef, shared: bool) -> np.ndarray:
@@ -81,22 +72,17 @@ def _steer(ref: SarRef, shared: bool) -> np.ndarray:
     return action
 
 
-def _state_same(ours: list[float], ref: SarRef) -> bool:
-    ours_arr = np.asarray(ours, np.float64)
-    theirs = ref.flat_state()
-    return ours_arr.shape == theirs.shape and np.array_equal(ours_arr, theirs)
-
-
 def run_lockstep(seed: int, steps: int) -> dict[str, int]:
     """Steps ours (N envs, seed `seed`) and N jumanji envs keyed from seed + i side by side;
     returns how many episodes ended each way, targets found and rewards split."""
     ours = envpool.make_gymnasium(TASK, num_envs=N, seed=seed)
     refs = [SarRef(TASK, seed + i) for i in range(N)]
+    frames = JumanjiFrames(TASK, 64, 64)  # only its state(): jumanji's State from get_state
     obs, info = ours.reset()
     for i, ref in enumerate(refs):
         timestep = ref.reset()
         _check_tree(obs, i, timestep.observation, (seed, "reset", i))
-        assert _state_same(ours.get_state(i), ref), (seed, "reset", i)
+        assert_same_state(frames.state(ours.get_state(i)), ref.state, (seed, "reset", i))
     rng = np.random.default_rng(seed)
     episode = [i for i in range(N)]  # each env starts with another kind of episode
     done = [False] * N
@@ -135,7 +121,7 @@ def run_lockstep(seed: int, steps: int) -> dict[str, int]:
                 counts["split"] += int(np.any(halves % 2 == 1))
                 if r_term:
                     counts["all_found" if found == 40 else "time_limit"] += 1
-            assert _state_same(ours.get_state(i), ref), where
+            assert_same_state(frames.state(ours.get_state(i)), ref.state, where)
             done[i] = bool(term[i] or trunc[i])
     ours.close()
     return counts

@@ -31,6 +31,9 @@ import numpy as np
 import pytest
 from test_align_jumanji import RefEnv as JumanjiRef  # tests/test_align_jumanji.py
 from test_align_jumanji import _same
+from test_render_jumanji import (  # tests/test_render_jumanji.py
+    test_states_and_frames_equal_jumanji as states_and_frames_equal_jumanji,
+)
 
 import envpool
 
@@ -251,12 +254,9 @@ def test_no_levels_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         envpool.make_gymnasium("Jumanji/Sokoban-v0", num_envs=1)
 
 
-def test_frame(in_cache: Path) -> None:
-    """render_mode="rgb_array": the schematic frame, one colour per kind of cell."""
-    env = envpool.make_gymnasium("Sokoban-v0", num_envs=1, render_mode="rgb_array",
-                                 sokoban_level_index=SIMPLE_LEVELS[0])
-    env.reset()
-    frame = env.render()
-    assert frame.shape == (1, 256, 256, 3) and frame.dtype == np.uint8
-    assert len(np.unique(frame.reshape(-1, 3), axis=0)) >= 5  # walls, floor, targets, boxes, agent
-    env.close()
+def test_states_and_frames_equal_jumanji(in_cache: Path) -> None:
+    """render_mode="rgb_array": at every step jumanji's State rebuilt from the pool equals
+    jumanji's own leaf by leaf, and the frames its viewer draws are equal pixel for pixel
+    (tests/test_render_jumanji.py's test, with the levels of this module's cache)."""
+    assert in_cache.is_dir()
+    states_and_frames_equal_jumanji("Sokoban-v0")

@@ -226,6 +226,7 @@ class BinPack final : public JumanjiEnv {
 
   // RandomGenerator._generate_solved_instance / _split_container_into_items_spaces.
   void Generate(const Key& reset_key) {
+    key_ = jax_random::SplitAt(reset_key, 0);     // state.key
     Key key = jax_random::SplitAt(reset_key, 1);  // `key, split_key = split(key)`
     std::array<Box, kItems> slots;
     slots.fill(Box{{0, 0, 0}, kContainer});
@@ -368,6 +369,29 @@ class BinPack final : public JumanjiEnv {
     }
   }
 
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so, the Spaces'
+  // too: x1, x2, y1, y2, z1, z2); items (x_len, y_len, z_len) and items_location (x, y, z)
+  // are NamedTuples of arrays; the EMSs in their slots (the observation's are sorted).
+  void WriteState(StateLeaves& out) const override {
+    out.AddRows(action_mask_, {kEms, kItems});
+    for (int axis = 0; axis < 3; ++axis) out.Scalar(0).Scalar(kContainer[axis]);
+    std::array<std::int32_t, kEms> coord{};
+    for (int c = 0; c < 6; ++c) {
+      for (int e = 0; e < kEms; ++e) coord[e] = c % 2 == 0 ? ems_[e].low[c / 2] : ems_[e].high[c / 2];
+      out.Add(coord, {kEms});
+    }
+    out.Add(ems_mask_, {kEms});
+    std::array<std::int32_t, kItems> item{};
+    for (const auto* points : {&items_, &location_}) {
+      for (int axis = 0; axis < 3; ++axis) {
+        for (int i = 0; i < kItems; ++i) item[i] = (*points)[i][axis];
+        out.Add(item, {kItems});
+      }
+    }
+    out.Add(items_mask_, {kItems}).Add(placed_, {kItems}).KeyLeaf(key_);
+    out.Add(sorted_, {kEms});
+  }
+
   Picture Draw() const override {
     // Top view of the container, 24 x 10 cells: the highest placed item over each cell's
     // centre (its index as the colour), background where none is.
@@ -402,6 +426,7 @@ class BinPack final : public JumanjiEnv {
   std::array<int, kEms> sorted_{};
   std::array<std::array<bool, kItems>, kEms> action_mask_{};
   bool invalid_action_ = false;
+  Key key_{};  // the generator's key left over (BinPack's steps draw nothing)
 };
 
 }  // namespace envpool::jumanji

@@ -195,6 +195,7 @@ class FlatPack final : public JumanjiEnv {
       rot_chain = jax_random::SplitAt(rot_chain, 0);
       blocks[b - 1] = Rotate(block, jax_random::RandIntAt(rot_key, 0, 0, 4));
     }
+    key_ = jax_random::SplitAt(key, 0);  // `key, shuffle_key = split(key)`: state.key
     const auto order = jax_random::Permutation(jax_random::SplitAt(key, 1), kBlocks);
     for (int i = 0; i < kBlocks; ++i) blocks_[i] = blocks[order[i]];
   }
@@ -217,6 +218,13 @@ class FlatPack final : public JumanjiEnv {
     }
   }
 
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so).
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {kBlocks, 4, kPlaces, kPlaces}).AddRows(blocks_, {kBlocks, 3, 3});
+    out.Add(grid_, {kSize, kSize}).KeyLeaf(key_).Scalar(kBlocks).Add(placed_, {kBlocks});
+    out.Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kSize, kSize);
     for (int i = 0; i < kSize * kSize; ++i) p.cells[i] = grid_[i] == 0 ? -1 : grid_[i];
@@ -228,6 +236,7 @@ class FlatPack final : public JumanjiEnv {
   std::array<bool, kBlocks> placed_{};
   std::array<bool, kMaskSize> mask_{};
   std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's last key (the env draws nothing with it)
 };
 
 }  // namespace envpool::jumanji

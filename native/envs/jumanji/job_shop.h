@@ -107,6 +107,9 @@ class JobShop final : public JumanjiEnv {
 
   void Reset(Rng& /*rng*/) override {
     const Key use = ResetKey();
+    key_ = jax_random::SplitAt(use, 0);
+    step_count_ = 0;
+    scheduled_times_.fill(-1);
     const Key machine_key = jax_random::SplitAt(use, 1);
     const Key duration_key = jax_random::SplitAt(use, 2);
     const Key ops_key = jax_random::SplitAt(use, 3);
@@ -154,8 +157,11 @@ class JobShop final : public JumanjiEnv {
     }
     // The operations (_update_operations): every job some machine was given.
     for (int m = 0; m < kMachines; ++m) {
-      if (act[m] != kNoOp) ops_mask_[act[m] * kOps + next_op[act[m]]] = false;
+      if (act[m] == kNoOp) continue;
+      ops_mask_[act[m] * kOps + next_op[act[m]]] = false;
+      scheduled_times_[act[m] * kOps + next_op[act[m]]] = step_count_;
     }
+    ++step_count_;
     UpdateMask();
     bool all_idle = true;
     bool finished = true;
@@ -216,6 +222,15 @@ class JobShop final : public JumanjiEnv {
     }
   }
 
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so).
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {kMachines, kJobs + 1}).KeyLeaf(key_);
+    out.Add(machines_job_ids_, {kMachines}).Add(machines_remaining_, {kMachines});
+    out.Add(durations_, {kJobs, kOps}).Add(machine_ids_, {kJobs, kOps});
+    out.Add(ops_mask_, {kJobs, kOps}).Add(scheduled_times_, {kJobs, kOps});
+    out.Scalar(step_count_);
+  }
+
   Picture Draw() const override {
     // One row per machine: its job's colour while it runs one, then the jobs' operations
     // left (one cell each) below.
@@ -240,6 +255,10 @@ class JobShop final : public JumanjiEnv {
   std::array<std::int32_t, kMachines> machines_job_ids_{};
   std::array<std::int32_t, kMachines> machines_remaining_{};
   std::array<bool, kMachines * (kJobs + 1)> mask_{};
+  // when each operation was scheduled (the step count then; -1 not yet)
+  std::array<std::int32_t, kJobs * kOps> scheduled_times_{};
+  std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's key left over (the env draws nothing with it)
 };
 
 }  // namespace envpool::jumanji

@@ -100,10 +100,12 @@ class PacMan final : public JumanjiEnv {
         pellet_spaces_.push_back({c, r});
         if (ch == 'O') power_up_spaces_.push_back({c, r});
         if (ch == 'S') scatter_targets_.push_back({c, r});
+        if (ch == 'T') init_targets_.push_back({c, r});
       }
     }
     if (pellet_spaces_.size() != kPellets || ghost_spawns_.size() != kGhosts ||
-        power_up_spaces_.size() != 4 || scatter_targets_.size() != kGhosts) {
+        power_up_spaces_.size() != 4 || scatter_targets_.size() != kGhosts ||
+        init_targets_.size() != kGhosts) {
       throw std::invalid_argument("PacMan: not jumanji's default maze");
     }
   }
@@ -130,6 +132,7 @@ class PacMan final : public JumanjiEnv {
     last_direction_ = 0;
     score_ = 0;
     step_count_ = 0;
+    dead_ = false;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -195,6 +198,7 @@ class PacMan final : public JumanjiEnv {
                          ghost_reward;
     score_ = static_cast<std::int32_t>(static_cast<float>(score_) + reward);
     ++step_count_;
+    dead_ = dead;
     const bool done = step_count_ >= kTimeLimit || dead || num_pellets_ == 0;
     return Outcome(reward, done ? StepType::kTermination : StepType::kMid);
   }
@@ -337,6 +341,23 @@ class PacMan final : public JumanjiEnv {
     *chosen = act;
   }
 
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so). Positions
+  // (Position(x=row, y=column)) are two scalars; ghost_init_targets, the generator's list of
+  // the 'T' cells as (column, row) tuples, eight; visited_index is the start Position.
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(dead_).Scalar(frightened_).Add(ghost_actions_, {kGhosts});
+    out.Add(ghost_eaten_, {kGhosts}).Add(ghost_init_steps_, {kGhosts});
+    for (const auto& t : init_targets_) out.Scalar(t[0]).Scalar(t[1]);
+    out.AddRows(ghosts_, {kGhosts, 2}).Add(ghost_starts_, {kGhosts});
+    out.Add(grid_, {kRows, kCols}).AddRows(ghost_spawns_, {kGhosts, 2});
+    out.Scalar(player_start_[0]).Scalar(player_start_[1]).KeyLeaf(key_);
+    out.Scalar(last_direction_).AddRows(old_ghosts_, {kGhosts, 2});
+    out.AddRows(pellets_, {kPellets, 2}).Scalar(num_pellets_);
+    out.Scalar(player_[0]).Scalar(player_[1]).AddRows(power_ups_, {4, 2});
+    out.AddRows(scatter_targets_, {kGhosts, 2}).Scalar(score_).Scalar(step_count_);
+    out.Scalar(player_start_[0]).Scalar(player_start_[1]);
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kRows * kCols; ++i) p.cells[i] = grid_[i] == 0 ? 10 : 14;
@@ -357,6 +378,7 @@ class PacMan final : public JumanjiEnv {
   std::vector<std::array<int, 2>> power_up_spaces_;
   std::vector<std::array<int, 2>> ghost_spawns_;
   std::vector<std::array<int, 2>> scatter_targets_;
+  std::vector<std::array<int, 2>> init_targets_;  // the 'T' cells: jumanji's ghost_init_targets
   std::array<int, 2> player_start_{};
   // The state.
   Key key_{};
@@ -374,6 +396,7 @@ class PacMan final : public JumanjiEnv {
   std::int32_t last_direction_ = 0;
   std::int32_t score_ = 0;
   std::int32_t step_count_ = 0;
+  bool dead_ = false;
 };
 
 }  // namespace envpool::jumanji

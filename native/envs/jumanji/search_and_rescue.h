@@ -210,22 +210,15 @@ class SearchAndRescue final : public JumanjiEnv {
     std::copy(rewards_.begin(), rewards_.end(), slot.Info<float>(0));
   }
 
-  // jumanji's State, flattened (for the alignment test): key (2), step, the searchers'
-  // positions (2 x 2), headings, speeds, the targets' positions (40 x 2), velocities (40 x
-  // 2) and found flags (0 / 1).
-  std::vector<double> GetState() const override {
-    std::vector<double> state{static_cast<double>(key_[0]), static_cast<double>(key_[1]),
-                              static_cast<double>(step_)};
-    for (const auto& p : searcher_pos_) state.insert(state.end(), p.begin(), p.end());
-    state.insert(state.end(), heading_.begin(), heading_.end());
-    state.insert(state.end(), speed_.begin(), speed_.end());
-    for (const auto& p : target_pos_) state.insert(state.end(), p.begin(), p.end());
-    for (const auto& v : target_vel_) state.insert(state.end(), v.begin(), v.end());
-    for (bool f : found_) state.push_back(f ? 1.0 : 0.0);
-    return state;
+ private:
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so): key, the
+  // searchers (heading, pos, speed), step, the targets (found, pos, vel).
+  void WriteState(StateLeaves& out) const override {
+    out.KeyLeaf(key_).Add(heading_, {kSearchers}).AddRows(searcher_pos_, {kSearchers, 2});
+    out.Add(speed_, {kSearchers}).Scalar(step_).Add(found_, {kTargets});
+    out.AddRows(target_pos_, {kTargets, 2}).AddRows(target_vel_, {kTargets, 2});
   }
 
- private:
   using Vec = std::array<float, 2>;
   using View = std::array<float, kVision>;
 

@@ -135,6 +135,7 @@ class Sokoban final : public JumanjiEnv {
 
   void Reset(Rng& /*rng*/) override {
     const Key generator_key = jax_random::SplitAt(ResetKey(), 0);
+    key_ = jax_random::SplitAt(generator_key, 0);  // the generator's `key`: state.key
     const Key idx_key = jax_random::SplitAt(generator_key, 1);
     const std::int32_t index = params_.level_index >= 0
                                    ? params_.level_index
@@ -211,6 +212,12 @@ class Sokoban final : public JumanjiEnv {
     return n;
   }
 
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so).
+  void WriteState(StateLeaves& out) const override {
+    out.Add(agent_, {2}).Add(fixed_, {kRows, kCols}).KeyLeaf(key_).Scalar(step_count_);
+    out.Add(variable_, {kRows, kCols});
+  }
+
   Picture Draw() const override {
     Picture p = MakePicture(kRows, kCols);
     for (int i = 0; i < kCells; ++i) {
@@ -231,6 +238,7 @@ class Sokoban final : public JumanjiEnv {
   std::array<std::uint8_t, kCells> variable_{};
   std::array<int, 2> agent_{};
   std::int32_t step_count_ = 0;
+  Key key_{};  // the generator's key left over (the env draws nothing with it)
 };
 
 }  // namespace envpool::jumanji

@@ -75,6 +75,14 @@ class Tetris final : public JumanjiEnv {
     index_ = jax_random::RandIntAt(key_, 0, 0, kNumTetrominoes);
     step_count_ = 0;
     mask_ = ActionMask();
+    grid_old_.fill(0);
+    old_piece_ = ToInts(kTetrominoes[index_][0], 1);
+    x_position_ = 0;
+    y_position_ = 0;
+    full_lines_.fill(false);
+    score_ = 0.0F;
+    reward_ = 0.0F;
+    is_reset_ = true;
   }
 
   StepOutcome Step(const ActionView& action, Rng& /*rng*/) override {
@@ -84,13 +92,21 @@ class Tetris final : public JumanjiEnv {
     const bool valid = mask_[rotation * kCols + x];
     const Key sample_key = jax_random::SplitAt(key_, 1);
     key_ = jax_random::SplitAt(key_, 0);
-    Place(kTetrominoes[index_][rotation], x);
+    grid_old_ = grid_;
+    const Piece& piece = kTetrominoes[index_][rotation];
+    y_position_ = Place(piece, x);
+    x_position_ = a[1];
     const int lines = ClearLines();
+    // the placed piece in the colour max(1, the grid's maximum after the lines went)
+    old_piece_ = ToInts(piece, std::max(1, *std::max_element(grid_.begin(), grid_.end())));
     index_ = jax_random::RandIntAt(sample_key, 0, 0, kNumTetrominoes);
     mask_ = ActionMask();
     ++step_count_;
     static constexpr float kRewards[5] = {0.0F, 40.0F, 100.0F, 300.0F, 1200.0F};
     const float reward = valid ? kRewards[lines] : 0.0F;
+    reward_ = reward;
+    score_ += reward;
+    is_reset_ = false;
     const bool stuck = std::none_of(mask_.begin(), mask_.end(), [](bool m) { return m; });
     const bool done = stuck || !valid || step_count_ >= kTimeLimit;
     return Outcome(reward, done ? StepType::kTermination : StepType::kMid);
@@ -178,8 +194,8 @@ class Tetris final : public JumanjiEnv {
     return mask;
   }
 
-  // utils.place_tetromino.
-  void Place(const Piece& piece, int x) {
+  // utils.place_tetromino; returns its y_position (-1 where no position fails).
+  int Place(const Piece& piece, int x) {
     int y = -1;
     for (int p = 0; p < kRows; ++p) {
       bool ok = Fits(piece, p, x);
@@ -192,6 +208,7 @@ class Tetris final : public JumanjiEnv {
         break;
       }
     }
+    const int y_position = y;
     if (y < 0) y += kPadded;            // lax.dynamic_update_slice wraps a negative index
     y = std::clamp(y, 0, kPadded - 4);  // then clamps the start to fit the piece
     const std::int32_t color = *std::max_element(grid_.begin(), grid_.end()) + 1;
@@ -201,6 +218,7 @@ class Tetris final : public JumanjiEnv {
         cell = std::max(cell, static_cast<std::int32_t>(piece[i][j] * color));
       }
     }
+    return y_position;
   }
 
   // The full rows (of all 13, over the 10 columns) removed: utils.clean_lines's stable
@@ -212,6 +230,7 @@ class Tetris final : public JumanjiEnv {
     for (int r = kPadded - 1; r >= 0; --r) {
       bool is_full = true;
       for (int c = 0; c < kCols; ++c) is_full = is_full && Cell(r, c) != 0;
+      full_lines_[r] = is_full;
       if (is_full) {
         ++full;
         continue;
@@ -221,6 +240,25 @@ class Tetris final : public JumanjiEnv {
     }
     grid_ = out;
     return full;
+  }
+
+  // A piece times `color`, as int32 values.
+  static std::array<std::int32_t, 16> ToInts(const Piece& piece, std::int32_t color) {
+    std::array<std::int32_t, 16> out{};
+    for (int i = 0; i < 16; ++i) out[i] = piece[i / 4][i % 4] * color;
+    return out;
+  }
+
+  // jumanji's State, its fields in sorted order (chex dataclasses flatten so): the last
+  // step's placement (the grid before it, the placed piece in its colour, x as the action
+  // gave it, y as place_tetromino found it: -1 where no position failed), the full rows
+  // of the 13, the last reward and its sum.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(mask_, {4, kCols}).Add(full_lines_, {kPadded});
+    out.Add(grid_, {kPadded, kPadded}).Add(grid_old_, {kPadded, kPadded});
+    out.Scalar(is_reset_).KeyLeaf(key_).Add(ToInts(kTetrominoes[index_][0], 1), {4, 4});
+    out.Add(old_piece_, {4, 4}).Scalar(reward_).Scalar(score_).Scalar(step_count_);
+    out.Scalar(index_).Scalar(x_position_).Scalar(y_position_);
   }
 
   Picture Draw() const override {
@@ -239,6 +277,15 @@ class Tetris final : public JumanjiEnv {
   std::int32_t step_count_ = 0;
   std::array<bool, 4 * kCols> mask_{};
   Key key_{};
+  // The last step's, for the State.
+  std::array<std::int32_t, kPadded * kPadded> grid_old_{};
+  std::array<std::int32_t, 16> old_piece_{};
+  std::array<bool, kPadded> full_lines_{};
+  std::int32_t x_position_ = 0;
+  std::int32_t y_position_ = 0;
+  float reward_ = 0.0F;
+  float score_ = 0.0F;
+  bool is_reset_ = true;
 };
 
 }  // namespace envpool::jumanji

@@ -415,9 +415,9 @@ struct TorsoKick {
 // one: qpos, qvel, then the mocap bodies' mocap_pos (3 numbers each) and mocap_quat (4
 // each), nothing more where the model has no mocap body. render_array also copies
 // xfrc_applied, which changes no pixel under MuJoCo's default visual options (forces are not
-// drawn; positions depend on qpos and the mocap poses alone), so the state leaves it out: a
-// step sets it anew (the tasks' perturbations). set_state takes the whole state, or qpos and
-// qvel alone (the mocap poses kept), then runs mj_forward.
+// drawn; positions depend on qpos and the mocap poses alone), so the state leaves it out (the
+// tasks that push a body set it anew every step). set_state takes the whole state, or qpos
+// and qvel alone (the mocap poses kept), then runs mj_forward.
 class PlaygroundEnv : public mujoco::MujocoEnv {
  public:
   using mujoco::MujocoEnv::MujocoEnv;

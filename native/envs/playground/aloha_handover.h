@@ -24,7 +24,7 @@
 
 namespace envpool::playground {
 
-class AlohaHandOver final : public mujoco::MujocoEnv {
+class AlohaHandOver final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -102,7 +102,7 @@ class AlohaHandOver final : public mujoco::MujocoEnv {
   }
 
   explicit AlohaHandOver(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p) {}
+      : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {}
 
   void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
 
@@ -180,9 +180,6 @@ class AlohaHandOver final : public mujoco::MujocoEnv {
     for (; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
     *slot.Info<double>(i) = out_of_bounds_;
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

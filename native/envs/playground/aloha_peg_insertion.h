@@ -24,7 +24,7 @@
 
 namespace envpool::playground {
 
-class AlohaSinglePegInsertion final : public mujoco::MujocoEnv {
+class AlohaSinglePegInsertion final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -104,7 +104,7 @@ class AlohaSinglePegInsertion final : public mujoco::MujocoEnv {
   }
 
   explicit AlohaSinglePegInsertion(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0),
+      : PlaygroundEnv(p, p.frame_skip, 0),
         p_(p),
         // sqrt(-2 log(0.1)): the gaussian sigmoid's scale, with XLA's log as the package.
         gaussian_scale_(std::sqrt(-2.0F * xla_math::XlaLogF32(0.1F, p.xla_fma))) {
@@ -185,9 +185,6 @@ class AlohaSinglePegInsertion final : public mujoco::MujocoEnv {
     *slot.Info<double>(i++) = dist_to_line_;
     *slot.Info<double>(i) = out_of_bounds_;
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -68,7 +68,7 @@ inline const std::array<const char*, 5> kCollisionSensors = {
 
 }  // namespace apollo
 
-class ApolloJoystick final : public mujoco::MujocoEnv {
+class ApolloJoystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -172,7 +172,7 @@ class ApolloJoystick final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit ApolloJoystick(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
+  explicit ApolloJoystick(const Params& p) : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
@@ -280,10 +280,6 @@ class ApolloJoystick final : public mujoco::MujocoEnv {
     *slot.Info<std::int32_t>(1) = steps_until_next_cmd_;
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(2 + i) = rewards_[i];
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

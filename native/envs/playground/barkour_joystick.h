@@ -63,7 +63,7 @@ constexpr std::array<float, 3> kUppers = {0.52F, 2.1F, 2.1F};
 
 }  // namespace barkour
 
-class BarkourJoystick final : public mujoco::MujocoEnv {
+class BarkourJoystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -151,7 +151,7 @@ class BarkourJoystick final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit BarkourJoystick(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
+  explicit BarkourJoystick(const Params& p) : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
@@ -242,10 +242,6 @@ class BarkourJoystick final : public mujoco::MujocoEnv {
     std::copy(command_.begin(), command_.end(), slot.Info<double>(0));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(1 + i) = rewards_[i];
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -82,7 +82,7 @@ inline constexpr std::array<int, kTerms> kSumOrder = {
 
 }  // namespace g1
 
-class G1Joystick final : public mujoco::MujocoEnv {
+class G1Joystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
@@ -197,7 +197,7 @@ class G1Joystick final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit G1Joystick(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
+  explicit G1Joystick(const Params& p) : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
@@ -334,10 +334,6 @@ class G1Joystick final : public mujoco::MujocoEnv {
     for (int i = 0; i < g1::kTerms; ++i) *slot.Info<double>(3 + i) = rewards_[i];
     dr::WriteInfo(p_, m_, slot, 3 + g1::kTerms);
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

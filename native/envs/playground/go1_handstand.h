@@ -24,11 +24,12 @@
 #include "envs/common/mujoco_env.h"
 #include "envs/playground/domain_randomization.h"
 #include "envs/playground/go1_joystick.h"
+#include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
 
 template <bool kFootstand>
-class Go1Handstand final : public mujoco::MujocoEnv {
+class Go1Handstand final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
@@ -153,7 +154,7 @@ class Go1Handstand final : public mujoco::MujocoEnv {
   }
 
   explicit Go1Handstand(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
+      : PlaygroundEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
   // The key chain's root and, with domain_randomization, this env's model
   // (domain_randomization.h).
@@ -233,9 +234,6 @@ class Go1Handstand final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
     dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

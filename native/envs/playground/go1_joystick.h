@@ -88,7 +88,7 @@ inline std::unique_ptr<mjModel, mujoco::ModelDeleter> CompileModel(
 
 }  // namespace go1
 
-class Go1Joystick final : public mujoco::MujocoEnv {
+class Go1Joystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, dr::Settings, KickSettings {
     explicit Params(const Config& c) {
@@ -190,7 +190,7 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit Go1Joystick(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
+  explicit Go1Joystick(const Params& p) : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
@@ -311,10 +311,6 @@ class Go1Joystick final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(2 + i) = rewards_[i];
     dr::WriteInfo(p_, m_, slot, 2 + rewards_.size());
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

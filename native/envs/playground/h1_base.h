@@ -155,19 +155,15 @@ inline void BaseParams::Compile() {
 
 // The state and code both H1 tasks share; each task (h1_inplace_gait_tracking.h,
 // h1_joystick_gait_tracking.h) adds its rewards, its command and its spec.
-class H1GaitBase : public mujoco::MujocoEnv {
+class H1GaitBase : public PlaygroundEnv {
  public:
-  explicit H1GaitBase(const h1::BaseParams& p) : MujocoEnv(p, p.frame_skip, 0), b_(p) {
+  explicit H1GaitBase(const h1::BaseParams& p) : PlaygroundEnv(p, p.frame_skip, 0), b_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
     qvel_history_.assign(static_cast<std::size_t>(h1::kNu * p.history_len), 0.0F);
     qpos_error_history_ = qvel_history_;
   }
 
   void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   // The observation's size: 63 (and the joystick's command, 3) + 2 histories + contact (2)

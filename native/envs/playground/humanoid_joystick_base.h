@@ -128,7 +128,7 @@ inline float GaitRz(float phi, double swing_height) {
 }  // namespace humanoid
 
 template <class Robot>
-class HumanoidJoystick final : public mujoco::MujocoEnv {
+class HumanoidJoystick final : public PlaygroundEnv {
   static constexpr int kNu = Robot::kNu;
   static constexpr int kNq = 7 + kNu;
   static constexpr int kStateSize = 16 + 3 * kNu;
@@ -246,7 +246,7 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
   }
 
   explicit HumanoidJoystick(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
+      : PlaygroundEnv(p, p.frame_skip, 0), p_(p), dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
   // The key chain's root and, with domain_randomization, this env's model
   // (domain_randomization.h).
@@ -377,10 +377,6 @@ class HumanoidJoystick final : public mujoco::MujocoEnv {
     }
     dr::WriteInfo(p_, m_, slot, 1 + Robot::kScales.size());
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

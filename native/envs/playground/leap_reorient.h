@@ -30,7 +30,7 @@
 
 namespace envpool::playground {
 
-class LeapCubeReorient final : public mujoco::MujocoEnv {
+class LeapCubeReorient final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
@@ -135,7 +135,7 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
   }
 
   explicit LeapCubeReorient(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0),
+      : PlaygroundEnv(p, p.frame_skip, 0),
         p_(p),
         dt_f_(static_cast<float>(p.ctrl_dt)),
         qpos_err_(static_cast<std::size_t>(leap::kNq * p.history_len), 0.0F),
@@ -265,9 +265,6 @@ class LeapCubeReorient final : public mujoco::MujocoEnv {
     *slot.Info<std::int32_t>(i++) = success_count_;
     dr::WriteInfo(p_, m_, slot, i);
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

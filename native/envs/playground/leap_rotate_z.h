@@ -23,7 +23,7 @@
 
 namespace envpool::playground {
 
-class LeapCubeRotateZ final : public mujoco::MujocoEnv {
+class LeapCubeRotateZ final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, dr::Settings {
     explicit Params(const Config& c) {
@@ -89,7 +89,7 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
   }
 
   explicit LeapCubeRotateZ(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0),
+      : PlaygroundEnv(p, p.frame_skip, 0),
         p_(p),
         dt_f_(static_cast<float>(p.ctrl_dt)),
         history_(static_cast<std::size_t>(kFrame * p.history_len), 0.0F) {}
@@ -146,9 +146,6 @@ class LeapCubeRotateZ final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
     dr::WriteInfo(p_, m_, slot, rewards_.size());
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(history_.begin(), history_.end(), obs); }

@@ -58,7 +58,7 @@ inline const std::array<const char*, 4> kFeetGeoms = {"l_foot1", "l_foot2", "r_f
 
 }  // namespace op3
 
-class Op3Joystick final : public mujoco::MujocoEnv {
+class Op3Joystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -141,7 +141,7 @@ class Op3Joystick final : public mujoco::MujocoEnv {
     return spec;
   }
 
-  explicit Op3Joystick(const Params& p) : MujocoEnv(p, p.frame_skip, 0), p_(p) {
+  explicit Op3Joystick(const Params& p) : PlaygroundEnv(p, p.frame_skip, 0), p_(p) {
     dt_f_ = static_cast<float>(p.ctrl_dt);
   }
 
@@ -207,10 +207,6 @@ class Op3Joystick final : public mujoco::MujocoEnv {
     std::copy(command_.begin(), command_.end(), slot.Info<double>(0));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(1 + i) = rewards_[i];
   }
-
-  // mujoco.Renderer's camera -1 (MuJoCo's default free camera), as the package renders.
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

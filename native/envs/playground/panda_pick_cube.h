@@ -23,11 +23,12 @@
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
 #include "envs/playground/panda_base.h"
+#include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
 
 template <bool kOrientation>
-class PandaPickCube final : public mujoco::MujocoEnv {
+class PandaPickCube final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -87,7 +88,7 @@ class PandaPickCube final : public mujoco::MujocoEnv {
   }
 
   explicit PandaPickCube(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), ids_(*p_.ids), obs_(panda::PandaObsSize(m_)) {}
+      : PlaygroundEnv(p, p.frame_skip, 0), p_(p), ids_(*p_.ids), obs_(panda::PandaObsSize(m_)) {}
 
   void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
 
@@ -170,9 +171,6 @@ class PandaPickCube final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < terms_.size(); ++i) *slot.Info<double>(i) = terms_[i];
     *slot.Info<double>(terms_.size()) = out_of_bounds_ ? 1.0 : 0.0;
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -25,6 +25,7 @@
 #include "envs/common/jax_random.h"
 #include "envs/common/mujoco_env.h"
 #include "envs/playground/panda_base.h"
+#include "envs/playground/playground_common.h"
 
 namespace envpool::playground {
 
@@ -233,7 +234,7 @@ inline std::array<float, 7> FrankaIk(const Mat4& t_ee, float q7, const std::arra
 
 }  // namespace panda
 
-class PandaPickCubeCartesian final : public mujoco::MujocoEnv {
+class PandaPickCubeCartesian final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -325,7 +326,7 @@ class PandaPickCubeCartesian final : public mujoco::MujocoEnv {
   }
 
   explicit PandaPickCubeCartesian(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0),
+      : PlaygroundEnv(p, p.frame_skip, 0),
         p_(p),
         ids_(*p_.ids),
         obs_(panda::PandaObsSize(m_) + 4) {}
@@ -464,9 +465,6 @@ class PandaPickCubeCartesian final : public mujoco::MujocoEnv {
     for (std::size_t i = 0; i < info_terms_.size(); ++i) *slot.Info<double>(i) = info_terms_[i];
     *slot.Info<double>(info_terms_.size()) = out_of_bounds_ ? 1.0 : 0.0;
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

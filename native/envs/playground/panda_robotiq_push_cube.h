@@ -33,7 +33,7 @@
 
 namespace envpool::playground {
 
-class PandaRobotiqPushCube final : public mujoco::MujocoEnv {
+class PandaRobotiqPushCube final : public PlaygroundEnv {
  public:
   static constexpr int kArm = 7;       // the action: the arm's 7 torques
   static constexpr int kObs = 48;      // _get_single_obs's size
@@ -140,7 +140,7 @@ class PandaRobotiqPushCube final : public mujoco::MujocoEnv {
   }
 
   explicit PandaRobotiqPushCube(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0),
+      : PlaygroundEnv(p, p.frame_skip, 0),
         p_(p),
         ids_(*p_.ids),
         action_history_(static_cast<std::size_t>(p.action_history_len) * kArm, 0.0F),
@@ -279,9 +279,6 @@ class PandaRobotiqPushCube final : public mujoco::MujocoEnv {
       *slot.Info<double>(metrics_.size() + i) = rewards_[i];
     }
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -404,6 +405,54 @@ struct TorsoKick {
       dir = {std::cos(angle), std::sin(angle), 0.0F};
     }
   }
+};
+
+// ---- The base of every task's env ----
+
+// mujoco::MujocoEnv as the package's tasks use it: frames drawn as its render_array draws a
+// State (mujoco.Renderer's camera -1, MuJoCo's default free camera, on a fresh copy of the
+// state, forwarded), and a state (get_state / set_state) holding what render_array reads of
+// one: qpos, qvel, then the mocap bodies' mocap_pos (3 numbers each) and mocap_quat (4
+// each), nothing more where the model has no mocap body. render_array also copies
+// xfrc_applied, which changes no pixel under MuJoCo's default visual options (forces are not
+// drawn; positions depend on qpos and the mocap poses alone), so the state leaves it out (the
+// tasks that push a body set it anew every step). set_state takes the whole state, or qpos
+// and qvel alone (the mocap poses kept), then runs mj_forward.
+class PlaygroundEnv : public mujoco::MujocoEnv {
+ public:
+  using mujoco::MujocoEnv::MujocoEnv;
+
+  std::vector<double> GetState() const override {
+    std::vector<double> state = MujocoEnv::GetState();
+    state.insert(state.end(), d_->mocap_pos, d_->mocap_pos + 3 * m_->nmocap);
+    state.insert(state.end(), d_->mocap_quat, d_->mocap_quat + 4 * m_->nmocap);
+    return state;
+  }
+
+  void SetState(const std::vector<double>& state) override {
+    const std::size_t n = static_cast<std::size_t>(m_->nq + m_->nv);
+    const std::size_t mocap = static_cast<std::size_t>(7 * m_->nmocap);
+    if (state.size() != n && state.size() != n + mocap) {
+      throw std::invalid_argument("the state is qpos, qvel, then mocap_pos and mocap_quat: " +
+                                  std::to_string(n + mocap) + " numbers (or qpos and qvel "
+                                  "alone: " + std::to_string(n) + ")");
+    }
+    for (const double x : state) {
+      if (!std::isfinite(x)) {
+        throw std::invalid_argument("the state has a NaN or infinite number");
+      }
+    }
+    const auto qvel_end = state.begin() + static_cast<std::ptrdiff_t>(n);
+    if (state.size() == n + mocap) {
+      std::copy(qvel_end, qvel_end + 3 * m_->nmocap, d_->mocap_pos);
+      std::copy(qvel_end + 3 * m_->nmocap, state.end(), d_->mocap_quat);
+    }
+    MujocoEnv::SetState(std::vector<double>(state.begin(), qvel_end));
+  }
+
+ protected:
+  bool MujocoFreeCamera() const override { return true; }
+  bool RenderForwardedCopy() const override { return true; }
 };
 
 }  // namespace envpool::playground

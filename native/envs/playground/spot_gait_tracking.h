@@ -30,7 +30,7 @@
 
 namespace envpool::playground {
 
-class SpotGaitTracking final : public mujoco::MujocoEnv {
+class SpotGaitTracking final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -116,7 +116,10 @@ class SpotGaitTracking final : public mujoco::MujocoEnv {
   }
 
   explicit SpotGaitTracking(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), f_(p_.facts), dt_f_(static_cast<float>(p.ctrl_dt)),
+      : PlaygroundEnv(p, p.frame_skip, 0),
+        p_(p),
+        f_(p_.facts),
+        dt_f_(static_cast<float>(p.ctrl_dt)),
         history_(static_cast<std::size_t>(12 * p.history_len), 0.0F),
         obs_(static_cast<std::size_t>(ObsSize(p.history_len)), 0.0F) {}
 
@@ -198,9 +201,6 @@ class SpotGaitTracking final : public mujoco::MujocoEnv {
     std::copy(command_.begin(), command_.end(), slot.Info<double>(0));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(1 + i) = rewards_[i];
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -30,7 +30,7 @@
 
 namespace envpool::playground {
 
-class SpotGetup final : public mujoco::MujocoEnv {
+class SpotGetup final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams {
     explicit Params(const Config& c) {
@@ -101,7 +101,7 @@ class SpotGetup final : public mujoco::MujocoEnv {
   }
 
   explicit SpotGetup(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), f_(p_.facts),
+      : PlaygroundEnv(p, p.frame_skip, 0), p_(p), f_(p_.facts),
         dt_f_(static_cast<float>(p.ctrl_dt)) {}
 
   void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
@@ -168,9 +168,6 @@ class SpotGetup final : public mujoco::MujocoEnv {
     std::copy(obs_.begin(), obs_.end(), slot.Obs<double>(0));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(i) = rewards_[i];
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(obs_.begin(), obs_.end(), obs); }

@@ -34,7 +34,7 @@
 
 namespace envpool::playground {
 
-class SpotJoystick final : public mujoco::MujocoEnv {
+class SpotJoystick final : public PlaygroundEnv {
  public:
   struct Params : mujoco::ModelParams, KickSettings {
     explicit Params(const Config& c) {
@@ -127,7 +127,10 @@ class SpotJoystick final : public mujoco::MujocoEnv {
   }
 
   explicit SpotJoystick(const Params& p)
-      : MujocoEnv(p, p.frame_skip, 0), p_(p), f_(p_.facts), dt_f_(static_cast<float>(p.ctrl_dt)),
+      : PlaygroundEnv(p, p.frame_skip, 0),
+        p_(p),
+        f_(p_.facts),
+        dt_f_(static_cast<float>(p.ctrl_dt)),
         history_(static_cast<std::size_t>(12 * p.history_len), 0.0F),
         state_(static_cast<std::size_t>(StateSize(p.history_len)), 0.0F),
         privileged_(state_.size() + kPrivilegedExtra, 0.0F) {}
@@ -222,9 +225,6 @@ class SpotJoystick final : public mujoco::MujocoEnv {
     std::copy(command_.begin(), command_.end(), slot.Info<double>(0));
     for (std::size_t i = 0; i < rewards_.size(); ++i) *slot.Info<double>(1 + i) = rewards_[i];
   }
-
-  bool MujocoFreeCamera() const override { return true; }
-  bool RenderForwardedCopy() const override { return true; }
 
  protected:
   void WriteObs(double* obs) const override { std::copy(state_.begin(), state_.end(), obs); }

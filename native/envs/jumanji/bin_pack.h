@@ -392,31 +392,6 @@ class BinPack final : public JumanjiEnv {
     out.Add(sorted_, {kEms});
   }
 
-  Picture Draw() const override {
-    // Top view of the container, 24 x 10 cells: the highest placed item over each cell's
-    // centre (its index as the colour), background where none is.
-    constexpr int kCols = 24;
-    constexpr int kRows = 10;
-    Picture p = MakePicture(kRows, kCols);
-    for (int r = 0; r < kRows; ++r) {
-      for (int c = 0; c < kCols; ++c) {
-        const double x = (c + 0.5) * kContainer[0] / kCols;
-        const double y = (r + 0.5) * kContainer[1] / kRows;
-        std::int32_t top = -1;
-        for (int i = 0; i < kItems; ++i) {
-          const Point& at = location_[i];
-          const Point& s = items_[i];
-          if (placed_[i] && x >= at[0] && x < at[0] + s[0] && y >= at[1] && y < at[1] + s[1] &&
-              at[2] + s[2] > top) {
-            top = at[2] + s[2];
-            p.cells[r * kCols + c] = i;
-          }
-        }
-      }
-    }
-    return p;
-  }
-
   std::array<Point, kItems> items_{};
   std::array<bool, kItems> items_mask_{};
   std::array<bool, kItems> placed_{};

@@ -158,15 +158,6 @@ class Cleaner final : public JumanjiEnv {
     out.KeyLeaf(key_).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kCells; ++i) {
-      p.cells[i] = grid_[i] == kWall ? 14 : (grid_[i] == kDirty ? 2 : 15);
-    }
-    for (const auto& a : agents_) p.cells[a[0] * kCols + a[1]] = 10;
-    return p;
-  }
-
   Params params_;
   std::array<std::int8_t, kCells> grid_{};
   std::array<std::array<int, 2>, kAgents> agents_{};

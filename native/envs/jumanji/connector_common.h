@@ -202,15 +202,6 @@ class ConnectorBase : public JumanjiEnv {
     out.Add(grid_, {kSize, kSize}).KeyLeaf(key_).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture pic = MakePicture(kSize, kSize);
-    for (int c = 0; c < kCells; ++c) {
-      const std::int32_t v = grid_[c];
-      pic.cells[c] = v == 0 ? -1 : (v - 1) / 3;
-    }
-    return pic;
-  }
-
   std::array<std::int32_t, kCells> grid_{};
   std::array<Pos, kAgents> position_{};
   std::array<Pos, kAgents> target_{};

@@ -157,16 +157,6 @@ class Cvrp final : public JumanjiEnv {
     out.Add(visited_, {kNodes});
   }
 
-  Picture Draw() const override {
-    constexpr int kGrid = 32;
-    Picture p = MakePicture(kGrid, kGrid);
-    for (int i = 0; i < kNodes; ++i) {
-      const int cell = PointCell(coordinates_[2 * i], coordinates_[2 * i + 1], kGrid);
-      p.cells[cell] = i == position_ ? 5 : (i == 0 ? 14 : (visited_[i] ? 11 : 10));
-    }
-    return p;
-  }
-
   Params params_;
   std::array<float, 2 * kNodes> coordinates_{};
   std::array<std::int32_t, kNodes> demands_{};

@@ -225,12 +225,6 @@ class FlatPack final : public JumanjiEnv {
     out.Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kSize, kSize);
-    for (int i = 0; i < kSize * kSize; ++i) p.cells[i] = grid_[i] == 0 ? -1 : grid_[i];
-    return p;
-  }
-
   std::array<Block, kBlocks> blocks_{};
   std::array<std::int32_t, kSize * kSize> grid_{};
   std::array<bool, kBlocks> placed_{};

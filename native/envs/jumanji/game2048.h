@@ -175,12 +175,6 @@ class Game2048 final : public JumanjiEnv {
     out.Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kSize, kSize);
-    for (int i = 0; i < kSize * kSize; ++i) p.cells[i] = board_[i];
-    return p;
-  }
-
   Params params_;
   Board board_{};
   std::array<bool, 4> mask_{};

@@ -142,19 +142,6 @@ class GraphColoring final : public JumanjiEnv {
     out.Scalar(current_).KeyLeaf(key_);
   }
 
-  // The adjacency matrix, each edge in the colour of its row's node (grey: not coloured).
-  Picture Draw() const override {
-    Picture p = MakePicture(kNodes, kNodes);
-    for (int i = 0; i < kNodes; ++i) {
-      for (int j = 0; j < kNodes; ++j) {
-        if (adj_[i * kNodes + j] || i == j) {
-          p.cells[i * kNodes + j] = colors_[i] < 0 ? 13 : colors_[i];
-        }
-      }
-    }
-    return p;
-  }
-
   Params params_;
   std::array<bool, kNodes * kNodes> adj_{};
   std::array<std::int32_t, kNodes> colors_{};

@@ -231,23 +231,6 @@ class JobShop final : public JumanjiEnv {
     out.Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    // One row per machine: its job's colour while it runs one, then the jobs' operations
-    // left (one cell each) below.
-    Picture p = MakePicture(kMachines + kJobs, kOps);
-    for (int m = 0; m < kMachines; ++m) {
-      if (machines_job_ids_[m] != kNoOp) {
-        for (int o = 0; o < kOps && o < machines_remaining_[m] + 1; ++o) {
-          p.cells[m * kOps + o] = machines_job_ids_[m];
-        }
-      }
-    }
-    for (int i = 0; i < kJobs * kOps; ++i) {
-      p.cells[kMachines * kOps + i] = ops_mask_[i] ? 10 + machine_ids_[i] % 5 : -1;
-    }
-    return p;
-  }
-
   Params params_;
   std::array<std::int32_t, kJobs * kOps> machine_ids_{};
   std::array<std::int32_t, kJobs * kOps> durations_{};

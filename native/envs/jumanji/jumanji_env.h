@@ -123,28 +123,9 @@ class StateLeaves {
   std::vector<double> out_;
 };
 
-// render(): a schematic frame, not jumanji's matplotlib figure (which is not restated): the
-// env's Picture, a grid of coloured cells, scaled to the frame (256 x 256 unless
-// render_width / render_height say otherwise), with a dark line between cells.
-struct Picture {
-  int rows = 1;
-  int cols = 1;
-  std::vector<int> cells;  // rows * cols colours, indices into Palette (-1 background)
-};
-
-// The colours of a Picture's cells (index modulo 16).
-inline std::array<std::uint8_t, 3> PaletteColor(int index) {
-  static constexpr std::uint8_t kColors[16][3] = {
-      {238, 228, 218}, {237, 224, 200}, {242, 177, 121}, {245, 149, 99},  {246, 124, 95},
-      {246, 94, 59},   {237, 207, 114}, {237, 204, 97},  {237, 200, 80},  {237, 197, 63},
-      {60, 130, 200},  {40, 160, 90},   {150, 80, 170},  {120, 120, 120}, {30, 30, 30},
-      {250, 250, 250}};
-  if (index < 0) return {205, 193, 180};
-  const auto* c = kColors[index % 16];
-  return {c[0], c[1], c[2]};
-}
-
-// The frame size of every jumanji env: 256 x 256 by default, one view.
+// The frame size of every jumanji env: 256 x 256 by default, one view. jumanji's frames are
+// drawn in Python by jumanji's own viewer from the State (GetState; envpool/tasks/
+// jumanji_frames.py), not by the env: Render keeps Env's refusal.
 inline FrameSize JumanjiFrame(int width, int height, int camera_id) {
   if (camera_id != -1 && camera_id != 0) {
     throw std::invalid_argument("jumanji envs have one view: camera_id must be -1 or 0, got " +
@@ -156,7 +137,7 @@ inline FrameSize JumanjiFrame(int width, int height, int camera_id) {
   return FrameSize{height == 0 ? 256 : height, width == 0 ? 256 : width, 30.0};
 }
 
-// A jumanji env: the key chain of its resets (see above) and its schematic frame.
+// A jumanji env: the key chain of its resets (see above) and its State (GetState).
 class JumanjiEnv : public Env {
  public:
   void Seed(std::uint64_t seed) override { keys_.Seed(seed); }
@@ -168,55 +149,15 @@ class JumanjiEnv : public Env {
     return leaves.Take();
   }
 
-  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
-    const FrameSize size = JumanjiFrame(width, height, camera_id);
-    const Picture picture = Draw();
-    for (int y = 0; y < size.height; ++y) {
-      const int row = y * picture.rows / size.height;
-      const bool row_edge = (y + 1) * picture.rows / size.height != row;
-      for (int x = 0; x < size.width; ++x) {
-        const int col = x * picture.cols / size.width;
-        const bool edge = row_edge || (x + 1) * picture.cols / size.width != col;
-        const auto color =
-            edge ? std::array<std::uint8_t, 3>{60, 60, 60}
-                 : PaletteColor(picture.cells[static_cast<std::size_t>(row * picture.cols + col)]);
-        std::uint8_t* pixel = out + (static_cast<std::size_t>(y) * size.width + x) * 3;
-        pixel[0] = color[0];
-        pixel[1] = color[1];
-        pixel[2] = color[2];
-      }
-    }
-  }
-
  protected:
   // The key of this reset: `use, key = split(key)`.
   Key ResetKey() { return keys_.Next(); }
-  // The env's current state as a Picture.
-  virtual Picture Draw() const = 0;
   // jumanji's State: its leaves in tree_leaves order (StateLeaves).
-  virtual void WriteState(StateLeaves& out) const { static_cast<void>(out); }
+  virtual void WriteState(StateLeaves& out) const = 0;
 
  private:
   jax_random::KeyChain keys_;
 };
-
-// A Picture of `rows` x `cols` cells, all `fill`.
-inline Picture MakePicture(int rows, int cols, int fill = -1) {
-  Picture p;
-  p.rows = rows;
-  p.cols = cols;
-  p.cells.assign(static_cast<std::size_t>(rows * cols), fill);
-  return p;
-}
-
-// Points in [0, 1)^2 (x, y) as cells of an n x n Picture (row = y).
-inline int PointCell(float x, float y, int n) {
-  auto at = [n](float v) {
-    const int i = static_cast<int>(v * static_cast<float>(n));
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  };
-  return at(y) * n + at(x);
-}
 
 // A keyword holding a comma-separated list of numbers ("" = not given): an episode's
 // instance given by hand (an initial board, item weights, ...), as sail-sg EnvPool's

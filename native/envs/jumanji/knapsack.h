@@ -120,12 +120,6 @@ class Knapsack final : public JumanjiEnv {
     out.Add(values_, {kItems}).Add(weights_, {kItems});
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(5, kItems / 5);
-    for (int i = 0; i < kItems; ++i) p.cells[i] = packed_[i] ? 11 : (Available(i) ? 1 : 13);
-    return p;
-  }
-
   Params params_;
   std::array<float, kItems> weights_{};
   std::array<float, kItems> values_{};

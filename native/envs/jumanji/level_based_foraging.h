@@ -212,15 +212,6 @@ class LevelBasedForaging final : public JumanjiEnv {
     out.Add(food_level_, {kFood}).AddRows(food_, {kFood, 2}).KeyLeaf(key_).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kGrid, kGrid);
-    for (int k = 0; k < kFood; ++k) {
-      if (!eaten_[k]) p.cells[food_[k][0] * kGrid + food_[k][1]] = 11;
-    }
-    for (int a = 0; a < kAgents; ++a) p.cells[agents_[a][0] * kGrid + agents_[a][1]] = 4 + a;
-    return p;
-  }
-
   std::array<std::array<int, 2>, kAgents> agents_{};
   std::array<int, kAgents> levels_{};
   std::array<bool, kAgents> loading_{};

@@ -167,14 +167,6 @@ class Maze final : public JumanjiEnv {
     out.Scalar(step_count_).Scalar(target_[0]).Scalar(target_[1]).Add(walls_, {kRows, kCols});
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kCells; ++i) p.cells[i] = walls_[i] ? 14 : 15;
-    p.cells[target_[0] * kCols + target_[1]] = 5;
-    p.cells[agent_[0] * kCols + agent_[1]] = 10;
-    return p;
-  }
-
   Params params_;
   std::array<bool, kCells> walls_{};
   std::array<int, 2> agent_{};

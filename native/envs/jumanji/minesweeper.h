@@ -135,12 +135,6 @@ class Minesweeper final : public JumanjiEnv {
     out.Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kCells; ++i) p.cells[i] = board_[i] < 0 ? 13 : board_[i];
-    return p;
-  }
-
   Params params_;
   std::array<bool, kCells> mined_{};
   std::vector<int> mine_list_;  // the flat mine locations in jumanji's order

@@ -381,19 +381,6 @@ class Mmst final : public JumanjiEnv {
     out.Add(positions_, {kAgents}).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(6, 6);
-    for (int i = 0; i < kNodes; ++i) {
-      int color = node_types_[i] == -1 ? -1 : 10 + node_types_[i];
-      for (int a = 0; a < kAgents; ++a) {
-        if (connected_index_[a][i] != -1) color = 2 + a;
-      }
-      p.cells[i] = color;
-    }
-    for (int a = 0; a < kAgents; ++a) p.cells[positions_[a]] = 14;
-    return p;
-  }
-
   std::array<std::array<std::int32_t, kNodes>, kNodes> adj_{};
   std::array<std::int32_t, kNodes> node_types_{};
   std::array<std::array<int, kNodesPerAgent>, kAgents> to_connect_{};

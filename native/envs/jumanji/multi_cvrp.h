@@ -232,21 +232,6 @@ class MultiCvrp final : public JumanjiEnv {
     out.Add(penalties_, {kVehicles}).Add(end_, {kNodes}).Add(start_, {kNodes});
   }
 
-  Picture Draw() const override {
-    constexpr int kGrid = 32;
-    Picture p = MakePicture(kGrid, kGrid);
-    for (int i = 0; i < kNodes; ++i) {
-      const int cell = PointCell(coordinates_[2 * i] / kMapMax, coordinates_[2 * i + 1] / kMapMax,
-                                 kGrid);
-      p.cells[cell] = i == 0 ? 14 : (demands_[i] > 0 ? 10 : 11);
-    }
-    for (int v = 0; v < kVehicles; ++v) {
-      p.cells[PointCell(coordinates_[2 * positions_[v]] / kMapMax,
-                        coordinates_[2 * positions_[v] + 1] / kMapMax, kGrid)] = 4 + v;
-    }
-    return p;
-  }
-
   bool fused_;
   std::array<float, 2 * kNodes> coordinates_{};
   std::array<std::int16_t, kNodes> demands_{};

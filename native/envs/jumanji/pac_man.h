@@ -358,20 +358,6 @@ class PacMan final : public JumanjiEnv {
     out.Scalar(player_start_[0]).Scalar(player_start_[1]);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kRows * kCols; ++i) p.cells[i] = grid_[i] == 0 ? 10 : 14;
-    for (const auto& q : pellets_) {
-      if (q != std::array<int, 2>{0, 0}) p.cells[q[1] * kCols + q[0]] = 15;
-    }
-    for (const auto& q : power_ups_) {
-      if (q != std::array<int, 2>{0, 0}) p.cells[q[1] * kCols + q[0]] = 6;
-    }
-    for (const auto& g : ghosts_) p.cells[g[1] * kCols + g[0]] = frightened_ > 0 ? 12 : 5;
-    p.cells[player_[0] * kCols + player_[1]] = 8;
-    return p;
-  }
-
   // The maze.
   std::array<std::int32_t, kRows * kCols> grid_{};
   std::vector<std::array<int, 2>> pellet_spaces_;

@@ -291,17 +291,6 @@ class RobotWarehouse final : public JumanjiEnv {
     out.Add(requested, {num_shelves}).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kRows * kCols; ++i) {
-      if (shelf_layer_[i] != 0) p.cells[i] = shelves_[shelf_layer_[i] - 1].requested ? 11 : 13;
-    }
-    p.cells[(kRows - 1) * kCols + kCols / 2 - 1] = 14;
-    p.cells[(kRows - 1) * kCols + kCols / 2] = 14;
-    for (int a = 0; a < kAgents; ++a) p.cells[Cell(a)] = agents_[a].carrying ? 5 : 3;
-    return p;
-  }
-
   std::array<bool, kRows * kCols> highway_{};
   std::vector<int> shelf_cells_;
   std::array<AgentState, kAgents> agents_{};

@@ -202,22 +202,6 @@ class RubiksCube final : public JumanjiEnv {
     out.Add(cube_, {kFaces, kSize, kSize}).KeyLeaf(key_).Scalar(step_count_);
   }
 
-  // The cube's net: UP above FRONT; LEFT, FRONT, RIGHT, BACK in a row; DOWN below.
-  Picture Draw() const override {
-    static constexpr int kColor[kFaces] = {15, 11, 5, 10, 3, 8};
-    static constexpr int kAt[kFaces][2] = {{0, 1}, {1, 1}, {1, 2}, {1, 3}, {1, 0}, {2, 1}};
-    Picture p = MakePicture(3 * kSize, 4 * kSize);
-    for (int f = 0; f < kFaces; ++f) {
-      for (int i = 0; i < kSize; ++i) {
-        for (int j = 0; j < kSize; ++j) {
-          p.cells[(kAt[f][0] * kSize + i) * 4 * kSize + kAt[f][1] * kSize + j] =
-              kColor[cube_[At(f, i, j)]];
-        }
-      }
-    }
-    return p;
-  }
-
   Params params_;
   Cube cube_{};
   std::int32_t step_count_ = 0;

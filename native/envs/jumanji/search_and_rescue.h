@@ -386,17 +386,6 @@ class SearchAndRescue final : public JumanjiEnv {
     return rays;
   }
 
-  Picture Draw() const override {
-    // The unit square as 32 x 32 cells: targets (found, not found) and the searchers.
-    constexpr int kCells = 32;
-    Picture p = MakePicture(kCells, kCells);
-    for (int j = 0; j < kTargets; ++j) {
-      p.cells[PointCell(target_pos_[j][0], target_pos_[j][1], kCells)] = found_[j] ? 11 : 2;
-    }
-    for (const auto& s : searcher_pos_) p.cells[PointCell(s[0], s[1], kCells)] = 10;
-    return p;
-  }
-
   bool fused_;
   std::array<float, kVision> rays_ = Rays();
   Key key_{};

@@ -167,12 +167,6 @@ class SlidingTilePuzzle final : public JumanjiEnv {
     out.Add(empty_, {2}).KeyLeaf(key_).Add(puzzle_, {kSize, kSize}).Scalar(step_count_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kSize, kSize);
-    for (int i = 0; i < kCells; ++i) p.cells[i] = puzzle_[i] == 0 ? 14 : puzzle_[i] % 10;
-    return p;
-  }
-
   Params params_;
   Puzzle puzzle_{};
   std::array<int, 2> empty_{};

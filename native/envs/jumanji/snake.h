@@ -186,15 +186,6 @@ class Snake final : public JumanjiEnv {
     out.KeyLeaf(key_).Scalar(length_).Scalar(step_count_).Add(tail, {kRows, kCols});
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kCells; ++i) p.cells[i] = body_state_[i] > 0 ? 11 : -1;
-    p.cells[fruit_[0] * kCols + fruit_[1]] = 5;
-    const int head = ScatterCell(head_);
-    if (head >= 0) p.cells[head] = 12;
-    return p;
-  }
-
   Params params_;
   std::array<std::int32_t, kCells> body_state_{};
   std::array<int, 2> head_{};

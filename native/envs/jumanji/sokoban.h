@@ -218,21 +218,6 @@ class Sokoban final : public JumanjiEnv {
     out.Add(variable_, {kRows, kCols});
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int i = 0; i < kCells; ++i) {
-      const bool target = fixed_[i] == kTarget;
-      if (variable_[i] == kAgent) {
-        p.cells[i] = target ? 12 : 10;
-      } else if (variable_[i] == kBox) {
-        p.cells[i] = target ? 11 : 2;
-      } else {
-        p.cells[i] = fixed_[i] == kWall ? 14 : (target ? 5 : 15);
-      }
-    }
-    return p;
-  }
-
   Params params_;
   std::array<std::uint8_t, kCells> fixed_{};
   std::array<std::uint8_t, kCells> variable_{};

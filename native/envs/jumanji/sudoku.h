@@ -178,12 +178,6 @@ class Sudoku final : public JumanjiEnv {
     out.Add(mask_, {kWidth, kWidth, kWidth}).Add(board_, {kWidth, kWidth}).KeyLeaf(key_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kWidth, kWidth);
-    for (int i = 0; i < kCells; ++i) p.cells[i] = board_[i];
-    return p;
-  }
-
   Params params_;
   Board board_{};
   std::array<bool, kCells * kWidth> mask_{};

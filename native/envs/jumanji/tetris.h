@@ -261,17 +261,6 @@ class Tetris final : public JumanjiEnv {
     out.Scalar(index_).Scalar(x_position_).Scalar(y_position_);
   }
 
-  Picture Draw() const override {
-    Picture p = MakePicture(kRows, kCols);
-    for (int r = 0; r < kRows; ++r) {
-      for (int c = 0; c < kCols; ++c) {
-        const std::int32_t v = Cell(r, c);
-        p.cells[r * kCols + c] = v == 0 ? -1 : 2 + v % 12;
-      }
-    }
-    return p;
-  }
-
   std::array<std::int32_t, kPadded * kPadded> grid_{};
   std::int32_t index_ = 0;
   std::int32_t step_count_ = 0;

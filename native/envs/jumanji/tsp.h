@@ -127,16 +127,6 @@ class Tsp final : public JumanjiEnv {
     out.Add(trajectory_, {kCities}).Add(visited_, {kCities});
   }
 
-  Picture Draw() const override {
-    constexpr int kGrid = 32;
-    Picture p = MakePicture(kGrid, kGrid);
-    for (int i = 0; i < kCities; ++i) {
-      const int cell = PointCell(coordinates_[2 * i], coordinates_[2 * i + 1], kGrid);
-      p.cells[cell] = i == position_ ? 5 : (visited_[i] ? 11 : 10);
-    }
-    return p;
-  }
-
   Params params_;
   std::array<float, 2 * kCities> coordinates_{};
   std::int32_t position_ = -1;

@@ -25,7 +25,7 @@ import pytest
 
 import envpool
 from envpool.tasks.jumanji import JUMANJI_ENV_IDS
-from envpool.tasks.jumanji_frames import NUMPY_VIEWERS, rgb_array_viewer
+from envpool.tasks.jumanji_frames import NUMPY_VIEWERS
 
 jax = pytest.importorskip("jax")
 jumanji = pytest.importorskip("jumanji")
@@ -48,16 +48,23 @@ def reference_env(task_id: str) -> Any:
 
 def package_frame(env: Any, state: Any, height: int, width: int) -> np.ndarray:
     """The frame jumanji's own viewer of ``env`` draws of ``state`` in its rgb_array mode,
-    ``height`` x ``width`` pixels (figure size in inches at 100 dpi)."""
+    ``height`` x ``width`` pixels (figure size in inches at 100 dpi): the viewer as jumanji
+    makes it, on a new pyplot figure of the viewer's name (closed after the frame)."""
+    import matplotlib.pyplot as plt
+
     viewer = next(v for v in vars(env).values() if hasattr(v, "_display_rgb_array"))
     if not getattr(viewer, "_envpool_test", False):
-        viewer = rgb_array_viewer(env, height, width)
+        plt.close(viewer._name)
+        viewer._display = viewer._display_rgb_array
+        viewer.figure_size = (width / 100.0, height / 100.0)
         viewer._envpool_test = True
     with matplotlib.rc_context({"figure.dpi": 100}):
         frame = env.render(state)
         if frame is None:
             frame = viewer.render(state)
-    return np.asarray(frame)[:, :, :3]
+    frame = np.array(frame)[:, :, :3]
+    plt.close(viewer._name)  # the next frame on a new figure, as the pool draws each
+    return frame
 
 
 def _bits(x: Any) -> np.ndarray:
@@ -143,9 +150,9 @@ def test_states_and_frames_equal_jumanji(task_id: str) -> None:
     ours.close()
 
 
-def test_render_checks_and_missing_jumanji(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The checks of render() hold for frames drawn in Python; without jumanji a pool with
-    render_mode is refused at make with what to install; without render_mode it steps."""
+def test_render_checks() -> None:
+    """The checks of render() hold for frames drawn in Python: envs in flight, listed twice
+    or out of range, a camera the envs lack, a closed pool."""
     env = envpool.make("Game2048-v1", num_envs=3, batch_size=1, seed=0,
                        render_mode="rgb_array")
     env.async_reset()
@@ -156,8 +163,9 @@ def test_render_checks_and_missing_jumanji(monkeypatch: pytest.MonkeyPatch) -> N
         env.render(env_ids=busy)
     with pytest.raises(ValueError, match="listed twice"):
         env.render(env_ids=[ready, ready])
-    with pytest.raises(ValueError, match="out of range"):
-        env.render(env_ids=[7])
+    for bad in (7, -1, 2**40):
+        with pytest.raises(ValueError, match=f"env_id {bad} is out of range"):
+            env.render(env_ids=[bad])
     with pytest.raises(ValueError, match="camera_id"):
         env.render(env_ids=[ready], camera_id=2)
     frames = env.render(env_ids=[ready])
@@ -166,7 +174,59 @@ def test_render_checks_and_missing_jumanji(monkeypatch: pytest.MonkeyPatch) -> N
     env.close()
     with pytest.raises(RuntimeError):
         env.render(env_ids=[ready])
-    monkeypatch.setattr("envpool.tasks.jumanji_frames.jumanji_installed", lambda: False)
-    with pytest.raises(ModuleNotFoundError, match="pip install jumanji==1.1.2"):
-        envpool.make("Game2048-v1", render_mode="rgb_array")
-    envpool.make("Game2048-v1", num_envs=1).reset()
+
+
+def test_frames_from_threads_sizes_and_flavours() -> None:
+    """Pools drawing from several threads at once, two pools of different frame sizes drawn
+    in turn, the gymnasium vector and single-env flavours and the human mode: every frame is
+    the one drawn alone (whatever was drawn before it); no figure stays open; pyplot's
+    interactive flag and backend are as they were."""
+    import threading
+
+    import gymnasium
+    import matplotlib.pyplot as plt
+
+    backend, interactive = matplotlib.get_backend(), plt.isinteractive()
+    figures = set(plt.get_fignums())
+    small = envpool.make("Game2048-v1", num_envs=4, seed=1, render_mode="rgb_array",
+                         render_width=64, render_height=48)
+    large = envpool.make("Game2048-v1", num_envs=4, seed=1, render_mode="rgb_array")
+    small.reset()
+    large.reset()
+    alone = {(p, i): pool.render(env_ids=[i])[0].copy()
+             for p, pool in enumerate((small, large)) for i in range(4)}
+    assert alone[0, 0].shape == (48, 64, 3) and alone[1, 0].shape == (256, 256, 3)
+    assert not np.array_equal(alone[1, 0], alone[1, 1])  # other boards, other frames
+    drawn: dict[tuple[int, int], list[np.ndarray]] = {key: [] for key in alone}
+
+    def draw(p: int, i: int) -> None:
+        for _ in range(3):
+            drawn[p, i].append((small, large)[p].render(env_ids=[i])[0].copy())
+
+    threads = [threading.Thread(target=draw, args=key) for key in alone]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for key, frames in drawn.items():
+        assert len(frames) == 3 and all(np.array_equal(f, alone[key]) for f in frames), key
+    assert set(plt.get_fignums()) == figures  # each frame's figure closed after it
+    small.close()
+    large.close()
+    assert set(plt.get_fignums()) == figures
+    vec = gymnasium.make_vec("envpool/Game2048-v1", num_envs=2, seed=1,
+                             render_mode="rgb_array")
+    vec.reset(seed=1)
+    assert np.array_equal(vec.render()[0], alone[1, 0])
+    vec.close()
+    single = gymnasium.make("envpool/Game2048-v1", render_mode="rgb_array")
+    single.reset(seed=1)
+    assert np.array_equal(single.render(), alone[1, 0])
+    single.close()
+    shown: list[np.ndarray] = []
+    human = envpool.make("Game2048-v1", num_envs=1, seed=1, render_mode="human")
+    human._show_human_frame = shown.append
+    human.reset()
+    assert human.render() is None and np.array_equal(shown[0], alone[1, 0])
+    human.close()
+    assert (matplotlib.get_backend(), plt.isinteractive()) == (backend, interactive)

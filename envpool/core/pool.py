@@ -56,6 +56,11 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         if first_step_resets is not None:
             self.first_step_resets = first_step_resets
         config = spec.config
+        # The task's frames drawn in Python (TaskSpec.frames), made before the native pool
+        # (a missing drawing package is refused before any worker starts).
+        self._frames: Any = None
+        if spec.task.frames is not None and spec.render_frame is not None:
+            self._frames = spec.task.frames(spec.id, *spec.render_frame[:2])
         self._pool = spec.task.native_module.Pool(
             spec.native_env,
             spec.env_config,
@@ -89,10 +94,6 @@ class EnvPoolBase(PoolActions, PoolRendering, PoolXla):
         if config.render_mode == "human":
             frame = spec.render_frame
             self._window = HumanWindow(spec.id, None if frame is None else frame[2])
-        # The task's frames drawn in Python (TaskSpec.frames), made with the pool.
-        self._frames: Any = None
-        if spec.task.frames is not None and spec.render_frame is not None:
-            self._frames = spec.task.frames(spec.id, *spec.render_frame[:2])
         self._text: TextRenderer | None = None
         if config.render_mode == "ansi":
             self._text = TextRenderer(spec.native_env, config, config.num_envs)

@@ -48,8 +48,8 @@ class TaskSpec:
     # EnvPool's, which jax keeps without x64).
     space_dtypes: dict[str, str] = field(default_factory=dict)
     # Frames drawn in Python from each env's get_state, where the reference package draws
-    # them itself (Jumanji's matplotlib viewers): (task_id, height, width) -> an object with
-    # draw(state) -> (height, width, 3) uint8 and close(); None: the worker threads draw.
+    # them itself: (task_id, height, width) -> an object with draw(state, camera_id) ->
+    # (height, width, 3) uint8 and close(); None: the worker threads draw.
     frames: Callable[[str, int, int], Any] | None = None
 
 
@@ -119,8 +119,9 @@ def register(
         frames: A maker of the task's frames drawn in Python from each env's
             ``get_state`` (the reference package's own drawing): called with the id, the
             frame's height and width when a pool is made with a ``render_mode``; the
-            object it returns has ``draw(state)`` (an ``(H, W, 3)`` uint8 frame) and
-            ``close()``. None: the native env draws its frames.
+            object it returns has ``draw(state, camera_id)`` (an ``(H, W, 3)`` uint8
+            frame; ValueError for a camera the env lacks) and ``close()``. None: the
+            native env draws its frames.
         listed: False registers an id that pools are made of but that neither
             ``list_all_envs()`` nor gymnasium lists.
         **env_kwargs: Defaults that override the native env's own (keywords it takes).

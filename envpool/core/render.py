@@ -37,9 +37,9 @@ class PoolRendering:
         """Draws the current frames of some envs.
 
         The pool must be made with a ``render_mode``. The worker threads draw the
-        frames, or, where the task's reference package draws them in Python (Jumanji's
-        viewers), that package in the calling thread. Envs in flight (sent and not yet
-        received) cannot be drawn. The same in the gymnasium, gym and dm flavours;
+        frames, or, for a task whose reference package draws them in Python, that
+        package in the calling thread (``register(..., frames=...)``). Envs in flight
+        (sent and not yet received) cannot be drawn. The same in the gymnasium, gym and dm flavours;
         ``gymnasium.make_vec`` pools return a tuple instead (``GymnasiumVectorEnv.render``).
 
         Args:
@@ -95,14 +95,14 @@ class PoolRendering:
         if self._window is not None and len(ids) != 1:
             raise ValueError(f"render_mode='human' shows one env: env_ids must name one, got "
                              f"{len(ids)}")
-        try:
-            if self._frames is not None:
-                frames = self._draw_in_python(ids, int(camera))
-            else:
+        if self._frames is not None:
+            frames = self._draw_in_python(ids, int(camera))
+        else:
+            try:
                 frames = self._pool.render(ids, self.config["render_width"],
                                            self.config["render_height"], int(camera))
-        except ValueError as error:
-            raise ValueError(f"{self.spec.id}: {error}") from None
+            except ValueError as error:
+                raise ValueError(f"{self.spec.id}: {error}") from None
         if self._window is None:
             return frames
         self._show_human_frame(frames[0])
@@ -111,16 +111,20 @@ class PoolRendering:
     def _draw_in_python(self, ids: np.ndarray, camera: int) -> np.ndarray:
         """The frames of the envs ``ids`` drawn by the task's Python drawer from their
         states (TaskSpec.frames), with the checks of the native render."""
-        if ids.size == 0:
-            raise ValueError("render: no env ids given")
-        if camera not in (-1, 0):
-            raise ValueError(f"render: these envs have one view: camera_id must be -1 or 0, "
-                             f"got {camera}")
         listed = ids.reshape(-1).tolist()
+        where = f"{self.spec.id}: render:"
+        if not listed:
+            raise ValueError(f"{where} no env ids given")
+        for i in listed:
+            if not 0 <= i < self.num_envs:
+                raise ValueError(f"{where} env_id {i} is out of range")
         if len(set(listed)) != len(listed):
-            raise ValueError("render: an env_id is listed twice")
-        states = [self._pool.get_state(int(i)) for i in listed]  # out of range, in flight
-        return np.stack([self._frames.draw(state) for state in states])
+            raise ValueError(f"{where} an env_id is listed twice")
+        try:
+            states = [self._pool.get_state(i) for i in listed]
+        except ValueError as error:  # in flight
+            raise ValueError(f"{where} {error}") from None
+        return np.stack([self._frames.draw(state, camera) for state in states])
 
     def _show_human_frame(self, frame: np.ndarray) -> None:
         """Shows one ``(H, W, 3)`` frame in the pool's window (``render_mode="human"``;

@@ -5,19 +5,23 @@ jumanji's matplotlib viewer: the frame ``jumanji.make(id).render(state)`` draws 
 
 The native env gives its State as the leaves of jumanji's pytree (``get_state``: each
 leaf's rank, shape and values, in ``jax.tree_util.tree_leaves`` order;
-native/envs/jumanji/jumanji_env.h's ``StateLeaves``). The State's structure and dtypes
-come from jumanji's own env (``jax.eval_shape`` of its reset), so the State handed to the
-viewer is of the package's own classes. Frames are drawn in the calling thread (matplotlib,
-tens of milliseconds each), not by the pool's workers.
+native/envs/jumanji/jumanji_env.h's ``StateLeaves``). The State's structure, shapes and
+dtypes come from jumanji's own env (``jax.eval_shape`` of its reset), so the State handed to
+the viewer is of the package's own classes. Frames are drawn in the calling thread (0.02 to
+0.8 s each at 256 x 256: benchmarks/results/jumanji/frame_times_2026-11-30.md), not by the
+pool's workers, one at a time in the process (pyplot's figures are the process's), each on
+a new figure that is never shown (whatever matplotlib backend the program uses), so that a
+frame depends on its State alone.
 
-Rendering needs ``jumanji`` (1.1.2, with jax and matplotlib) installed; stepping does not.
+Rendering needs ``jumanji`` (1.1.2, with jax and matplotlib) installed; stepping needs only
+the files Sudoku and PacMan read from it.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
-import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +33,8 @@ JUMANJI_REQUIREMENT = "jumanji==1.1.2"
 # A distinct figure name for each drawer: pyplot keeps figures by name, and two pools (of
 # different frame sizes) must not draw on one figure.
 _FIGURE_IDS = itertools.count()
+# pyplot's figures and its interactive flag are the process's: one drawing at a time.
+_PYPLOT = threading.RLock()
 
 
 def jumanji_installed() -> bool:
@@ -66,25 +72,17 @@ NUMPY_VIEWERS = frozenset({"MMST-v0", "GraphColoring-v1"})
 _MAKERS: dict[str, Callable[[], Any]] = {"Sokoban-v0": _sokoban, "Connector-v2": _connector_v2}
 
 
-def _use_agg() -> None:
-    """matplotlib's Agg backend, unless the program chose a backend already: the viewer
-    draws off screen (its ``rgb_array`` mode)."""
-    import sys
-
-    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
-        import matplotlib
-
-        matplotlib.use("Agg")
-
-
 def rgb_array_viewer(env: Any, height: int, width: int) -> Any:
     """The matplotlib viewer of jumanji's ``env``, set to draw ``height`` x ``width``
     frames (its figure size in inches at 100 dpi) in its ``rgb_array`` mode on a figure of
-    its own.
+    its own, never shown.
 
     pyplot keeps figures by name and a viewer's figure is named after the viewer
     (``viewer._name``), which some viewers also draw as the title (Minesweeper, Sudoku,
     RubiksCube): the name stays, and the viewer's figures take a distinct suffix instead.
+    The viewer asks for its figure with ``show=False`` (jumanji shows a new figure in a
+    window otherwise, where a GUI backend is in use), and pyplot's interactive flag, which
+    that turns off, is put back after each frame by :class:`JumanjiFrames`.
 
     Raises:
         RuntimeError: ``env`` has no matplotlib viewer.
@@ -98,16 +96,26 @@ def rgb_array_viewer(env: Any, height: int, width: int) -> Any:
     get_fig_ax = viewer._get_fig_ax
 
     def own_fig_ax(name_suffix: str | None = None, **kwargs: Any) -> Any:
+        kwargs["show"] = False
         return get_fig_ax(name_suffix=suffix + (name_suffix or ""), **kwargs)
 
-    def close() -> None:
-        import matplotlib.pyplot as plt
-
-        plt.close(viewer._name + suffix)
-
     viewer._get_fig_ax = own_fig_ax
-    viewer.close = close
+    viewer.close = _closer(viewer._name + suffix)
     return viewer
+
+
+def _closer(figure: str) -> Callable[[], None]:
+    """Closes pyplot's figure named ``figure`` (if pyplot is loaded)."""
+
+    def close() -> None:
+        import sys
+
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
+            with _PYPLOT:
+                plt.close(figure)
+
+    return close
 
 
 class JumanjiFrames:
@@ -133,18 +141,20 @@ class JumanjiFrames:
         self._env: Any = None
         self._viewer: Any = None
         self._treedef: Any = None
+        self._shapes: list[tuple[int, ...]] = []
         self._dtypes: list[np.dtype] = []
 
     def _setup(self) -> None:
-        _use_agg()
         import jax
         import jumanji
 
         env = _MAKERS[self._id]() if self._id in _MAKERS else jumanji.make(self._id)
         shapes = jax.eval_shape(env.reset, jax.random.PRNGKey(0))[0]
-        leaves, self._treedef = jax.tree_util.tree_flatten(shapes)
+        leaves, treedef = jax.tree_util.tree_flatten(shapes)
+        self._shapes = [tuple(leaf.shape) for leaf in leaves]
         self._dtypes = [np.dtype(leaf.dtype) for leaf in leaves]
         self._env, self._viewer = env, rgb_array_viewer(env, self._height, self._width)
+        self._treedef = treedef
 
     def state(self, leaves: Sequence[float]) -> Any:
         """jumanji's State from the native env's ``get_state``.
@@ -156,45 +166,66 @@ class JumanjiFrames:
             The State, of jumanji's classes, its arrays numpy arrays of jumanji's dtypes.
 
         Raises:
-            RuntimeError: the native env's leaves do not fit jumanji's State.
+            RuntimeError: the native env's leaves do not fit jumanji's State (another
+                jumanji than the one the envs restate).
         """
-        if self._treedef is None:
-            self._setup()
+        with _PYPLOT:
+            if self._treedef is None:
+                self._setup()
         import jax
 
         flat = np.asarray(leaves, dtype=np.float64)
         arrays: list[np.ndarray] = []
         at = 0
-        while at < flat.size:
+        while at < flat.size and len(arrays) < len(self._shapes):
             rank = int(flat[at])
             shape = tuple(int(d) for d in flat[at + 1:at + 1 + rank])
             at += 1 + rank
             size = int(np.prod(shape, dtype=np.int64))
-            if len(arrays) >= len(self._dtypes) or at + size > flat.size:
+            if shape != self._shapes[len(arrays)] or at + size > flat.size:
                 break
             arrays.append(flat[at:at + size].astype(self._dtypes[len(arrays)]).reshape(shape))
             at += size
         if len(arrays) != self._treedef.num_leaves or at != flat.size:
             raise RuntimeError(
-                f"{self._id}: the native env's state ({flat.size} numbers) does not fit "
-                f"jumanji's State ({self._treedef.num_leaves} leaves)")
+                f"{self._id}: the native env's state ({flat.size} numbers) does not fit the "
+                f"installed jumanji's State (leaf {len(arrays)} of {self._treedef.num_leaves}):"
+                f" the envs restate {JUMANJI_REQUIREMENT}")
         return jax.tree_util.tree_unflatten(self._treedef, arrays)
 
-    def draw(self, leaves: Sequence[float]) -> np.ndarray:
-        """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``."""
+    def draw(self, leaves: Sequence[float], camera_id: int = -1) -> np.ndarray:
+        """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``.
+
+        Raises:
+            ValueError: ``camera_id`` is not -1 or 0 (the envs have one view).
+        """
+        if camera_id not in (-1, 0):
+            raise ValueError(f"render: jumanji envs have one view: camera_id must be -1 or 0, "
+                             f"got {camera_id}")
         import jax
         import matplotlib
+        import matplotlib.pyplot as plt
 
         state = self.state(leaves)
         if self._id not in NUMPY_VIEWERS:
             # jax arrays, as jumanji's own States hold them: some viewers update them in
             # jax's way (Maze's `walls.at[...].set(...)`).
             state = jax.tree_util.tree_map(jax.numpy.asarray, state)
-        with matplotlib.rc_context({"figure.dpi": 100}):
-            frame = self._env.render(state)
-            if frame is None:
-                frame = self._viewer.render(state)
-        frame = np.asarray(frame, dtype=np.uint8)[:, :, :3]
+        with _PYPLOT:
+            interactive = plt.isinteractive()
+            try:
+                with matplotlib.rc_context({"figure.dpi": 100}):
+                    frame = self._env.render(state)
+                    if frame is None:
+                        frame = self._viewer.render(state)
+                frame = np.array(frame, dtype=np.uint8)[:, :, :3]
+            finally:
+                # A new figure for every frame: on a figure it drew before, the viewer's
+                # constrained layout starts from the last frame's, and small frames come
+                # out different for the same State.
+                self._viewer.close()
+                if interactive and not plt.isinteractive():
+                    plt.ion()
         if frame.shape != (self._height, self._width, 3):
             raise RuntimeError(f"{self._id}: jumanji's viewer drew {frame.shape[1]} x "
                                f"{frame.shape[0]}, not {self._width} x {self._height}")
@@ -204,5 +235,3 @@ class JumanjiFrames:
         """Closes the viewer's figure."""
         if self._viewer is not None:
             self._viewer.close()
-            self._viewer = None
-            self._treedef = None

@@ -1,7 +1,7 @@
 // What jumanji's Connector-v2 (connector_v2.h) and Connector-v3 (connector.h) share:
 // jumanji's environments/routing/connector on a 10 x 10 grid with 10 agents, its
 // observation (grid, action_mask, step_count), its action masks, DenseRewardFn and the
-// extras, and the schematic frame.
+// extras, and jumanji's State (WriteState).
 //
 // Grid values: 0 empty; agent i's path 1 + 3i, head (position) 2 + 3i, target 3 + 3i.
 //

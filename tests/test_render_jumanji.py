@@ -171,9 +171,12 @@ def test_render_checks() -> None:
     frames = env.render(env_ids=[ready])
     assert frames.shape == (1, 256, 256, 3) and frames.dtype == np.uint8
     assert len(np.unique(frames.reshape(-1, 3), axis=0)) > 2  # a picture, not a fill
+    drawer, state = env._frames, env.get_state(ready)
     env.close()
     with pytest.raises(RuntimeError):
         env.render(env_ids=[ready])
+    with pytest.raises(RuntimeError, match="closed"):  # a draw that got its state before
+        drawer.draw(state)
 
 
 def test_frames_from_threads_sizes_and_flavours() -> None:

@@ -20,7 +20,6 @@ the files Sudoku and PacMan read from it.
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,9 +29,10 @@ import numpy as np
 #: What to install for Jumanji's frames.
 JUMANJI_REQUIREMENT = "jumanji==1.1.2"
 
-# A distinct figure name for each drawer: pyplot keeps figures by name, and two pools (of
-# different frame sizes) must not draw on one figure.
-_FIGURE_IDS = itertools.count()
+# The suffix of the figures' names: pyplot keeps figures by name, and a frame must not be
+# drawn on (and then close) a figure of the viewer's own name that the program holds. One
+# frame is drawn at a time, each on a new figure closed after it, so one suffix serves all.
+_FIGURE_SUFFIX = " (envpool)"
 # pyplot's figures and its interactive flag are the process's: one drawing at a time.
 _PYPLOT = threading.RLock()
 
@@ -79,7 +79,7 @@ def rgb_array_viewer(env: Any, height: int, width: int) -> Any:
 
     pyplot keeps figures by name and a viewer's figure is named after the viewer
     (``viewer._name``), which some viewers also draw as the title (Minesweeper, Sudoku,
-    RubiksCube): the name stays, and the viewer's figures take a distinct suffix instead.
+    RubiksCube): the name stays, and the viewer's figures take the suffix " (envpool)".
     The viewer asks for its figure with ``show=False`` (jumanji shows a new figure in a
     window otherwise, where a GUI backend is in use), and pyplot's interactive flag, which
     that turns off, is put back after each frame by :class:`JumanjiFrames`.
@@ -92,15 +92,14 @@ def rgb_array_viewer(env: Any, height: int, width: int) -> Any:
         raise RuntimeError(f"{type(env).__name__}: jumanji's env has no matplotlib viewer")
     viewer._display = viewer._display_rgb_array
     viewer.figure_size = (width / 100.0, height / 100.0)
-    suffix = f" (envpool {next(_FIGURE_IDS)})"
     get_fig_ax = viewer._get_fig_ax
 
     def own_fig_ax(name_suffix: str | None = None, **kwargs: Any) -> Any:
         kwargs["show"] = False
-        return get_fig_ax(name_suffix=suffix + (name_suffix or ""), **kwargs)
+        return get_fig_ax(name_suffix=_FIGURE_SUFFIX + (name_suffix or ""), **kwargs)
 
     viewer._get_fig_ax = own_fig_ax
-    viewer.close = _closer(viewer._name + suffix)
+    viewer.close = _closer(viewer._name + _FIGURE_SUFFIX)
     return viewer
 
 
@@ -141,6 +140,7 @@ class JumanjiFrames:
         self._env: Any = None
         self._viewer: Any = None
         self._treedef: Any = None
+        self._closed = False
         self._shapes: list[tuple[int, ...]] = []
         self._dtypes: list[np.dtype] = []
 
@@ -198,6 +198,7 @@ class JumanjiFrames:
 
         Raises:
             ValueError: ``camera_id`` is not -1 or 0 (the envs have one view).
+            RuntimeError: the drawer is closed (its pool is).
         """
         if camera_id not in (-1, 0):
             raise ValueError(f"render: jumanji envs have one view: camera_id must be -1 or 0, "
@@ -206,12 +207,14 @@ class JumanjiFrames:
         import matplotlib
         import matplotlib.pyplot as plt
 
-        state = self.state(leaves)
-        if self._id not in NUMPY_VIEWERS:
-            # jax arrays, as jumanji's own States hold them: some viewers update them in
-            # jax's way (Maze's `walls.at[...].set(...)`).
-            state = jax.tree_util.tree_map(jax.numpy.asarray, state)
         with _PYPLOT:
+            if self._closed:
+                raise RuntimeError(f"{self._id}: the pool is closed")
+            state = self.state(leaves)
+            if self._id not in NUMPY_VIEWERS:
+                # jax arrays, as jumanji's own States hold them: some viewers update them in
+                # jax's way (Maze's `walls.at[...].set(...)`).
+                state = jax.tree_util.tree_map(jax.numpy.asarray, state)
             interactive = plt.isinteractive()
             try:
                 with matplotlib.rc_context({"figure.dpi": 100}):
@@ -232,6 +235,8 @@ class JumanjiFrames:
         return frame
 
     def close(self) -> None:
-        """Closes the viewer's figure."""
-        if self._viewer is not None:
-            self._viewer.close()
+        """Lets go of jumanji's env and viewer (no figure stays open between frames), after
+        a frame being drawn."""
+        with _PYPLOT:
+            self._closed = True
+            self._env = self._viewer = None

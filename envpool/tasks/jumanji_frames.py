@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from envpool.tasks._state_leaves import StateLayout
+
 #: What to install for Jumanji's frames.
 JUMANJI_REQUIREMENT = "jumanji==1.1.2"
 
@@ -139,10 +141,8 @@ class JumanjiFrames:
         self._width = width
         self._env: Any = None
         self._viewer: Any = None
-        self._treedef: Any = None
+        self._layout: StateLayout | None = None
         self._closed = False
-        self._shapes: list[tuple[int, ...]] = []
-        self._dtypes: list[np.dtype] = []
 
     def _setup(self) -> None:
         import jax
@@ -150,11 +150,8 @@ class JumanjiFrames:
 
         env = _MAKERS[self._id]() if self._id in _MAKERS else jumanji.make(self._id)
         shapes = jax.eval_shape(env.reset, jax.random.PRNGKey(0))[0]
-        leaves, treedef = jax.tree_util.tree_flatten(shapes)
-        self._shapes = [tuple(leaf.shape) for leaf in leaves]
-        self._dtypes = [np.dtype(leaf.dtype) for leaf in leaves]
+        self._layout = StateLayout(shapes, self._id, JUMANJI_REQUIREMENT)
         self._env, self._viewer = env, rgb_array_viewer(env, self._height, self._width)
-        self._treedef = treedef
 
     def state(self, leaves: Sequence[float]) -> Any:
         """jumanji's State from the native env's ``get_state``.
@@ -170,28 +167,10 @@ class JumanjiFrames:
                 jumanji than the one the envs restate).
         """
         with _PYPLOT:
-            if self._treedef is None:
+            if self._layout is None:
                 self._setup()
-        import jax
-
-        flat = np.asarray(leaves, dtype=np.float64)
-        arrays: list[np.ndarray] = []
-        at = 0
-        while at < flat.size and len(arrays) < len(self._shapes):
-            rank = int(flat[at])
-            shape = tuple(int(d) for d in flat[at + 1:at + 1 + rank])
-            at += 1 + rank
-            size = int(np.prod(shape, dtype=np.int64))
-            if shape != self._shapes[len(arrays)] or at + size > flat.size:
-                break
-            arrays.append(flat[at:at + size].astype(self._dtypes[len(arrays)]).reshape(shape))
-            at += size
-        if len(arrays) != self._treedef.num_leaves or at != flat.size:
-            raise RuntimeError(
-                f"{self._id}: the native env's state ({flat.size} numbers) does not fit the "
-                f"installed jumanji's State (leaf {len(arrays)} of {self._treedef.num_leaves}):"
-                f" the envs restate {JUMANJI_REQUIREMENT}")
-        return jax.tree_util.tree_unflatten(self._treedef, arrays)
+        assert self._layout is not None
+        return self._layout.state(leaves)
 
     def draw(self, leaves: Sequence[float], camera_id: int = -1) -> np.ndarray:
         """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``.

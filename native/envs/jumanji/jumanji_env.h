@@ -30,6 +30,7 @@
 #include "core/env.h"
 #include "envs/common/jax_random.h"
 #include "envs/common/keywords.h"
+#include "envs/common/state_leaves.h"
 
 namespace envpool::jumanji {
 
@@ -71,57 +72,10 @@ struct XlaFmaParams {
   explicit XlaFmaParams(const Config& c) { Keys().Read(c, *this); }
 };
 
-// GetState of a jumanji env: jumanji's State as its pytree leaves, in the order of
-// jax.tree_util.tree_leaves (a dataclass's fields in their order, a NamedTuple's in theirs,
-// a dict's by sorted key), each as its rank, its shape and its values in row-major order
-// (bools as 0 / 1). envpool/tasks/jumanji_frames.py rebuilds jumanji's State from them
-// (jax.tree_util.tree_unflatten with the State's structure) and draws it with jumanji's
-// own viewer; tests compare them leaf by leaf with the package's State.
-class StateLeaves {
- public:
-  // A leaf of `shape` from the flat `values` (as many as the shape's product).
-  template <typename Range>
-  StateLeaves& Add(const Range& values, std::initializer_list<int> shape) {
-    const std::size_t start = Begin(shape);
-    for (const auto& v : values) out_.push_back(static_cast<double>(v));
-    return End(start, shape);
-  }
-  // A leaf of `shape` from rows of values (a std::vector of std::arrays, say), row-major.
-  template <typename Rows>
-  StateLeaves& AddRows(const Rows& rows, std::initializer_list<int> shape) {
-    const std::size_t start = Begin(shape);
-    for (const auto& row : rows) {
-      for (const auto& v : row) out_.push_back(static_cast<double>(v));
-    }
-    return End(start, shape);
-  }
-  // A rank-0 leaf.
-  template <typename T>
-  StateLeaves& Scalar(T value) {
-    out_.push_back(0.0);
-    out_.push_back(static_cast<double>(value));
-    return *this;
-  }
-  // A jax key (uint32[2]).
-  StateLeaves& KeyLeaf(const Key& key) { return Add(key, {2}); }
-  std::vector<double> Take() { return std::move(out_); }
-
- private:
-  std::size_t Begin(std::initializer_list<int> shape) {
-    out_.push_back(static_cast<double>(shape.size()));
-    for (int d : shape) out_.push_back(static_cast<double>(d));
-    return out_.size();
-  }
-  StateLeaves& End(std::size_t start, std::initializer_list<int> shape) {
-    std::size_t size = 1;
-    for (int d : shape) size *= static_cast<std::size_t>(d);
-    if (out_.size() - start != size) {
-      throw std::logic_error("StateLeaves: a leaf's values do not fill its shape");
-    }
-    return *this;
-  }
-  std::vector<double> out_;
-};
+// GetState of a jumanji env: jumanji's State as its pytree leaves (envs/common/
+// state_leaves.h's StateLeaves). envpool/tasks/jumanji_frames.py rebuilds jumanji's State
+// from them and draws it with jumanji's own viewer; tests compare them leaf by leaf with
+// the package's State.
 
 // The frame size of every jumanji env: 256 x 256 by default, one view. jumanji's frames are
 // drawn in Python by jumanji's own viewer from the State (GetState; envpool/tasks/

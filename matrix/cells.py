@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from matrix import acme, cleanrl, procgen, rl_games, sb3, tianshou
+from matrix import acme, cleanrl, playground, procgen, rl_games, sb3, tianshou
 from matrix.common import Run
 
 FAMILIES = ("classic", "mujoco", "atari", "dm_control", "vizdoom", "box2d", "minigrid",
-            "robotics", "metaworld", "highway", "procgen")
-FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl")
+            "robotics", "metaworld", "highway", "procgen", "playground")
+FRAMEWORKS = ("sb3", "tianshou", "rl_games", "acme", "cleanrl", "brax")
 
 
 @dataclass(frozen=True)
@@ -234,6 +234,24 @@ CELLS: tuple[Cell, ...] = (
     # slack 1 for the seed-to-seed spread of 60 updates (its 20-episode means moved by about
     # 1 between updates). The stacks give the same episodes seed for seed until a frame
     # differs by a pixel (docs/procgen.md), so the curves part and only the bands compare
+    Cell("brax", "playground", "Go1JoystickFlatTerrain-v1",
+         "brax's PPO with playground's brax_ppo_config for the task, sized for 2 cores: 256 "
+         "envs (8192 in the config), gradient batches of 160 x 20 steps, 32 a training step",
+         "playground 0.2.0's env on MJX on the CPU, wrap_for_brax_training (playground's own "
+         "training: the reset to a cached first state, refreshed 10 times between evals)",
+         playground.ppo_trainer("Go1JoystickFlatTerrain-v1", num_envs=256, batch_size=160,
+                                num_minibatches=32, num_evals=5, num_eval_envs=128),
+         steps=3_200_000, seeds=(0, 1), slack=0.3, learns_above=0.02, last=128,
+         note="about 2 hours alone on 2 cores (estimated: MJX steps about 6,000 a second "
+              "here and brax's learner about as many; not yet run at this budget)"),
+    # criterion, stated before the cell's first judged run: the returns are each eval
+    # episode's (one per env, at most 1000 steps, brax's EvalWrapper); random play returns
+    # 0.0017 (32 episodes; most episodes' rewards clip to 0 as the robot falls within ~30
+    # steps), so learns_above 0.02 is learning. A calibration run on this pool (seed 0,
+    # these settings, a machine shared with other jobs): 0.024 at 2.0M steps, 0.048 at
+    # 2.6M, 0.33 at 3.1M (episodes 106 steps long;
+    # benchmarks/results/playground/brax_ppo_calibration_2026-11-30.txt). The curve is steep
+    # there, so a seed that learns 0.5M steps later ends about 0.3 lower: slack 0.3
 )
 
 _CNN_BUDGET = ("a Nature-CNN PPO on 2 CPU cores runs at about 190 env steps/s and Atari shows "
@@ -297,6 +315,13 @@ ABSENT: tuple[Absent, ...] = (
     Absent("tianshou", "procgen", "not built", "cleanrl/procgen covers the family"),
     Absent("rl_games", "procgen", "not built", "cleanrl/procgen covers the family"),
     Absent("acme", "procgen", "cannot exist", "as acme/classic"),
+    *(Absent(fw, "playground", "not built", "brax/playground covers the family: the trainer "
+             "MuJoCo Playground's own training runs (brax's PPO) on both stacks")
+      for fw in FRAMEWORKS if fw != "brax"),
+    *(Absent("brax", fam, "not built", "brax's trainers take a Box-action pool through "
+             "envpool.integrations.brax (tests/integration/test_brax.py: Pendulum); the "
+             "matrix trains them on MuJoCo Playground only")
+      for fam in FAMILIES if fam != "playground"),
 )
 
 BY_NAME: dict[str, Cell] = {c.name: c for c in CELLS}

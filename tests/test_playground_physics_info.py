@@ -126,6 +126,24 @@ def test_go1_info_is_the_simulation() -> None:
     env.close()
 
 
+def test_terminated_is_the_steps() -> None:
+    """``terminated``: the step's termination (Go1 turned upside down), False at the next
+    step's automatic reset and for the env that goes on."""
+    env = envpool.make_gymnasium("Go1JoystickFlatTerrain-v1", num_envs=2, seed=0)
+    _, info = env.reset()
+    assert info["terminated"].dtype == np.bool_ and not info["terminated"].any()
+    flipped = np.asarray(env.get_state(0)).copy()
+    flipped[3:7] = (0.0, 1.0, 0.0, 0.0)  # the trunk turned half a turn about x
+    env.set_state(0, flipped)
+    action = np.zeros((2, 12))
+    _, _, terminated, _, info = env.step(action)
+    np.testing.assert_array_equal(terminated, [True, False])
+    np.testing.assert_array_equal(info["terminated"], terminated)
+    _, _, terminated, _, info = env.step(action)
+    assert not terminated.any() and not info["terminated"].any()
+    env.close()
+
+
 def test_mocap_poses_follow_get_state() -> None:
     """A task with a mocap body (the Panda's target): mocap_pos and mocap_quat are the
     state's, and ``set_state``'s poses are the info's at the next step."""

@@ -450,9 +450,107 @@ class PlaygroundEnv : public mujoco::MujocoEnv {
     MujocoEnv::SetState(std::vector<double>(state.begin(), qvel_end));
   }
 
+  // The simulation as the last reset or step left it (PhysicsInfo reads it).
+  const mjModel* Model() const { return m_; }
+  const mjData* Data() const { return d_; }
+
  protected:
   bool MujocoFreeCamera() const override { return true; }
   bool RenderForwardedCopy() const override { return true; }
+};
+
+// Task E (a PlaygroundEnv) with, after E's own info keys, `terminated` (bool: the last step
+// ended the episode; false after a reset), as sail-sg EnvPool's Playground tasks have it,
+// then the simulation's state: the arrays of MuJoCo's mjData that sail-sg EnvPool's test
+// build puts in its Playground tasks' info (its oracle test reads them to put the package's
+// env in the pool's state), each flat, float64, as the reset or step left the data (after
+// its last mj_step or mj_forward): qpos (nq), qvel (nv), ctrl (nu), qacc (nv),
+// qacc_warmstart (nv), actuator_force (nu), sensordata (nsensordata, where the model has
+// sensors), xfrc_applied (6 per body), and mocap_pos (3 per mocap body) and mocap_quat (4
+// each) where the model has mocap bodies. A row of the batch is written once per reset or
+// step (plain copies, no computation).
+template <class E>
+class PhysicsInfo final : public Env {
+ public:
+  using Params = typename E::Params;
+
+  static Config Defaults() { return E::Defaults(); }
+
+  static EnvSpec MakeSpec(const Params& p) {
+    EnvSpec spec = E::MakeSpec(p);
+    spec.info.push_back(BoxSpec("terminated", DType::kBool, {}));
+    for (const Field& f : Fields(p.model.get())) {
+      spec.info.push_back(BoxSpec(f.name, DType::kFloat64, {f.size}));
+    }
+    return spec;
+  }
+
+  static FrameSize RenderSize(const Params& p, int width, int height, int camera_id) {
+    return E::RenderSize(p, width, height, camera_id);
+  }
+
+  explicit PhysicsInfo(const Params& p)
+      : inner_(p), first_(E::MakeSpec(p).info.size()), fields_(Fields(p.model.get())) {}
+
+  void Seed(std::uint64_t seed) override { inner_.Seed(seed); }
+  void SetEnvId(int env_id) override { inner_.SetEnvId(env_id); }
+  void Reset(Rng& rng) override {
+    inner_.Reset(rng);
+    terminated_ = false;
+  }
+  StepOutcome Step(const ActionView& action, Rng& rng) override {
+    const StepOutcome out = inner_.Step(action, rng);
+    terminated_ = out.terminated;
+    return out;
+  }
+
+  void Write(const Slot& slot) const override {
+    inner_.Write(slot);
+    *slot.Info<bool>(first_) = terminated_;
+    const mjData* d = inner_.Data();
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      const double* src = d->*(fields_[i].array);
+      std::copy(src, src + fields_[i].size, slot.Info<double>(first_ + 1 + i));
+    }
+  }
+
+  std::vector<double> GetState() const override { return inner_.GetState(); }
+  void SetState(const std::vector<double>& state) override { inner_.SetState(state); }
+  void Render(int width, int height, int camera_id, std::uint8_t* out) override {
+    inner_.Render(width, height, camera_id, out);
+  }
+
+ private:
+  struct Field {
+    const char* name;
+    mjtNum* mjData::*array;
+    std::int64_t size;
+  };
+
+  // The info's arrays for model m, in order (the empty ones left out).
+  static std::vector<Field> Fields(const mjModel* m) {
+    const std::vector<Field> all = {
+        {"qpos", &mjData::qpos, m->nq},
+        {"qvel", &mjData::qvel, m->nv},
+        {"ctrl", &mjData::ctrl, m->nu},
+        {"qacc", &mjData::qacc, m->nv},
+        {"qacc_warmstart", &mjData::qacc_warmstart, m->nv},
+        {"actuator_force", &mjData::actuator_force, m->nu},
+        {"sensordata", &mjData::sensordata, m->nsensordata},
+        {"xfrc_applied", &mjData::xfrc_applied, 6 * m->nbody},
+        {"mocap_pos", &mjData::mocap_pos, 3 * m->nmocap},
+        {"mocap_quat", &mjData::mocap_quat, 4 * m->nmocap}};
+    std::vector<Field> fields;
+    for (const Field& f : all) {
+      if (f.size > 0) fields.push_back(f);
+    }
+    return fields;
+  }
+
+  E inner_;
+  std::size_t first_;  // E's info keys: `terminated` is the next
+  std::vector<Field> fields_;
+  bool terminated_ = false;
 };
 
 }  // namespace envpool::playground

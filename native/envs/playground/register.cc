@@ -30,52 +30,59 @@
 
 namespace envpool::playground {
 
+namespace {
+// Each task with the simulation's state in its info (PhysicsInfo), observing pixels with
+// from_pixels=True.
+template <class E>
+using Task = PixelObservation<PhysicsInfo<E>>;
+}  // namespace
+
 void Register(Registry& registry) {
   // Go1 joystick, flat and rough terrain (go1_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<Go1Joystick>>("PlaygroundGo1Joystick"));
+  registry.push_back(MakeEntry<Task<Go1Joystick>>("PlaygroundGo1Joystick"));
   // Go1 handstand and footstand (go1_handstand.h).
-  registry.push_back(MakeEntry<PixelObservation<Go1Handstand<false>>>("PlaygroundGo1Handstand"));
-  registry.push_back(MakeEntry<PixelObservation<Go1Handstand<true>>>("PlaygroundGo1Footstand"));
+  registry.push_back(MakeEntry<Task<Go1Handstand<false>>>("PlaygroundGo1Handstand"));
+  registry.push_back(MakeEntry<Task<Go1Handstand<true>>>("PlaygroundGo1Footstand"));
   // ROBOTIS OP3 joystick (op3_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<Op3Joystick>>("PlaygroundOp3Joystick"));
+  registry.push_back(MakeEntry<Task<Op3Joystick>>("PlaygroundOp3Joystick"));
   // Google Barkour vB joystick (barkour_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<BarkourJoystick>>("PlaygroundBarkourJoystick"));
+  registry.push_back(MakeEntry<Task<BarkourJoystick>>("PlaygroundBarkourJoystick"));
   // Apptronik Apollo joystick (apollo_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<ApolloJoystick>>("PlaygroundApolloJoystick"));
+  registry.push_back(MakeEntry<Task<ApolloJoystick>>("PlaygroundApolloJoystick"));
   // Berkeley Humanoid and Booster T1 joystick, flat and rough terrain
   // (berkeley_humanoid_joystick.h, t1_joystick.h over humanoid_joystick_base.h).
-  registry.push_back(MakeEntry<PixelObservation<BerkeleyHumanoidJoystick>>("PlaygroundBerkeleyHumanoidJoystick"));
-  registry.push_back(MakeEntry<PixelObservation<T1Joystick>>("PlaygroundT1Joystick"));
+  registry.push_back(MakeEntry<Task<BerkeleyHumanoidJoystick>>("PlaygroundBerkeleyHumanoidJoystick"));
+  registry.push_back(MakeEntry<Task<T1Joystick>>("PlaygroundT1Joystick"));
   // Franka Emika Panda pick tasks (panda_pick_cube.h).
-  registry.push_back(MakeEntry<PixelObservation<PandaPickCube<false>>>("PlaygroundPandaPickCube"));
-  registry.push_back(MakeEntry<PixelObservation<PandaPickCube<true>>>("PlaygroundPandaPickCubeOrientation"));
+  registry.push_back(MakeEntry<Task<PandaPickCube<false>>>("PlaygroundPandaPickCube"));
+  registry.push_back(MakeEntry<Task<PandaPickCube<true>>>("PlaygroundPandaPickCubeOrientation"));
   // Franka Emika Panda cabinet (panda_open_cabinet.h).
-  registry.push_back(MakeEntry<PixelObservation<PandaOpenCabinet>>("PlaygroundPandaOpenCabinet"));
+  registry.push_back(MakeEntry<Task<PandaOpenCabinet>>("PlaygroundPandaOpenCabinet"));
   // Franka Emika Panda Cartesian pick (panda_pick_cube_cartesian.h).
-  registry.push_back(MakeEntry<PixelObservation<PandaPickCubeCartesian>>("PlaygroundPandaPickCubeCartesian"));
+  registry.push_back(MakeEntry<Task<PandaPickCubeCartesian>>("PlaygroundPandaPickCubeCartesian"));
   // Franka Emika Panda with a Robotiq gripper, pushing a box (panda_robotiq_push_cube.h).
-  registry.push_back(MakeEntry<PixelObservation<PandaRobotiqPushCube>>("PlaygroundPandaRobotiqPushCube"));
+  registry.push_back(MakeEntry<Task<PandaRobotiqPushCube>>("PlaygroundPandaRobotiqPushCube"));
   // G1 joystick, flat and rough terrain (g1_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<G1Joystick>>("PlaygroundG1Joystick"));
+  registry.push_back(MakeEntry<Task<G1Joystick>>("PlaygroundG1Joystick"));
   // H1 gait tracking, in place and to a joystick command (h1_*_gait_tracking.h).
-  registry.push_back(MakeEntry<PixelObservation<H1InplaceGaitTracking>>("PlaygroundH1InplaceGaitTracking"));
-  registry.push_back(MakeEntry<PixelObservation<H1JoystickGaitTracking>>("PlaygroundH1JoystickGaitTracking"));
+  registry.push_back(MakeEntry<Task<H1InplaceGaitTracking>>("PlaygroundH1InplaceGaitTracking"));
+  registry.push_back(MakeEntry<Task<H1JoystickGaitTracking>>("PlaygroundH1JoystickGaitTracking"));
   // LEAP hand cube reorientation and z-axis rotation (leap_reorient.h, leap_rotate_z.h).
-  registry.push_back(MakeEntry<PixelObservation<LeapCubeReorient>>("PlaygroundLeapCubeReorient"));
-  registry.push_back(MakeEntry<PixelObservation<LeapCubeRotateZ>>("PlaygroundLeapCubeRotateZAxis"));
+  registry.push_back(MakeEntry<Task<LeapCubeReorient>>("PlaygroundLeapCubeReorient"));
+  registry.push_back(MakeEntry<Task<LeapCubeRotateZ>>("PlaygroundLeapCubeRotateZAxis"));
   // Aero hand cube rotation (aero_rotate_z.h).
-  registry.push_back(MakeEntry<PixelObservation<AeroCubeRotateZ>>("PlaygroundAeroCubeRotateZAxis"));
+  registry.push_back(MakeEntry<Task<AeroCubeRotateZ>>("PlaygroundAeroCubeRotateZAxis"));
   // ALOHA handover and peg insertion (aloha_handover.h, aloha_peg_insertion.h).
-  registry.push_back(MakeEntry<PixelObservation<AlohaHandOver>>("PlaygroundAlohaHandOver"));
-  registry.push_back(MakeEntry<PixelObservation<AlohaSinglePegInsertion>>("PlaygroundAlohaSinglePegInsertion"));
+  registry.push_back(MakeEntry<Task<AlohaHandOver>>("PlaygroundAlohaHandOver"));
+  registry.push_back(MakeEntry<Task<AlohaSinglePegInsertion>>("PlaygroundAlohaSinglePegInsertion"));
   // Go1 fall recovery (go1_getup.h).
-  registry.push_back(MakeEntry<PixelObservation<Go1Getup>>("PlaygroundGo1Getup"));
+  registry.push_back(MakeEntry<Task<Go1Getup>>("PlaygroundGo1Getup"));
   // Spot fall recovery (spot_getup.h).
-  registry.push_back(MakeEntry<PixelObservation<SpotGetup>>("PlaygroundSpotGetup"));
+  registry.push_back(MakeEntry<Task<SpotGetup>>("PlaygroundSpotGetup"));
   // Spot joystick on flat terrain (spot_joystick.h).
-  registry.push_back(MakeEntry<PixelObservation<SpotJoystick>>("PlaygroundSpotJoystick"));
+  registry.push_back(MakeEntry<Task<SpotJoystick>>("PlaygroundSpotJoystick"));
   // Spot joystick with gait control (spot_gait_tracking.h).
-  registry.push_back(MakeEntry<PixelObservation<SpotGaitTracking>>("PlaygroundSpotGaitTracking"));
+  registry.push_back(MakeEntry<Task<SpotGaitTracking>>("PlaygroundSpotGaitTracking"));
 }
 
 }  // namespace envpool::playground

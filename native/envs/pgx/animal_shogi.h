@@ -141,6 +141,17 @@ class AnimalShogiEnv final : public PgxEnv {
     return c;
   }
 
+  // State: the core leaves, then _turn, _board, _hand, _zobrist_hash, _hash_history,
+  // _board_history, _hand_history, _rep_history.
+  void WriteState(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    WriteCoreState(out, obs, {4, 3, 194});
+    out.Scalar(s_.turn).Add(s_.board, {12}).Add(s_.hand, {2, 3}).Add(s_.hash, {2});
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(s_.board_history, {8, 12});
+    out.Add(s_.hand_history, {8, 6}).Add(rep_history_, {8});
+  }
+
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     std::int32_t* board = slot.Info<std::int32_t>(first);
     for (int sq = 0; sq < 12; ++sq) board[(sq % 4) * 3 + 2 - sq / 4] = s_.board[static_cast<std::size_t>(sq)];

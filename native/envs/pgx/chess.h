@@ -269,6 +269,21 @@ class ChessEnv final : public PgxEnv {
     return c;
   }
 
+  // State: the core leaves, _player_order, then _x (GameState): color, board,
+  // castling_rights, en_passant, halfmove_count, fullmove_count, hash_history,
+  // board_history, legal_action_mask (the game's: the state's is all True once terminated)
+  // and step_count (the same as _step_count: a terminal state is never stepped).
+  void WriteState(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    WriteCoreState(out, obs, {8, 8, kPlanes});
+    out.Add(order_, {2});
+    out.Scalar(color_).Add(board_, {64}).Add(castling_, {2, 2}).Scalar(en_passant_);
+    out.Scalar(halfmove_).Scalar(fullmove_);
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(board_history_, {8, 64});
+    out.Add(game_mask_, {kLabels}).Scalar(step_count_);
+  }
+
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     std::int32_t* board = slot.Info<std::int32_t>(first);
     for (int sq = 0; sq < 64; ++sq) board[RotIndex(sq)] = board_[static_cast<std::size_t>(sq)];
@@ -436,6 +451,7 @@ class ChessEnv final : public PgxEnv {
         }
       }
     }
+    game_mask_ = mask_;
   }
 
   // _zobrist_hash: the side (white to move), every square's piece, the castling rights and
@@ -521,6 +537,7 @@ class ChessEnv final : public PgxEnv {
   std::vector<Hash> hash_history_;
   std::array<std::int32_t, 8 * 64> board_history_{};
   std::array<int, 8> rep_{};
+  std::vector<bool> game_mask_;  // _x.legal_action_mask
 };
 
 }  // namespace envpool::pgx

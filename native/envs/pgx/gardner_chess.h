@@ -243,6 +243,16 @@ class GardnerChessEnv final : public PgxEnv {
     return c;
   }
 
+  // State: the core leaves, then _turn, _board, _halfmove_count, _fullmove_count,
+  // _zobrist_hash, _hash_history, _board_history, _possible_piece_positions.
+  void WriteState(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    WriteCoreState(out, obs, {5, 5, kPlanes});
+    out.Scalar(turn_).Add(board_, {25}).Scalar(halfmove_).Scalar(fullmove_).Add(hash_, {2});
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(board_history_, {8, 25}).AddRows(ppp_, {2, 10});
+  }
+
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     std::int32_t* board = slot.Info<std::int32_t>(first);
     for (int sq = 0; sq < 25; ++sq) board[RotIndex(sq)] = board_[static_cast<std::size_t>(sq)];

@@ -42,6 +42,7 @@
 #include "core/env.h"
 #include "envs/common/draw/raster.h"
 #include "envs/common/jax_random.h"
+#include "envs/common/state_leaves.h"
 
 namespace envpool::pgx {
 
@@ -185,6 +186,13 @@ class PgxEnv : public Env {
     }
   }
 
+  // pgx's State of the current episode (envs/common/state_leaves.h's StateLeaves).
+  std::vector<double> GetState() const override {
+    StateLeaves leaves;
+    WriteState(leaves);
+    return leaves.Take();
+  }
+
   void Write(const Slot& slot) const override {
     WriteObs(slot);
     if (num_players_ > 1) {
@@ -218,6 +226,22 @@ class PgxEnv : public Env {
     std::vector<int> codes{0};
   };
   virtual Cells RenderCells() const = 0;
+  // pgx's State: its leaves in tree_leaves order (StateLeaves).
+  virtual void WriteState(StateLeaves& /*out*/) const {
+    throw std::logic_error("this PGX game does not write its State yet");
+  }
+  // pgx's core State leaves: current_player, observation (the current player's, `obs` of
+  // `shape`), rewards, terminated, truncated (always False), legal_action_mask, _step_count.
+  template <typename Range>
+  void WriteCoreState(StateLeaves& out, const Range& obs, std::initializer_list<int> shape) const {
+    out.Scalar(current_player_);
+    out.Add(obs, shape);
+    out.Add(rewards_, {num_players_});
+    out.Scalar(terminated_);
+    out.Scalar(false);
+    out.Add(mask_, {static_cast<int>(mask_.size())});
+    out.Scalar(step_count_);
+  }
   // The game's own info arrays, from index `first` on.
   virtual void WriteInfo(const Slot& slot, std::size_t first) const = 0;
   // Every player's observation, one after the other.

@@ -189,6 +189,20 @@ class ShogiEnv final : public PgxEnv {
     return c;
   }
 
+  // State: the core leaves, _player_order, then _x (GameState): step_count (the same as
+  // _step_count: a terminal state is never stepped), color, board, hand, cache_m2b and
+  // cache_king (pgx's _legal_action_mask sets its cache on a copy: the State keeps the
+  // defaults, eight -1 and 44), legal_action_mask (the game's: the state's is all True
+  // once terminated).
+  void WriteState(StateLeaves& out) const override {
+    std::array<bool, 81 * kPlanes> obs{};
+    Observe(current_player_, obs.data());
+    WriteCoreState(out, obs, {9, 9, kPlanes});
+    out.Add(order_, {2}).Scalar(step_count_).Scalar(color_).Add(board_, {81}).Add(hand_, {2, 7});
+    out.Add(std::array<int, 8>{-1, -1, -1, -1, -1, -1, -1, -1}, {8}).Scalar(44);
+    out.Add(game_mask_, {kLabels});
+  }
+
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     std::int32_t* board = slot.Info<std::int32_t>(first);
     for (int sq = 0; sq < 81; ++sq) board[RotIndex(sq)] = board_[static_cast<std::size_t>(sq)];
@@ -481,6 +495,7 @@ class ShogiEnv final : public PgxEnv {
     const int opp_king = ArgMinDistance(board_, kOppKing);
     const auto label = static_cast<std::size_t>(20 * 81 + opp_king + 1);
     if (mask_[label] && DropPawnMate(opp_king)) mask_[label] = false;
+    game_mask_ = mask_;
   }
 
   Params t_;
@@ -488,6 +503,7 @@ class ShogiEnv final : public PgxEnv {
   std::int32_t color_ = 0;
   Board board_{};
   Hand hand_{};
+  std::vector<bool> game_mask_;  // _x.legal_action_mask
 };
 
 }  // namespace envpool::pgx

@@ -207,6 +207,17 @@ class SparrowMahjongEnv final : public PgxEnv {
     return c;
   }
 
+  // State: the core leaves, then _turn, _rivers, _last_discard, _hands, _n_red_in_hands,
+  // _is_red_in_river, _wall, _draw_ix, _shuffled_players, _dora, _scores.
+  void WriteState(StateLeaves& out) const override {
+    std::array<bool, 11 * 15> obs{};
+    ObservePlayer(current_player_, obs.data());
+    WriteCoreState(out, obs, {11, 15});
+    out.Scalar(turn_).AddRows(rivers_, {3, kRiver}).Scalar(last_discard_).AddRows(hands_, {3, kTypes});
+    out.AddRows(n_red_, {3, kTypes}).AddRows(red_river_, {3, kRiver}).Add(wall_, {kTiles});
+    out.Scalar(draw_ix_).Add(players_, {3}).Scalar(dora_).Add(scores_, {3});
+  }
+
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     *slot.Info<std::int32_t>(first) = dora_;
     *slot.Info<std::int32_t>(first + 1) = draw_ix_;

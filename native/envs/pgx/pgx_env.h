@@ -24,16 +24,22 @@
 // per env: current_player and legal_action_mask, then the game's own info arrays.
 // One-player games (2048) are plain envs: one observation, the scalar reward.
 //
-// Rendering: not pgx's SVG (state.to_svg(), which would need an SVG rasteriser) but a plain
-// picture of the same state: the game's cells (RenderCells) as a grid on a wooden board,
-// each occupied cell a disc of its value's colour (black and white stones, then a palette);
-// any frame size (default 160 x 160), one view.
+// State and frames: GetState gives pgx's State of the env as its pytree leaves (envs/common/
+// state_leaves.h's StateLeaves: current_player, observation (pgx's observe(state), the
+// current player's), rewards, terminated, truncated, legal_action_mask, _step_count, then
+// the game's own fields, WriteState), from which envpool/tasks/pgx_frames.py rebuilds pgx's
+// own State and draws it with pgx's own SVG (state.to_svg()), rasterised by resvg. The
+// frame size (PgxSvgFrame): pgx's SVG size at scale 1 by default; one of render_width /
+// render_height given: the other follows the picture's aspect ratio; both: the picture
+// fitted inside, centred (envpool/tasks/pgx_frames.py).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +48,7 @@
 #include "core/env.h"
 #include "envs/common/draw/raster.h"
 #include "envs/common/jax_random.h"
+#include "envs/common/state_leaves.h"
 
 namespace envpool::pgx {
 
@@ -135,6 +142,57 @@ class PgxEnv : public Env {
     return out;
   }
 
+  // The frame of render_width x render_height for pgx's SVG of svg_width x svg_height
+  // pixels at scale 1 (its size rounded up, as resvg rounds it): that size when neither is
+  // given (0); one given: the other follows the picture's aspect ratio, rounded up in float32
+  // as resvg scales to a width or height; both given: that size (the picture is fitted
+  // inside it by envpool/tasks/pgx_frames.py). Camera -1 or 0 (one view).
+  static FrameSize PgxSvgFrame(int width, int height, int camera_id, int svg_width,
+                               int svg_height) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("the PGX games have one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    if (width < 0 || height < 0) {
+      throw std::invalid_argument("render_width and render_height must be >= 0 (0: pgx's own size)");
+    }
+    int w = width;
+    int h = height;
+    if (w == 0 && h == 0) {
+      w = svg_width;
+      h = svg_height;
+    } else if (h == 0) {
+      h = static_cast<int>(std::ceil(static_cast<float>(w) * static_cast<float>(svg_height) /
+                                     static_cast<float>(svg_width)));
+    } else if (w == 0) {
+      w = static_cast<int>(std::ceil(static_cast<float>(h) * static_cast<float>(svg_width) /
+                                     static_cast<float>(svg_height)));
+    }
+    if (w < 1 || h < 1 || w > 4096 || h > 4096) {
+      throw std::invalid_argument("the PGX games draw frames of 1 .. 4096 pixels a side, got " +
+                                  std::to_string(h) + " x " + std::to_string(w));
+    }
+    return FrameSize{h, w, 4.0};
+  }
+
+  // pgx's State of the env (see above).
+  std::vector<double> GetState() const override {
+    StateLeaves out;
+    out.Scalar(current_player_);
+    WriteObservation(out);
+    out.Add(rewards_, {num_players_});
+    out.Scalar(terminated_);
+    out.Scalar(false);  // truncated: pgx never truncates
+    out.Add(mask_, {static_cast<int>(mask_.size())});
+    out.Scalar(step_count_);
+    WriteState(out);
+    return out.Take();
+  }
+
+  // TEMPORARY, until chess.h, gardner_chess.h, animal_shogi.h, shogi.h and
+  // sparrow_mahjong.h write their State (then WriteObservation and WriteState become pure
+  // virtual and the schematic picture below goes): their frames are still this plain
+  // picture, 160 x 160 by default.
   // The frame of render_width x render_height (0: 160), camera -1 or 0.
   static FrameSize PgxFrame(int width, int height, int camera_id) {
     if (camera_id != -1 && camera_id != 0) {
@@ -210,14 +268,28 @@ class PgxEnv : public Env {
   virtual void GameStep(int action, const Key& key) = 0;
   // _observe(state, player) as bools (the bool games; others override WriteObs).
   virtual void Observe(int /*player*/, bool* /*out*/) const {}
-  // What Render draws: rows x cols cells, each 0 (empty), 1 (black), 2 (white) or another
-  // value (a palette colour).
+  // pgx's State.observation: _observe(state, current_player), its leaf.
+  virtual void WriteObservation(StateLeaves& /*out*/) const {
+    throw std::logic_error("this PGX game does not give pgx's State yet");
+  }
+  // The game's own fields of pgx's State, after _step_count, in tree_leaves order.
+  virtual void WriteState(StateLeaves& /*out*/) const {
+    throw std::logic_error("this PGX game does not give pgx's State yet");
+  }
+  // The observation of `player` as a bool leaf (the bool games' WriteObservation).
+  std::vector<bool> BoolObservation(int player) const {
+    auto buffer = std::make_unique<bool[]>(static_cast<std::size_t>(obs_size_));
+    Observe(player, buffer.get());
+    return std::vector<bool>(buffer.get(), buffer.get() + obs_size_);
+  }
+  // TEMPORARY (see PgxFrame): what the plain picture draws: rows x cols cells, each 0
+  // (empty), 1 (black), 2 (white) or another value (a palette colour).
   struct Cells {
     int rows = 1;
     int cols = 1;
     std::vector<int> codes{0};
   };
-  virtual Cells RenderCells() const = 0;
+  virtual Cells RenderCells() const { return Cells{}; }
   // The game's own info arrays, from index `first` on.
   virtual void WriteInfo(const Slot& slot, std::size_t first) const = 0;
   // Every player's observation, one after the other.

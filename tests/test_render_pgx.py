@@ -68,9 +68,9 @@ def reference_env(task_id: str) -> Any:
 
 
 def svg_of(state: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """pgx's own ``state.to_svg()`` (Go on 13 x 13: told it is ``go_9x9``, as pgx draws
-    only that and 19 x 19)."""
-    if state.env_id == "go_13x13":
+    """pgx's own ``state.to_svg()`` (Go on 13 x 13, or any size but 9 and 19: told it is
+    ``go_9x9``, as pgx draws only that and 19 x 19)."""
+    if state.env_id.startswith("go_") and state.env_id not in ("go_9x9", "go_19x19"):
         with monkeypatch.context() as patch:
             patch.setattr(type(state), "env_id", property(lambda s: "go_9x9"))
             return str(state.to_svg())
@@ -215,7 +215,7 @@ def test_frame_sizes() -> None:
             envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
 
 
-def test_render_checks_and_threads() -> None:
+def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """render()'s checks hold for pgx's frames (a camera the games lack, a closed pool, a draw
     after it); pools drawing from several threads at once draw each frame as alone; a Go
     board of ``board_size`` is drawn at its size."""
@@ -257,5 +257,5 @@ def test_render_checks_and_threads() -> None:
     frame = go.render()[0]
     state = go._frames.state(go.get_state(0))
     assert state._x.board.shape == (25,) and state._x.board_history.shape == (2, 25)
-    assert np.array_equal(frame, resvg(state.to_svg()))
+    assert np.array_equal(frame, resvg(svg_of(state, monkeypatch)))
     go.close()

@@ -78,10 +78,7 @@ def pgx_name(task_id: str) -> str:
 #: TEMPORARY: the ids whose native env does not give pgx's State yet, drawn by the native
 #: env's plain picture (native/envs/pgx/pgx_env.h) until it does.
 _NATIVE_FRAMES = frozenset({"AnimalShogi-v1", "GardnerChess-v1", "Chess-v1", "Shogi-v1",
-                            "SparrowMahjong-v1", "ConnectFour-v1", "Play2048-v1", "Othello-v1",
-                            "Hex-v1", "KuhnPoker-v1", "LeducHoldem-v1", "Go9x9-v1",
-                            "Go13x13-v1", "Go19x19-v1", "Backgammon-v1", "ChineseGo9x9-v1",
-                            "ChineseGo13x13-v1", "ChineseGo19x19-v1"})
+                            "SparrowMahjong-v1"})
 
 
 def _register() -> None:

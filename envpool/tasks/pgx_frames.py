@@ -191,7 +191,12 @@ class PgxFrames:
                              f"got {camera_id}")
         if self._closed:
             raise RuntimeError(f"{self._id}: the pool is closed")
-        frame = rasterise(pgx_svg(self.state(leaves)), self._height, self._width)
+        import jax
+
+        # jax arrays, as pgx's own States hold them: some drawings update them in jax's way
+        # (Backgammon's board.at[...].set(...)).
+        state = jax.tree_util.tree_map(jax.numpy.asarray, self.state(leaves))
+        frame = rasterise(pgx_svg(state), self._height, self._width)
         if frame.shape != (self._height, self._width, 3):
             raise RuntimeError(f"{self._id}: resvg drew {frame.shape[1]} x {frame.shape[0]}, "
                                f"not {self._width} x {self._height}")

@@ -1,0 +1,208 @@
+"""pgx's own frames: with ``render_mode="rgb_array"`` (or ``"human"``) a PGX pool rebuilds
+each env's pgx ``State`` from the native env and draws it as pgx draws it, its SVG
+(``state.to_svg()``, the light color theme at scale 1) rasterised by resvg on white.
+
+The native env gives its State as the leaves of pgx's pytree (``get_state``: each leaf's
+rank, shape and values, in ``jax.tree_util.tree_leaves`` order; native/envs/pgx/pgx_env.h).
+The State's structure, shapes and dtypes come from pgx's own env (``jax.eval_shape`` of its
+init; Go's from ``pgx.go.Go`` of the board size, history length and step limit the leaves
+show), so the State drawn is of pgx's own classes.
+
+Frame size: pgx's SVG size at scale 1 by default (TicTacToe 240 x 240, Go 9 x 9 250 x 250,
+Chess 450 x 450, ...; rounded up as resvg rounds it: Hex 525 x 316). One of
+``render_width`` / ``render_height`` given: the other follows the picture's aspect ratio
+(rounded up, as resvg scales to a width or height); both given: the frame is that size, the
+picture scaled to fit inside it undistorted (resvg's fit), centred on white. pgx 2.6.0 draws
+Go only on 9 x 9 and 19 x 19 boards (its ``go_9x9`` and ``go_19x19``): other boards (13 x 13,
+a ``board_size``) are drawn by the same code of pgx's with the same settings.
+
+Frames are drawn in the calling thread, not by the pool's workers (cost per frame:
+benchmarks/results/pgx/frame_times_2026-11-30.md); pgx's drawing and resvg keep no state
+between frames, so threads may draw at once. Text in the pictures (2048's numbers, the
+cards, the pieces' letters) is set in the machine's own fonts, which resvg finds as
+fontconfig does: frames with text can differ between machines with other fonts.
+
+Rendering needs ``pgx`` (2.6.0, with jax) and ``resvg-py`` (0.5.0) installed; stepping needs
+neither.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from envpool.tasks._state_leaves import StateLayout, leaf_shapes
+
+#: What to install for PGX's frames.
+PGX_FRAME_REQUIREMENTS = ("pgx==2.6.0", "resvg-py==0.5.0")
+
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bheight="([0-9.]+)"[^>]*?\bwidth="([0-9.]+)"')
+
+
+def pgx_frames_installed() -> bool:
+    """Whether pgx and resvg-py can be imported (they draw the frames)."""
+    return all(importlib.util.find_spec(m) is not None for m in ("pgx", "resvg_py"))
+
+
+def _ceil_f32(a: int, b: float, c: float) -> int:
+    """ceil(a * b / c) in float32, as resvg scales a size to a width or height."""
+    return int(np.ceil(np.float32(a) * np.float32(b) / np.float32(c)))
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """(height, width) in pixels of pgx's SVG ``svg`` at its own size, rounded up as resvg
+    rounds it."""
+    match = _SVG_SIZE.search(svg)
+    if match is None:
+        raise RuntimeError("pgx's SVG has no height and width")
+    return int(np.ceil(float(match.group(1)))), int(np.ceil(float(match.group(2))))
+
+
+def pgx_svg(state: Any) -> str:
+    """pgx's SVG of ``state`` (``state.to_svg(color_theme="light", scale=1.0)``); Go boards
+    pgx 2.6.0 does not draw (other than 9 x 9 and 19 x 19) drawn by its Go code with its
+    settings for 9 x 9 and 19 x 19 (the board's size from the State)."""
+    from pgx._src.visualizer import Visualizer
+
+    visualizer = Visualizer(color_theme="light", scale=1.0)
+    env_id = state.env_id
+    if env_id.startswith("go_") and env_id not in ("go_9x9", "go_19x19"):
+        from types import SimpleNamespace
+
+        set_config = visualizer._set_config_by_state
+        # pgx's settings for Go read only the env id and the board size
+        visualizer._set_config_by_state = lambda s: set_config(  # type: ignore[method-assign]
+            SimpleNamespace(env_id="go_9x9", _size=s._size))
+    return str(visualizer.get_dwg(states=state).tostring())
+
+
+def rasterise(svg: str, height: int, width: int) -> np.ndarray:
+    """resvg's ``(height, width, 3)`` uint8 picture of ``svg`` on white: at the SVG's own size
+    when that is ``height`` x ``width``; scaled to ``width`` (or ``height``) when the other
+    is the SVG's aspect ratio's (rounded up as resvg does); else fitted inside undistorted
+    (resvg's fit to both) and centred on white."""
+    import resvg_py
+    from PIL import Image
+
+    own_h, own_w = svg_size(svg)
+    size: dict[str, int] = {}
+    if (height, width) != (own_h, own_w):
+        if height == _ceil_f32(width, own_h, own_w):
+            size = {"width": width}
+        elif width == _ceil_f32(height, own_w, own_h):
+            size = {"height": height}
+        else:
+            size = {"width": width, "height": height}
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **size)
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        picture = np.asarray(image.convert("RGB"))
+    if picture.shape[:2] == (height, width):
+        return picture
+    frame = np.full((height, width, 3), 255, dtype=np.uint8)
+    h, w = picture.shape[:2]
+    if h > height or w > width:
+        raise RuntimeError(f"resvg drew {w} x {h}, larger than {width} x {height}")
+    top, left = (height - h) // 2, (width - w) // 2
+    frame[top:top + h, left:left + w] = picture
+    return frame
+
+
+class PgxFrames:
+    """Draws the frames of one pool's envs as pgx draws them.
+
+    Args:
+        task_id: The pool's id (``"TicTacToe-v1"`` or ``"PGX/TicTacToe-v1"``).
+        height: The frame's height in pixels.
+        width: The frame's width in pixels.
+
+    Raises:
+        ModuleNotFoundError: pgx or resvg-py is not installed.
+    """
+
+    def __init__(self, task_id: str, height: int, width: int) -> None:
+        if not pgx_frames_installed():
+            raise ModuleNotFoundError(
+                f"{task_id}: render_mode draws pgx's own SVG, rasterised by resvg; install "
+                f"them: pip install {' '.join(PGX_FRAME_REQUIREMENTS)}", name="pgx")
+        from envpool.tasks.pgx import pgx_name
+
+        self._id = task_id.split("/", 1)[-1]
+        self._name = pgx_name(self._id)
+        self._height = height
+        self._width = width
+        # pgx's State layouts: one per game, Go's per (size, history length, step limit)
+        self._layouts: dict[tuple[int, ...], StateLayout] = {}
+        self._closed = False
+
+    def _layout(self, leaves: Sequence[float]) -> StateLayout:
+        key: tuple[int, ...] = ()
+        if self._name.startswith("go_"):
+            # observation (size, size, 2 * history + 1), ..., _x.hash_history (steps, 2)
+            shapes = leaf_shapes(leaves)
+            if len(shapes) < 2 or len(shapes[1]) != 3 or len(shapes[-1]) != 2:
+                raise RuntimeError(f"{self._id}: the native env's state does not fit pgx's Go "
+                                   f"State: the envs restate {PGX_FRAME_REQUIREMENTS[0]}")
+            obs, hashes = shapes[1], shapes[-1]
+            key = (obs[0], (obs[2] - 1) // 2, hashes[0])
+        if key not in self._layouts:
+            import jax
+            import pgx
+
+            if key:
+                from pgx.go import Go
+
+                env = Go(size=key[0], komi=7.5, history_length=key[1],
+                         max_terminal_steps=key[2])
+            else:
+                env = pgx.make(self._name)
+            shapes = jax.eval_shape(env.init, jax.random.PRNGKey(0))
+            self._layouts[key] = StateLayout(shapes, self._id, PGX_FRAME_REQUIREMENTS[0])
+        return self._layouts[key]
+
+    def state(self, leaves: Sequence[float]) -> Any:
+        """pgx's State from the native env's ``get_state``.
+
+        Args:
+            leaves: What ``pool.get_state(env_id)`` returned.
+
+        Returns:
+            The State, of pgx's classes, its arrays numpy arrays of pgx's dtypes.
+
+        Raises:
+            RuntimeError: the native env's leaves do not fit pgx's State (another pgx than
+                the one the envs restate).
+        """
+        return self._layout(leaves).state(leaves)
+
+    def draw(self, leaves: Sequence[float], camera_id: int = -1) -> np.ndarray:
+        """One frame: the ``(height, width, 3)`` uint8 picture of the State ``leaves``.
+
+        Raises:
+            ValueError: ``camera_id`` is not -1 or 0 (the games have one view).
+            RuntimeError: the drawer is closed (its pool is).
+        """
+        if camera_id not in (-1, 0):
+            raise ValueError(f"render: the PGX games have one view: camera_id must be -1 or 0, "
+                             f"got {camera_id}")
+        if self._closed:
+            raise RuntimeError(f"{self._id}: the pool is closed")
+        import jax
+
+        # jax arrays, as pgx's own States hold them: some drawings update them in jax's way
+        # (Backgammon's board.at[...].set(...)).
+        state = jax.tree_util.tree_map(jax.numpy.asarray, self.state(leaves))
+        frame = rasterise(pgx_svg(state), self._height, self._width)
+        if frame.shape != (self._height, self._width, 3):
+            raise RuntimeError(f"{self._id}: resvg drew {frame.shape[1]} x {frame.shape[0]}, "
+                               f"not {self._width} x {self._height}")
+        return frame
+
+    def close(self) -> None:
+        """Lets go of pgx's State layouts; a draw after it raises RuntimeError."""
+        self._closed = True
+        self._layouts = {}

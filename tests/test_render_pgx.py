@@ -1,0 +1,261 @@
+"""PGX's States and frames against pgx 2.6.0 itself, side by side in the same test.
+
+A PGX pool draws its frames as pgx draws them, from the State it rebuilds from the native env
+(envpool/tasks/pgx_frames.py). Here a pool and pgx's env are reset from the same seed (the key
+chain of native/envs/pgx/pgx_env.h) and stepped with the same random legal actions past the
+end of a game (the pool's autoreset: pgx's init with the chain's next key), and
+
+* at every step the State rebuilt from the pool (``PgxFrames.state``) equals pgx's State leaf
+  by leaf: the same structure, dtypes, shapes and values (floats as raw bits);
+* at a few steps the pool's ``render()`` equals resvg's rasterisation of pgx's own
+  ``state.to_svg()`` (called here, on pgx's State), pixel for pixel: at pgx's own size, at a
+  width given alone (the height follows the picture's aspect ratio) and at both given (the
+  picture fitted inside, centred on white).
+
+ChineseGo (no pgx game: pgx's Go with a superko rule of sail-sg EnvPool's and Chinese areas)
+is stepped against pgx's Go of the size: its State equals pgx's but for the legal-action mask
+(less the superko moves) and the final rewards (Chinese areas), which equal the pool's own
+(tests/test_align_pgx_more.py checks those against the Chinese rules). pgx 2.6.0 draws Go
+only on 9 x 9 and 19 x 19: a 13 x 13 board is drawn by its Go code with the same settings
+(here: pgx's State told it is ``go_9x9``, its board size its own).
+
+pgx jit-compiles each game's init and step (seconds a game), so the default suite samples the
+ids (``sweep(by="none")``); ``ENVPOOL_SWEEP=all`` runs every id.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.tasks import pgx as pgx_tasks
+from envpool.tasks.pgx import GO_SIZES, pgx_name
+
+jax = pytest.importorskip("jax")
+pgx = pytest.importorskip("pgx")
+resvg_py = pytest.importorskip("resvg_py")
+Image = pytest.importorskip("PIL.Image")
+
+SEED = 5
+# The ids whose frames are pgx's (the others, for now, the native env's plain picture).
+IDS = [i for i in pgx_tasks.ids() if i not in pgx_tasks._NATIVE_FRAMES]
+# Keywords that end random games sooner (pgx's Go(size=..., max_terminal_steps=...) the
+# same); the limit of steps (the game must end before it).
+KWARGS: dict[str, dict[str, Any]] = {
+    "Go9x9-v1": {"max_terminal_steps": 20}, "Go13x13-v1": {"max_terminal_steps": 12},
+    "Go19x19-v1": {"max_terminal_steps": 8}, "ChineseGo9x9-v1": {"max_terminal_steps": 20},
+    "ChineseGo13x13-v1": {"max_terminal_steps": 12},
+    "ChineseGo19x19-v1": {"max_terminal_steps": 8}}
+GO = {**GO_SIZES, "ChineseGo9x9-v1": 9, "ChineseGo13x13-v1": 13, "ChineseGo19x19-v1": 19}
+MAX_STEPS = 400
+AFTER_END = 2  # steps played after the first game's end
+WIDTH_ONLY = 101  # render_width alone
+BOTH = (90, 130)  # render_height, render_width
+
+
+def reference_env(task_id: str) -> Any:
+    """pgx's env of an id (Go: ``Go(size=..., komi=7.5, max_terminal_steps=...)``)."""
+    if task_id in GO:
+        from pgx.go import Go
+
+        return Go(size=GO[task_id], komi=7.5,
+                  max_terminal_steps=KWARGS[task_id]["max_terminal_steps"])
+    return pgx.make(pgx_name(task_id))
+
+
+def svg_of(state: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """pgx's own ``state.to_svg()`` (Go on 13 x 13, or any size but 9 and 19: told it is
+    ``go_9x9``, as pgx draws only that and 19 x 19)."""
+    if state.env_id.startswith("go_") and state.env_id not in ("go_9x9", "go_19x19"):
+        with monkeypatch.context() as patch:
+            patch.setattr(type(state), "env_id", property(lambda s: "go_9x9"))
+            return str(state.to_svg())
+    return str(state.to_svg())
+
+
+def resvg(svg: str, **size: int) -> np.ndarray:
+    """resvg's RGB picture of ``svg`` on white (``width=`` / ``height=``: its fit)."""
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **size)
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def _bits(x: Any) -> np.ndarray:
+    a = np.asarray(x)
+    return a.view(np.uint32) if a.dtype == np.float32 else a
+
+
+def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = ()) -> None:
+    """pgx States equal: the same pytree structure and, leaf by leaf, dtype, shape and values
+    (float32 as raw bits), but for the leaves ``skip`` names."""
+    ours_leaves, ours_tree = jax.tree_util.tree_flatten(ours)
+    ref_leaves, ref_tree = jax.tree_util.tree_flatten(ref)
+    assert ours_tree == ref_tree, where
+    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(ref)[0]]
+    for path, a, b in zip(paths, ours_leaves, ref_leaves, strict=True):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.dtype == b.dtype and a.shape == b.shape, (where, path, a.dtype, b.dtype,
+                                                           a.shape, b.shape)
+        if path not in skip:
+            assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
+
+
+def _pools(task_id: str) -> list[Any]:
+    """Pools of the id drawing at pgx's size, at a width alone and at both given."""
+    kwargs = dict(KWARGS.get(task_id, {}), num_envs=1, seed=SEED, render_mode="rgb_array")
+    return [envpool.make_gymnasium(task_id, **kwargs),
+            envpool.make_gymnasium(task_id, render_width=WIDTH_ONLY, **kwargs),
+            envpool.make_gymnasium(task_id, render_height=BOTH[0], render_width=BOTH[1],
+                                   **kwargs)]
+
+
+@pytest.mark.sweep(by="none", extra=1)
+@pytest.mark.parametrize("task_id", IDS)
+def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same State leaf by leaf at every step, and the same frames pixel for pixel."""
+    pools = _pools(task_id)
+    env = reference_env(task_id)
+    init, step = jax.jit(env.init), jax.jit(env.step)
+    split = jax.jit(lambda k: tuple(jax.random.split(k)))
+    chinese = task_id.startswith("Chinese")
+    skip = (".legal_action_mask", ".rewards") if chinese else ()
+    key = jax.random.PRNGKey(SEED)
+    use, key = split(key)
+    state = init(use)
+    for pool in pools:
+        _, info = pool.reset()
+    rng = np.random.default_rng(SEED)
+    ended_at = None
+    drawn = 0
+    for t in range(MAX_STEPS):
+        ours = pools[0]._frames.state(pools[0].get_state(0))
+        assert_same_state(ours, state, (task_id, t), skip)
+        if chinese:  # the pool's own mask and rewards (test_align_pgx_more.py's rules)
+            assert np.array_equal(ours.legal_action_mask, info["legal_action_mask"][0])
+        if t in (0, 3) or t == ended_at:
+            # at pgx's size, then a width alone, then both given, in turn
+            svg = svg_of(state, monkeypatch)
+            pool = pools[drawn % 3]
+            frame = pool.render()[0]
+            if drawn % 3 == 0:
+                expected = resvg(svg)
+            elif drawn % 3 == 1:
+                expected = resvg(svg, width=WIDTH_ONLY)
+            else:
+                fitted = resvg(svg, width=BOTH[1], height=BOTH[0])
+                h, w = fitted.shape[:2]
+                top, left = (BOTH[0] - h) // 2, (BOTH[1] - w) // 2
+                assert (h == BOTH[0] or w == BOTH[1]) and frame.shape[:2] == BOTH
+                inner = np.zeros(BOTH, bool)
+                inner[top:top + h, left:left + w] = True
+                assert (frame[~inner] == 255).all(), (task_id, t, "letterbox")
+                frame = frame[top:top + h, left:left + w]
+                expected = fitted
+            assert frame.shape == expected.shape and frame.dtype == np.uint8, (
+                task_id, t, frame.shape, expected.shape)
+            assert np.array_equal(frame, expected), (
+                task_id, t, drawn, int(np.count_nonzero(frame != expected)))
+            drawn += 1
+        if ended_at is not None and t >= ended_at + AFTER_END:
+            break
+        mask = info["legal_action_mask"][0]
+        action = np.int32(rng.choice(np.flatnonzero(mask)))
+        use, key = split(key)
+        if bool(state.terminated):  # the pool's autoreset: init with the chain's next key
+            state = init(use)
+        else:
+            state = step(state, action, use)
+        for pool in pools:
+            _, _, term, trunc, info = pool.step(np.asarray([action]))
+        if (term[0] or trunc[0]) and ended_at is None:
+            ended_at = t + 1
+    assert ended_at is not None and drawn >= 3, (task_id, ended_at, drawn)
+    for pool in pools:
+        pool.close()
+
+
+# pgx's SVG size at scale 1 (pgx/_src/visualizer.py: (BOARD + 1) * GRID_SIZE a side; Hex's
+# 315.789 rounded up), the default frame: (height, width).
+OWN_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": (316, 525),
+            "Othello-v1": (270, 270), "Play2048-v1": (250, 250), "KuhnPoker-v1": (270, 270),
+            "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
+            "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
+            "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
+            "ChineseGo19x19-v1": (500, 500)}
+
+
+def test_frame_sizes() -> None:
+    """The default frame is pgx's SVG size; a width or height alone: the other follows the
+    picture's aspect ratio, rounded up; both: that size; Go's follows ``board_size``; sizes
+    out of range and unknown cameras are refused at make."""
+    assert set(IDS) <= set(OWN_SIZE)
+    for task_id in IDS:
+        size = OWN_SIZE[task_id]
+        env = envpool.make_gymnasium(task_id, render_mode="rgb_array")
+        assert env.spec.render_frame[:2] == size, task_id
+        env.close()
+    cases = [({"render_width": 100}, "Hex-v1", (61, 100)),
+             ({"render_height": 77}, "Hex-v1", (77, 128)),
+             ({"render_width": 101}, "Backgammon-v1", (85, 101)),
+             ({"render_height": 50, "render_width": 300}, "TicTacToe-v1", (50, 300)),
+             ({"board_size": 5}, "Go9x9-v1", (150, 150))]
+    for kwargs, task_id, size in [c for c in cases if c[1] in IDS]:
+        env = envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
+        assert env.spec.render_frame[:2] == size, (task_id, kwargs)
+        env.close()
+    bad = [("TicTacToe-v1", {"render_width": -1}), ("TicTacToe-v1", {"render_height": 5000}),
+           ("TicTacToe-v1", {"render_camera_id": 1}),
+           ("Hex-v1", {"render_height": 4096})]  # a width of 6,806
+    for task_id, kwargs in [b for b in bad if b[0] in IDS]:
+        with pytest.raises(ValueError):
+            envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
+
+
+def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """render()'s checks hold for pgx's frames (a camera the games lack, a closed pool, a draw
+    after it); pools drawing from several threads at once draw each frame as alone; a Go
+    board of ``board_size`` is drawn at its size."""
+    import threading
+
+    env = envpool.make_gymnasium("TicTacToe-v1", num_envs=3, seed=1, render_mode="rgb_array",
+                                 render_width=64)
+    _, info = env.reset()
+    with pytest.raises(ValueError, match="camera_id"):
+        env.render(env_ids=[0], camera_id=2)
+    env.step(np.array([np.flatnonzero(m)[i] for i, m in enumerate(info["legal_action_mask"])],
+                      np.int32))
+    alone = [env.render(env_ids=[i])[0].copy() for i in range(3)]
+    assert alone[0].shape == (64, 64, 3) and not np.array_equal(alone[0], alone[1])
+    drawn: dict[int, list[np.ndarray]] = {i: [] for i in range(3)}
+
+    def draw(i: int) -> None:
+        for _ in range(4):
+            drawn[i].append(env.render(env_ids=[i])[0].copy())
+
+    threads = [threading.Thread(target=draw, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for i, frames in drawn.items():
+        assert len(frames) == 4 and all(np.array_equal(f, alone[i]) for f in frames), i
+    drawer, state = env._frames, env.get_state(0)
+    env.close()
+    with pytest.raises(RuntimeError):
+        env.render(env_ids=[0])
+    with pytest.raises(RuntimeError, match="closed"):  # a draw that got its state before
+        drawer.draw(state)
+    if "Go9x9-v1" not in IDS:
+        return
+    go = envpool.make_gymnasium("Go9x9-v1", board_size=5, history_length=2, seed=1,
+                                render_mode="rgb_array")
+    go.reset()
+    frame = go.render()[0]
+    state = go._frames.state(go.get_state(0))
+    assert state._x.board.shape == (25,) and state._x.board_history.shape == (2, 25)
+    assert np.array_equal(frame, resvg(svg_of(state, monkeypatch)))
+    go.close()

@@ -89,6 +89,24 @@ def _bits(x: Any) -> np.ndarray:
     return a.view(np.uint32) if a.dtype == np.float32 else a
 
 
+# The chess games' last observation plane, halfmove_count / 100.0: pgx's source divides (and
+# so does the pool); jitted, XLA multiplies by float32(0.01) instead, one ulp lower at 30 of
+# the 101 counts (tests/test_align_pgx_chess.py). That plane: the pool's the division
+# exactly, jitted pgx's within its ulp; every other plane bitwise.
+HALFMOVE_PLANE = {"Chess-v1": lambda s: s._x.halfmove_count,
+                  "GardnerChess-v1": lambda s: s._halfmove_count}
+
+
+def assert_same_observation_but_halfmove(ours: Any, ref: Any, where: Any,
+                                         halfmove: int) -> None:
+    """A chess game's observations equal, but for the last plane's jit ulp (see above)."""
+    a, b = np.asarray(ours.observation), np.asarray(ref.observation)
+    exact = np.float32(halfmove) / np.float32(100.0)
+    assert (a[..., -1] == exact).all(), (where, halfmove)
+    assert (np.abs(b[..., -1] - exact) <= np.spacing(exact)).all(), (where, halfmove)
+    assert np.array_equal(_bits(a[..., :-1]), _bits(b[..., :-1])), where
+
+
 def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = ()) -> None:
     """pgx States equal: the same pytree structure and, leaf by leaf, dtype, shape and values
     (float32 as raw bits), but for the leaves ``skip`` names."""
@@ -123,6 +141,9 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
     split = jax.jit(lambda k: tuple(jax.random.split(k)))
     chinese = task_id.startswith("Chinese")
     skip = (".legal_action_mask", ".rewards") if chinese else ()
+    halfmove = HALFMOVE_PLANE.get(task_id)
+    if halfmove is not None:
+        skip = (".observation",)
     key = jax.random.PRNGKey(SEED)
     use, key = split(key)
     state = init(use)
@@ -134,6 +155,9 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
     for t in range(MAX_STEPS):
         ours = pools[0]._frames.state(pools[0].get_state(0))
         assert_same_state(ours, state, (task_id, t), skip)
+        if halfmove is not None:
+            assert_same_observation_but_halfmove(ours, state, (task_id, t),
+                                                 int(halfmove(state)))
         if chinese:  # the pool's own mask and rewards (test_align_pgx_more.py's rules)
             assert np.array_equal(ours.legal_action_mask, info["legal_action_mask"][0])
         if t in (0, 3) or t == ended_at:
@@ -185,7 +209,9 @@ OWN_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": 
             "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
             "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
             "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
-            "ChineseGo19x19-v1": (500, 500)}
+            "ChineseGo19x19-v1": (500, 500), "Chess-v1": (450, 450),
+            "GardnerChess-v1": (300, 300), "AnimalShogi-v1": (300, 300), "Shogi-v1": (500, 550),
+            "SparrowMahjong-v1": (550, 800)}
 
 
 def test_frame_sizes() -> None:

@@ -76,9 +76,8 @@ def pgx_name(task_id: str) -> str:
 
 
 #: TEMPORARY: the ids whose native env does not give pgx's State yet, drawn by the native
-#: env's plain picture (native/envs/pgx/pgx_env.h) until it does.
-_NATIVE_FRAMES = frozenset({"AnimalShogi-v1", "GardnerChess-v1", "Chess-v1", "Shogi-v1",
-                            "SparrowMahjong-v1"})
+#: env's plain picture (native/envs/pgx/pgx_env.h) until it does: none now.
+_NATIVE_FRAMES: frozenset[str] = frozenset()
 
 
 def _register() -> None:

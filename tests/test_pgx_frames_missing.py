@@ -1,6 +1,6 @@
-"""PGX pools without pgx or resvg-py installed: stepping works (the games are native); a pool
-made with a ``render_mode`` is refused at make, before any worker starts, with what to
-install. Not skipped where pgx is missing: there it is what runs."""
+"""PGX pools without pgx, resvg-py or matplotlib installed: stepping works (the games are
+native); a pool made with a ``render_mode`` is refused at make, before any worker starts, with
+what to install. Not skipped where pgx is missing: there it is what runs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import envpool
 def test_render_mode_needs_pgx_and_resvg(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("envpool.tasks.pgx_frames.pgx_frames_installed", lambda: False)
     for mode in ("rgb_array", "human"):
-        with pytest.raises(ModuleNotFoundError, match="pip install pgx==2.6.0 resvg-py==0.5.0"):
+        with pytest.raises(ModuleNotFoundError,
+                           match="pip install pgx==2.6.0 resvg-py==0.5.0 'matplotlib>=3.7'"):
             envpool.make("TicTacToe-v1", render_mode=mode)
     env = envpool.make("TicTacToe-v1", num_envs=2, seed=0)
     obs, _ = env.reset()

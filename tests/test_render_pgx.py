@@ -34,6 +34,7 @@ import pytest
 import envpool
 from envpool.tasks import pgx as pgx_tasks
 from envpool.tasks.pgx import GO_SIZES, pgx_name
+from envpool.tasks.pgx_frames import resvg_fonts
 
 jax = pytest.importorskip("jax")
 pgx = pytest.importorskip("pgx")
@@ -78,8 +79,9 @@ def svg_of(state: Any, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def resvg(svg: str, **size: int) -> np.ndarray:
-    """resvg's RGB picture of ``svg`` on white (``width=`` / ``height=``: its fit)."""
-    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **size)
+    """resvg's RGB picture of ``svg`` on white (``width=`` / ``height=``: its fit), text in
+    the pool's fonts (matplotlib's DejaVu)."""
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **resvg_fonts(), **size)
     with Image.open(io.BytesIO(bytes(png))) as image:
         return np.asarray(image.convert("RGB"))
 
@@ -275,6 +277,13 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
         env.render(env_ids=[0])
     with pytest.raises(RuntimeError, match="closed"):  # a draw that got its state before
         drawer.draw(state)
+    # pgx's text is drawn: a bet changes only the text "chip 0" of the bettor's pot
+    kuhn = envpool.make_gymnasium("KuhnPoker-v1", seed=1, render_mode="rgb_array")
+    kuhn.reset()
+    before = kuhn.render()[0]
+    kuhn.step(np.array([0], np.int32))
+    assert (kuhn.render()[0] != before).any()
+    kuhn.close()
     if "Go9x9-v1" not in IDS:
         return
     go = envpool.make_gymnasium("Go9x9-v1", board_size=5, history_length=2, seed=1,

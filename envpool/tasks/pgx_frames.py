@@ -16,20 +16,28 @@ picture scaled to fit inside it undistorted (resvg's fit), centred on white. pgx
 Go only on 9 x 9 and 19 x 19 boards (its ``go_9x9`` and ``go_19x19``): other boards (13 x 13,
 a ``board_size``) are drawn by the same code of pgx's with the same settings.
 
+Text in the pictures (2048's numbers, the cards and chips, Backgammon's dice) is set in the
+DejaVu fonts that matplotlib ships (its ``mpl-data/fonts/ttf``): serif DejaVu Serif,
+sans-serif DejaVu Sans, monospace DejaVu Sans Mono, and the families pgx names that are none
+of these (``Courier``, ``sans serif``) as resvg falls back among those fonts. The machine's
+own fonts are not read (resvg's defaults, Times New Roman and Arial, are seldom installed
+on Linux, and pgx's text would be left out), so frames are the same on every machine with
+the same matplotlib. Glyphs DejaVu lacks (CJK) are not drawn.
+
 Frames are drawn in the calling thread, not by the pool's workers (cost per frame:
 benchmarks/results/pgx/frame_times_2026-11-30.md); pgx's drawing and resvg keep no state
-between frames, so threads may draw at once. Text in the pictures (2048's numbers, the
-cards, the pieces' letters) is set in the machine's own fonts, which resvg finds as
-fontconfig does: frames with text can differ between machines with other fonts.
+between frames, so threads may draw at once.
 
-Rendering needs ``pgx`` (2.6.0, with jax) and ``resvg-py`` (0.5.0) installed; stepping needs
-neither.
+Rendering needs ``pgx`` (2.6.0, with jax), ``resvg-py`` (0.5.0) and ``matplotlib`` (its
+fonts, and Pillow, which decodes resvg's PNG) installed; stepping needs none of them.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import io
+import pathlib
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -39,14 +47,28 @@ import numpy as np
 from envpool.tasks._state_leaves import StateLayout, leaf_shapes
 
 #: What to install for PGX's frames.
-PGX_FRAME_REQUIREMENTS = ("pgx==2.6.0", "resvg-py==0.5.0")
+PGX_FRAME_REQUIREMENTS = ("pgx==2.6.0", "resvg-py==0.5.0", "matplotlib>=3.7")
 
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bheight="([0-9.]+)"[^>]*?\bwidth="([0-9.]+)"')
 
 
 def pgx_frames_installed() -> bool:
-    """Whether pgx and resvg-py can be imported (they draw the frames)."""
-    return all(importlib.util.find_spec(m) is not None for m in ("pgx", "resvg_py"))
+    """Whether pgx, resvg-py and matplotlib can be imported (they draw the frames)."""
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("pgx", "resvg_py", "matplotlib", "PIL"))
+
+
+@functools.lru_cache(maxsize=1)
+def resvg_fonts() -> dict[str, Any]:
+    """resvg's font settings for pgx's text: matplotlib's DejaVu fonts only (see above)."""
+    import matplotlib
+
+    folder = pathlib.Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    files = sorted(str(f) for f in folder.glob("DejaVu*.ttf"))
+    if not files:
+        raise RuntimeError(f"matplotlib's DejaVu fonts are not in {folder}")
+    return {"skip_system_fonts": True, "font_files": files, "serif_family": "DejaVu Serif",
+            "sans_serif_family": "DejaVu Sans", "monospace_family": "DejaVu Sans Mono"}
 
 
 def _ceil_f32(a: int, b: float, c: float) -> int:
@@ -82,7 +104,8 @@ def pgx_svg(state: Any) -> str:
 
 
 def rasterise(svg: str, height: int, width: int) -> np.ndarray:
-    """resvg's ``(height, width, 3)`` uint8 picture of ``svg`` on white: at the SVG's own size
+    """resvg's ``(height, width, 3)`` uint8 picture of ``svg`` on white (text in
+    :func:`resvg_fonts`): at the SVG's own size
     when that is ``height`` x ``width``; scaled to ``width`` (or ``height``) when the other
     is the SVG's aspect ratio's (rounded up as resvg does); else fitted inside undistorted
     (resvg's fit to both) and centred on white."""
@@ -98,7 +121,7 @@ def rasterise(svg: str, height: int, width: int) -> np.ndarray:
             size = {"height": height}
         else:
             size = {"width": width, "height": height}
-    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **size)
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **resvg_fonts(), **size)
     with Image.open(io.BytesIO(bytes(png))) as image:
         picture = np.asarray(image.convert("RGB"))
     if picture.shape[:2] == (height, width):
@@ -127,8 +150,10 @@ class PgxFrames:
     def __init__(self, task_id: str, height: int, width: int) -> None:
         if not pgx_frames_installed():
             raise ModuleNotFoundError(
-                f"{task_id}: render_mode draws pgx's own SVG, rasterised by resvg; install "
-                f"them: pip install {' '.join(PGX_FRAME_REQUIREMENTS)}", name="pgx")
+                f"{task_id}: render_mode draws pgx's own SVG, rasterised by resvg with "
+                f"matplotlib's fonts; install them: pip install "
+                f"{' '.join(repr(r) if '>' in r else r for r in PGX_FRAME_REQUIREMENTS)}",
+                name="pgx")
         from envpool.tasks.pgx import pgx_name
 
         self._id = task_id.split("/", 1)[-1]

@@ -19,3 +19,12 @@ def test_render_mode_needs_pgx_and_resvg(monkeypatch: pytest.MonkeyPatch) -> Non
     obs, _ = env.reset()
     assert obs.shape == (4, 3, 3, 2)
     env.close()
+
+
+def test_shogi_render_mode_needs_the_kanji_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shogi's pictures are kanji: without matplotlib-fontja's font its render_mode is
+    refused at make, naming what to install; the other games do not need it."""
+    monkeypatch.setattr("envpool.tasks.pgx_frames.cjk_font_files", lambda: [])
+    with pytest.raises(ModuleNotFoundError, match="pip install matplotlib-fontja==1.1.0"):
+        envpool.make("Shogi-v1", render_mode="rgb_array")
+    envpool.make("Chess-v1", render_mode="rgb_array").close()

@@ -124,6 +124,23 @@ def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = (
             assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
 
 
+def assert_shogi_kanji(frame: np.ndarray, where: Any) -> None:
+    """Shogi's pieces are kanji, which DejaVu lacks (set in matplotlib-fontja's IPAexGothic;
+    in DejaVu alone each would be the same empty box): at pgx's size (squares of 50 pixels,
+    the board's corner at (40, 25)), in the opening position, the mover's pawns (rank 七) are
+    drawn alike, and unlike its lance and king (rank 九); the middle rank (五) is empty."""
+    ink = (frame < 128).all(axis=2)
+
+    def square(rank: int, file: int) -> np.ndarray:
+        top, left = 25 + 50 * rank, 40 + 50 * file
+        return ink[top + 3:top + 47, left + 3:left + 47]
+
+    pawn, lance, king = square(6, 0), square(8, 0), square(8, 4)
+    assert pawn.any() and all(np.array_equal(square(6, f), pawn) for f in range(9)), where
+    assert not np.array_equal(pawn, lance) and not np.array_equal(pawn, king), where
+    assert not any(square(4, f).any() for f in range(9)), where
+
+
 def _pools(task_id: str) -> list[Any]:
     """Pools of the id drawing at pgx's size, at a width alone and at both given."""
     kwargs = dict(KWARGS.get(task_id, {}), num_envs=1, seed=SEED, render_mode="rgb_array")
@@ -169,6 +186,8 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
             frame = pool.render()[0]
             if drawn % 3 == 0:
                 expected = resvg(svg)
+                if task_id == "Shogi-v1" and t == 0:
+                    assert_shogi_kanji(frame, (task_id, t))
             elif drawn % 3 == 1:
                 expected = resvg(svg, width=WIDTH_ONLY)
             else:
@@ -294,3 +313,4 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     assert state._x.board.shape == (25,) and state._x.board_history.shape == (2, 25)
     assert np.array_equal(frame, resvg(svg_of(state, monkeypatch)))
     go.close()
+

@@ -22,7 +22,10 @@ sans-serif DejaVu Sans, monospace DejaVu Sans Mono, and the families pgx names t
 of these (``Courier``, ``sans serif``) as resvg falls back among those fonts. The machine's
 own fonts are not read (resvg's defaults, Times New Roman and Arial, are seldom installed
 on Linux, and pgx's text would be left out), so frames are the same on every machine with
-the same matplotlib. Glyphs DejaVu lacks (CJK) are not drawn.
+the same matplotlib. Shogi's pieces, hands and rank numerals are kanji, which DejaVu lacks:
+they are set in IPAexGothic, the font ``matplotlib-fontja`` (1.1.0) ships (read from the
+installed package, never imported: importing it sets matplotlib's default font), which a
+Shogi pool's ``render_mode`` needs.
 
 Frames are drawn in the calling thread, not by the pool's workers (cost per frame:
 benchmarks/results/pgx/frame_times_2026-11-30.md); pgx's drawing and resvg keep no state
@@ -48,6 +51,10 @@ from envpool.tasks._state_leaves import StateLayout, leaf_shapes
 
 #: What to install for PGX's frames.
 PGX_FRAME_REQUIREMENTS = ("pgx==2.6.0", "resvg-py==0.5.0", "matplotlib>=3.7")
+#: The package whose font draws Shogi's kanji (IPAexGothic, under the IPA Font License).
+CJK_FONT_REQUIREMENT = "matplotlib-fontja==1.1.0"
+#: The ids whose pictures are kanji.
+CJK_IDS = frozenset({"Shogi-v1"})
 
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bheight="([0-9.]+)"[^>]*?\bwidth="([0-9.]+)"')
 
@@ -58,15 +65,25 @@ def pgx_frames_installed() -> bool:
                for m in ("pgx", "resvg_py", "matplotlib", "PIL"))
 
 
+def cjk_font_files() -> list[str]:
+    """matplotlib-fontja's IPAexGothic (its file, the package not imported), [] if it is
+    not installed."""
+    spec = importlib.util.find_spec("matplotlib_fontja")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    return [str(f) for folder in folders for f in pathlib.Path(folder).glob("fonts/ipaexg.ttf")]
+
+
 @functools.lru_cache(maxsize=1)
 def resvg_fonts() -> dict[str, Any]:
-    """resvg's font settings for pgx's text: matplotlib's DejaVu fonts only (see above)."""
+    """resvg's font settings for pgx's text: matplotlib's DejaVu fonts, and IPAexGothic for
+    the kanji where installed (see above); no system font."""
     import matplotlib
 
     folder = pathlib.Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     files = sorted(str(f) for f in folder.glob("DejaVu*.ttf"))
     if not files:
         raise RuntimeError(f"matplotlib's DejaVu fonts are not in {folder}")
+    files += cjk_font_files()
     return {"skip_system_fonts": True, "font_files": files, "serif_family": "DejaVu Serif",
             "sans_serif_family": "DejaVu Sans", "monospace_family": "DejaVu Sans Mono"}
 
@@ -144,7 +161,8 @@ class PgxFrames:
         width: The frame's width in pixels.
 
     Raises:
-        ModuleNotFoundError: pgx or resvg-py is not installed.
+        ModuleNotFoundError: pgx, resvg-py or matplotlib is not installed (Shogi:
+            matplotlib-fontja).
     """
 
     def __init__(self, task_id: str, height: int, width: int) -> None:
@@ -157,6 +175,10 @@ class PgxFrames:
         from envpool.tasks.pgx import pgx_name
 
         self._id = task_id.split("/", 1)[-1]
+        if self._id in CJK_IDS and not cjk_font_files():
+            raise ModuleNotFoundError(
+                f"{task_id}: render_mode draws pgx's kanji in matplotlib-fontja's font; "
+                f"install it: pip install {CJK_FONT_REQUIREMENT}", name="matplotlib_fontja")
         self._name = pgx_name(self._id)
         self._height = height
         self._width = width

@@ -8,9 +8,9 @@ end of a game (the pool's autoreset: pgx's init with the chain's next key), and
 * at every step the State rebuilt from the pool (``PgxFrames.state``) equals pgx's State leaf
   by leaf: the same structure, dtypes, shapes and values (floats as raw bits);
 * at a few steps the pool's ``render()`` equals resvg's rasterisation of pgx's own
-  ``state.to_svg()`` (called here, on pgx's State), pixel for pixel: at pgx's own size, at a
-  width given alone (the height follows the picture's aspect ratio) and at both given (the
-  picture fitted inside, centred on white).
+  ``state.to_svg()`` (called here, on pgx's State), pixel for pixel: at pgx's own size (the
+  picture itself), at the id's default size and at both sides given (the picture fitted
+  inside, centred on white).
 
 ChineseGo (no pgx game: pgx's Go with a superko rule of sail-sg EnvPool's and Chinese areas)
 is stepped against pgx's Go of the size: its State equals pgx's but for the legal-action mask
@@ -54,8 +54,22 @@ KWARGS: dict[str, dict[str, Any]] = {
 GO = {**GO_SIZES, "ChineseGo9x9-v1": 9, "ChineseGo13x13-v1": 13, "ChineseGo19x19-v1": 19}
 MAX_STEPS = 400
 AFTER_END = 2  # steps played after the first game's end
-WIDTH_ONLY = 101  # render_width alone
 BOTH = (90, 130)  # render_height, render_width
+# pgx's SVG size at scale 1 (pgx/_src/visualizer.py: (BOARD + 1) * GRID_SIZE a side; Hex's
+# 315.789 rounded up): (height, width).
+PGX_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": (316, 525),
+            "Othello-v1": (270, 270), "Play2048-v1": (250, 250), "KuhnPoker-v1": (270, 270),
+            "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
+            "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
+            "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
+            "ChineseGo19x19-v1": (500, 500)}
+# sail-sg EnvPool 1.2.5's default frame of each id, the pools' default: (height, width).
+ENVPOOL_SIZE = {"TicTacToe-v1": (192, 192), "ConnectFour-v1": (240, 280),
+                "Hex-v1": (352, 352), "Othello-v1": (256, 256), "Play2048-v1": (256, 256),
+                "KuhnPoker-v1": (128, 192), "LeducHoldem-v1": (144, 224),
+                "Backgammon-v1": (180, 360), "Go9x9-v1": (288, 288), "Go13x13-v1": (416, 416),
+                "Go19x19-v1": (608, 608), "ChineseGo9x9-v1": (288, 288),
+                "ChineseGo13x13-v1": (416, 416), "ChineseGo19x19-v1": (608, 608)}
 
 
 def reference_env(task_id: str) -> Any:
@@ -107,12 +121,27 @@ def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = (
 
 
 def _pools(task_id: str) -> list[Any]:
-    """Pools of the id drawing at pgx's size, at a width alone and at both given."""
+    """Pools of the id drawing at pgx's size, at the default size and at both given."""
     kwargs = dict(KWARGS.get(task_id, {}), num_envs=1, seed=SEED, render_mode="rgb_array")
-    return [envpool.make_gymnasium(task_id, **kwargs),
-            envpool.make_gymnasium(task_id, render_width=WIDTH_ONLY, **kwargs),
+    own_h, own_w = PGX_SIZE[task_id]
+    return [envpool.make_gymnasium(task_id, render_height=own_h, render_width=own_w, **kwargs),
+            envpool.make_gymnasium(task_id, **kwargs),
             envpool.make_gymnasium(task_id, render_height=BOTH[0], render_width=BOTH[1],
                                    **kwargs)]
+
+
+def assert_fitted(frame: np.ndarray, svg: str, where: Any) -> None:
+    """``frame`` is resvg's fit of ``svg`` to its size, centred, on white around it."""
+    height, width = frame.shape[:2]
+    fitted = resvg(svg, width=width, height=height)
+    h, w = fitted.shape[:2]
+    assert (h == height and w <= width) or (w == width and h <= height), (where, h, w)
+    top, left = (height - h) // 2, (width - w) // 2
+    inner = np.zeros((height, width), bool)
+    inner[top:top + h, left:left + w] = True
+    assert (frame[~inner] == 255).all(), (where, "around the picture")
+    assert np.array_equal(frame[inner].reshape(h, w, 3), fitted), (
+        where, int(np.count_nonzero(frame[inner].reshape(h, w, 3) != fitted)))
 
 
 @pytest.mark.sweep(by="none", extra=1)
@@ -139,28 +168,19 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
         if chinese:  # the pool's own mask and rewards (test_align_pgx_more.py's rules)
             assert np.array_equal(ours.legal_action_mask, info["legal_action_mask"][0])
         if t in (0, 3) or t == ended_at:
-            # at pgx's size, then a width alone, then both given, in turn
+            # at pgx's size, then the default size, then both given, in turn
             svg = svg_of(state, monkeypatch)
-            pool = pools[drawn % 3]
-            frame = pool.render()[0]
+            frame = pools[drawn % 3].render()[0]
+            assert frame.dtype == np.uint8
             if drawn % 3 == 0:
                 expected = resvg(svg)
-            elif drawn % 3 == 1:
-                expected = resvg(svg, width=WIDTH_ONLY)
+                assert frame.shape == expected.shape == (*PGX_SIZE[task_id], 3)
+                assert np.array_equal(frame, expected), (
+                    task_id, t, int(np.count_nonzero(frame != expected)))
             else:
-                fitted = resvg(svg, width=BOTH[1], height=BOTH[0])
-                h, w = fitted.shape[:2]
-                top, left = (BOTH[0] - h) // 2, (BOTH[1] - w) // 2
-                assert (h == BOTH[0] or w == BOTH[1]) and frame.shape[:2] == BOTH
-                inner = np.zeros(BOTH, bool)
-                inner[top:top + h, left:left + w] = True
-                assert (frame[~inner] == 255).all(), (task_id, t, "letterbox")
-                frame = frame[top:top + h, left:left + w]
-                expected = fitted
-            assert frame.shape == expected.shape and frame.dtype == np.uint8, (
-                task_id, t, frame.shape, expected.shape)
-            assert np.array_equal(frame, expected), (
-                task_id, t, drawn, int(np.count_nonzero(frame != expected)))
+                size = ENVPOOL_SIZE[task_id] if drawn % 3 == 1 else BOTH
+                assert frame.shape == (*size, 3), (task_id, t, frame.shape)
+                assert_fitted(frame, svg, (task_id, t))
             drawn += 1
         if ended_at is not None and t >= ended_at + AFTER_END:
             break
@@ -180,39 +200,27 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
         pool.close()
 
 
-# pgx's SVG size at scale 1 (pgx/_src/visualizer.py: (BOARD + 1) * GRID_SIZE a side; Hex's
-# 315.789 rounded up), the default frame: (height, width).
-OWN_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": (316, 525),
-            "Othello-v1": (270, 270), "Play2048-v1": (250, 250), "KuhnPoker-v1": (270, 270),
-            "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
-            "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
-            "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
-            "ChineseGo19x19-v1": (500, 500)}
-
-
 def test_frame_sizes() -> None:
-    """The default frame is pgx's SVG size; a width or height alone: the other follows the
-    picture's aspect ratio, rounded up; both: that size; Go's follows ``board_size``; sizes
-    out of range and unknown cameras are refused at make."""
-    assert set(IDS) <= set(OWN_SIZE)
+    """The default frame is sail-sg EnvPool 1.2.5's; a side given replaces its own; Go's
+    follows ``board_size`` (32 pixels a point, at least 160); sizes out of range and unknown
+    cameras are refused at make."""
+    assert set(IDS) <= set(ENVPOOL_SIZE) == set(PGX_SIZE)
     for task_id in IDS:
-        size = OWN_SIZE[task_id]
         env = envpool.make_gymnasium(task_id, render_mode="rgb_array")
-        assert env.spec.render_frame[:2] == size, task_id
+        assert env.spec.render_frame[:2] == ENVPOOL_SIZE[task_id], task_id
         env.close()
-    cases = [({"render_width": 100}, "Hex-v1", (61, 100)),
-             ({"render_height": 77}, "Hex-v1", (77, 128)),
-             ({"render_width": 101}, "Backgammon-v1", (85, 101)),
+    cases = [({"render_width": 100}, "Hex-v1", (352, 100)),
+             ({"render_height": 77}, "Backgammon-v1", (77, 360)),
              ({"render_height": 50, "render_width": 300}, "TicTacToe-v1", (50, 300)),
-             ({"board_size": 5}, "Go9x9-v1", (150, 150))]
+             ({"board_size": 5}, "Go9x9-v1", (160, 160)),
+             ({"board_size": 7}, "Go9x9-v1", (224, 224))]
     for kwargs, task_id, size in [c for c in cases if c[1] in IDS]:
         env = envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
         assert env.spec.render_frame[:2] == size, (task_id, kwargs)
         env.close()
     bad = [("TicTacToe-v1", {"render_width": -1}), ("TicTacToe-v1", {"render_height": 5000}),
-           ("TicTacToe-v1", {"render_camera_id": 1}),
-           ("Hex-v1", {"render_height": 4096})]  # a width of 6,806
-    for task_id, kwargs in [b for b in bad if b[0] in IDS]:
+           ("TicTacToe-v1", {"render_camera_id": 1})]
+    for task_id, kwargs in bad:
         with pytest.raises(ValueError):
             envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
 
@@ -224,7 +232,7 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
     env = envpool.make_gymnasium("TicTacToe-v1", num_envs=3, seed=1, render_mode="rgb_array",
-                                 render_width=64)
+                                 render_width=64, render_height=64)
     _, info = env.reset()
     with pytest.raises(ValueError, match="camera_id"):
         env.render(env_ids=[0], camera_id=2)
@@ -261,7 +269,7 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     if "Go9x9-v1" not in IDS:
         return
     go = envpool.make_gymnasium("Go9x9-v1", board_size=5, history_length=2, seed=1,
-                                render_mode="rgb_array")
+                                render_mode="rgb_array", render_width=150, render_height=150)
     go.reset()
     frame = go.render()[0]
     state = go._frames.state(go.get_state(0))

@@ -144,8 +144,15 @@ def assert_fitted(frame: np.ndarray, svg: str, where: Any) -> None:
         where, int(np.count_nonzero(frame[inner].reshape(h, w, 3) != fitted)))
 
 
-@pytest.mark.sweep(by="none", extra=1)
-@pytest.mark.parametrize("task_id", IDS)
+# The ids whose pgx jit-compiles in a second or two: one of them a day in the default suite;
+# the others (5-7 CPU-s of jax compiling an id) run where every id runs.
+CHEAP = ("TicTacToe-v1", "ConnectFour-v1", "KuhnPoker-v1", "LeducHoldem-v1")
+_SLOW = pytest.mark.sweep_only("5-7 CPU-s an id, most of it jax compiling pgx's step")
+
+
+@pytest.mark.sweep(by="none", extra=0)
+@pytest.mark.parametrize("task_id", [i if i in CHEAP else pytest.param(i, marks=_SLOW)
+                                     for i in IDS])
 def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same State leaf by leaf at every step, and the same frames pixel for pixel."""
     pools = _pools(task_id)
@@ -274,5 +281,10 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = go.render()[0]
     state = go._frames.state(go.get_state(0))
     assert state._x.board.shape == (25,) and state._x.board_history.shape == (2, 25)
+    # the reset's State is pgx's init (the game's leaves: the rollouts above, every id)
+    from pgx.go import Go
+
+    use, _ = jax.random.split(jax.random.PRNGKey(1))
+    assert_same_state(state, jax.jit(Go(size=5, history_length=2).init)(use), "Go 5 x 5")
     assert np.array_equal(frame, resvg(svg_of(state, monkeypatch)))
     go.close()

@@ -219,7 +219,7 @@ def test_frame_sizes() -> None:
     cases = [({"render_width": 100}, "Hex-v1", (352, 100)),
              ({"render_height": 77}, "Backgammon-v1", (77, 360)),
              ({"render_height": 50, "render_width": 300}, "TicTacToe-v1", (50, 300)),
-             ({"board_size": 5}, "Go9x9-v1", (160, 160)),
+             ({"board_size": 3}, "Go9x9-v1", (160, 160)),
              ({"board_size": 7}, "Go9x9-v1", (224, 224))]
     for kwargs, task_id, size in [c for c in cases if c[1] in IDS]:
         env = envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)

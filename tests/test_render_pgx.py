@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from jax_states import assert_same_state
 
 import envpool
 from envpool.tasks import pgx as pgx_tasks
@@ -98,26 +99,6 @@ def resvg(svg: str, **size: int) -> np.ndarray:
     png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **resvg_fonts(), **size)
     with Image.open(io.BytesIO(bytes(png))) as image:
         return np.asarray(image.convert("RGB"))
-
-
-def _bits(x: Any) -> np.ndarray:
-    a = np.asarray(x)
-    return a.view(np.uint32) if a.dtype == np.float32 else a
-
-
-def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = ()) -> None:
-    """pgx States equal: the same pytree structure and, leaf by leaf, dtype, shape and values
-    (float32 as raw bits), but for the leaves ``skip`` names."""
-    ours_leaves, ours_tree = jax.tree_util.tree_flatten(ours)
-    ref_leaves, ref_tree = jax.tree_util.tree_flatten(ref)
-    assert ours_tree == ref_tree, where
-    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(ref)[0]]
-    for path, a, b in zip(paths, ours_leaves, ref_leaves, strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path, a.dtype, b.dtype,
-                                                           a.shape, b.shape)
-        if path not in skip:
-            assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
 
 
 def _pools(task_id: str) -> list[Any]:

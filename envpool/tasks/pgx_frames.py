@@ -132,7 +132,7 @@ class PgxFrames:
         width: The frame's width in pixels.
 
     Raises:
-        ModuleNotFoundError: pgx or resvg-py is not installed.
+        ModuleNotFoundError: pgx, resvg-py or matplotlib is not installed.
     """
 
     def __init__(self, task_id: str, height: int, width: int) -> None:

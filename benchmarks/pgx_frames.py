@@ -2,7 +2,7 @@
 the native env, rasterised by resvg (envpool/tasks/pgx_frames.py).
 
 For each id whose frames are pgx's: a pool of one env with ``render_mode="rgb_array"`` at
-pgx's own size, a first frame (pgx's State layout is made then; not timed), then
+the id's default frame size, a first frame (pgx's State layout is made then; not timed), then
 ``--frames`` frames, each after a random legal step, timed around ``render()``; of that, the
 time pgx takes to write the SVG (``to_svg`` of the same State) and resvg to rasterise it.
 Prints a Markdown table with the versions and the machine; ``--out`` also writes it.
@@ -61,7 +61,8 @@ def main() -> None:
         rows.append(f"| {task_id} | {width} x {height} | {np.median(frames):.3f} | "
                     f"{np.median(svgs):.3f} | {np.median(rasters):.3f} |")
     text = "\n".join([
-        f"# PGX frames: seconds per render() (median of {args.frames}, pgx's own size, one env)",
+        f"# PGX frames: seconds per render() (median of {args.frames}, the default frame size, "
+        "one env)",
         "",
         f"- envpool {envpool.__version__}, pgx {version('pgx')}, resvg-py {version('resvg-py')}, "
         f"jax {version('jax')}, numpy {np.__version__}, python {platform.python_version()}",

@@ -8,9 +8,9 @@ end of a game (the pool's autoreset: pgx's init with the chain's next key), and
 * at every step the State rebuilt from the pool (``PgxFrames.state``) equals pgx's State leaf
   by leaf: the same structure, dtypes, shapes and values (floats as raw bits);
 * at a few steps the pool's ``render()`` equals resvg's rasterisation of pgx's own
-  ``state.to_svg()`` (called here, on pgx's State), pixel for pixel: at pgx's own size, at a
-  width given alone (the height follows the picture's aspect ratio) and at both given (the
-  picture fitted inside, centred on white).
+  ``state.to_svg()`` (called here, on pgx's State), pixel for pixel: at pgx's own size (the
+  picture itself), at the id's default size and at both sides given (the picture fitted
+  inside, centred on white).
 
 ChineseGo (no pgx game: pgx's Go with a superko rule of sail-sg EnvPool's and Chinese areas)
 is stepped against pgx's Go of the size: its State equals pgx's but for the legal-action mask
@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from jax_states import assert_same_state
 
 import envpool
 from envpool.tasks import pgx as pgx_tasks
@@ -54,8 +55,27 @@ KWARGS: dict[str, dict[str, Any]] = {
 GO = {**GO_SIZES, "ChineseGo9x9-v1": 9, "ChineseGo13x13-v1": 13, "ChineseGo19x19-v1": 19}
 MAX_STEPS = 400
 AFTER_END = 2  # steps played after the first game's end
-WIDTH_ONLY = 101  # render_width alone
 BOTH = (90, 130)  # render_height, render_width
+# pgx's SVG size at scale 1 (pgx/_src/visualizer.py: (BOARD + 1) * GRID_SIZE a side; Hex's
+# 315.789 rounded up): (height, width).
+PGX_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": (316, 525),
+            "Othello-v1": (270, 270), "Play2048-v1": (250, 250), "KuhnPoker-v1": (270, 270),
+            "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
+            "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
+            "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
+            "ChineseGo19x19-v1": (500, 500), "Chess-v1": (450, 450),
+            "GardnerChess-v1": (300, 300), "AnimalShogi-v1": (300, 300), "Shogi-v1": (500, 550),
+            "SparrowMahjong-v1": (550, 800)}
+# sail-sg EnvPool 1.2.5's default frame of each id, the pools' default: (height, width).
+ENVPOOL_SIZE = {"TicTacToe-v1": (192, 192), "ConnectFour-v1": (240, 280),
+                "Hex-v1": (352, 352), "Othello-v1": (256, 256), "Play2048-v1": (256, 256),
+                "KuhnPoker-v1": (128, 192), "LeducHoldem-v1": (144, 224),
+                "Backgammon-v1": (180, 360), "Go9x9-v1": (288, 288), "Go13x13-v1": (416, 416),
+                "Go19x19-v1": (608, 608), "ChineseGo9x9-v1": (288, 288),
+                "ChineseGo13x13-v1": (416, 416), "ChineseGo19x19-v1": (608, 608),
+                "Chess-v1": (256, 256), "GardnerChess-v1": (200, 200),
+                "AnimalShogi-v1": (240, 180), "Shogi-v1": (256, 256),
+                "SparrowMahjong-v1": (160, 220)}
 
 
 def reference_env(task_id: str) -> Any:
@@ -86,11 +106,6 @@ def resvg(svg: str, **size: int) -> np.ndarray:
         return np.asarray(image.convert("RGB"))
 
 
-def _bits(x: Any) -> np.ndarray:
-    a = np.asarray(x)
-    return a.view(np.uint32) if a.dtype == np.float32 else a
-
-
 # The chess games' last observation plane, halfmove_count / 100.0: pgx's source divides (and
 # so does the pool); jitted, XLA multiplies by float32(0.01) instead, one ulp lower at 30 of
 # the 101 counts (tests/test_align_pgx_chess.py). That plane: the pool's the division
@@ -106,22 +121,7 @@ def assert_same_observation_but_halfmove(ours: Any, ref: Any, where: Any,
     exact = np.float32(halfmove) / np.float32(100.0)
     assert (a[..., -1] == exact).all(), (where, halfmove)
     assert (np.abs(b[..., -1] - exact) <= np.spacing(exact)).all(), (where, halfmove)
-    assert np.array_equal(_bits(a[..., :-1]), _bits(b[..., :-1])), where
-
-
-def assert_same_state(ours: Any, ref: Any, where: Any, skip: tuple[str, ...] = ()) -> None:
-    """pgx States equal: the same pytree structure and, leaf by leaf, dtype, shape and values
-    (float32 as raw bits), but for the leaves ``skip`` names."""
-    ours_leaves, ours_tree = jax.tree_util.tree_flatten(ours)
-    ref_leaves, ref_tree = jax.tree_util.tree_flatten(ref)
-    assert ours_tree == ref_tree, where
-    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(ref)[0]]
-    for path, a, b in zip(paths, ours_leaves, ref_leaves, strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path, a.dtype, b.dtype,
-                                                           a.shape, b.shape)
-        if path not in skip:
-            assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
+    assert np.array_equal(a[..., :-1].view(np.uint32), b[..., :-1].view(np.uint32)), where
 
 
 def assert_shogi_kanji(frame: np.ndarray, where: Any) -> None:
@@ -142,26 +142,38 @@ def assert_shogi_kanji(frame: np.ndarray, where: Any) -> None:
 
 
 def _pools(task_id: str) -> list[Any]:
-    """Pools of the id drawing at pgx's size, at a width alone and at both given."""
+    """Pools of the id drawing at pgx's size, at the default size and at both given."""
     kwargs = dict(KWARGS.get(task_id, {}), num_envs=1, seed=SEED, render_mode="rgb_array")
-    return [envpool.make_gymnasium(task_id, **kwargs),
-            envpool.make_gymnasium(task_id, render_width=WIDTH_ONLY, **kwargs),
+    own_h, own_w = PGX_SIZE[task_id]
+    return [envpool.make_gymnasium(task_id, render_height=own_h, render_width=own_w, **kwargs),
+            envpool.make_gymnasium(task_id, **kwargs),
             envpool.make_gymnasium(task_id, render_height=BOTH[0], render_width=BOTH[1],
                                    **kwargs)]
 
 
-# The ids whose reference costs most, 7 to 20 s each (pgx's tables at import and its jit of
-# the game, 6 to 10 s): only where every id runs (ENVPOOL_SWEEP=all). The default suite samples
-# the others, which run the same PgxFrames and GetState code; tests/test_align_pgx*.py sample
-# these games' own rules.
-SWEEP_ONLY = frozenset({"Chess-v1", "GardnerChess-v1", "AnimalShogi-v1", "Shogi-v1",
-                        "SparrowMahjong-v1"})
+def assert_fitted(frame: np.ndarray, svg: str, where: Any) -> None:
+    """``frame`` is resvg's fit of ``svg`` to its size, centred, on white around it."""
+    height, width = frame.shape[:2]
+    fitted = resvg(svg, width=width, height=height)
+    h, w = fitted.shape[:2]
+    assert (h == height and w <= width) or (w == width and h <= height), (where, h, w)
+    top, left = (height - h) // 2, (width - w) // 2
+    inner = np.zeros((height, width), bool)
+    inner[top:top + h, left:left + w] = True
+    assert (frame[~inner] == 255).all(), (where, "around the picture")
+    assert np.array_equal(frame[inner].reshape(h, w, 3), fitted), (
+        where, int(np.count_nonzero(frame[inner].reshape(h, w, 3) != fitted)))
 
 
-@pytest.mark.sweep(by="none", extra=1)
-@pytest.mark.parametrize("task_id", [
-    pytest.param(i, marks=pytest.mark.sweep_only("7-20 s a game: pgx's import and jit"))
-    if i in SWEEP_ONLY else i for i in IDS])
+# The ids whose pgx jit-compiles in a second or two: one of them a day in the default suite;
+# the others (5-7 CPU-s of jax compiling an id) run where every id runs.
+CHEAP = ("TicTacToe-v1", "ConnectFour-v1", "KuhnPoker-v1", "LeducHoldem-v1")
+_SLOW = pytest.mark.sweep_only("5-7 CPU-s an id, most of it jax compiling pgx's step")
+
+
+@pytest.mark.sweep(by="none", extra=0)
+@pytest.mark.parametrize("task_id", [i if i in CHEAP else pytest.param(i, marks=_SLOW)
+                                     for i in IDS])
 def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same State leaf by leaf at every step, and the same frames pixel for pixel."""
     pools = _pools(task_id)
@@ -190,30 +202,21 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
         if chinese:  # the pool's own mask and rewards (test_align_pgx_more.py's rules)
             assert np.array_equal(ours.legal_action_mask, info["legal_action_mask"][0])
         if t in (0, 3) or t == ended_at:
-            # at pgx's size, then a width alone, then both given, in turn
+            # at pgx's size, then the default size, then both given, in turn
             svg = svg_of(state, monkeypatch)
-            pool = pools[drawn % 3]
-            frame = pool.render()[0]
+            frame = pools[drawn % 3].render()[0]
+            assert frame.dtype == np.uint8
             if drawn % 3 == 0:
                 expected = resvg(svg)
+                assert frame.shape == expected.shape == (*PGX_SIZE[task_id], 3)
                 if task_id == "Shogi-v1" and t == 0:
                     assert_shogi_kanji(frame, (task_id, t))
-            elif drawn % 3 == 1:
-                expected = resvg(svg, width=WIDTH_ONLY)
+                assert np.array_equal(frame, expected), (
+                    task_id, t, int(np.count_nonzero(frame != expected)))
             else:
-                fitted = resvg(svg, width=BOTH[1], height=BOTH[0])
-                h, w = fitted.shape[:2]
-                top, left = (BOTH[0] - h) // 2, (BOTH[1] - w) // 2
-                assert (h == BOTH[0] or w == BOTH[1]) and frame.shape[:2] == BOTH
-                inner = np.zeros(BOTH, bool)
-                inner[top:top + h, left:left + w] = True
-                assert (frame[~inner] == 255).all(), (task_id, t, "letterbox")
-                frame = frame[top:top + h, left:left + w]
-                expected = fitted
-            assert frame.shape == expected.shape and frame.dtype == np.uint8, (
-                task_id, t, frame.shape, expected.shape)
-            assert np.array_equal(frame, expected), (
-                task_id, t, drawn, int(np.count_nonzero(frame != expected)))
+                size = ENVPOOL_SIZE[task_id] if drawn % 3 == 1 else BOTH
+                assert frame.shape == (*size, 3), (task_id, t, frame.shape)
+                assert_fitted(frame, svg, (task_id, t))
             drawn += 1
         if ended_at is not None and t >= ended_at + AFTER_END:
             break
@@ -233,41 +236,27 @@ def test_states_and_frames_equal_pgx(task_id: str, monkeypatch: pytest.MonkeyPat
         pool.close()
 
 
-# pgx's SVG size at scale 1 (pgx/_src/visualizer.py: (BOARD + 1) * GRID_SIZE a side; Hex's
-# 315.789 rounded up), the default frame: (height, width).
-OWN_SIZE = {"TicTacToe-v1": (240, 240), "ConnectFour-v1": (280, 280), "Hex-v1": (316, 525),
-            "Othello-v1": (270, 270), "Play2048-v1": (250, 250), "KuhnPoker-v1": (270, 270),
-            "LeducHoldem-v1": (270, 270), "Backgammon-v1": (375, 450),
-            "Go9x9-v1": (250, 250), "Go13x13-v1": (350, 350), "Go19x19-v1": (500, 500),
-            "ChineseGo9x9-v1": (250, 250), "ChineseGo13x13-v1": (350, 350),
-            "ChineseGo19x19-v1": (500, 500), "Chess-v1": (450, 450),
-            "GardnerChess-v1": (300, 300), "AnimalShogi-v1": (300, 300), "Shogi-v1": (500, 550),
-            "SparrowMahjong-v1": (550, 800)}
-
-
 def test_frame_sizes() -> None:
-    """The default frame is pgx's SVG size; a width or height alone: the other follows the
-    picture's aspect ratio, rounded up; both: that size; Go's follows ``board_size``; sizes
-    out of range and unknown cameras are refused at make."""
-    assert set(IDS) <= set(OWN_SIZE)
+    """The default frame is sail-sg EnvPool 1.2.5's; a side given replaces its own; Go's
+    follows ``board_size`` (32 pixels a point, at least 160); sizes out of range and unknown
+    cameras are refused at make."""
+    assert set(IDS) <= set(ENVPOOL_SIZE) == set(PGX_SIZE)
     for task_id in IDS:
-        size = OWN_SIZE[task_id]
         env = envpool.make_gymnasium(task_id, render_mode="rgb_array")
-        assert env.spec.render_frame[:2] == size, task_id
+        assert env.spec.render_frame[:2] == ENVPOOL_SIZE[task_id], task_id
         env.close()
-    cases = [({"render_width": 100}, "Hex-v1", (61, 100)),
-             ({"render_height": 77}, "Hex-v1", (77, 128)),
-             ({"render_width": 101}, "Backgammon-v1", (85, 101)),
+    cases = [({"render_width": 100}, "Hex-v1", (352, 100)),
+             ({"render_height": 77}, "Backgammon-v1", (77, 360)),
              ({"render_height": 50, "render_width": 300}, "TicTacToe-v1", (50, 300)),
-             ({"board_size": 5}, "Go9x9-v1", (150, 150))]
+             ({"board_size": 3}, "Go9x9-v1", (160, 160)),
+             ({"board_size": 7}, "Go9x9-v1", (224, 224))]
     for kwargs, task_id, size in [c for c in cases if c[1] in IDS]:
         env = envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
         assert env.spec.render_frame[:2] == size, (task_id, kwargs)
         env.close()
     bad = [("TicTacToe-v1", {"render_width": -1}), ("TicTacToe-v1", {"render_height": 5000}),
-           ("TicTacToe-v1", {"render_camera_id": 1}),
-           ("Hex-v1", {"render_height": 4096})]  # a width of 6,806
-    for task_id, kwargs in [b for b in bad if b[0] in IDS]:
+           ("TicTacToe-v1", {"render_camera_id": 1})]
+    for task_id, kwargs in bad:
         with pytest.raises(ValueError):
             envpool.make_gymnasium(task_id, render_mode="rgb_array", **kwargs)
 
@@ -279,7 +268,7 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
     env = envpool.make_gymnasium("TicTacToe-v1", num_envs=3, seed=1, render_mode="rgb_array",
-                                 render_width=64)
+                                 render_width=64, render_height=64)
     _, info = env.reset()
     with pytest.raises(ValueError, match="camera_id"):
         env.render(env_ids=[0], camera_id=2)
@@ -316,11 +305,16 @@ def test_render_checks_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     if "Go9x9-v1" not in IDS:
         return
     go = envpool.make_gymnasium("Go9x9-v1", board_size=5, history_length=2, seed=1,
-                                render_mode="rgb_array")
+                                render_mode="rgb_array", render_width=150, render_height=150)
     go.reset()
     frame = go.render()[0]
     state = go._frames.state(go.get_state(0))
     assert state._x.board.shape == (25,) and state._x.board_history.shape == (2, 25)
+    # the reset's State is pgx's init (the game's leaves: the rollouts above, every id)
+    from pgx.go import Go
+
+    use, _ = jax.random.split(jax.random.PRNGKey(1))
+    assert_same_state(state, jax.jit(Go(size=5, history_length=2).init)(use), "Go 5 x 5")
     assert np.array_equal(frame, resvg(svg_of(state, monkeypatch)))
     go.close()
 

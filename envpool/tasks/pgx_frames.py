@@ -8,13 +8,15 @@ The State's structure, shapes and dtypes come from pgx's own env (``jax.eval_sha
 init; Go's from ``pgx.go.Go`` of the board size, history length and step limit the leaves
 show), so the State drawn is of pgx's own classes.
 
-Frame size: pgx's SVG size at scale 1 by default (TicTacToe 240 x 240, Go 9 x 9 250 x 250,
-Chess 450 x 450, ...; rounded up as resvg rounds it: Hex 525 x 316). One of
-``render_width`` / ``render_height`` given: the other follows the picture's aspect ratio
-(rounded up, as resvg scales to a width or height); both given: the frame is that size, the
-picture scaled to fit inside it undistorted (resvg's fit), centred on white. pgx 2.6.0 draws
-Go only on 9 x 9 and 19 x 19 boards (its ``go_9x9`` and ``go_19x19``): other boards (13 x 13,
-a ``board_size``) are drawn by the same code of pgx's with the same settings.
+Frame size: ``render_width`` x ``render_height``, each side not given the id's default,
+sail-sg EnvPool 1.2.5's (TicTacToe 192 x 192, Go 32 pixels a point, ...: native/envs/pgx/
+*.h), so that code written for EnvPool gets frames of the shape it expects. pgx's picture
+is scaled to fit inside the frame undistorted (resvg's fit to a width and height), centred
+on white; at pgx's own SVG size (TicTacToe 240 x 240, Go (size + 1) * 25 a side, ...;
+rounded up as resvg rounds it: Hex 525 x 316) the frame is pgx's picture itself, unscaled.
+pgx 2.6.0 draws Go only on 9 x 9 and 19 x 19 boards (its ``go_9x9`` and ``go_19x19``):
+other boards (13 x 13, a ``board_size``) are drawn by the same code of pgx's with the same
+settings.
 
 Text in the pictures (2048's numbers, the cards and chips, Backgammon's dice) is set in the
 DejaVu fonts that matplotlib ships (its ``mpl-data/fonts/ttf``): serif DejaVu Serif,
@@ -88,11 +90,6 @@ def resvg_fonts() -> dict[str, Any]:
             "sans_serif_family": "DejaVu Sans", "monospace_family": "DejaVu Sans Mono"}
 
 
-def _ceil_f32(a: int, b: float, c: float) -> int:
-    """ceil(a * b / c) in float32, as resvg scales a size to a width or height."""
-    return int(np.ceil(np.float32(a) * np.float32(b) / np.float32(c)))
-
-
 def svg_size(svg: str) -> tuple[int, int]:
     """(height, width) in pixels of pgx's SVG ``svg`` at its own size, rounded up as resvg
     rounds it."""
@@ -122,31 +119,22 @@ def pgx_svg(state: Any) -> str:
 
 def rasterise(svg: str, height: int, width: int) -> np.ndarray:
     """resvg's ``(height, width, 3)`` uint8 picture of ``svg`` on white (text in
-    :func:`resvg_fonts`): at the SVG's own size
-    when that is ``height`` x ``width``; scaled to ``width`` (or ``height``) when the other
-    is the SVG's aspect ratio's (rounded up as resvg does); else fitted inside undistorted
-    (resvg's fit to both) and centred on white."""
+    :func:`resvg_fonts`): at the SVG's own size when that is ``height`` x ``width``; else
+    scaled to fit inside ``width`` x ``height`` undistorted (resvg's fit) and centred on
+    white."""
     import resvg_py
     from PIL import Image
 
-    own_h, own_w = svg_size(svg)
-    size: dict[str, int] = {}
-    if (height, width) != (own_h, own_w):
-        if height == _ceil_f32(width, own_h, own_w):
-            size = {"width": width}
-        elif width == _ceil_f32(height, own_w, own_h):
-            size = {"height": height}
-        else:
-            size = {"width": width, "height": height}
-    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **resvg_fonts(), **size)
+    fit = {} if svg_size(svg) == (height, width) else {"width": width, "height": height}
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="white", **resvg_fonts(), **fit)
     with Image.open(io.BytesIO(bytes(png))) as image:
         picture = np.asarray(image.convert("RGB"))
     if picture.shape[:2] == (height, width):
         return picture
-    frame = np.full((height, width, 3), 255, dtype=np.uint8)
     h, w = picture.shape[:2]
     if h > height or w > width:
         raise RuntimeError(f"resvg drew {w} x {h}, larger than {width} x {height}")
+    frame = np.full((height, width, 3), 255, dtype=np.uint8)
     top, left = (height - h) // 2, (width - w) // 2
     frame[top:top + h, left:left + w] = picture
     return frame

@@ -23,7 +23,7 @@
 // and step_count / 256; squares laid out as [y][2 - x], seen from p's side.
 // Info: board (4, 3) (board[sq % 4][2 - sq / 4], the mover's side), hand (2, 3), turn.
 // State: pgx's fields above (turn, board, hand, zobrist hash, the hash, board, hand and
-// repetition histories); frames: pgx's SVG, 300 x 300.
+// repetition histories); frames: 180 x 240 (w x h) by default (pgx's picture is 300 x 300).
 #pragma once
 
 #include <algorithm>
@@ -68,7 +68,7 @@ class AnimalShogiEnv final : public PgxEnv {
                         BoxSpec("turn", DType::kInt32, {}, {0.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 300, 300);
+    return PgxFrameSize(width, height, camera_id, 180, 240);
   }
   explicit AnimalShogiEnv(const Params& params) : PgxEnv(2, 132, 4 * 3 * 194), z_(params) {}
 

@@ -35,8 +35,8 @@
 // Observation of player p (34 int32): the board, then for the current player the count of
 // each face among playable_dice (zeros for the other player).
 // Info: board (28), dice (2), playable_dice (4), played_dice_num, turn.
-// State: pgx's _board, _dice, _playable_dice, _played_dice_num, _turn; frames: pgx's SVG,
-// 450 x 375.
+// State: pgx's _board, _dice, _playable_dice, _played_dice_num, _turn; frames: 360 x 180 by
+// default (pgx's SVG: 450 x 375).
 #pragma once
 
 #include <algorithm>
@@ -70,7 +70,7 @@ class BackgammonEnv final : public PgxEnv {
                        -3.0, 3.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 450, 375);
+    return PgxFrameSize(width, height, camera_id, 360, 180);
   }
   explicit BackgammonEnv(const Params& /*params*/) : PgxEnv(2, kActions, 34, -3.0F) {}
 

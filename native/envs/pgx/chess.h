@@ -35,7 +35,8 @@
 // (the mover's square, -1 for none), turn (the color to move), halfmove_count,
 // fullmove_count.
 // State: pgx's _player_order and _x (the GameState above, with its hash and board
-// histories and the game's own legal_action_mask); frames: pgx's SVG, 450 x 450.
+// histories and the game's own legal_action_mask); frames: 256 x 256 by default (pgx's
+// picture is 450 x 450).
 #pragma once
 
 #include <algorithm>
@@ -193,7 +194,7 @@ class ChessEnv final : public PgxEnv {
                         BoxSpec("fullmove_count", DType::kInt32, {}, {1.0}, {512.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 450, 450);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit ChessEnv(const Params& params) : PgxEnv(2, kLabels, 8 * 8 * kPlanes), t_(params) {}
 

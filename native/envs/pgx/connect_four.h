@@ -9,7 +9,8 @@
 // color; a full board is a draw. Legal: the columns with fewer than 6 stones.
 // Observation of player p (6, 7, 2) bool: plane 0 = p's color, plane 1 = the other's.
 // Info: board (6, 7) int32 as pgx holds it (-1, 0, 1).
-// State: pgx's _x = (color, board, winner); frames: pgx's SVG, 280 x 280.
+// State: pgx's _x = (color, board, winner); frames: 280 x 240 by default
+// (pgx's SVG: 280 x 280).
 #pragma once
 
 #include <array>
@@ -31,7 +32,7 @@ class ConnectFourEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {6, 7}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 280, 280);
+    return PgxFrameSize(width, height, camera_id, 280, 240);
   }
   explicit ConnectFourEnv(const Params& /*params*/) : PgxEnv(2, 7, 84) {}
 

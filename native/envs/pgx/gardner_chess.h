@@ -30,7 +30,7 @@
 // Info: board (5, 5) (the same rot90 of the mover's board), turn, halfmove_count,
 // fullmove_count.
 // State: pgx's fields above (turn, board, counts, zobrist hash, hash and board histories,
-// possible piece positions); frames: pgx's SVG, 300 x 300.
+// possible piece positions); frames: 200 x 200 by default (pgx's picture is 300 x 300).
 #pragma once
 
 #include <algorithm>
@@ -157,7 +157,7 @@ class GardnerChessEnv final : public PgxEnv {
                         BoxSpec("fullmove_count", DType::kInt32, {}, {1.0}, {256.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 300, 300);
+    return PgxFrameSize(width, height, camera_id, 200, 200);
   }
   explicit GardnerChessEnv(const Params& params) : PgxEnv(2, kLabels, 5 * 5 * kPlanes), t_(params) {}
 

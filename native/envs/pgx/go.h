@@ -29,9 +29,9 @@
 // 2k and 2k + 1 are p's and the opponent's stones k moves ago; the last plane is p's
 // color (1 white). Info: board (sign), ko, is_psk, consecutive_pass_count, black_area and
 // white_area (pgx's _count_scores of the current board).
-// State: pgx's _player_order and _x (see WriteState); frames: pgx's SVG, (size + 1) * 25
-// pixels a side (pgx 2.6.0 draws only 9 x 9 and 19 x 19: other sizes with the same code,
-// envpool/tasks/pgx_frames.py).
+// State: pgx's _player_order and _x (see WriteState); frames: 32 pixels a point, at least
+// 160, by default (pgx's SVG: (size + 1) * 25 pixels a side; pgx 2.6.0 draws only 9 x 9 and
+// 19 x 19: other sizes with the same code, envpool/tasks/pgx_frames.py).
 //
 // rules "chinese" (ChineseGo9x9-v1, ChineseGo13x13-v1, ChineseGo19x19-v1: sail-sg EnvPool's
 // ids; pgx has no such game): pgx's rules above with two changes. (1) Positional superko
@@ -105,9 +105,10 @@ class GoEnv final : public PgxEnv {
          BoxSpec("black_area", DType::kInt32, {}), BoxSpec("white_area", DType::kInt32, {})});
   }
 
-  // pgx's SVG: (size + 1) * 25 pixels a side.
+  // 32 pixels a point, at least 160, by default (pgx's SVG: (size + 1) * 25 a side).
   static FrameSize RenderSize(const Params& params, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, (params.size + 1) * 25, (params.size + 1) * 25);
+    const int side = std::max(160, 32 * params.size);
+    return PgxFrameSize(width, height, camera_id, side, side);
   }
   explicit GoEnv(const Params& params)
       : PgxEnv(2, params.size * params.size + 1,

@@ -15,7 +15,8 @@
 // (all cells), whether the swap is legal (all cells). Info: board (11, 11) int32, the sign
 // of pgx's board (+1 the mover's stones, -1 the other's).
 // State: pgx's _player_order and _x = (step_count, board, terminated: the game's own end,
-// not the illegal move's); frames: pgx's SVG, 525 x 315.789 (316 rounded up).
+// not the illegal move's); frames: 352 x 352 by default (pgx's
+// SVG: 525 x 315.789).
 #pragma once
 
 #include <array>
@@ -41,7 +42,7 @@ class HexEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {kSize, kSize}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 525, 316);
+    return PgxFrameSize(width, height, camera_id, 352, 352);
   }
   explicit HexEnv(const Params& /*params*/) : PgxEnv(2, kCells + 1, kCells * 4) {}
 

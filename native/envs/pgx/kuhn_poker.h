@@ -8,7 +8,8 @@
 // (pgx's step then sets all True). Both actions are always legal before the end.
 // Observation of player p (7,) bool: p's card (0..2), p's chips in the pot (3 + pot),
 // the opponent's (5 + pot). Info: cards (2,), last_action (-1 none, 0, 1), pot (2,).
-// State: pgx's _cards, _last_action, _pot; frames: pgx's SVG, 270 x 270.
+// State: pgx's _cards, _last_action, _pot; frames: 192 x 128 by default (pgx's
+// SVG: 270 x 270).
 #pragma once
 
 #include <array>
@@ -33,7 +34,7 @@ class KuhnPokerEnv final : public PgxEnv {
                        -2.0, 2.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 270, 270);
+    return PgxFrameSize(width, height, camera_id, 192, 128);
   }
   explicit KuhnPokerEnv(const Params& /*params*/) : PgxEnv(2, 2, 7) {}
 

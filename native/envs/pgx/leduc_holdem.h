@@ -16,7 +16,7 @@
 // p's chips (6 + chips), the opponent's (20 + chips). Info: cards (3,), chips (2,),
 // first_player, last_action, raise_count, round.
 // State: pgx's _first_player, _cards, _last_action, _chips, _round, _raise_count; frames:
-// pgx's SVG, 270 x 270.
+// 224 x 144 by default (pgx's SVG: 270 x 270).
 #pragma once
 
 #include <algorithm>
@@ -46,7 +46,7 @@ class LeducHoldemEnv final : public PgxEnv {
                        -13.0, 13.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 270, 270);
+    return PgxFrameSize(width, height, camera_id, 224, 144);
   }
   explicit LeducHoldemEnv(const Params& /*params*/) : PgxEnv(2, 3, 34) {}
 

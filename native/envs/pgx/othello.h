@@ -12,7 +12,8 @@
 // row; rewards by disc count (+1 / -1, 0 on a tie).
 // Observation of player p (8, 8, 2) bool: p's discs, the opponent's.
 // Info: board (8, 8) int32 as pgx holds it (from the mover's side).
-// State: pgx's _x = (turn: step_count % 2, board, passed); frames: pgx's SVG, 270 x 270.
+// State: pgx's _x = (turn: step_count % 2, board, passed); frames: 256 x 256 by default
+// (pgx's SVG: 270 x 270).
 #pragma once
 
 #include <array>
@@ -36,7 +37,7 @@ class OthelloEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {8, 8}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 270, 270);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit OthelloEnv(const Params& /*params*/) : PgxEnv(2, 65, 128) {}
 

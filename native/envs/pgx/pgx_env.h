@@ -29,9 +29,9 @@
 // current player's), rewards, terminated, truncated, legal_action_mask, _step_count, then
 // the game's own fields, WriteState), from which envpool/tasks/pgx_frames.py rebuilds pgx's
 // own State and draws it with pgx's own SVG (state.to_svg()), rasterised by resvg. The
-// frame size (PgxSvgFrame): pgx's SVG size at scale 1 by default; one of render_width /
-// render_height given: the other follows the picture's aspect ratio; both: the picture
-// fitted inside, centred (envpool/tasks/pgx_frames.py).
+// frame size (PgxFrameSize): render_width x render_height, each side defaulting to sail-sg
+// EnvPool 1.2.5's for the game; pgx's picture fitted inside it undistorted, centred on
+// white (at pgx's own SVG size: pgx's picture itself).
 #pragma once
 
 #include <algorithm>
@@ -142,35 +142,21 @@ class PgxEnv : public Env {
     return out;
   }
 
-  // The frame of render_width x render_height for pgx's SVG of svg_width x svg_height
-  // pixels at scale 1 (its size rounded up, as resvg rounds it): that size when neither is
-  // given (0); one given: the other follows the picture's aspect ratio, rounded up in float32
-  // as resvg scales to a width or height; both given: that size (the picture is fitted
-  // inside it by envpool/tasks/pgx_frames.py). Camera -1 or 0 (one view).
-  static FrameSize PgxSvgFrame(int width, int height, int camera_id, int svg_width,
-                               int svg_height) {
+  // The frame of render_width x render_height, each 0 replaced by the id's default size
+  // (default_width x default_height: sail-sg EnvPool 1.2.5's frame of the id); pgx's picture
+  // is fitted inside it (envpool/tasks/pgx_frames.py). Camera -1 or 0 (one view).
+  static FrameSize PgxFrameSize(int width, int height, int camera_id, int default_width,
+                                int default_height) {
     if (camera_id != -1 && camera_id != 0) {
       throw std::invalid_argument("the PGX games have one view: camera_id must be -1 or 0, got " +
                                   std::to_string(camera_id));
     }
-    if (width < 0 || height < 0) {
-      throw std::invalid_argument("render_width and render_height must be >= 0 (0: pgx's own size)");
-    }
-    int w = width;
-    int h = height;
-    if (w == 0 && h == 0) {
-      w = svg_width;
-      h = svg_height;
-    } else if (h == 0) {
-      h = static_cast<int>(std::ceil(static_cast<float>(w) * static_cast<float>(svg_height) /
-                                     static_cast<float>(svg_width)));
-    } else if (w == 0) {
-      w = static_cast<int>(std::ceil(static_cast<float>(h) * static_cast<float>(svg_width) /
-                                     static_cast<float>(svg_height)));
-    }
+    const int w = width == 0 ? default_width : width;
+    const int h = height == 0 ? default_height : height;
     if (w < 1 || h < 1 || w > 4096 || h > 4096) {
-      throw std::invalid_argument("the PGX games draw frames of 1 .. 4096 pixels a side, got " +
-                                  std::to_string(h) + " x " + std::to_string(w));
+      throw std::invalid_argument("the PGX games draw frames of 1 .. 4096 pixels a side (0: the "
+                                  "game's own size), got " + std::to_string(h) + " x " +
+                                  std::to_string(w));
     }
     return FrameSize{h, w, 4.0};
   }

@@ -11,7 +11,8 @@
 // moves something, terminated when none does. An illegal move (nothing slides) still adds
 // a tile before pgx's penalty (-1, terminated).
 // Observation (4, 4, 31) bool: one-hot of each cell's exponent. Info: board (4, 4) int32.
-// State: pgx's _board; frames: pgx's SVG, 250 x 250.
+// State: pgx's _board; frames: 256 x 256 by default (pgx's
+// SVG: 250 x 250).
 #pragma once
 
 #include <array>
@@ -34,7 +35,7 @@ class Play2048Env final : public PgxEnv {
                        1e300);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 250, 250);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit Play2048Env(const Params& /*params*/) : PgxEnv(1, 4, 16 * 31) {}
 

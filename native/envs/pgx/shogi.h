@@ -43,7 +43,8 @@
 // Info: board (9, 9) (the same rot90 of the mover's board), hand (2, 7), turn (the color to
 // move).
 // State: pgx's _player_order and _x (step count, color, board, hand, the check cache at
-// its defaults, the game's own legal_action_mask); frames: pgx's SVG, 550 x 500.
+// its defaults, the game's own legal_action_mask); frames: 256 x 256 by default (pgx's
+// picture is 550 x 500, its kanji in matplotlib-fontja's font: envpool/tasks/pgx_frames.py).
 #pragma once
 
 #include <algorithm>
@@ -121,7 +122,7 @@ class ShogiEnv final : public PgxEnv {
                         BoxSpec("turn", DType::kInt32, {}, {0.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 550, 500);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit ShogiEnv(const Params& params) : PgxEnv(2, kLabels, 81 * kPlanes), t_(params) {}
 

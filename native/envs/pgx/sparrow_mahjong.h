@@ -33,7 +33,8 @@
 // last three discards of s + 1 and of s + 2 (newest first).
 // Info: dora, draw_ix, hands (3, 11), is_red_in_river (3, 10), last_discard,
 // n_red_in_hands (3, 11), rivers (3, 10), scores (3), shuffled_players (3), turn, wall (44).
-// State: pgx's fields, the same as the info arrays; frames: pgx's SVG, 800 x 550.
+// State: pgx's fields, the same as the info arrays; frames: 220 x 160 (w x h) by default
+// (pgx's picture is 800 x 550).
 #pragma once
 
 #include <algorithm>
@@ -120,7 +121,7 @@ class SparrowMahjongEnv final : public PgxEnv {
                        -3.0, 3.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 800, 550);
+    return PgxFrameSize(width, height, camera_id, 220, 160);
   }
   explicit SparrowMahjongEnv(const Params& params)
       : PgxEnv(3, kTypes, 11 * 15), tables_(params) {}

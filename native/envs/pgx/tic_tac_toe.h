@@ -8,7 +8,8 @@
 // players; a full board without a line is a draw (0, 0). Legal: the empty cells.
 // Observation of player p (3, 3, 2) bool: plane 0 = p's color, plane 1 = the other's.
 // Info: board (3, 3) int32 as pgx holds it (-1, 0, 1).
-// State: pgx's _x = (color, board, winner); frames: pgx's SVG, 240 x 240.
+// State: pgx's _x = (color, board, winner); frames: 192 x 192 by default
+// (pgx's SVG: 240 x 240).
 #pragma once
 
 #include <array>
@@ -30,7 +31,7 @@ class TicTacToeEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {3, 3}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxSvgFrame(width, height, camera_id, 240, 240);
+    return PgxFrameSize(width, height, camera_id, 192, 192);
   }
   explicit TicTacToeEnv(const Params& /*params*/) : PgxEnv(2, 9, 18) {}
 

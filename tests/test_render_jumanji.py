@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from jax_states import assert_same_state
 
 import envpool
 from envpool.tasks.jumanji import JUMANJI_ENV_IDS
@@ -65,25 +66,6 @@ def package_frame(env: Any, state: Any, height: int, width: int) -> np.ndarray:
     frame = np.array(frame)[:, :, :3]
     plt.close(viewer._name)  # the next frame on a new figure, as the pool draws each
     return frame
-
-
-def _bits(x: Any) -> np.ndarray:
-    a = np.asarray(x)
-    return a.view(np.uint32) if a.dtype == np.float32 else a
-
-
-def assert_same_state(ours: Any, ref: Any, where: Any) -> None:
-    """jumanji States equal: the same pytree structure and, leaf by leaf, dtype, shape and
-    values (float32 as raw bits)."""
-    ours_leaves, ours_tree = jax.tree_util.tree_flatten(ours)
-    ref_leaves, ref_tree = jax.tree_util.tree_flatten(ref)
-    assert ours_tree == ref_tree, where
-    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(ref)[0]]
-    for path, a, b in zip(paths, ours_leaves, ref_leaves, strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, path, a.dtype, b.dtype,
-                                                           a.shape, b.shape)
-        assert np.array_equal(_bits(a), _bits(b)), (where, path, a, b)
 
 
 def policy(space: Any, obs: dict[str, Any], rng: np.random.Generator) -> np.ndarray:

@@ -79,3 +79,17 @@ class StateLayout:
         import jax
 
         return jax.tree_util.tree_unflatten(self._treedef, self.arrays(leaves))
+
+
+def leaf_shapes(leaves: Sequence[float]) -> list[tuple[int, ...]]:
+    """The shape of each leaf of ``get_state``'s ``leaves``, as the native env wrote them
+    (for a State whose shapes depend on the env's keywords)."""
+    flat = np.asarray(leaves, dtype=np.float64)
+    shapes: list[tuple[int, ...]] = []
+    at = 0
+    while at < flat.size:
+        rank = int(flat[at])
+        shape = tuple(int(d) for d in flat[at + 1:at + 1 + rank])
+        at += 1 + rank + int(np.prod(shape, dtype=np.int64))
+        shapes.append(shape)
+    return shapes

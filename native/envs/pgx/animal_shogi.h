@@ -22,6 +22,8 @@
 // planes, 12 hand planes (piece k held >= 1, >= 2), 2 repetition planes; then p's color
 // and step_count / 256; squares laid out as [y][2 - x], seen from p's side.
 // Info: board (4, 3) (board[sq % 4][2 - sq / 4], the mover's side), hand (2, 3), turn.
+// State: pgx's fields above (turn, board, hand, zobrist hash, the hash, board, hand and
+// repetition histories); frames: 180 x 240 (w x h) by default (pgx's picture is 300 x 300).
 #pragma once
 
 #include <algorithm>
@@ -66,7 +68,7 @@ class AnimalShogiEnv final : public PgxEnv {
                         BoxSpec("turn", DType::kInt32, {}, {0.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 180, 240);
   }
   explicit AnimalShogiEnv(const Params& params) : PgxEnv(2, 132, 4 * 3 * 194), z_(params) {}
 
@@ -133,12 +135,18 @@ class AnimalShogiEnv final : public PgxEnv {
     for (int p = 0; p < 2; ++p) ObservePlayer(p, obs + p * obs_size_);
   }
 
-  Cells RenderCells() const override {
-    Cells c{4, 3, std::vector<int>(12)};
-    for (int sq = 0; sq < 12; ++sq) {
-      c.codes[static_cast<std::size_t>((sq % 4) * 3 + 2 - sq / 4)] = s_.board[static_cast<std::size_t>(sq)] + 1;
-    }
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    out.Add(obs, {4, 3, 194});
+  }
+
+  // State's own fields: _turn, _board, _hand, _zobrist_hash, _hash_history,
+  // _board_history, _hand_history, _rep_history.
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(s_.turn).Add(s_.board, {12}).Add(s_.hand, {2, 3}).Add(s_.hash, {2});
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(s_.board_history, {8, 12});
+    out.Add(s_.hand_history, {8, 6}).Add(rep_history_, {8});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

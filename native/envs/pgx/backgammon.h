@@ -35,6 +35,8 @@
 // Observation of player p (34 int32): the board, then for the current player the count of
 // each face among playable_dice (zeros for the other player).
 // Info: board (28), dice (2), playable_dice (4), played_dice_num, turn.
+// State: pgx's _board, _dice, _playable_dice, _played_dice_num, _turn; frames: 360 x 180 by
+// default (pgx's SVG: 450 x 375).
 #pragma once
 
 #include <algorithm>
@@ -68,7 +70,7 @@ class BackgammonEnv final : public PgxEnv {
                        -3.0, 3.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 360, 180);
   }
   explicit BackgammonEnv(const Params& /*params*/) : PgxEnv(2, kActions, 34, -3.0F) {}
 
@@ -133,39 +135,17 @@ class BackgammonEnv final : public PgxEnv {
   void WriteObs(const Slot& slot) const override {
     std::int32_t* obs = slot.Obs<std::int32_t>(0);
     for (int p = 0; p < 2; ++p) {
-      std::int32_t* o = obs + p * 34;
-      std::copy(board_.begin(), board_.end(), o);
-      std::fill(o + 28, o + 34, 0);
-      if (p != current_player_) continue;
-      for (std::int32_t d : playable_) {
-        if (d != -1) ++o[28 + d];
-      }
+      const std::array<std::int32_t, 34> o = Observation(p);
+      std::copy(o.begin(), o.end(), obs + p * 34);
     }
   }
 
-  // Two rows of 14 cells (pgx's absolute board, black's side: turn 1 flipped back): points
-  // 12..23 then bar 24 and off 26 above, points 11..0 then bar 25 and off 27 below; n of
-  // black's checkers draw code 2n - 1, n of white's 2n.
-  Cells RenderCells() const override {
-    Board b = board_;
-    if (turn_ == 1) {
-      for (int i = 0; i < 24; ++i) b[static_cast<std::size_t>(i)] = -board_[static_cast<std::size_t>(23 - i)];
-      b[24] = -board_[25];
-      b[25] = -board_[24];
-      b[26] = -board_[27];
-      b[27] = -board_[26];
-    }
-    Cells c{2, 14, std::vector<int>(28, 0)};
-    auto code = [](std::int32_t n) { return n > 0 ? 2 * n - 1 : (n < 0 ? -2 * n : 0); };
-    for (int i = 0; i < 12; ++i) {
-      c.codes[static_cast<std::size_t>(i)] = code(b[static_cast<std::size_t>(12 + i)]);
-      c.codes[static_cast<std::size_t>(14 + i)] = code(b[static_cast<std::size_t>(11 - i)]);
-    }
-    c.codes[12] = code(b[24]);
-    c.codes[13] = code(b[26]);
-    c.codes[26] = code(b[25]);
-    c.codes[27] = code(b[27]);
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(Observation(current_player_), {34});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Add(board_, {28}).Add(dice_, {2}).Add(playable_, {4}).Scalar(played_).Scalar(turn_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -177,6 +157,18 @@ class BackgammonEnv final : public PgxEnv {
   }
 
  private:
+  // The observation of player p: the board, then (the current player's) the count of each
+  // face among playable_dice.
+  std::array<std::int32_t, 34> Observation(int p) const {
+    std::array<std::int32_t, 34> o{};
+    std::copy(board_.begin(), board_.end(), o.begin());
+    if (p == current_player_) {
+      for (std::int32_t d : playable_) {
+        if (d != -1) ++o[static_cast<std::size_t>(28 + d)];
+      }
+    }
+    return o;
+  }
   // _set_playable_dice: a double four times, else the two dice and two -1.
   void SetPlayable() {
     if (dice_[0] == dice_[1]) {

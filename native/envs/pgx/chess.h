@@ -34,6 +34,9 @@
 // Info: board (8, 8) (the same rot90 of the mover's board), castling_rights (2, 2), en_passant
 // (the mover's square, -1 for none), turn (the color to move), halfmove_count,
 // fullmove_count.
+// State: pgx's _player_order and _x (the GameState above, with its hash and board
+// histories and the game's own legal_action_mask); frames: 256 x 256 by default (pgx's
+// picture is 450 x 450).
 #pragma once
 
 #include <algorithm>
@@ -191,7 +194,7 @@ class ChessEnv final : public PgxEnv {
                         BoxSpec("fullmove_count", DType::kInt32, {}, {1.0}, {512.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit ChessEnv(const Params& params) : PgxEnv(2, kLabels, 8 * 8 * kPlanes), t_(params) {}
 
@@ -260,13 +263,22 @@ class ChessEnv final : public PgxEnv {
     for (int p = 0; p < 2; ++p) ObservePlayer(p, obs + p * obs_size_);
   }
 
-  Cells RenderCells() const override {
-    Cells c{8, 8, std::vector<int>(64)};
-    for (int sq = 0; sq < 64; ++sq) {
-      const std::int32_t v = board_[static_cast<std::size_t>(sq)];
-      c.codes[static_cast<std::size_t>(RotIndex(sq))] = v > 0 ? v : (v < 0 ? 6 - v : 0);
-    }
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    out.Add(obs, {8, 8, kPlanes});
+  }
+
+  // State's own fields: _player_order, then _x (GameState): color, board, castling_rights,
+  // en_passant, halfmove_count, fullmove_count, hash_history, board_history,
+  // legal_action_mask (the game's: the state's is all True once terminated) and step_count
+  // (the same as _step_count: a terminal state is never stepped).
+  void WriteState(StateLeaves& out) const override {
+    out.Add(order_, {2});
+    out.Scalar(color_).Add(board_, {64}).Add(castling_, {2, 2}).Scalar(en_passant_);
+    out.Scalar(halfmove_).Scalar(fullmove_);
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(board_history_, {8, 64});
+    out.Add(game_mask_, {kLabels}).Scalar(step_count_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -436,6 +448,7 @@ class ChessEnv final : public PgxEnv {
         }
       }
     }
+    game_mask_ = mask_;
   }
 
   // _zobrist_hash: the side (white to move), every square's piece, the castling rights and
@@ -521,6 +534,7 @@ class ChessEnv final : public PgxEnv {
   std::vector<Hash> hash_history_;
   std::array<std::int32_t, 8 * 64> board_history_{};
   std::array<int, 8> rep_{};
+  std::vector<bool> game_mask_;  // _x.legal_action_mask
 };
 
 }  // namespace envpool::pgx

@@ -9,6 +9,8 @@
 // color; a full board is a draw. Legal: the columns with fewer than 6 stones.
 // Observation of player p (6, 7, 2) bool: plane 0 = p's color, plane 1 = the other's.
 // Info: board (6, 7) int32 as pgx holds it (-1, 0, 1).
+// State: pgx's _x = (color, board, winner); frames: 280 x 240 by default
+// (pgx's SVG: 280 x 280).
 #pragma once
 
 #include <array>
@@ -30,7 +32,7 @@ class ConnectFourEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {6, 7}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 280, 240);
   }
   explicit ConnectFourEnv(const Params& /*params*/) : PgxEnv(2, 7, 84) {}
 
@@ -39,6 +41,7 @@ class ConnectFourEnv final : public PgxEnv {
     current_player_ = Bernoulli(key) ? 1 : 0;
     first_player_ = current_player_;
     color_ = 0;
+    winner_ = -1;
     board_.fill(-1);
     std::fill(mask_.begin(), mask_.end(), true);
   }
@@ -56,6 +59,7 @@ class ConnectFourEnv final : public PgxEnv {
       won = won || all;
     }
     const int winner = won ? color_ : -1;
+    winner_ = winner;
     color_ = 1 - color_;
     current_player_ = 1 - current_player_;
     bool full = true;
@@ -81,10 +85,12 @@ class ConnectFourEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    Cells c{6, 7, std::vector<int>(42)};
-    for (std::size_t i = 0; i < 42; ++i) c.codes[i] = board_[i] + 1;
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {6, 7, 2});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(color_).Add(board_, {42}).Scalar(winner_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -112,6 +118,7 @@ class ConnectFourEnv final : public PgxEnv {
 
   int first_player_ = 0;
   int color_ = 0;
+  int winner_ = -1;
   std::array<std::int32_t, 42> board_{};
 };
 

@@ -29,6 +29,8 @@
 // (numpy's rot90), from p's side.
 // Info: board (5, 5) (the same rot90 of the mover's board), turn, halfmove_count,
 // fullmove_count.
+// State: pgx's fields above (turn, board, counts, zobrist hash, hash and board histories,
+// possible piece positions); frames: 200 x 200 by default (pgx's picture is 300 x 300).
 #pragma once
 
 #include <algorithm>
@@ -155,7 +157,7 @@ class GardnerChessEnv final : public PgxEnv {
                         BoxSpec("fullmove_count", DType::kInt32, {}, {1.0}, {256.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 200, 200);
   }
   explicit GardnerChessEnv(const Params& params) : PgxEnv(2, kLabels, 5 * 5 * kPlanes), t_(params) {}
 
@@ -234,13 +236,17 @@ class GardnerChessEnv final : public PgxEnv {
     for (int p = 0; p < 2; ++p) ObservePlayer(p, obs + p * obs_size_);
   }
 
-  Cells RenderCells() const override {
-    Cells c{5, 5, std::vector<int>(25)};
-    for (int sq = 0; sq < 25; ++sq) {
-      const std::int32_t v = board_[static_cast<std::size_t>(sq)];
-      c.codes[static_cast<std::size_t>(RotIndex(sq))] = v > 0 ? v : (v < 0 ? 6 - v : 0);
-    }
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    std::vector<float> obs(static_cast<std::size_t>(obs_size_));
+    ObservePlayer(current_player_, obs.data());
+    out.Add(obs, {5, 5, kPlanes});
+  }
+
+  // State's own fields: _turn, _board, _halfmove_count, _fullmove_count, _zobrist_hash,
+  // _hash_history, _board_history, _possible_piece_positions.
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(turn_).Add(board_, {25}).Scalar(halfmove_).Scalar(fullmove_).Add(hash_, {2});
+    out.AddRows(hash_history_, {kSteps + 1, 2}).Add(board_history_, {8, 25}).AddRows(ppp_, {2, 10});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

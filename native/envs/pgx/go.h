@@ -29,6 +29,9 @@
 // 2k and 2k + 1 are p's and the opponent's stones k moves ago; the last plane is p's
 // color (1 white). Info: board (sign), ko, is_psk, consecutive_pass_count, black_area and
 // white_area (pgx's _count_scores of the current board).
+// State: pgx's _player_order and _x (see WriteState); frames: 32 pixels a point, at least
+// 160, by default (pgx's SVG: (size + 1) * 25 pixels a side; pgx 2.6.0 draws only 9 x 9 and
+// 19 x 19: other sizes with the same code, envpool/tasks/pgx_frames.py).
 //
 // rules "chinese" (ChineseGo9x9-v1, ChineseGo13x13-v1, ChineseGo19x19-v1: sail-sg EnvPool's
 // ids; pgx has no such game): pgx's rules above with two changes. (1) Positional superko
@@ -102,8 +105,10 @@ class GoEnv final : public PgxEnv {
          BoxSpec("black_area", DType::kInt32, {}), BoxSpec("white_area", DType::kInt32, {})});
   }
 
-  static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+  // 32 pixels a point, at least 160, by default (pgx's SVG: (size + 1) * 25 a side).
+  static FrameSize RenderSize(const Params& params, int width, int height, int camera_id) {
+    const int side = std::max(160, 32 * params.size);
+    return PgxFrameSize(width, height, camera_id, side, side);
   }
   explicit GoEnv(const Params& params)
       : PgxEnv(2, params.size * params.size + 1,
@@ -183,10 +188,16 @@ class GoEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    Cells c{p_.size, p_.size, std::vector<int>(static_cast<std::size_t>(n_))};
-    for (std::size_t i = 0; i < static_cast<std::size_t>(n_); ++i) c.codes[i] = board_[i] > 0 ? 1 : (board_[i] < 0 ? 2 : 0);
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {p_.size, p_.size, 2 * p_.history + 1});
+  }
+
+  // pgx's _player_order and _x: step_count, board, board_history, num_captured,
+  // consecutive_pass_count, ko, is_psk, hash_history.
+  void WriteState(StateLeaves& out) const override {
+    out.Add(order_, {2}).Scalar(steps_).Add(board_, {n_}).Add(history_, {p_.history, n_});
+    out.Add(num_captured_, {2}).Scalar(passes_).Scalar(ko_).Scalar(is_psk_);
+    out.AddRows(hashes_, {p_.max_steps, 2});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

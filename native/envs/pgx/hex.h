@@ -14,6 +14,9 @@
 // Observation of player p (11, 11, 4) bool: p's stones, the opponent's, p's color
 // (all cells), whether the swap is legal (all cells). Info: board (11, 11) int32, the sign
 // of pgx's board (+1 the mover's stones, -1 the other's).
+// State: pgx's _player_order and _x = (step_count, board, terminated: the game's own end,
+// not the illegal move's); frames: 352 x 352 by default (pgx's
+// SVG: 525 x 315.789).
 #pragma once
 
 #include <array>
@@ -39,7 +42,7 @@ class HexEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {kSize, kSize}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 352, 352);
   }
   explicit HexEnv(const Params& /*params*/) : PgxEnv(2, kCells + 1, kCells * 4) {}
 
@@ -48,6 +51,7 @@ class HexEnv final : public PgxEnv {
     const bool flip = Bernoulli(key);
     order_ = flip ? std::array<int, 2>{1, 0} : std::array<int, 2>{0, 1};
     game_steps_ = 0;
+    game_over_ = false;
     board_.fill(0);
     current_player_ = order_[0];
     Mask();
@@ -102,6 +106,7 @@ class HexEnv final : public PgxEnv {
     }
     current_player_ = order_[static_cast<std::size_t>(Color())];
     terminated_ = game_over;
+    game_over_ = game_over;
     Mask();
     if (game_over) {
       // rewards by color: the new color -1, the other +1; players: rewards[order]
@@ -123,13 +128,12 @@ class HexEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    const int mover = Color() == 0 ? 1 : 2;
-    Cells c{kSize, kSize, std::vector<int>(static_cast<std::size_t>(kCells))};
-    for (std::size_t i = 0; i < static_cast<std::size_t>(kCells); ++i) {
-      c.codes[i] = board_[i] > 0 ? mover : (board_[i] < 0 ? 3 - mover : 0);
-    }
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {kSize, kSize, 4});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Add(order_, {2}).Scalar(game_steps_).Add(board_, {kCells}).Scalar(game_over_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -148,6 +152,7 @@ class HexEnv final : public PgxEnv {
 
   std::array<int, 2> order_{0, 1};
   int game_steps_ = 0;
+  bool game_over_ = false;
   std::array<std::int32_t, kCells> board_{};
 };
 

@@ -8,6 +8,8 @@
 // (pgx's step then sets all True). Both actions are always legal before the end.
 // Observation of player p (7,) bool: p's card (0..2), p's chips in the pot (3 + pot),
 // the opponent's (5 + pot). Info: cards (2,), last_action (-1 none, 0, 1), pot (2,).
+// State: pgx's _cards, _last_action, _pot; frames: 192 x 128 by default (pgx's
+// SVG: 270 x 270).
 #pragma once
 
 #include <array>
@@ -32,7 +34,7 @@ class KuhnPokerEnv final : public PgxEnv {
                        -2.0, 2.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 192, 128);
   }
   explicit KuhnPokerEnv(const Params& /*params*/) : PgxEnv(2, 2, 7) {}
 
@@ -77,9 +79,12 @@ class KuhnPokerEnv final : public PgxEnv {
     out[5 + pot_[static_cast<std::size_t>(1 - player)]] = true;
   }
 
-  Cells RenderCells() const override {
-    // the cards, the pot and the last action, one cell each
-    return Cells{1, 5, {cards_[0] + 3, cards_[1] + 3, pot_[0] + 6, pot_[1] + 6, last_action_ + 9}};
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {7});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Add(cards_, {2}).Scalar(last_action_).Add(pot_, {2});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

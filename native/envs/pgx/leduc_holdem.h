@@ -15,6 +15,8 @@
 // Observation of player p (34,) bool: p's card, the public card in round 1 (3 + card),
 // p's chips (6 + chips), the opponent's (20 + chips). Info: cards (3,), chips (2,),
 // first_player, last_action, raise_count, round.
+// State: pgx's _first_player, _cards, _last_action, _chips, _round, _raise_count; frames:
+// 224 x 144 by default (pgx's SVG: 270 x 270).
 #pragma once
 
 #include <algorithm>
@@ -44,7 +46,7 @@ class LeducHoldemEnv final : public PgxEnv {
                        -13.0, 13.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 224, 144);
   }
   explicit LeducHoldemEnv(const Params& /*params*/) : PgxEnv(2, 3, 34) {}
 
@@ -119,10 +121,13 @@ class LeducHoldemEnv final : public PgxEnv {
     out[20 + chips_[static_cast<std::size_t>(1 - player)]] = true;
   }
 
-  Cells RenderCells() const override {
-    // the cards (the public one from round 1), the chips, the last action
-    return Cells{1, 6, {cards_[0] + 3, cards_[1] + 3, round_ >= 1 ? cards_[2] + 3 : 0,
-                        chips_[0] + 12, chips_[1] + 12, last_action_ + 2}};
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {34});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(first_player_).Add(cards_, {3}).Scalar(last_action_).Add(chips_, {2});
+    out.Scalar(round_).Scalar(raise_count_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

@@ -12,6 +12,8 @@
 // row; rewards by disc count (+1 / -1, 0 on a tie).
 // Observation of player p (8, 8, 2) bool: p's discs, the opponent's.
 // Info: board (8, 8) int32 as pgx holds it (from the mover's side).
+// State: pgx's _x = (turn: step_count % 2, board, passed); frames: 256 x 256 by default
+// (pgx's SVG: 270 x 270).
 #pragma once
 
 #include <array>
@@ -35,7 +37,7 @@ class OthelloEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {8, 8}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit OthelloEnv(const Params& /*params*/) : PgxEnv(2, 65, 128) {}
 
@@ -114,12 +116,12 @@ class OthelloEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    // the mover's discs are black on even steps (pgx's turn 0), white on odd ones
-    const int mover = step_count_ % 2 == 0 ? 1 : 2;
-    Cells c{8, 8, std::vector<int>(64)};
-    for (std::size_t i = 0; i < 64; ++i) c.codes[i] = board_[i] > 0 ? mover : (board_[i] < 0 ? 3 - mover : 0);
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {8, 8, 2});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(step_count_ % 2).Add(board_, {64}).Scalar(passed_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

@@ -24,16 +24,22 @@
 // per env: current_player and legal_action_mask, then the game's own info arrays.
 // One-player games (2048) are plain envs: one observation, the scalar reward.
 //
-// Rendering: not pgx's SVG (state.to_svg(), which would need an SVG rasteriser) but a plain
-// picture of the same state: the game's cells (RenderCells) as a grid on a wooden board,
-// each occupied cell a disc of its value's colour (black and white stones, then a palette);
-// any frame size (default 160 x 160), one view.
+// State and frames: GetState gives pgx's State of the env as its pytree leaves (envs/common/
+// state_leaves.h's StateLeaves: current_player, observation (pgx's observe(state), the
+// current player's), rewards, terminated, truncated, legal_action_mask, _step_count, then
+// the game's own fields, WriteState), from which envpool/tasks/pgx_frames.py rebuilds pgx's
+// own State and draws it with pgx's own SVG (state.to_svg()), rasterised by resvg. The
+// frame size (PgxFrameSize): render_width x render_height, each side defaulting to sail-sg
+// EnvPool 1.2.5's for the game; pgx's picture fitted inside it undistorted, centred on
+// white (at pgx's own SVG size: pgx's picture itself).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +48,7 @@
 #include "core/env.h"
 #include "envs/common/draw/raster.h"
 #include "envs/common/jax_random.h"
+#include "envs/common/state_leaves.h"
 
 namespace envpool::pgx {
 
@@ -135,6 +142,43 @@ class PgxEnv : public Env {
     return out;
   }
 
+  // The frame of render_width x render_height, each 0 replaced by the id's default size
+  // (default_width x default_height: sail-sg EnvPool 1.2.5's frame of the id); pgx's picture
+  // is fitted inside it (envpool/tasks/pgx_frames.py). Camera -1 or 0 (one view).
+  static FrameSize PgxFrameSize(int width, int height, int camera_id, int default_width,
+                                int default_height) {
+    if (camera_id != -1 && camera_id != 0) {
+      throw std::invalid_argument("the PGX games have one view: camera_id must be -1 or 0, got " +
+                                  std::to_string(camera_id));
+    }
+    const int w = width == 0 ? default_width : width;
+    const int h = height == 0 ? default_height : height;
+    if (w < 1 || h < 1 || w > 4096 || h > 4096) {
+      throw std::invalid_argument("the PGX games draw frames of 1 .. 4096 pixels a side (0: the "
+                                  "game's own size), got " + std::to_string(h) + " x " +
+                                  std::to_string(w));
+    }
+    return FrameSize{h, w, 4.0};
+  }
+
+  // pgx's State of the env (see above).
+  std::vector<double> GetState() const override {
+    StateLeaves out;
+    out.Scalar(current_player_);
+    WriteObservation(out);
+    out.Add(rewards_, {num_players_});
+    out.Scalar(terminated_);
+    out.Scalar(false);  // truncated: pgx never truncates
+    out.Add(mask_, {static_cast<int>(mask_.size())});
+    out.Scalar(step_count_);
+    WriteState(out);
+    return out.Take();
+  }
+
+  // TEMPORARY, until chess.h, gardner_chess.h, animal_shogi.h, shogi.h and
+  // sparrow_mahjong.h write their State (then WriteObservation and WriteState become pure
+  // virtual and the schematic picture below goes): their frames are still this plain
+  // picture, 160 x 160 by default.
   // The frame of render_width x render_height (0: 160), camera -1 or 0.
   static FrameSize PgxFrame(int width, int height, int camera_id) {
     if (camera_id != -1 && camera_id != 0) {
@@ -210,14 +254,28 @@ class PgxEnv : public Env {
   virtual void GameStep(int action, const Key& key) = 0;
   // _observe(state, player) as bools (the bool games; others override WriteObs).
   virtual void Observe(int /*player*/, bool* /*out*/) const {}
-  // What Render draws: rows x cols cells, each 0 (empty), 1 (black), 2 (white) or another
-  // value (a palette colour).
+  // pgx's State.observation: _observe(state, current_player), its leaf.
+  virtual void WriteObservation(StateLeaves& /*out*/) const {
+    throw std::logic_error("this PGX game does not give pgx's State yet");
+  }
+  // The game's own fields of pgx's State, after _step_count, in tree_leaves order.
+  virtual void WriteState(StateLeaves& /*out*/) const {
+    throw std::logic_error("this PGX game does not give pgx's State yet");
+  }
+  // The observation of `player` as a bool leaf (the bool games' WriteObservation).
+  std::vector<bool> BoolObservation(int player) const {
+    auto buffer = std::make_unique<bool[]>(static_cast<std::size_t>(obs_size_));
+    Observe(player, buffer.get());
+    return std::vector<bool>(buffer.get(), buffer.get() + obs_size_);
+  }
+  // TEMPORARY (see PgxFrame): what the plain picture draws: rows x cols cells, each 0
+  // (empty), 1 (black), 2 (white) or another value (a palette colour).
   struct Cells {
     int rows = 1;
     int cols = 1;
     std::vector<int> codes{0};
   };
-  virtual Cells RenderCells() const = 0;
+  virtual Cells RenderCells() const { return Cells{}; }
   // The game's own info arrays, from index `first` on.
   virtual void WriteInfo(const Slot& slot, std::size_t first) const = 0;
   // Every player's observation, one after the other.

@@ -11,6 +11,8 @@
 // moves something, terminated when none does. An illegal move (nothing slides) still adds
 // a tile before pgx's penalty (-1, terminated).
 // Observation (4, 4, 31) bool: one-hot of each cell's exponent. Info: board (4, 4) int32.
+// State: pgx's _board; frames: 256 x 256 by default (pgx's
+// SVG: 250 x 250).
 #pragma once
 
 #include <array>
@@ -33,7 +35,7 @@ class Play2048Env final : public PgxEnv {
                        1e300);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit Play2048Env(const Params& /*params*/) : PgxEnv(1, 4, 16 * 31) {}
 
@@ -67,11 +69,11 @@ class Play2048Env final : public PgxEnv {
     for (std::size_t i = 0; i < 16; ++i) out[i * 31 + static_cast<std::size_t>(board_[i])] = true;
   }
 
-  Cells RenderCells() const override {
-    Cells c{4, 4, std::vector<int>(16)};
-    for (std::size_t i = 0; i < 16; ++i) c.codes[i] = board_[i] == 0 ? 0 : board_[i] + 2;
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(0), {4, 4, 31});
   }
+
+  void WriteState(StateLeaves& out) const override { out.Add(board_, {16}); }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
     std::copy(board_.begin(), board_.end(), slot.Info<std::int32_t>(first));

@@ -42,6 +42,9 @@
 // column 8 - x (numpy's rot90 with k=3).
 // Info: board (9, 9) (the same rot90 of the mover's board), hand (2, 7), turn (the color to
 // move).
+// State: pgx's _player_order and _x (step count, color, board, hand, the check cache at
+// its defaults, the game's own legal_action_mask); frames: 256 x 256 by default (pgx's
+// picture is 550 x 500, its kanji in matplotlib-fontja's font: envpool/tasks/pgx_frames.py).
 #pragma once
 
 #include <algorithm>
@@ -119,7 +122,7 @@ class ShogiEnv final : public PgxEnv {
                         BoxSpec("turn", DType::kInt32, {}, {0.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 256, 256);
   }
   explicit ShogiEnv(const Params& params) : PgxEnv(2, kLabels, 81 * kPlanes), t_(params) {}
 
@@ -181,12 +184,20 @@ class ShogiEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    Cells c{9, 9, std::vector<int>(81)};
-    for (int sq = 0; sq < 81; ++sq) {
-      c.codes[static_cast<std::size_t>(RotIndex(sq))] = board_[static_cast<std::size_t>(sq)] + 1;
-    }
-    return c;
+
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {9, 9, kPlanes});
+  }
+
+  // State's own fields: _player_order, then _x (GameState): step_count (the same as
+  // _step_count: a terminal state is never stepped), color, board, hand, cache_m2b and
+  // cache_king (pgx's _legal_action_mask sets its cache on a copy: the State keeps the
+  // defaults, eight -1 and 44), legal_action_mask (the game's: the state's is all True
+  // once terminated).
+  void WriteState(StateLeaves& out) const override {
+    out.Add(order_, {2}).Scalar(step_count_).Scalar(color_).Add(board_, {81}).Add(hand_, {2, 7});
+    out.Add(std::array<int, 8>{-1, -1, -1, -1, -1, -1, -1, -1}, {8}).Scalar(44);
+    out.Add(game_mask_, {kLabels});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -481,6 +492,7 @@ class ShogiEnv final : public PgxEnv {
     const int opp_king = ArgMinDistance(board_, kOppKing);
     const auto label = static_cast<std::size_t>(20 * 81 + opp_king + 1);
     if (mask_[label] && DropPawnMate(opp_king)) mask_[label] = false;
+    game_mask_ = mask_;
   }
 
   Params t_;
@@ -488,6 +500,7 @@ class ShogiEnv final : public PgxEnv {
   std::int32_t color_ = 0;
   Board board_{};
   Hand hand_{};
+  std::vector<bool> game_mask_;  // _x.legal_action_mask
 };
 
 }  // namespace envpool::pgx

@@ -33,6 +33,8 @@
 // last three discards of s + 1 and of s + 2 (newest first).
 // Info: dora, draw_ix, hands (3, 11), is_red_in_river (3, 10), last_discard,
 // n_red_in_hands (3, 11), rivers (3, 10), scores (3), shuffled_players (3), turn, wall (44).
+// State: pgx's fields, the same as the info arrays; frames: 220 x 160 (w x h) by default
+// (pgx's picture is 800 x 550).
 #pragma once
 
 #include <algorithm>
@@ -119,7 +121,7 @@ class SparrowMahjongEnv final : public PgxEnv {
                        -3.0, 3.0);
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 220, 160);
   }
   explicit SparrowMahjongEnv(const Params& params)
       : PgxEnv(3, kTypes, 11 * 15), tables_(params) {}
@@ -195,16 +197,19 @@ class SparrowMahjongEnv final : public PgxEnv {
     for (int p = 0; p < 3; ++p) ObservePlayer(p, obs + p * obs_size_);
   }
 
-  // Three rows (the seats) of 11 cells: each type held, its code by seat and count.
-  Cells RenderCells() const override {
-    Cells c{3, kTypes, std::vector<int>(3 * kTypes, 0)};
-    for (std::size_t i = 0; i < 3; ++i) {
-      for (std::size_t j = 0; j < static_cast<std::size_t>(kTypes); ++j) {
-        const std::int32_t n = hands_[i][j];
-        c.codes[i * kTypes + j] = n > 0 ? static_cast<int>(1 + 4 * i) + n - 1 : 0;
-      }
-    }
-    return c;
+
+  void WriteObservation(StateLeaves& out) const override {
+    std::array<bool, 11 * 15> obs{};
+    ObservePlayer(current_player_, obs.data());
+    out.Add(obs, {11, 15});
+  }
+
+  // State's own fields: _turn, _rivers, _last_discard, _hands, _n_red_in_hands,
+  // _is_red_in_river, _wall, _draw_ix, _shuffled_players, _dora, _scores.
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(turn_).AddRows(rivers_, {3, kRiver}).Scalar(last_discard_).AddRows(hands_, {3, kTypes});
+    out.AddRows(n_red_, {3, kTypes}).AddRows(red_river_, {3, kRiver}).Add(wall_, {kTiles});
+    out.Scalar(draw_ix_).Add(players_, {3}).Scalar(dora_).Add(scores_, {3});
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {

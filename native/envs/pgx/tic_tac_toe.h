@@ -8,6 +8,8 @@
 // players; a full board without a line is a draw (0, 0). Legal: the empty cells.
 // Observation of player p (3, 3, 2) bool: plane 0 = p's color, plane 1 = the other's.
 // Info: board (3, 3) int32 as pgx holds it (-1, 0, 1).
+// State: pgx's _x = (color, board, winner); frames: 192 x 192 by default
+// (pgx's SVG: 240 x 240).
 #pragma once
 
 #include <array>
@@ -29,7 +31,7 @@ class TicTacToeEnv final : public PgxEnv {
                        {BoxSpec("board", DType::kInt32, {3, 3}, {-1.0}, {1.0})});
   }
   static FrameSize RenderSize(const Params& /*params*/, int width, int height, int camera_id) {
-    return PgxFrame(width, height, camera_id);
+    return PgxFrameSize(width, height, camera_id, 192, 192);
   }
   explicit TicTacToeEnv(const Params& /*params*/) : PgxEnv(2, 9, 18) {}
 
@@ -38,6 +40,7 @@ class TicTacToeEnv final : public PgxEnv {
     current_player_ = Bernoulli(key) ? 1 : 0;
     first_player_ = current_player_;
     color_ = 0;
+    winner_ = -1;
     board_.fill(-1);
     std::fill(mask_.begin(), mask_.end(), true);
   }
@@ -53,6 +56,7 @@ class TicTacToeEnv final : public PgxEnv {
       won = won || all;
     }
     const int winner = won ? color_ : -1;
+    winner_ = winner;
     color_ = 1 - color_;
     current_player_ = 1 - current_player_;
     bool full = true;
@@ -77,10 +81,12 @@ class TicTacToeEnv final : public PgxEnv {
     }
   }
 
-  Cells RenderCells() const override {
-    Cells c{3, 3, std::vector<int>(9)};
-    for (std::size_t i = 0; i < 9; ++i) c.codes[i] = board_[i] + 1;  // X black, O white
-    return c;
+  void WriteObservation(StateLeaves& out) const override {
+    out.Add(BoolObservation(current_player_), {3, 3, 2});
+  }
+
+  void WriteState(StateLeaves& out) const override {
+    out.Scalar(color_).Add(board_, {9}).Scalar(winner_);
   }
 
   void WriteInfo(const Slot& slot, std::size_t first) const override {
@@ -92,6 +98,7 @@ class TicTacToeEnv final : public PgxEnv {
 
   int first_player_ = 0;
   int color_ = 0;
+  int winner_ = -1;
   std::array<std::int32_t, 9> board_{};
 };
 

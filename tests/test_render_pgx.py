@@ -44,7 +44,7 @@ Image = pytest.importorskip("PIL.Image")
 
 SEED = 5
 # The ids whose frames are pgx's (the others, for now, the native env's plain picture).
-IDS = [i for i in pgx_tasks.ids() if i not in pgx_tasks._NATIVE_FRAMES]
+IDS = pgx_tasks.ids()
 # Keywords that end random games sooner (pgx's Go(size=..., max_terminal_steps=...) the
 # same); the limit of steps (the game must end before it).
 KWARGS: dict[str, dict[str, Any]] = {

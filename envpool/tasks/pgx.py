@@ -75,11 +75,6 @@ def pgx_name(task_id: str) -> str:
     return {**PGX_GAMES, **PGX_MORE_GAMES}[task_id][1]
 
 
-#: TEMPORARY: the ids whose native env does not give pgx's State yet, drawn by the native
-#: env's plain picture (native/envs/pgx/pgx_env.h) until it does: none now.
-_NATIVE_FRAMES: frozenset[str] = frozenset()
-
-
 def _register() -> None:
     """Registers the ids: their frames are pgx's own SVG (envpool/tasks/pgx_frames.py)."""
     from envpool.core.registry import register
@@ -88,8 +83,7 @@ def _register() -> None:
         kwargs: dict[str, object] = dict(PGX_MORE_KWARGS.get(task_id, {}))
         if task_id in GO_SIZES:
             kwargs["board_size"] = GO_SIZES[task_id]
-        frames = None if task_id in _NATIVE_FRAMES else PgxFrames
-        register(task_id, native_env, frames=frames, **kwargs)
+        register(task_id, native_env, frames=PgxFrames, **kwargs)
 
 
 _register()

@@ -46,7 +46,6 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/common/draw/raster.h"
 #include "envs/common/jax_random.h"
 #include "envs/common/state_leaves.h"
 
@@ -175,60 +174,6 @@ class PgxEnv : public Env {
     return out.Take();
   }
 
-  // TEMPORARY, until chess.h, gardner_chess.h, animal_shogi.h, shogi.h and
-  // sparrow_mahjong.h write their State (then WriteObservation and WriteState become pure
-  // virtual and the schematic picture below goes): their frames are still this plain
-  // picture, 160 x 160 by default.
-  // The frame of render_width x render_height (0: 160), camera -1 or 0.
-  static FrameSize PgxFrame(int width, int height, int camera_id) {
-    if (camera_id != -1 && camera_id != 0) {
-      throw std::invalid_argument("the PGX games have one view: camera_id must be -1 or 0, got " +
-                                  std::to_string(camera_id));
-    }
-    const int w = width == 0 ? 160 : width;
-    const int h = height == 0 ? 160 : height;
-    if (w < 8 || h < 8 || w > 4096 || h > 4096) {
-      throw std::invalid_argument("the PGX games draw frames of 8 .. 4096 pixels a side, got " +
-                                  std::to_string(h) + " x " + std::to_string(w));
-    }
-    return FrameSize{h, w, 4.0};
-  }
-
-  void Render(int width, int height, int /*camera_id*/, std::uint8_t* out) override {
-    const int w = width == 0 ? 160 : width;
-    const int h = height == 0 ? 160 : height;
-    const Cells cells = RenderCells();
-    draw::Canvas canvas(w, h, out);
-    canvas.Fill({205, 165, 95});
-    const double cw = static_cast<double>(w) / cells.cols;
-    const double ch = static_cast<double>(h) / cells.rows;
-    const draw::Rgb line{120, 90, 40};
-    for (int r = 0; r < cells.rows; ++r) {
-      canvas.HLine(static_cast<int>(cw / 2), static_cast<int>(w - cw / 2), static_cast<int>((r + 0.5) * ch), line);
-    }
-    for (int c = 0; c < cells.cols; ++c) {
-      canvas.VLine(static_cast<int>((c + 0.5) * cw), static_cast<int>(ch / 2), static_cast<int>(h - ch / 2), line);
-    }
-    static constexpr std::array<draw::Rgb, 12> kPalette = {{
-        {20, 20, 20}, {235, 235, 235}, {200, 40, 40}, {40, 90, 200}, {40, 160, 60},
-        {230, 200, 40}, {150, 60, 170}, {40, 180, 190}, {240, 130, 30}, {120, 70, 30},
-        {255, 120, 180}, {100, 100, 100}}};
-    const int radius = std::max(1, static_cast<int>(0.4 * std::min(cw, ch)));
-    for (int r = 0; r < cells.rows; ++r) {
-      for (int c = 0; c < cells.cols; ++c) {
-        const int code = cells.codes[static_cast<std::size_t>(r * cells.cols + c)];
-        if (code <= 0) continue;
-        const draw::Rgb& colour = kPalette[static_cast<std::size_t>((code - 1) % 12)];
-        canvas.FillCircle(static_cast<int>((c + 0.5) * cw), static_cast<int>((r + 0.5) * ch),
-                          radius, colour);
-        if (code > 12) {  // values past the palette: a darker core
-          canvas.FillCircle(static_cast<int>((c + 0.5) * cw), static_cast<int>((r + 0.5) * ch),
-                            std::max(1, radius / 2), kPalette[static_cast<std::size_t>((code / 12) % 12)]);
-        }
-      }
-    }
-  }
-
   void Write(const Slot& slot) const override {
     WriteObs(slot);
     if (num_players_ > 1) {
@@ -255,27 +200,15 @@ class PgxEnv : public Env {
   // _observe(state, player) as bools (the bool games; others override WriteObs).
   virtual void Observe(int /*player*/, bool* /*out*/) const {}
   // pgx's State.observation: _observe(state, current_player), its leaf.
-  virtual void WriteObservation(StateLeaves& /*out*/) const {
-    throw std::logic_error("this PGX game does not give pgx's State yet");
-  }
+  virtual void WriteObservation(StateLeaves& out) const = 0;
   // The game's own fields of pgx's State, after _step_count, in tree_leaves order.
-  virtual void WriteState(StateLeaves& /*out*/) const {
-    throw std::logic_error("this PGX game does not give pgx's State yet");
-  }
+  virtual void WriteState(StateLeaves& out) const = 0;
   // The observation of `player` as a bool leaf (the bool games' WriteObservation).
   std::vector<bool> BoolObservation(int player) const {
     auto buffer = std::make_unique<bool[]>(static_cast<std::size_t>(obs_size_));
     Observe(player, buffer.get());
     return std::vector<bool>(buffer.get(), buffer.get() + obs_size_);
   }
-  // TEMPORARY (see PgxFrame): what the plain picture draws: rows x cols cells, each 0
-  // (empty), 1 (black), 2 (white) or another value (a palette colour).
-  struct Cells {
-    int rows = 1;
-    int cols = 1;
-    std::vector<int> codes{0};
-  };
-  virtual Cells RenderCells() const { return Cells{}; }
   // The game's own info arrays, from index `first` on.
   virtual void WriteInfo(const Slot& slot, std::size_t first) const = 0;
   // Every player's observation, one after the other.

@@ -1,7 +1,7 @@
 """Seconds per frame of the PGX ids' ``render()``: pgx's own SVG of the State rebuilt from
 the native env, rasterised by resvg (envpool/tasks/pgx_frames.py).
 
-For each id whose frames are pgx's: a pool of one env with ``render_mode="rgb_array"`` at
+For each id: a pool of one env with ``render_mode="rgb_array"`` at
 the id's default frame size, a first frame (pgx's State layout is made then; not timed), then
 ``--frames`` frames, each after a random legal step, timed around ``render()``; of that, the
 time pgx takes to write the SVG (``to_svg`` of the same State) and resvg to rasterise it.
@@ -41,8 +41,6 @@ def main() -> None:
     rng = np.random.default_rng(0)
     rows = []
     for task_id in pgx_tasks.ids():
-        if task_id in pgx_tasks._NATIVE_FRAMES:
-            continue
         env = envpool.make_gymnasium(task_id, num_envs=1, seed=0, render_mode="rgb_array")
         _, info = env.reset()
         env.render()

@@ -242,8 +242,8 @@ CELLS: tuple[Cell, ...] = (
          playground.ppo_trainer("Go1JoystickFlatTerrain-v1", num_envs=256, batch_size=160,
                                 num_minibatches=32, num_evals=5, num_eval_envs=128),
          steps=3_200_000, seeds=(0, 1), slack=0.3, learns_above=0.02, last=128,
-         note="about 2 hours alone on 2 cores (estimated: MJX steps about 6,000 a second "
-              "here and brax's learner about as many; not yet run at this budget)"),
+         note="1 to 2 hours alone on 2 cores (estimated: MJX steps about 6,000 a second "
+              "here, brax's learner about as many; not yet run at this budget)"),
     # criterion, stated before the cell's first judged run: the returns are each eval
     # episode's (one per env, at most 1000 steps, brax's EvalWrapper); random play returns
     # 0.0017 (32 episodes; most episodes' rewards clip to 0 as the robot falls within ~30

@@ -13,10 +13,11 @@ field for, against ``playground`` 0.2.0 run in the same test (docs/playground.md
   taken and unused, as sail-sg EnvPool takes them (these tasks have no perturbation, no
   command), so the pool with them replays the package's default env.
 
-The oracles and their tolerances are the family's alignment tests' (tests/test_align_playground_quad.py,
-``_hands``, ``_hum2``, ``_panda``). The default suite takes one case a day (a short run) and
-the Panda's bernoulli draw against jax's; the nightly (ENVPOOL_SWEEP=all) every case, longer,
-and the Panda's replay (its inverse kinematics run op by op: seconds of compiling).
+The oracles and their tolerances are the family's alignment tests'
+(tests/test_align_playground_quad.py, ``_hands``, ``_hum2``, ``_panda``). The default suite
+takes one case a day (a short run) and the Panda's bernoulli draw against jax's; the nightly
+(ENVPOOL_SWEEP=all) every case, longer, and the Panda's replay (its inverse kinematics run op
+by op: seconds of compiling).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.tasks.playground import resolve_dirs
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -40,7 +42,6 @@ import test_align_playground_hands as hands  # noqa: E402  (after the reference'
 import test_align_playground_hum2 as hum2  # noqa: E402
 import test_align_playground_panda as panda  # noqa: E402
 import test_align_playground_quad as quad  # noqa: E402
-from envpool.tasks.playground import resolve_dirs  # noqa: E402
 
 FULL = os.environ.get("ENVPOOL_SWEEP", "") == "all"
 

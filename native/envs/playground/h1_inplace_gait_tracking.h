@@ -42,7 +42,7 @@ class H1InplaceGaitTracking final : public H1GaitBase {
     k.Add("ang_vel_scale", -0.5, &P::ang_vel_scale);
     k.Add("lin_vel_scale", -0.5, &P::lin_vel_scale);
     // Taken as sail-sg EnvPool takes them, and unused: this task has no command.
-    h1::AddCommandRangeKeys(k);
+    AddCommandRangeKeys(k, h1::kCommandRanges);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -54,7 +54,7 @@ class H1JoystickGaitTracking final : public H1GaitBase {
     k.Add("action_rate_scale", -0.01, &P::action_rate_scale);
     k.Add("tracking_sigma", 0.5, &P::tracking_sigma).AtLeast(1e-12);
     // command_config: the axes' ranges and the thresholds under which an axis is zero.
-    h1::AddCommandRangeKeys(k);
+    AddCommandRangeKeys(k, h1::kCommandRanges);
     k.Add("lin_vel_threshold", 0.1, &P::lin_vel_threshold);
     k.Add("ang_vel_threshold", 0.1, &P::ang_vel_threshold);
     return k;

@@ -87,12 +87,7 @@ class SpotGaitTracking final : public PlaygroundEnv {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.5, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.5, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -0.5, 0.5, -1.0, 1.0});
     k.Add("gait_frequency_min", 0.5, &P::gait_frequency_min);
     k.Add("gait_frequency_max", 4.0, &P::gait_frequency_max);
     // How many of the gaits (trot, walk, pace, bound, pronk: len(config.gaits)) are drawn.

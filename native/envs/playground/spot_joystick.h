@@ -100,12 +100,7 @@ class SpotJoystick final : public PlaygroundEnv {
     }
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
     k.Add("max_foot_height", 0.12, &P::max_foot_height).AtLeast(1e-12);
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.8, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.8, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -0.8, 0.8, -1.0, 1.0});
     AddKickKeywords(k);
     return k;
   }

@@ -232,12 +232,14 @@ def _check_step(reward: Any, term: Any, info: dict[str, Any], i: int, oracle: _O
 
 
 def _run(task_id: str, seed: int, steps: int, max_steps: int, reseed: int,
-         scripted: np.ndarray) -> tuple[dict[str, int], _Stats]:
-    """Steps a pool of 2 envs and the oracle side by side: env 0 takes random actions, env 1
-    the scripted one (which ends its episodes early); returns the episode ends seen."""
+         scripted: np.ndarray, **kwargs: Any) -> tuple[dict[str, int], _Stats]:
+    """Steps a pool of 2 envs (made with ``kwargs``) and the oracle side by side: env 0 takes
+    random actions, env 1 the scripted one (which ends its episodes early); returns the
+    episode ends seen."""
     oracle = _oracle(task_id)
     n = 2
-    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps)
+    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps,
+                                 **kwargs)
     nu = env.single_action_space.shape[0]
     rng = np.random.default_rng(seed)
     actions = rng.uniform(-1.0, 1.0, (steps, n, nu))

@@ -214,10 +214,12 @@ def _check_step(reward: Any, term: Any, info: dict[str, Any], i: int, oracle: _O
 
 
 def _run(task_id: str, oracle: _Oracle, seed: int, steps: int, max_steps: int,
-         reseed: int) -> dict[str, int]:
-    """Steps a pool of 2 envs and the oracle side by side; returns the episode ends seen."""
+         reseed: int, **kwargs: Any) -> dict[str, int]:
+    """Steps a pool of 2 envs (made with ``kwargs``) and the oracle side by side; returns the
+    episode ends seen."""
     n = 2
-    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps)
+    env = envpool.make_gymnasium(task_id, num_envs=n, seed=seed, max_episode_steps=max_steps,
+                                 **kwargs)
     nu = env.single_action_space.shape[0]
     rng = np.random.default_rng(seed)
     actions = rng.uniform(-1.0, 1.0, (steps, n, nu))

@@ -133,25 +133,32 @@ class _Task:
         self.info_keys = info_keys
 
 
+# Each env from a fresh default_config(): the package's default argument is one shared object,
+# which config_overrides would change for every later env.
 TASK_SPECS: dict[str, _Task] = {
     "Go1Getup-v1": _Task(
-        go1_getup, lambda o: go1_getup.Getup(config_overrides=o),
+        go1_getup, lambda o: go1_getup.Getup(config=go1_getup.default_config(),
+                                             config_overrides=o),
         ("orientation", "torso_height", "posture", "stand_still", "action_rate", "torques",
          "dof_pos_limits", "dof_acc", "dof_vel"),
         ("state", "privileged_state")),
     "SpotGetup-v1": _Task(
-        spot_getup, lambda o: spot_getup.Getup(config_overrides=o),
+        spot_getup, lambda o: spot_getup.Getup(config=spot_getup.default_config(),
+                                               config_overrides=o),
         ("orientation", "torso_height", "posture", "stand_still", "action_rate", "torques"),
         None),
     "SpotFlatTerrainJoystick-v1": _Task(
         spot_joystick,
-        lambda o: spot_joystick.Joystick(task="flat_terrain", config_overrides=o),
+        lambda o: spot_joystick.Joystick(task="flat_terrain",
+                                         config=spot_joystick.default_config(),
+                                         config_overrides=o),
         ("tracking_lin_vel", "tracking_ang_vel", "lin_vel_z", "ang_vel_xy", "orientation",
          "posture", "termination", "torques", "action_rate", "energy", "feet_slip",
          "feet_clearance", "feet_height", "feet_air_time"),
         ("state", "privileged_state"), ("command",)),
     "SpotJoystickGaitTracking-v1": _Task(
-        spot_gait, lambda o: spot_gait.JoystickGaitTracking(config_overrides=o),
+        spot_gait, lambda o: spot_gait.JoystickGaitTracking(config=spot_gait.default_config(),
+                                                            config_overrides=o),
         ("tracking_lin_vel", "tracking_ang_vel", "feet_phase", "ang_vel_xy", "lin_vel_z",
          "hip_splay"),
         None, ("command",)),

@@ -165,12 +165,7 @@ class G1Joystick final : public PlaygroundEnv {
     k.Add("push_magnitude_min", 0.1, &P::push_magnitude_min);
     k.Add("push_magnitude_max", 2.0, &P::push_magnitude_max);
     // The command's ranges (lin_vel_x, lin_vel_y, ang_vel_yaw).
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.5, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.5, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -0.5, 0.5, -1.0, 1.0});
     dr::AddKeywords(k, dr::Robot::kG1);
     return k;
   }

@@ -60,6 +60,9 @@ struct BaseParams : mujoco::ModelParams {
          noise_gyro = 0.2, noise_gravity = 0.05;
   double gait_frequency_min = 0.5, gait_frequency_max = 2.0, foot_height_min = 0.08,
          foot_height_max = 0.4;
+  // The command's ranges (kCommandRanges).
+  double lin_vel_x_min = 0.0, lin_vel_x_max = 0.0, lin_vel_y_min = 0.0, lin_vel_y_max = 0.0,
+         ang_vel_yaw_min = 0.0, ang_vel_yaw_max = 0.0;
 
   std::array<float, kNq> init_q{};
   std::array<float, kNu> default_pose{}, lowers{}, uppers{};
@@ -101,6 +104,12 @@ void AddBaseKeys(Keywords<P>& k, double action_scale, int history_len, double no
   k.Add("foot_height_min", 0.08, &P::foot_height_min);
   k.Add("foot_height_max", 0.4, &P::foot_height_max);
 }
+
+// The joystick's command_config ranges (AddCommandRangeKeys' defaults). sail-sg EnvPool 1.2.5
+// gives both H1 tasks one config, so H1InplaceGaitTracking takes them too: its package task
+// has no command (the robot steps in place) and EnvPool's never draws one, so there they
+// change nothing.
+inline constexpr std::array<double, 6> kCommandRanges = {-1.5, 1.5, -0.5, 0.5, -1.0, 1.0};
 
 inline void BaseParams::Compile() {
   if (xml_dir.empty() || asset_files.empty()) {

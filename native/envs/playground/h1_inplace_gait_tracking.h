@@ -41,6 +41,8 @@ class H1InplaceGaitTracking final : public H1GaitBase {
     k.Add("pose_scale", -0.5, &P::pose_scale);
     k.Add("ang_vel_scale", -0.5, &P::ang_vel_scale);
     k.Add("lin_vel_scale", -0.5, &P::lin_vel_scale);
+    // Taken as sail-sg EnvPool takes them, and unused: this task has no command.
+    AddCommandRangeKeys(k, h1::kCommandRanges);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -35,8 +35,7 @@ class H1JoystickGaitTracking final : public H1GaitBase {
     double feet_phase_scale, tracking_lin_vel_scale, tracking_ang_vel_scale,
         feet_air_time_scale, ang_vel_xy_scale, lin_vel_z_scale, pose_scale, foot_slip_scale,
         action_rate_scale, tracking_sigma;
-    double lin_vel_x_min, lin_vel_x_max, lin_vel_y_min, lin_vel_y_max, ang_vel_yaw_min,
-        ang_vel_yaw_max, lin_vel_threshold, ang_vel_threshold;
+    double lin_vel_threshold, ang_vel_threshold;
   };
 
   static Keywords<Params> Keys() {
@@ -55,12 +54,7 @@ class H1JoystickGaitTracking final : public H1GaitBase {
     k.Add("action_rate_scale", -0.01, &P::action_rate_scale);
     k.Add("tracking_sigma", 0.5, &P::tracking_sigma).AtLeast(1e-12);
     // command_config: the axes' ranges and the thresholds under which an axis is zero.
-    k.Add("lin_vel_x_min", -1.5, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.5, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.5, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.5, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, h1::kCommandRanges);
     k.Add("lin_vel_threshold", 0.1, &P::lin_vel_threshold);
     k.Add("ang_vel_threshold", 0.1, &P::ang_vel_threshold);
     return k;

@@ -215,12 +215,7 @@ class HumanoidJoystick final : public PlaygroundEnv {
     k.Add("push_magnitude_min", 0.1, &P::push_magnitude_min);
     k.Add("push_magnitude_max", Robot::kPushMagnitudeMax, &P::push_magnitude_max);
     // The command's ranges (lin_vel_x, lin_vel_y, ang_vel_yaw).
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -Robot::kLinVelY, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", Robot::kLinVelY, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -Robot::kLinVelY, Robot::kLinVelY, -1.0, 1.0});
     dr::AddKeywords(k, Robot::kDrRobot);
     return k;
   }

@@ -110,12 +110,7 @@ class Op3Joystick final : public PlaygroundEnv {
     // obs_noise < 0: no noise and no clip (the package's `if obs_noise >= 0`).
     k.Add("obs_noise", 0.05, &P::obs_noise);
     k.Add("max_foot_height", 0.07, &P::max_foot_height);
-    k.Add("lin_vel_x_min", -0.6, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.5, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.8, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.8, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -0.7, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 0.7, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-0.6, 1.5, -0.8, 0.8, -0.7, 0.7});
     static constexpr std::array<double, 12> kScales = {1.5, 0.8,  -2.0, -0.05, -5.0, -0.0002,
                                                        -0.01, -0.5, -1.0, -0.1, 0.0, -0.0001};
     for (std::size_t i = 0; i < kScales.size(); ++i) {

@@ -277,7 +277,7 @@ class PandaPickCubeCartesian final : public PlaygroundEnv {
     double gripper_box_scale, box_target_scale, no_floor_collision_scale, no_box_collision_scale,
         robot_target_qpos_scale;
     double action_rate, no_soln_reward, lifted_reward, success_reward, box_init_range,
-        success_threshold;
+        success_threshold, guide_sample_prob;
     std::shared_ptr<const panda::PandaIds> ids;
     std::vector<int> floor_found_adr;
     int box_hand_adr = -1;
@@ -306,6 +306,9 @@ class PandaPickCubeCartesian final : public PlaygroundEnv {
     k.Add("success_reward", 2.0, &P::success_reward);
     k.Add("box_init_range", 0.05, &P::box_init_range).AtLeast(0.0);
     k.Add("success_threshold", 0.05, &P::success_threshold).AtLeast(0.0);
+    // sail-sg EnvPool's name for the chance of the "picked" start (step's bernoulli(key_swap,
+    // 0.05), a constant in the package): a probability.
+    k.Add("guide_sample_prob", 0.05, &P::guide_sample_prob).In(0.0, 1.0);
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }
@@ -382,10 +385,12 @@ class PandaPickCubeCartesian final : public PlaygroundEnv {
       reached_box_ = 0.0F;
       prev_action_.fill(0.0F);
     }
-    // Occasionally (5% of episodes' first steps) start from the "picked" keyframe.
+    // Occasionally (guide_sample_prob, 5%, of episodes' first steps) start from the "picked"
+    // keyframe: bernoulli(key_swap, p) is uniform(key_swap) < float32(p).
     const jr::Key key_swap = jr::SplitAt(rng_, 1);
     rng_ = jr::SplitAt(rng_, 0);
-    const bool swap = newly_reset && Uniform(key_swap, 0, 0.0F, 1.0F) < 0.05F;
+    const bool swap = newly_reset && Uniform(key_swap, 0, 0.0F, 1.0F) <
+                                            static_cast<float>(p_.guide_sample_prob);
     if (swap) {
       for (int i = 0; i < m_->nq; ++i) {
         frame_.qpos[i] = static_cast<float>(p_.guide_q[i]);

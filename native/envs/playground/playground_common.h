@@ -313,6 +313,19 @@ inline void RandomFallQpos(const jax_random::Key& rng, float height, const float
   }
 }
 
+// The joystick tasks' command ranges (command_config's lin_vel_x, lin_vel_y and ang_vel_yaw:
+// [min, max] each), with sail-sg EnvPool's names: lin_vel_x_min, lin_vel_x_max, ...,
+// ang_vel_yaw_max; `defaults` in that order.
+template <class P>
+void AddCommandRangeKeys(Keywords<P>& k, const std::array<double, 6>& defaults) {
+  k.Add("lin_vel_x_min", defaults[0], &P::lin_vel_x_min);
+  k.Add("lin_vel_x_max", defaults[1], &P::lin_vel_x_max);
+  k.Add("lin_vel_y_min", defaults[2], &P::lin_vel_y_min);
+  k.Add("lin_vel_y_max", defaults[3], &P::lin_vel_y_max);
+  k.Add("ang_vel_yaw_min", defaults[4], &P::ang_vel_yaw_min);
+  k.Add("ang_vel_yaw_max", defaults[5], &P::ang_vel_yaw_max);
+}
+
 // ---- The joystick tasks' kicks (go1/joystick.py and spot/joystick.py, pert_config) ----
 
 // pert_config with sail-sg EnvPool's keyword names (a task's Params derives from it):
@@ -406,6 +419,15 @@ struct TorsoKick {
     }
   }
 };
+
+// sail-sg EnvPool 1.2.5's `pert_enable` on the cube rotations (LEAP and Aero): EnvPool's three
+// hand tasks share one config, whose pert_enable only its reorientation reads, and the
+// package's rotate_z.py has no pert_config. Taken as EnvPool takes it (a number) and unused:
+// these tasks are never perturbed (P has a `double pert_enable`).
+template <class P>
+void AddUnusedPertEnable(Keywords<P>& k) {
+  k.Add("pert_enable", 0.0, &P::pert_enable);
+}
 
 // ---- The base of every task's env ----
 

@@ -42,7 +42,7 @@ class SpotGaitTracking final : public PlaygroundEnv {
     bool xla_fma = false, early_termination = true;
     int frame_skip = 5, history_len = 3, gait_count = 5;
     double ctrl_dt, sim_dt, kp, kd, action_scale;
-    double noise_joint_pos, noise_gyro, noise_gravity;
+    double noise_level, noise_joint_pos, noise_gyro, noise_gravity;
     double feet_phase_scale, tracking_lin_vel_scale, tracking_ang_vel_scale, ang_vel_xy_scale,
         lin_vel_z_scale, hip_splay_scale;
     double tracking_sigma;
@@ -78,6 +78,8 @@ class SpotGaitTracking final : public PlaygroundEnv {
     k.Add("early_termination", true, &P::early_termination);
     k.Add("action_scale", 0.6, &P::action_scale);
     k.Add("history_len", 3, &P::history_len).AtLeast(1);
+    // sail-sg EnvPool's noise level (the package's task has none: 1 is its noise).
+    k.Add("noise_level", 1.0, &P::noise_level);
     k.Add("noise_joint_pos", 0.05, &P::noise_joint_pos);
     k.Add("noise_gyro", 0.1, &P::noise_gyro);
     k.Add("noise_gravity", 0.03, &P::noise_gravity);
@@ -85,12 +87,7 @@ class SpotGaitTracking final : public PlaygroundEnv {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.5, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.5, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -0.5, 0.5, -1.0, 1.0});
     k.Add("gait_frequency_min", 0.5, &P::gait_frequency_min);
     k.Add("gait_frequency_max", 4.0, &P::gait_frequency_max);
     // How many of the gaits (trot, walk, pace, bound, pronk: len(config.gaits)) are drawn.
@@ -244,15 +241,17 @@ class SpotGaitTracking final : public PlaygroundEnv {
   }
 
   // JoystickGaitTracking._get_obs(data, info, rng, contact): noise keys split from rng in
-  // turn (gyro, gravity, joint angles); (2 U - 1) * scale, no noise level.
+  // turn (gyro, gravity, joint angles); (2 U - 1) * noise_level * scale: the package's
+  // (2 U - 1) * scale at the default level 1 (sail-sg EnvPool's noise_level).
   void Observe(jax_random::Key rng, const std::array<bool, 4>& contact) {
     const float* gyro = &sensor_[f_.gyro_adr];
     const float* gravity = &sensor_[f_.upvector_adr];
     std::array<float, 3> noisy_gyro{}, noisy_gravity{};
     std::array<float, spot::kNu> noisy_angles{};
-    AddUniformNoise(rng, 1.0, p_.noise_gyro, p_.xla_fma, gyro, 3, noisy_gyro.data());
-    AddUniformNoise(rng, 1.0, p_.noise_gravity, p_.xla_fma, gravity, 3, noisy_gravity.data());
-    AddUniformNoise(rng, 1.0, p_.noise_joint_pos, p_.xla_fma, joint_angles_.data(), spot::kNu,
+    const double level = p_.noise_level;
+    AddUniformNoise(rng, level, p_.noise_gyro, p_.xla_fma, gyro, 3, noisy_gyro.data());
+    AddUniformNoise(rng, level, p_.noise_gravity, p_.xla_fma, gravity, 3, noisy_gravity.data());
+    AddUniformNoise(rng, level, p_.noise_joint_pos, p_.xla_fma, joint_angles_.data(), spot::kNu,
                     noisy_angles.data());
     spot::PushQposError(history_, noisy_angles.data(), motor_targets_.data());
     std::size_t k = 0;

@@ -46,8 +46,8 @@ class SpotJoystick final : public PlaygroundEnv {
     bool xla_fma = false, early_termination = true;
     int frame_skip = 5, history_len = 3;
     double ctrl_dt, sim_dt, kp, kd, action_scale;
-    double noise_joint_pos, noise_gyro, noise_gravity, noise_feet_pos_x, noise_feet_pos_y,
-        noise_feet_pos_z;
+    double noise_level, noise_joint_pos, noise_gyro, noise_gravity, noise_feet_pos_x,
+        noise_feet_pos_y, noise_feet_pos_z;
     double tracking_lin_vel_scale, tracking_ang_vel_scale, lin_vel_z_scale, ang_vel_xy_scale,
         orientation_scale, posture_scale, termination_scale, torques_scale, action_rate_scale,
         energy_scale, feet_slip_scale, feet_clearance_scale, feet_height_scale,
@@ -87,6 +87,8 @@ class SpotJoystick final : public PlaygroundEnv {
     k.Add("early_termination", true, &P::early_termination);
     k.Add("action_scale", 0.3, &P::action_scale);
     k.Add("history_len", 3, &P::history_len).AtLeast(1);
+    // sail-sg EnvPool's noise level (the package's Spot joystick has none: 1 is its noise).
+    k.Add("noise_level", 1.0, &P::noise_level);
     k.Add("noise_joint_pos", 0.05, &P::noise_joint_pos);
     k.Add("noise_gyro", 0.1, &P::noise_gyro);
     k.Add("noise_gravity", 0.03, &P::noise_gravity);
@@ -98,12 +100,7 @@ class SpotJoystick final : public PlaygroundEnv {
     }
     k.Add("tracking_sigma", 0.25, &P::tracking_sigma).AtLeast(1e-12);
     k.Add("max_foot_height", 0.12, &P::max_foot_height).AtLeast(1e-12);
-    k.Add("lin_vel_x_min", -1.0, &P::lin_vel_x_min);
-    k.Add("lin_vel_x_max", 1.0, &P::lin_vel_x_max);
-    k.Add("lin_vel_y_min", -0.8, &P::lin_vel_y_min);
-    k.Add("lin_vel_y_max", 0.8, &P::lin_vel_y_max);
-    k.Add("ang_vel_yaw_min", -1.0, &P::ang_vel_yaw_min);
-    k.Add("ang_vel_yaw_max", 1.0, &P::ang_vel_yaw_max);
+    AddCommandRangeKeys(k, {-1.0, 1.0, -0.8, 0.8, -1.0, 1.0});
     AddKickKeywords(k);
     return k;
   }
@@ -272,28 +269,32 @@ class SpotJoystick final : public PlaygroundEnv {
   }
 
   // Joystick._get_obs(data, info, rng): noise keys split from rng in turn (gyro, gravity,
-  // joint angles, feet); the noise is (2 U - 1) * scale (no noise level in this task).
+  // joint angles, feet); the noise is (2 U - 1) * noise_level * scale: the package's
+  // (2 U - 1) * scale at the default level 1 (sail-sg EnvPool's noise_level, as SpotGetup's).
   void Observe(jax_random::Key rng) {
     namespace jr = jax_random;
     const float* gyro = &sensor_[f_.gyro_adr];
     const float* gravity = &sensor_[f_.upvector_adr];
     std::array<float, 3> noisy_gyro{}, noisy_gravity{};
     std::array<float, spot::kNu> noisy_angles{}, feet_pos{}, noisy_feet{};
-    AddUniformNoise(rng, 1.0, p_.noise_gyro, p_.xla_fma, gyro, 3, noisy_gyro.data());
-    AddUniformNoise(rng, 1.0, p_.noise_gravity, p_.xla_fma, gravity, 3, noisy_gravity.data());
-    AddUniformNoise(rng, 1.0, p_.noise_joint_pos, p_.xla_fma, joint_angles_.data(), spot::kNu,
+    const double level = p_.noise_level;
+    AddUniformNoise(rng, level, p_.noise_gyro, p_.xla_fma, gyro, 3, noisy_gyro.data());
+    AddUniformNoise(rng, level, p_.noise_gravity, p_.xla_fma, gravity, 3, noisy_gravity.data());
+    AddUniformNoise(rng, level, p_.noise_joint_pos, p_.xla_fma, joint_angles_.data(), spot::kNu,
                     noisy_angles.data());
-    // The feet: one key, u = uniform(key, (4,)); axis j of foot f gets (2 u_f - 1) * scale_j.
+    // The feet: one key, u = uniform(key, (4,)); axis j of foot f gets (2 u_f - 1) * level *
+    // scale_j.
     const jr::Key feet_key = jr::SplitAt(rng, 1);
     const std::array<float, 3> feet_scale = {static_cast<float>(p_.noise_feet_pos_x),
                                              static_cast<float>(p_.noise_feet_pos_y),
                                              static_cast<float>(p_.noise_feet_pos_z)};
+    const float level_f = static_cast<float>(level);
     for (int f = 0; f < 4; ++f) {
       const float u = jr::UniformF32(feet_key, static_cast<std::uint32_t>(f), 0.0F, 1.0F,
                                      p_.xla_fma);
       for (int j = 0; j < 3; ++j) {
         feet_pos[3 * f + j] = sensor_[f_.feet_pos_adr[f] + j];
-        noisy_feet[3 * f + j] = feet_pos[3 * f + j] + (2.0F * u - 1.0F) * feet_scale[j];
+        noisy_feet[3 * f + j] = feet_pos[3 * f + j] + (2.0F * u - 1.0F) * level_f * feet_scale[j];
       }
     }
     spot::PushQposError(history_, noisy_angles.data(), motor_targets_.data());

@@ -23,6 +23,8 @@ use)`` (native/envs/pgx/pgx_env.h).
 
 from __future__ import annotations
 
+import functools
+
 from envpool.tasks.pgx_frames import PgxFrames
 
 #: EnvPool id -> (native env, pgx's name of the game).
@@ -83,7 +85,8 @@ def _register() -> None:
         kwargs: dict[str, object] = dict(PGX_MORE_KWARGS.get(task_id, {}))
         if task_id in GO_SIZES:
             kwargs["board_size"] = GO_SIZES[task_id]
-        register(task_id, native_env, frames=PgxFrames, **kwargs)
+        frames = functools.partial(PgxFrames, pgx_name=pgx_name(task_id))
+        register(task_id, native_env, frames=frames, **kwargs)
 
 
 _register()

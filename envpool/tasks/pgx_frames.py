@@ -147,27 +147,26 @@ class PgxFrames:
         task_id: The pool's id (``"TicTacToe-v1"`` or ``"PGX/TicTacToe-v1"``).
         height: The frame's height in pixels.
         width: The frame's width in pixels.
+        pgx_name: pgx's name of the game (``pgx.make``'s argument, ``"tic_tac_toe"``).
 
     Raises:
         ModuleNotFoundError: pgx, resvg-py or matplotlib is not installed (Shogi:
             matplotlib-fontja).
     """
 
-    def __init__(self, task_id: str, height: int, width: int) -> None:
+    def __init__(self, task_id: str, height: int, width: int, *, pgx_name: str) -> None:
         if not pgx_frames_installed():
             raise ModuleNotFoundError(
                 f"{task_id}: render_mode draws pgx's own SVG, rasterised by resvg with "
                 f"matplotlib's fonts; install them: pip install "
                 f"{' '.join(repr(r) if '>' in r else r for r in PGX_FRAME_REQUIREMENTS)}",
                 name="pgx")
-        from envpool.tasks.pgx import pgx_name
-
         self._id = task_id.split("/", 1)[-1]
         if self._id in CJK_IDS and not cjk_font_files():
             raise ModuleNotFoundError(
                 f"{task_id}: render_mode draws pgx's kanji in matplotlib-fontja's font; "
                 f"install it: pip install {CJK_FONT_REQUIREMENT}", name="matplotlib_fontja")
-        self._name = pgx_name(self._id)
+        self._name = pgx_name
         self._height = height
         self._width = width
         # pgx's State layouts: one per game, Go's per (size, history length, step limit)

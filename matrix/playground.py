@@ -131,7 +131,9 @@ def ppo_trainer(task_id: str, num_envs: int, batch_size: int, num_minibatches: i
                 closable.close()
         steps_log = np.concatenate([np.full(r.size, s) for s, r in points])
         returns_log = np.concatenate([r for _, r in points]).astype(np.float64)
-        return Run(stack, seed, steps_log, returns_log, steps, seconds)
+        # brax rounds the budget up to whole evaluation epochs (num_evals - 1 of them, each
+        # num_resets_per_eval x the training steps): the last point is the steps trained
+        return Run(stack, seed, steps_log, returns_log, points[-1][0], seconds)
 
     return train
 

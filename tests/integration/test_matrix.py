@@ -98,7 +98,7 @@ def test_highway_cell_stacks_are_the_same_env_seed_for_seed() -> None:
 
 
 @pytest.mark.nightly
-@pytest.mark.timeout(14400)  # the longest cell (brax/playground): 1-2 h alone on 2 cores
+@pytest.mark.timeout(14400)  # the longest cell (brax/playground): ~1.5 h alone on 2 cores
 @pytest.mark.parametrize("cell", CELLS, ids=[c.name.replace("/", "-") for c in CELLS])
 def test_cell(cell: Cell, tmp_path: pathlib.Path) -> None:
     """One matrix cell at its matrix budget; ``ENVPOOL_MATRIX_DIR`` keeps its JSON and PNG

@@ -4,8 +4,10 @@
 
 * ``reference``: playground 0.2.0's env on MJX (``impl="jax"``: the CPU), wrapped as its
   training script wraps it (``wrapper.wrap_for_brax_training``: vmap, the episode limit,
-  the reset to a cached first state that ``num_resets_per_eval`` refreshes), the
-  Menagerie models this package's pools read;
+  the autoreset) with the wrapper's ``full_reset=True``: an env whose episode ended starts
+  the next from ``env.reset`` of a new key, as the pool's envs do (the script's default
+  resets to a cached first state, refreshed ``num_resets_per_eval`` times an eval epoch:
+  other starts, and another curve); the Menagerie models this package's pools read;
 * ``envpool``: this package's pool as a batched brax env
   (``envpool.integrations.brax.BraxPool``, ``wrap_env=False``: the pool cuts episodes at
   its ``max_episode_steps`` and resets each env to a new random start itself).
@@ -107,7 +109,8 @@ def ppo_trainer(task_id: str, num_envs: int, batch_size: int, num_minibatches: i
         if stack == "reference":
             env, eval_env = _package_env(task_id), _package_env(task_id)
             wrapped = wrapper.wrap_for_brax_training(eval_env, episode_length=episode_length)
-            extra: dict[str, Any] = {"wrap_env_fn": wrapper.wrap_for_brax_training}
+            extra: dict[str, Any] = {"wrap_env_fn": functools.partial(
+                wrapper.wrap_for_brax_training, full_reset=True)}
         else:
             env = BraxPool(task_id, num_envs=num_envs, seed=seed * 100_000)
             wrapped = BraxPool(task_id, num_envs=num_eval_envs, seed=seed * 100_000 + 50_000)

@@ -226,8 +226,6 @@ def test_guide_sample_prob_matches_playground(monkeypatch: pytest.MonkeyPatch) -
 BAD = [
     ("SpotFlatTerrainJoystick-v1", "noise_level", float("nan")),
     ("SpotJoystickGaitTracking-v1", "noise_level", float("inf")),
-    ("LeapCubeRotateZAxis-v1", "pert_enable", float("nan")),
-    ("AeroCubeRotateZAxis-v1", "pert_enable", float("-inf")),
     ("PandaPickCubeCartesian-v1", "guide_sample_prob", -0.1),
     ("PandaPickCubeCartesian-v1", "guide_sample_prob", 1.5),
     ("PandaPickCubeCartesian-v1", "guide_sample_prob", float("nan")),
@@ -240,3 +238,19 @@ BAD = [
 def test_bad_values(task_id: str, key: str, value: float) -> None:
     with pytest.raises(ValueError, match=key):
         envpool.make_gymnasium(task_id, num_envs=1, **{key: value})
+
+
+PERT_FLAG_IDS = ["LeapCubeReorient-v1", "LeapCubeRotateZAxis-v1", "AeroCubeRotateZAxis-v1",
+                 "Go1JoystickFlatTerrain-v1", "SpotFlatTerrainJoystick-v1"]
+
+
+@pytest.mark.parametrize("task_id", PERT_FLAG_IDS)
+def test_pert_enable_is_a_flag(task_id: str) -> None:
+    """``pert_enable`` is a flag on every task that takes it: True and False, and sail-sg
+    EnvPool's 0.0 and 1.0 (its configs carry it as a number); any other value is refused."""
+    for value, expected in ((True, True), (False, False), (1.0, True), (0.0, False),
+                            (np.float32(1.0), True)):
+        assert envpool.make_spec(task_id, pert_enable=value).config.pert_enable is expected
+    for bad in (0.5, float("nan"), float("-inf"), 1, "yes"):
+        with pytest.raises(TypeError, match="'pert_enable' must be a bool"):
+            envpool.make_spec(task_id, pert_enable=bad)

@@ -47,7 +47,7 @@ class LeapCubeReorient final : public PlaygroundEnv {
     double orientation_scale, position_scale, termination_scale, hand_pose_scale,
         action_rate_scale, joint_vel_scale, energy_scale;
     // pert_config: randint's [min, max) for the steps, uniform's for the speeds.
-    double pert_enable = 0.0;
+    bool pert_enable = false;
     int pert_wait_steps_min, pert_wait_steps_max, pert_duration_steps_min,
         pert_duration_steps_max;
     double linear_velocity_pert_min, linear_velocity_pert_max, angular_velocity_pert_min,
@@ -98,9 +98,9 @@ class LeapCubeReorient final : public PlaygroundEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
-    // pert_config (sail-sg EnvPool's `pert_enable`, a number there: on where non-zero, as
-    // the package tests `if pert_config.enable`; the ranges as the package names them).
-    k.Add("pert_enable", 0.0, &P::pert_enable);
+    // pert_config (`pert_enable` a flag, as the Go1 and Spot kicks': sail-sg EnvPool's 0.0 and
+    // 1.0 are taken as False and True; the ranges as the package names them).
+    k.Add("pert_enable", false, &P::pert_enable);
     k.Add("pert_wait_steps_min", 60, &P::pert_wait_steps_min).AtLeast(1);
     k.Add("pert_wait_steps_max", 150, &P::pert_wait_steps_max).AtLeast(2);
     k.Add("pert_duration_steps_min", 1, &P::pert_duration_steps_min).AtLeast(1);
@@ -210,7 +210,7 @@ class LeapCubeReorient final : public PlaygroundEnv {
     std::array<float, leap::kNq> act{};
     const double* a = action.As<double>();
     for (int i = 0; i < leap::kNq; ++i) act[i] = static_cast<float>(a[i]);
-    if (p_.pert_enable != 0.0) Perturb();
+    if (p_.pert_enable) Perturb();
     const float scale = static_cast<float>(p_.action_scale);
     const float alpha = static_cast<float>(p_.ema_alpha);
     const float beta = static_cast<float>(1.0 - p_.ema_alpha);

@@ -35,7 +35,7 @@ class LeapCubeRotateZ final : public PlaygroundEnv {
     bool xla_fma = false;
     int frame_skip = 5, history_len = 1;
     double ctrl_dt, sim_dt, action_scale, noise_level, noise_joint_pos;
-    double pert_enable = 0.0;  // unused (AddUnusedPertEnable)
+    bool pert_enable = false;  // unused (AddUnusedPertEnable)
     double angvel_scale, linvel_scale, pose_scale, torques_scale, energy_scale,
         termination_scale, action_rate_scale;
     leap::Model mdl;

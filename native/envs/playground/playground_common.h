@@ -422,11 +422,12 @@ struct TorsoKick {
 
 // sail-sg EnvPool 1.2.5's `pert_enable` on the cube rotations (LEAP and Aero): EnvPool's three
 // hand tasks share one config, whose pert_enable only its reorientation reads, and the
-// package's rotate_z.py has no pert_config. Taken as EnvPool takes it (a number) and unused:
-// these tasks are never perturbed (P has a `double pert_enable`).
+// package's rotate_z.py has no pert_config. Taken (a flag, as the reorientation's: EnvPool's
+// 0.0 and 1.0 are False and True) and unused: these tasks are never perturbed (P has a
+// `bool pert_enable`).
 template <class P>
 void AddUnusedPertEnable(Keywords<P>& k) {
-  k.Add("pert_enable", 0.0, &P::pert_enable);
+  k.Add("pert_enable", false, &P::pert_enable);
 }
 
 // ---- The base of every task's env ----

@@ -243,8 +243,8 @@ CELLS: tuple[Cell, ...] = (
          playground.ppo_trainer("Go1JoystickFlatTerrain-v1", num_envs=256, batch_size=160,
                                 num_minibatches=32, num_evals=5, num_eval_envs=128),
          steps=4_096_000, seeds=(0, 1), slack=2.0, learns_above=0.02, last=128,
-         note="about 1.5 hours alone on 2 cores (playground's MJX stack trained at 3,514 "
-              "steps/s with its evals, resetting to cached first states)"),
+         note="about 65 minutes alone on 2 cores (both stacks, both seeds: playground's MJX "
+              "stack at about 3,000 steps/s with its evals, this pool at about 6,900)"),
     # criterion, stated before the cell's first judged run: the returns are each eval
     # episode's (one per env, at most 1000 steps, brax's EvalWrapper); random play returns
     # 0.0017 (most episodes' rewards clip to 0 as the robot falls within ~30 steps), so

@@ -14,8 +14,9 @@ from matrix.cells import ABSENT, CELLS, FAMILIES, FRAMEWORKS
 from matrix.common import ROOT, STACKS
 from matrix.judge import Band, judge
 
-PACKAGES = ("envpool", "gymnasium", "stable-baselines3", "tianshou", "rl-games", "dm-acme",
-            "torch", "mujoco", "ale-py", "dm-control", "shimmy", "vizdoom", "highway-env", "numpy")
+PACKAGES = ("envpool-ng", "gymnasium", "stable-baselines3", "tianshou", "rl-games", "dm-acme",
+            "torch", "mujoco", "ale-py", "dm-control", "shimmy", "vizdoom", "highway-env", "numpy",
+            "jax", "brax", "playground", "mujoco-mjx")
 
 
 def environment() -> dict[str, Any]:

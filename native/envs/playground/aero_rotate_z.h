@@ -35,7 +35,7 @@ class AeroCubeRotateZ final : public PlaygroundEnv {
     bool xla_fma = false;
     int frame_skip = 5, history_len = 1;
     double ctrl_dt, sim_dt, noise_level, noise_joint_pos, noise_tendon_length;
-    bool pert_enable = false;  // unused (AddUnusedPertEnable)
+    bool pert_enable = false;  // unused (AddPertEnable)
     double action_scale0, action_scale1, action_scale2, action_scale3, action_scale4,
         action_scale5, action_scale6;
     double angvel_scale, linvel_scale, pose_scale, torques_scale, energy_scale,
@@ -77,7 +77,7 @@ class AeroCubeRotateZ final : public PlaygroundEnv {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
     dr::AddKeywords(k, dr::Robot::kAeroHand);
-    AddUnusedPertEnable(k);
+    AddPertEnable(k);  // taken and unused, as in sail-sg EnvPool
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

@@ -98,9 +98,8 @@ class LeapCubeReorient final : public PlaygroundEnv {
     for (std::size_t i = 0; i < kTerms.size(); ++i) {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
-    // pert_config (`pert_enable` a flag, as the Go1 and Spot kicks': sail-sg EnvPool's 0.0 and
-    // 1.0 are taken as False and True; the ranges as the package names them).
-    k.Add("pert_enable", false, &P::pert_enable);
+    // pert_config (the ranges as the package names them).
+    AddPertEnable(k);
     k.Add("pert_wait_steps_min", 60, &P::pert_wait_steps_min).AtLeast(1);
     k.Add("pert_wait_steps_max", 150, &P::pert_wait_steps_max).AtLeast(2);
     k.Add("pert_duration_steps_min", 1, &P::pert_duration_steps_min).AtLeast(1);

@@ -35,7 +35,7 @@ class LeapCubeRotateZ final : public PlaygroundEnv {
     bool xla_fma = false;
     int frame_skip = 5, history_len = 1;
     double ctrl_dt, sim_dt, action_scale, noise_level, noise_joint_pos;
-    bool pert_enable = false;  // unused (AddUnusedPertEnable)
+    bool pert_enable = false;  // unused (AddPertEnable)
     double angvel_scale, linvel_scale, pose_scale, torques_scale, energy_scale,
         termination_scale, action_rate_scale;
     leap::Model mdl;
@@ -69,7 +69,7 @@ class LeapCubeRotateZ final : public PlaygroundEnv {
       k.Add(std::string(kTerms[i]) + "_scale", kScales[i], kScaleMembers[i]);
     }
     dr::AddKeywords(k, dr::Robot::kLeapHand);
-    AddUnusedPertEnable(k);
+    AddPertEnable(k);  // taken and unused, as in sail-sg EnvPool
     return k;
   }
   static Config Defaults() { return Keys().Defaults(); }

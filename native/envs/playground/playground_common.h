@@ -326,6 +326,17 @@ void AddCommandRangeKeys(Keywords<P>& k, const std::array<double, 6>& defaults) 
   k.Add("ang_vel_yaw_max", defaults[5], &P::ang_vel_yaw_max);
 }
 
+// `pert_enable` (pert_config.enable), off by default as in the package: a flag on every task
+// that takes it (P has a `bool pert_enable`; sail-sg EnvPool's configs carry it as a number,
+// whose 0.0 and 1.0 are taken as False and True). The Go1 and Spot kicks and the LEAP
+// reorientation read it. The cube rotations (LEAP and Aero) take it unused, as sail-sg EnvPool
+// 1.2.5 does: its three hand tasks share one config, whose pert_enable only its reorientation
+// reads, and the package's rotate_z.py has no pert_config.
+template <class P>
+void AddPertEnable(Keywords<P>& k) {
+  k.Add("pert_enable", false, &P::pert_enable);
+}
+
 // ---- The joystick tasks' kicks (go1/joystick.py and spot/joystick.py, pert_config) ----
 
 // pert_config with sail-sg EnvPool's keyword names (a task's Params derives from it):
@@ -339,7 +350,7 @@ struct KickSettings {
 
 template <class P>
 void AddKickKeywords(Keywords<P>& k) {
-  k.Add("pert_enable", false, &P::pert_enable);
+  AddPertEnable(k);
   k.Add("kick_wait_time_min", 1.0, &P::kick_wait_time_min).AtLeast(0);
   k.Add("kick_wait_time_max", 3.0, &P::kick_wait_time_max).AtLeast(0);
   // A kick's force is divided by its duration: a positive number of seconds.
@@ -420,16 +431,6 @@ struct TorsoKick {
   }
 };
 
-// sail-sg EnvPool 1.2.5's `pert_enable` on the cube rotations (LEAP and Aero): EnvPool's three
-// hand tasks share one config, whose pert_enable only its reorientation reads, and the
-// package's rotate_z.py has no pert_config. Taken (a flag, as the reorientation's: EnvPool's
-// 0.0 and 1.0 are False and True) and unused: these tasks are never perturbed (P has a
-// `bool pert_enable`).
-template <class P>
-void AddUnusedPertEnable(Keywords<P>& k) {
-  k.Add("pert_enable", false, &P::pert_enable);
-}
-
 // ---- The base of every task's env ----
 
 // mujoco::MujocoEnv as the package's tasks use it: frames drawn as its render_array draws a
@@ -474,7 +475,6 @@ class PlaygroundEnv : public mujoco::MujocoEnv {
   }
 
   // The simulation as the last reset or step left it (PhysicsInfo reads it).
-  const mjModel* Model() const { return m_; }
   const mjData* Data() const { return d_; }
 
  protected:
